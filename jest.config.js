@@ -1,0 +1,14 @@
+/**
+ * Tests are TypeScript, compiled once by `npm run build:tools` (tsc -p tsconfig.json, strict,
+ * the same compiler as the package) into build/; jest runs the compiled files with source maps.
+ * One compiler for everything means tests are type-checked exactly like the shipped code.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+	rootDir: __dirname,
+	roots: ['<rootDir>/build/test'],
+	testMatch: ['**/*.test.js'],
+	testEnvironment: 'node',
+	testTimeout: 60000,
+	maxWorkers: 2,
+};
