@@ -8,7 +8,9 @@ module.exports = {
 	rootDir: __dirname,
 	roots: ['<rootDir>/build/test'],
 	testMatch: ['**/*.test.js'],
+	setupFiles: ['<rootDir>/build/test/setupEnv.js'],
 	testEnvironment: 'node',
 	testTimeout: 60000,
 	maxWorkers: 2,
+	reporters: ['default', '<rootDir>/test/reporters/summaryFile.js'],
 };

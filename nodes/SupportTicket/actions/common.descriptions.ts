@@ -1,0 +1,124 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Marks the "Custom" entry of an option list; the matching free-text field then holds the value. */
+export const CUSTOM_VALUE = '__custom__';
+
+export function idLocator(resource: 'ticket' | 'customer', name: string, searchMethod: string): INodeProperties {
+	const label = resource === 'ticket' ? 'Ticket' : 'Customer';
+	return {
+		displayName: label,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: `The ${resource} to use`,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${resource}...`,
+				typeOptions: { searchListMethod: searchMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: resource === 'ticket' ? 'e.g. tkt_1042' : 'e.g. cus_77',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^(?!\\.{1,2}$)[^/?#\\s]+$', errorMessage: `Not a valid ${resource} ID` },
+					},
+				],
+			},
+		],
+	};
+}
+
+export const priorityOptions = [
+	{ name: 'Low', value: 'low' },
+	{ name: 'Normal', value: 'normal' },
+	{ name: 'High', value: 'high' },
+	{ name: 'Urgent', value: 'urgent' },
+	{ name: 'Custom', value: CUSTOM_VALUE, description: 'Type a value the service accepts' },
+];
+
+export const statusOptions = [
+	{ name: 'Open', value: 'open' },
+	{ name: 'Pending', value: 'pending' },
+	{ name: 'On Hold', value: 'on_hold' },
+	{ name: 'Solved', value: 'solved' },
+	{ name: 'Closed', value: 'closed' },
+	{ name: 'Custom', value: CUSTOM_VALUE, description: 'Type a value the service accepts' },
+];
+
+/** Priority and status, each an option list plus a free-text field for values not listed. */
+export const ticketStateFields: INodeProperties[] = [
+	{
+		displayName: 'Priority',
+		name: 'priority',
+		type: 'options',
+		options: priorityOptions,
+		default: 'normal',
+		description:
+			'Priority of the ticket. The service may know more values than listed: choose Custom and fill in Custom Priority.',
+	},
+	{
+		displayName: 'Custom Priority',
+		name: 'customPriority',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. critical',
+		description: 'Used when Priority is Custom',
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: statusOptions,
+		default: 'open',
+		description:
+			'Status of the ticket. The service may know more values than listed: choose Custom and fill in Custom Status.',
+	},
+	{
+		displayName: 'Custom Status',
+		name: 'customStatus',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. waiting_on_vendor',
+		description: 'Used when Status is Custom',
+	},
+];
+
+export const customFieldsJson: INodeProperties = {
+	displayName: 'Custom Fields (JSON)',
+	name: 'customFieldsJson',
+	type: 'json',
+	default: '{}',
+	placeholder: 'e.g. {"tags": ["vip"], "external_ref": "CRM-42"}',
+	description:
+		'Further fields the service accepts, as a JSON object. They are sent as they are; named fields of this node take precedence.',
+};
+
+export function returnAllAndLimit(show: Record<string, string[]>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions: { show },
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: { show: { ...show, returnAll: [false] } },
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+	];
+}

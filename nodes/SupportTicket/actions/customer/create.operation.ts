@@ -1,0 +1,39 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport/apiRequest';
+import { checkEmail, parseCustomFields, requireText } from '../../helpers/readParameters';
+import { customFieldsJson } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. name@email.com',
+		description: "The customer's e-mail address",
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
+			customFieldsJson,
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };
+	if (fields.name) body.name = fields.name;
+	const response = await apiRequest.call(this, { method: 'POST', path: '/customers', body, itemIndex });
+	return [response.data as IDataObject];
+}

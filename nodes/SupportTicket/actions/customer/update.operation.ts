@@ -1,0 +1,53 @@
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { apiRequest } from '../../transport/apiRequest';
+import { checkEmail, compact, parseCustomFields, readId } from '../../helpers/readParameters';
+import { customFieldsJson, idLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	idLocator('customer', 'customerId', 'searchCustomers'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Email', name: 'email', type: 'string', default: '', placeholder: 'e.g. name@email.com' },
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
+			customFieldsJson,
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {
+		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
+		...compact(fields, ['customFieldsJson']),
+	};
+	if (typeof body.email === 'string') body.email = checkEmail(this, body.email, 'Email', itemIndex);
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Add at least one field under Update Fields.',
+		});
+	}
+	const response = await apiRequest.call(this, {
+		method: 'PATCH',
+		path: `/customers/${path}`,
+		body,
+		itemIndex,
+		context: { resource: 'customer', id },
+	});
+	return [response.data as IDataObject];
+}

@@ -1,0 +1,44 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport/apiRequest';
+import { parseCustomFields, readId, requireText } from '../../helpers/readParameters';
+import { customFieldsJson, idLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	idLocator('ticket', 'ticketId', 'searchTickets'),
+	{
+		displayName: 'Body',
+		name: 'body',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		placeholder: 'e.g. Thanks for reporting this, we are looking into it',
+		description: 'Text of the reply',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [customFieldsJson],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
+	const text = requireText(this, 'body', 'Body', itemIndex);
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), body: text };
+	const response = await apiRequest.call(this, {
+		method: 'POST',
+		path: `/tickets/${path}/replies`,
+		body,
+		itemIndex,
+		context: { resource: 'ticket', id },
+	});
+	return [response.data as IDataObject];
+}

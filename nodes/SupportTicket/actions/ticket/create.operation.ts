@@ -1,0 +1,75 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport/apiRequest';
+import { checkEmail, parseCustomFields, requireText, resolveChoice } from '../../helpers/readParameters';
+import { customFieldsJson, ticketStateFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Subject',
+		name: 'subject',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Cannot log in',
+		description: 'Short title of the ticket',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		placeholder: 'e.g. Since this morning the login page shows an error',
+		description: 'Text of the problem',
+	},
+	{
+		displayName: 'Customer Email',
+		name: 'customerEmail',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. name@email.com',
+		description: 'E-mail address of the customer who raised the ticket',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Customer Name',
+				name: 'customerName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Nathan Smith',
+			},
+			customFieldsJson,
+			...ticketStateFields,
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const subject = requireText(this, 'subject', 'Subject', itemIndex);
+	const text = requireText(this, 'description', 'Description', itemIndex);
+	const email = checkEmail(this, requireText(this, 'customerEmail', 'Customer Email', itemIndex), 'Customer Email', itemIndex);
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+
+	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex) };
+	body.subject = subject;
+	body.description = text;
+	body.customer = { email, ...(fields.customerName ? { name: fields.customerName } : {}) };
+	const priority = resolveChoice(this, fields, 'priority', itemIndex);
+	const status = resolveChoice(this, fields, 'status', itemIndex);
+	if (priority !== undefined) body.priority = priority;
+	if (status !== undefined) body.status = status;
+
+	const response = await apiRequest.call(this, { method: 'POST', path: '/tickets', body, itemIndex });
+	return [response.data as IDataObject];
+}

@@ -1,0 +1,57 @@
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { apiRequest } from '../../transport/apiRequest';
+import { compact, parseCustomFields, readId, resolveChoice } from '../../helpers/readParameters';
+import { customFieldsJson, idLocator, ticketStateFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	idLocator('ticket', 'ticketId', 'searchTickets'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Subject', name: 'subject', type: 'string', default: '', placeholder: 'e.g. Cannot log in' },
+			{ displayName: 'Description', name: 'description', type: 'string', default: '', typeOptions: { rows: 4 } },
+			customFieldsJson,
+			...ticketStateFields,
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {
+		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
+		...compact(fields, ['customFieldsJson', 'priority', 'status', 'customPriority', 'customStatus']),
+	};
+	const priority = resolveChoice(this, fields, 'priority', itemIndex);
+	const status = resolveChoice(this, fields, 'status', itemIndex);
+	if (priority !== undefined) body.priority = priority;
+	if (status !== undefined) body.status = status;
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Add at least one field under Update Fields.',
+		});
+	}
+	const response = await apiRequest.call(this, {
+		method: 'PATCH',
+		path: `/tickets/${path}`,
+		body,
+		itemIndex,
+		context: { resource: 'ticket', id },
+	});
+	return [response.data as IDataObject];
+}

@@ -1,0 +1,124 @@
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IN8nHttpFullResponse,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { toNodeError } from '../helpers/toNodeError';
+import type { QueryInput } from '../../shared/serializeQuery';
+import { describeApiError, type ErrorContext } from './describeApiError';
+import {
+	DEFAULT_RETRY_POLICY,
+	isRetryable,
+	parseRetryAfter,
+	retryDelayMs,
+	type AttemptFailure,
+	type RetryPolicy,
+} from './retryPolicy';
+
+export const API_PREFIX = '/api/v1/external';
+export const CREDENTIAL_TYPE = 'supportTicketApi';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Below /api/v1/external, e.g. `/tickets`; ids already encoded. */
+	path: string;
+	qs?: QueryInput;
+	body?: IDataObject;
+	itemIndex?: number;
+	/** Names the resource in a 404 message. */
+	context?: ErrorContext;
+	retryPolicy?: RetryPolicy;
+}
+
+/**
+ * One call to the service, signed by the credential, with the package's retry rules: transient
+ * failures wait (`Retry-After` or backoff) and try again within a bounded number of attempts and
+ * time; whatever is left becomes a NodeApiError that says what happened and what to do.
+ */
+export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
+	const policy = request.retryPolicy ?? DEFAULT_RETRY_POLICY;
+	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		baseURL: String(baseUrl),
+		url: `${API_PREFIX}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (request.qs) options.qs = request.qs as IDataObject;
+	if (request.body) options.body = request.body;
+
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		let failure: AttemptFailure;
+		let response: IN8nHttpFullResponse | undefined;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				options,
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			const code = connectionErrorCode(error);
+			if (!code) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
+			failure = { connectionError: code };
+		}
+		if (response) {
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+			}
+			failure = { status: response.statusCode };
+		}
+
+		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
+		const delay = retryDelayMs(attempt, retryAfterMs, policy);
+		const canRetry =
+			isRetryable(request.method, failure!) && attempt < policy.maxAttempts && waitedMs + delay <= policy.budgetMs;
+		if (!canRetry) throw toNodeApiError(this, failure!, response, { ...request.context, attempts: attempt }, request.itemIndex);
+		waitedMs += delay;
+		await sleep(delay);
+	}
+}
+
+function connectionErrorCode(error: unknown): string | undefined {
+	for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
+		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
+		current = current.cause as typeof current;
+	}
+	return undefined;
+}
+
+function toNodeApiError(
+	ctx: ApiContext,
+	failure: AttemptFailure,
+	response: IN8nHttpFullResponse | undefined,
+	context: ErrorContext,
+	itemIndex: number | undefined,
+): NodeApiError {
+	if ('connectionError' in failure) {
+		return new NodeApiError(ctx.getNode(), { code: failure.connectionError } as JsonObject, {
+			message: `Could not reach the service (${failure.connectionError})${context.attempts && context.attempts > 1 ? `, still after ${context.attempts} attempts` : ''}`,
+			description:
+				'Check the Base URL in the credential and that the service is running and reachable from n8n. A create request is not repeated after a lost connection, because the service may have processed it: check for a duplicate before running again.',
+			itemIndex,
+		});
+	}
+	const { message, description } = describeApiError(failure.status, response?.body, context);
+	const body = response?.body && typeof response.body === 'object' ? (response.body as JsonObject) : {};
+	return new NodeApiError(ctx.getNode(), body, {
+		message,
+		description,
+		httpCode: String(failure.status),
+		itemIndex,
+	});
+}

@@ -1,0 +1,58 @@
+/**
+ * When to try a request again, and how long to wait first. Pure, so the rules can be tested
+ * without a server: 429 and 502/503/504 and dropped connections are transient; a POST is repeated
+ * only when the service said it did not process it (429, 503), never after a lost connection or a
+ * gateway error, where the ticket may already exist.
+ */
+export interface RetryPolicy {
+	maxAttempts: number;
+	/** Total time the waits of one request may take. */
+	budgetMs: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: 5,
+	budgetMs: 60_000,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+};
+
+const TRANSIENT_STATUSES = [429, 502, 503, 504];
+const NOT_PROCESSED_STATUSES = [429, 503];
+const CONNECTION_ERRORS = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ESOCKETTIMEDOUT'];
+
+/** What went wrong with one attempt: an HTTP status, or a connection error code. */
+export type AttemptFailure = { status: number } | { connectionError: string };
+
+export function isRetryable(method: string, failure: AttemptFailure): boolean {
+	const idempotent = method.toUpperCase() !== 'POST';
+	if ('status' in failure) {
+		return (idempotent ? TRANSIENT_STATUSES : NOT_PROCESSED_STATUSES).includes(failure.status);
+	}
+	return idempotent && CONNECTION_ERRORS.includes(failure.connectionError);
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined if absent or unreadable. */
+export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+	const trimmed = String(text).trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - nowMs);
+}
+
+/** Exponential backoff with full jitter, unless the service said how long to wait. */
+export function retryDelayMs(
+	attempt: number,
+	retryAfterMs: number | undefined,
+	policy: RetryPolicy,
+	random: () => number = Math.random,
+): number {
+	if (retryAfterMs !== undefined) return retryAfterMs;
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}

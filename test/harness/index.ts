@@ -1,0 +1,4 @@
+export { loadPackageTypes, PACKAGE_NAME } from './packageTypes';
+export { runWorkflow, type WorkflowJson, type WorkflowRun } from './runWorkflow';
+export { testCredential } from './testCredential';
+export { repoPath, repoRoot } from './repoPath';

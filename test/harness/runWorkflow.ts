@@ -1,0 +1,119 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	Workflow,
+	type ExecutionError,
+	type ICredentialDataDecryptedObject,
+	type INode,
+	type INodeExecutionData,
+	type IConnections,
+	type IRun,
+	type IWorkflowBase,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+
+import { CredentialsHelper } from './CredentialsHelper';
+import { loadPackageTypes } from './packageTypes';
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowBase['settings'];
+	staticData?: IWorkflowBase['staticData'];
+}
+
+export interface WorkflowRun {
+	run: IRun;
+	/** The workflow's error, as n8n would show it on the failed node. */
+	error: ExecutionError | undefined;
+	/** Items a node produced on its first output (first run), without the engine's extras. */
+	output(nodeName: string): INodeExecutionData[];
+	credentialsHelper: CredentialsHelper;
+}
+
+/**
+ * Runs a workflow JSON through n8n-core's WorkflowExecute, in-process, with this package's types
+ * loaded from dist/. Requests go over real HTTP, so point the credentials at a sandbox.
+ */
+export async function runWorkflow(
+	workflowJson: WorkflowJson,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+): Promise<WorkflowRun> {
+	const { nodeTypes, credentialTypes } = await loadPackageTypes();
+	const credentialsHelper = new CredentialsHelper(credentialTypes, credentials);
+	const workflowData: IWorkflowBase = {
+		id: 'harness',
+		name: workflowJson.name ?? 'harness workflow',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: workflowJson.nodes,
+		connections: workflowJson.connections,
+		settings: workflowJson.settings ?? {},
+		staticData: workflowJson.staticData,
+	};
+	const workflow = new Workflow({
+		id: workflowData.id,
+		name: workflowData.name,
+		nodes: workflowData.nodes,
+		connections: workflowData.connections,
+		active: false,
+		nodeTypes,
+		settings: workflowData.settings,
+		staticData: workflowData.staticData,
+	});
+
+	const hooks = new ExecutionLifecycleHooks('manual', `harness-${Date.now()}`, workflowData);
+	let finish: (run: IRun) => void = () => undefined;
+	const finished = new Promise<IRun>((resolve) => (finish = resolve));
+	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
+
+	const additionalData = {
+		hooks,
+		credentialsHelper,
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		restartExecutionId: undefined,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		variables: {},
+		userId: 'harness-user',
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not available in the harness');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('Task runners are not available in the harness');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const startNode = workflow.getStartNode();
+	if (!startNode) throw new Error('The workflow has no start node');
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	});
+
+	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const run = await finished;
+	return {
+		run,
+		error: run.data.resultData.error,
+		credentialsHelper,
+		output(nodeName) {
+			const taskData = run.data.resultData.runData[nodeName]?.[0];
+			if (!taskData) throw new Error(`Node "${nodeName}" did not run`);
+			if (taskData.error) throw taskData.error;
+			return taskData.data?.main[0] ?? [];
+		},
+	};
+}
