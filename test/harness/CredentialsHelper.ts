@@ -41,7 +41,8 @@ export class CredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		const type = this.type(typeName);
 		if (typeof type.authenticate !== 'function') return requestOptions;
-		const input = structuredClone(requestOptions);
+		// A shallow copy is enough: authenticate() must not mutate its input (tested separately).
+		const input = { ...requestOptions, headers: { ...requestOptions.headers } };
 		const output = await type.authenticate(credentials, requestOptions);
 		this.authenticated.push({ input, output });
 		return output;

@@ -2,3 +2,4 @@ export { loadPackageTypes, PACKAGE_NAME } from './packageTypes';
 export { runWorkflow, type WorkflowJson, type WorkflowRun } from './runWorkflow';
 export { testCredential } from './testCredential';
 export { repoPath, repoRoot } from './repoPath';
+export { CREDENTIALS_REF, itemsWorkflow, singleNodeWorkflow } from './workflows';

@@ -7,6 +7,7 @@ import {
 	type IVersionedNodeType,
 } from 'n8n-workflow';
 
+import { Items } from './nodes/Items';
 import { ManualTrigger } from './nodes/ManualTrigger';
 import { SignedRequest } from './nodes/SignedRequest';
 import { repoRoot } from './repoPath';
@@ -43,6 +44,7 @@ async function load(): Promise<PackageTypes> {
 	}
 	byName.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
 	byName.set('harness.signedRequest', new SignedRequest());
+	byName.set('harness.items', new Items());
 
 	const credentialTypes = new Map<string, ICredentialType>();
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);

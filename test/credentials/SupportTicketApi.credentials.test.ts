@@ -1,0 +1,153 @@
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { runWorkflow, singleNodeWorkflow, testCredential } from '../harness';
+import { startSandbox, type Sandbox } from '../sandbox';
+
+/**
+ * The credential through the real n8n engine against the sandbox over HTTP: the "Test" button's
+ * request, and signed GET/POST/PATCH sent by a node via httpRequestWithAuthentication.
+ */
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+// The sandbox keeps the true time while a test skews the clock the credential reads.
+const realNow = Date.now.bind(Date);
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 30, now: realNow });
+	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.clearLog());
+afterEach(() => jest.restoreAllMocks());
+
+function request(parameters: IDataObject) {
+	return runWorkflow(singleNodeWorkflow('harness.signedRequest', parameters), {
+		supportTicketApi: credentials,
+	});
+}
+
+describe('credential test request', () => {
+	it('succeeds with the right key and secret, asking for one ticket', async () => {
+		await expect(testCredential('supportTicketApi', credentials)).resolves.toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(sandbox.log.map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+			['GET', '/api/v1/external/tickets?per_page=1', 200],
+		]);
+	});
+
+	it('works with a trailing slash on the Base URL', async () => {
+		const result = await testCredential('supportTicketApi', { ...credentials, baseUrl: `${sandbox.baseUrl}/` });
+		expect(result.status).toBe('OK');
+		expect(sandbox.log[0].path).toBe('/api/v1/external/tickets?per_page=1');
+	});
+
+	it.each([
+		['a wrong secret', { apiSecret: 'not-the-secret' }, 'invalid_signature'],
+		['an unknown key', { apiKey: 'who-is-this' }, 'invalid_api_key'],
+	])('fails with 401 for %s', async (_name, change, authError) => {
+		const result = await testCredential('supportTicketApi', { ...credentials, ...change });
+		expect(result).toMatchObject({ status: 'Error', httpCode: 401 });
+		// n8n re-authenticates once after a 401 (preAuthentication hook), as its server does.
+		expect(sandbox.log.map((entry) => entry.authError)).toEqual([authError, authError]);
+	});
+});
+
+describe('signed requests through the n8n engine', () => {
+	it('GET, POST and PATCH are accepted and change the service as asked', async () => {
+		const created = await request({
+			method: 'POST',
+			url: '/api/v1/external/tickets',
+			body: JSON.stringify({
+				subject: 'Ünïcødé ✓ 日本語 🎫',
+				description: 'Printer on fire',
+				customer: { email: 'ana@example.com', name: 'Ana' },
+			}),
+		});
+		expect(created.error).toBeUndefined();
+		const [post] = created.output('Node');
+		expect(post.json.statusCode).toBe(201);
+		const id = ((post.json.body as IDataObject).data as IDataObject).id as string;
+
+		const patched = await request({ method: 'PATCH', url: `/api/v1/external/tickets/${id}`, body: '{"status":"pending"}' });
+		expect(patched.output('Node')[0].json.statusCode).toBe(200);
+
+		const fetched = await request({ method: 'GET', url: `/api/v1/external/tickets/${id}` });
+		expect(((fetched.output('Node')[0].json.body as IDataObject).data as IDataObject)).toMatchObject({
+			id,
+			subject: 'Ünïcødé ✓ 日本語 🎫',
+			status: 'pending',
+		});
+		expect(sandbox.store.getTicket(id)).toMatchObject({ status: 'pending', subject: 'Ünïcødé ✓ 日本語 🎫' });
+		expect(sandbox.log.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 201', 'PATCH 200', 'GET 200']);
+	});
+
+	it('signs the same request identically whatever shape the query and body arrive in', async () => {
+		const shapes: IDataObject[] = [
+			{ method: 'GET', url: '/api/v1/external/tickets', qs: '{"status":"on_hold","per_page":2}' },
+			{ method: 'GET', url: '/api/v1/external/tickets?status=on_hold', qs: '{"per_page":"2"}' },
+			{ method: 'GET', url: `${sandbox.baseUrl}/api/v1/external/tickets?status=on_hold&per_page=2`, useBaseUrl: false },
+		];
+		for (const shape of shapes) {
+			const run = await request(shape);
+			expect(run.error).toBeUndefined();
+		}
+		expect(sandbox.log.map((entry) => [entry.path, entry.status])).toEqual(
+			shapes.map(() => ['/api/v1/external/tickets?status=on_hold&per_page=2', 200]),
+		);
+	});
+
+	it('sends an object body and the same body as a string as the same bytes', async () => {
+		const body = { name: 'Zoë "Z" Ñandú', note: 'a b+c/d=e' };
+		await request({ method: 'POST', url: '/api/v1/external/customers', body: JSON.stringify({ ...body, email: 'z1@example.com' }) });
+		await request({
+			method: 'POST',
+			url: '/api/v1/external/customers',
+			body: JSON.stringify({ ...body, email: 'z2@example.com' }),
+			bodyAsText: true,
+		});
+		expect(sandbox.log.map((entry) => entry.status)).toEqual([201, 201]);
+	});
+
+	it('re-signs its own output when n8n retries after a 401, without changing the request', async () => {
+		credentials.apiSecret = 'wrong';
+		try {
+			const run = await request({ method: 'GET', url: '/api/v1/external/tickets', qs: '{"per_page":1}' });
+			expect(run.error).toBeDefined();
+			const [first, second] = run.credentialsHelper.authenticated;
+			const wire = ({ method, url, body, headers }: IHttpRequestOptions) => ({ method, url, body, headers });
+			expect(wire(second.input)).toEqual(wire(first.output));
+			expect(second.output.url).toBe(first.output.url);
+			expect(second.output).not.toHaveProperty('qs');
+		} finally {
+			credentials.apiSecret = sandbox.apiSecret;
+		}
+		expect(sandbox.log.map((entry) => [entry.path, entry.authError])).toEqual([
+			['/api/v1/external/tickets?per_page=1', 'invalid_signature'],
+			['/api/v1/external/tickets?per_page=1', 'invalid_signature'],
+		]);
+	});
+
+	it.each([
+		['a wrong secret', (): ICredentialDataDecryptedObject => ({ apiSecret: 'wrong' }), 'invalid_signature'],
+		['a clock that counts milliseconds', () => mockClock((ms) => ms * 1000), 'timestamp_in_milliseconds'],
+		['a clock 10 minutes fast', () => mockClock((ms) => ms + 600_000), 'timestamp_skew'],
+		['a clock 10 minutes slow', () => mockClock((ms) => ms - 600_000), 'timestamp_skew'],
+	])('fails with 401 and a clear message for %s', async (_name, setUp, authError) => {
+		const change = setUp();
+		const run = await runWorkflow(singleNodeWorkflow('harness.signedRequest', { method: 'GET', url: '/api/v1/external/tickets' }), {
+			supportTicketApi: { ...credentials, ...change },
+		});
+		jest.restoreAllMocks();
+		expect(run.error).toMatchObject({ httpCode: '401' });
+		expect(sandbox.log.every((entry) => entry.status === 401 && entry.authError === authError)).toBe(true);
+		expect(JSON.stringify(run.error)).not.toContain(sandbox.apiSecret);
+	});
+});
+
+/** Skews the clock the credential reads (Date.now); the sandbox keeps the true time. */
+function mockClock(shift: (ms: number) => number): ICredentialDataDecryptedObject {
+	jest.spyOn(Date, 'now').mockImplementation(() => shift(realNow()));
+	return {};
+}
