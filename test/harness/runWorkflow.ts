@@ -24,7 +24,8 @@ export interface WorkflowJson {
 }
 
 export interface WorkflowRun {
-	run: IRun;
+	/** Undefined when n8n refused to start the run (parameter issues). */
+	run: IRun | undefined;
 	/** The workflow's error, as n8n would show it on the failed node. */
 	error: ExecutionError | undefined;
 	/** Items a node produced on its first output (first run), without the engine's extras. */
@@ -103,7 +104,21 @@ export async function runWorkflow(
 		},
 	});
 
-	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	try {
+		await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	} catch (error) {
+		// n8n refuses a manual run whose nodes have parameter issues (a required field left empty,
+		// an ID that fails its pattern) before any node runs: that is what the user sees, too.
+		if ((error as Error).name !== 'WorkflowHasIssuesError') throw error;
+		return {
+			run: undefined,
+			error: error as ExecutionError,
+			credentialsHelper,
+			output() {
+				throw error;
+			},
+		};
+	}
 	const run = await finished;
 	return {
 		run,

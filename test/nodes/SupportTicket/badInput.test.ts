@@ -1,0 +1,55 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 5 });
+	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.clearLog());
+
+const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/**
+ * One row per bad input: the message the user sees, and no request reaches the service. Values
+ * typed into a field are checked by n8n itself before the run (required fields, ID patterns);
+ * values that arrive through expressions are checked by the node, per item.
+ */
+const rows: Array<[string, IDataObject, string]> = [
+	['subject typed empty (n8n checks)', { ...ticketCreate, subject: '' }, "The 'Node' node has issues:\n- Parameter \"Subject\" is required."],
+	['subject from an expression, blank', { ...ticketCreate, subject: '={{ "  " }}' }, 'Subject is empty'],
+	['description from an expression, missing', { ...ticketCreate, description: '={{ $json.nothing }}' }, 'Description is empty'],
+	['malformed customer e-mail', { ...ticketCreate, customerEmail: 'not-an-email' }, 'Customer Email "not-an-email" is not a valid e-mail address'],
+	['custom fields not JSON', { ...ticketCreate, additionalFields: { customFieldsJson: '{tags: [vip]}' } }, 'Custom Fields (JSON) is not valid JSON'],
+	['custom fields an array', { ...ticketCreate, additionalFields: { customFieldsJson: '[1,2]' } }, 'Custom Fields (JSON) must be a JSON object'],
+	['custom priority left empty', { ...ticketCreate, additionalFields: { priority: '__custom__' } }, 'Custom Priority is empty'],
+	['limit 0', { resource: 'ticket', operation: 'getAll', returnAll: false, limit: 0 }, 'Limit must be a whole number of at least 1 (got 0)'],
+	['no ticket from an expression', { resource: 'ticket', operation: 'get', ticketId: byId('={{ "" }}') }, 'No ticket was chosen'],
+	['ticket id typed with a slash (n8n checks)', { resource: 'ticket', operation: 'get', ticketId: byId('a/b') }, "The 'Node' node has issues:\n- Not a valid ticket ID"],
+	['ticket id from an expression with a slash', { resource: 'ticket', operation: 'get', ticketId: byId('={{ "a/b" }}') }, '"a/b" is not a valid ticket ID'],
+	['ticket id from an expression, ".."', { resource: 'reply', operation: 'create', ticketId: byId('={{ ".." }}'), body: 'x' }, '".." is not a valid ticket ID'],
+	['reply body from an expression, empty', { resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: '={{ "" }}' }, 'Body is empty'],
+	['update with nothing', { resource: 'ticket', operation: 'update', ticketId: byId('tkt_1'), updateFields: {} }, 'Nothing to update'],
+	['customer e-mail malformed', { resource: 'customer', operation: 'create', email: 'a@b' }, 'Email "a@b" is not a valid e-mail address'],
+	['customer update e-mail malformed', { resource: 'customer', operation: 'update', customerId: byId('cus_1'), updateFields: { email: 'x' } }, 'Email "x" is not a valid e-mail address'],
+];
+
+describe('bad input is refused before any request', () => {
+	it.each(rows)('%s', async (_name, parameters, message) => {
+		const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
+		expect(result.error?.message).toBe(message);
+		if (result.error?.name !== 'WorkflowHasIssuesError') {
+			expect(result.error).toMatchObject({ name: 'NodeOperationError' });
+			expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(0);
+			expect(result.error?.description).toEqual(expect.any(String));
+		}
+		expect(sandbox.log).toHaveLength(0);
+	});
+});

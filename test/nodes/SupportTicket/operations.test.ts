@@ -1,0 +1,111 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { itemsWorkflow, runWorkflow, singleNodeWorkflow } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 40 });
+	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.clearLog());
+
+async function run(parameters: IDataObject) {
+	const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
+	if (result.error) throw result.error;
+	return result.output('Node').map((item) => item.json);
+}
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+describe('Support Ticket node, every operation through the n8n engine', () => {
+	it('ticket: create → get → update, and the service holds what was sent', async () => {
+		const [created] = await run({
+			resource: 'ticket',
+			operation: 'create',
+			subject: 'Cannot log in ✓',
+			description: 'Since this morning',
+			customerEmail: 'new.person@example.com',
+			additionalFields: {
+				customerName: 'New Person',
+				priority: 'high',
+				customFieldsJson: '{"tags":["vip"],"external_ref":"CRM-42"}',
+			},
+		});
+		expect(created).toMatchObject({ subject: 'Cannot log in ✓', priority: 'high', tags: ['vip'], external_ref: 'CRM-42' });
+		const id = created.id as string;
+		expect(sandbox.store.getTicket(id)).toMatchObject({ customer: { email: 'new.person@example.com', name: 'New Person' } });
+
+		const [fetched] = await run({ resource: 'ticket', operation: 'get', ticketId: byId(id) });
+		expect(fetched).toEqual(created);
+
+		const [updated] = await run({
+			resource: 'ticket',
+			operation: 'update',
+			ticketId: byId(id),
+			updateFields: { status: '__custom__', customStatus: 'solved', subject: 'Fixed' },
+		});
+		expect(updated).toMatchObject({ id, status: 'solved', subject: 'Fixed' });
+		expect(sandbox.store.getTicket(id)).toMatchObject({ status: 'solved', subject: 'Fixed' });
+	});
+
+	it('reply: create, then get many lists it', async () => {
+		const ticket = sandbox.store.listTickets()[0];
+		const [reply] = await run({ resource: 'reply', operation: 'create', ticketId: byId(ticket.id), body: 'On it 🛠' });
+		expect(reply).toMatchObject({ body: 'On it 🛠' });
+		const replies = await run({ resource: 'reply', operation: 'getAll', ticketId: byId(ticket.id), returnAll: true });
+		expect(replies.map((r) => r.id)).toContain(reply.id);
+		expect(replies).toHaveLength(sandbox.store.listReplies(ticket.id).length);
+	});
+
+	it('customer: create → get → update → get many', async () => {
+		const [customer] = await run({
+			resource: 'customer',
+			operation: 'create',
+			email: 'zoe@example.com',
+			additionalFields: { name: 'Zoë', customFieldsJson: '{"plan":"gold"}' },
+		});
+		expect(customer).toMatchObject({ email: 'zoe@example.com', name: 'Zoë', plan: 'gold' });
+		const id = customer.id as string;
+		const [fetched] = await run({ resource: 'customer', operation: 'get', customerId: byId(id) });
+		expect(fetched).toEqual(customer);
+		const [updated] = await run({ resource: 'customer', operation: 'update', customerId: byId(id), updateFields: { name: 'Zoë B.' } });
+		expect(updated).toMatchObject({ id, name: 'Zoë B.' });
+		expect(sandbox.store.getCustomer(id)).toMatchObject({ name: 'Zoë B.' });
+		const all = await run({ resource: 'customer', operation: 'getAll', returnAll: true });
+		expect(all).toHaveLength(sandbox.store.listCustomers().length);
+	});
+
+	it('ticket get many: filters and sort are sent only when set, and match the service', async () => {
+		const open = await run({ resource: 'ticket', operation: 'getAll', returnAll: true, filters: { status: 'open' } });
+		expect(open.length).toBeGreaterThan(0);
+		expect(open.every((t) => t.status === 'open')).toBe(true);
+		expect(sandbox.log[0].query).toEqual({ per_page: '100', status: 'open' });
+
+		sandbox.clearLog();
+		const oldest = await run({ resource: 'ticket', operation: 'getAll', limit: 3, options: { sortBy: 'created_at', sortOrder: 'asc' } });
+		expect(sandbox.log[0].query).toEqual({ per_page: '3', sort_by: 'created_at', sort: 'asc' });
+		const created = oldest.map((t) => t.created_at as string);
+		expect([...created].sort()).toEqual(created);
+	});
+
+	it('a 404 names the missing ticket; continue-on-fail pairs the error with its item and goes on', async () => {
+		const existing = sandbox.store.listTickets()[0].id;
+		const workflow = itemsWorkflow([{ id: 'tkt_missing' }, { id: existing }], NODE, {
+			resource: 'ticket',
+			operation: 'get',
+			ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+		}, { continueOnFail: true });
+		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
+		const out = result.output('Node');
+		expect(out[0]).toEqual({
+			json: expect.objectContaining({ error: 'The ticket with ID "tkt_missing" was not found' }),
+			pairedItem: { item: 0 },
+		});
+		expect(out[1]).toMatchObject({ json: { id: existing }, pairedItem: { item: 1 } });
+	});
+});
