@@ -3,3 +3,4 @@ export { runWorkflow, type WorkflowJson, type WorkflowRun } from './runWorkflow'
 export { testCredential } from './testCredential';
 export { repoPath, repoRoot } from './repoPath';
 export { CREDENTIALS_REF, itemsWorkflow, singleNodeWorkflow } from './workflows';
+export { isolateUserFolder } from './isolateUserFolder';
