@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 
+import { version as n8nCoreVersion } from 'n8n-core/package.json';
+
 import { isolateUserFolder, repoPath, runWorkflow, type WorkflowJson } from '../test/harness';
 import { startSandbox } from '../test/sandbox';
 
@@ -18,7 +20,7 @@ async function main(): Promise<void> {
 	isolateUserFolder();
 	const sandbox = await startSandbox({ seed: SEED });
 	const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
-	const engine = `n8n-core ${require('n8n-core/package.json').version} WorkflowExecute, in-process`;
+	const engine = `n8n-core ${n8nCoreVersion} WorkflowExecute, in-process`;
 	console.log(`Sandbox on ${sandbox.baseUrl} with ${SEED} seeded tickets; engine: ${engine}\n`);
 	let failed = false;
 	try {

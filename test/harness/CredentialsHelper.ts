@@ -3,9 +3,7 @@ import {
 	ICredentialsHelper,
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
-	type IHttpRequestHelper,
 	type IHttpRequestOptions,
-	type INode,
 	type INodeCredentialsDetails,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
@@ -48,13 +46,8 @@ export class CredentialsHelper extends ICredentialsHelper {
 		return output;
 	}
 
-	async preAuthentication(
-		_helpers: IHttpRequestHelper,
-		_credentials: ICredentialDataDecryptedObject,
-		_typeName: string,
-		_node: INode,
-		_credentialsExpired: boolean,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
+	/** Nothing to refresh for a signing credential; n8n still re-authenticates once after a 401. */
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
 		return undefined;
 	}
 
