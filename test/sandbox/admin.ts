@@ -1,0 +1,109 @@
+/**
+ * Unauthenticated admin surface under /__sandbox/ (never under /api), for the CLI and
+ * out-of-process tools. The sandbox only listens on 127.0.0.1.
+ *
+ *   GET    /__sandbox/state               counts, faults, webhooks
+ *   GET    /__sandbox/log[?since=<seq>]   request log entries
+ *   DELETE /__sandbox/log                 clear the log
+ *   GET    /__sandbox/faults              current fault settings
+ *   POST   /__sandbox/faults              replace fault settings ({} clears)
+ *   GET    /__sandbox/webhooks            webhooks and deliveries
+ *   POST   /__sandbox/webhooks            {url, events?, secret?} -> {data: {id, ...}}
+ *   DELETE /__sandbox/webhooks/<id>       remove a webhook
+ */
+import { ApiError } from './errors';
+import type { FaultInjector } from './faults';
+import type { HttpResponse, RequestBody } from './http';
+import type { RequestLog } from './requestLog';
+import type { SandboxStore } from './store';
+import type { WebhookDispatcher } from './webhooks';
+
+export const ADMIN_PREFIX = '/__sandbox';
+
+export interface AdminContext {
+	store: SandboxStore;
+	log: RequestLog;
+	faults: FaultInjector;
+	webhooks: WebhookDispatcher;
+	baseUrl: string;
+	apiKey: string;
+}
+
+export function isAdminPath(target: string): boolean {
+	return target === ADMIN_PREFIX || target.startsWith(`${ADMIN_PREFIX}/`) || target.startsWith(`${ADMIN_PREFIX}?`);
+}
+
+export function handleAdminRequest(context: AdminContext, method: string, target: string, body: RequestBody): HttpResponse {
+	try {
+		return route(context, method, target, body);
+	} catch (error) {
+		if (error instanceof ApiError) return { status: error.status, body: error.toBody(), headers: error.headers };
+		// Bad settings (RangeError/TypeError from faults or webhooks) are the caller's mistake.
+		if (error instanceof RangeError || error instanceof TypeError) return badRequest(error.message);
+		throw error;
+	}
+}
+
+function route(context: AdminContext, method: string, target: string, body: RequestBody): HttpResponse {
+	const url = new URL(target, 'http://sandbox.invalid');
+	const path = url.pathname.slice(ADMIN_PREFIX.length);
+	const { store, log, faults, webhooks } = context;
+
+	if (path === '/state' && method === 'GET') {
+		return ok({
+			base_url: context.baseUrl,
+			api_key: context.apiKey,
+			tickets: store.ticketCount,
+			customers: store.customerCount,
+			replies: store.replyCount,
+			requests: log.entries.length,
+			faults: faults.get(),
+			webhooks: webhooks.list(),
+			deliveries: webhooks.deliveries.length,
+			pending_deliveries: webhooks.deliveries.filter((d) => !d.done).length,
+		});
+	}
+	if (path === '/log' && method === 'GET') {
+		const since = Number(url.searchParams.get('since') ?? 0);
+		return ok(Number.isFinite(since) ? log.since(since) : log.entries);
+	}
+	if (path === '/log' && method === 'DELETE') {
+		log.clear();
+		return { status: 204 };
+	}
+	if (path === '/faults' && method === 'GET') return ok(faults.get());
+	if (path === '/faults' && method === 'POST') {
+		faults.set(jsonBody(body) as Parameters<FaultInjector['set']>[0]);
+		return ok(faults.get());
+	}
+	if (path === '/webhooks' && method === 'GET') return ok({ webhooks: webhooks.list(), deliveries: webhooks.deliveries });
+	if (path === '/webhooks' && method === 'POST') {
+		const { url: hookUrl, events, secret } = jsonBody(body) as Record<string, unknown>;
+		const id = webhooks.add({ url: hookUrl as string, events: events as string[] | undefined, secret: secret as string | undefined });
+		return { status: 201, body: { data: webhooks.list().find((w) => w.id === id) } };
+	}
+	const hookMatch = /^\/webhooks\/([^/]+)$/.exec(path);
+	if (hookMatch && method === 'DELETE') {
+		if (!webhooks.remove(hookMatch[1])) throw new ApiError(404, 'not_found', `Webhook '${hookMatch[1]}' was not found.`);
+		return { status: 204 };
+	}
+	throw new ApiError(404, 'not_found', `No admin route for ${method} ${url.pathname}. See test/sandbox/README.md.`);
+}
+
+/** Admin bodies are lenient about Content-Type (curl -d sends a form type); empty means {}. */
+function jsonBody(body: RequestBody): unknown {
+	if (body.json === undefined) return {};
+	if (!body.json.ok) throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${body.json.reason}.`);
+	if (typeof body.json.value !== 'object' || body.json.value === null || Array.isArray(body.json.value)) {
+		throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
+	}
+	return body.json.value;
+}
+
+function ok(data: unknown): HttpResponse {
+	return { status: 200, body: { data } };
+}
+
+function badRequest(message: string): HttpResponse {
+	return { status: 400, body: new ApiError(400, 'invalid_request', message).toBody() };
+}

@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { type RequestLogEntry, type Sandbox, startSandbox } from './index';
+import { TestClient } from './testClient';
+
+describe('sandbox admin surface', () => {
+	let sandbox: Sandbox;
+	let client: TestClient;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ seed: 20 });
+		client = new TestClient(sandbox.baseUrl);
+	});
+
+	afterAll(async () => {
+		client.close();
+		await sandbox.stop();
+	});
+
+	it('reports state without authentication', async () => {
+		const response = await client.raw('GET', '/__sandbox/state');
+		expect(response.status).toBe(200);
+		expect(response.json).toMatchObject({ data: { base_url: sandbox.baseUrl, api_key: 'sandbox-key', tickets: 20, customers: 4 } });
+		expect(response.text).not.toContain(sandbox.apiSecret);
+	});
+
+	it('serves and clears the request log, and does not log admin calls', async () => {
+		sandbox.clearLog();
+		await client.get('/tickets?per_page=2');
+		await client.raw('GET', '/__sandbox/state');
+		const log = (await client.raw('GET', '/__sandbox/log')).json as { data: RequestLogEntry[] };
+		expect(log.data).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/external/tickets?per_page=2', query: { per_page: '2' }, status: 200 })]);
+		expect((await client.raw('GET', `/__sandbox/log?since=${log.data[0].seq}`)).json).toEqual({ data: [] });
+		expect((await client.raw('DELETE', '/__sandbox/log')).status).toBe(204);
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('switches faults over HTTP', async () => {
+		const set = await client.raw('POST', '/__sandbox/faults', '{"rate503":1,"retryAfter":3}');
+		expect(set.status).toBe(200);
+		expect((await client.get('/tickets')).status).toBe(503);
+		expect((await client.raw('POST', '/__sandbox/faults', '{}')).status).toBe(200);
+		expect((await client.get('/tickets')).status).toBe(200);
+		const invalid = await client.raw('POST', '/__sandbox/faults', '{"rate429":2}');
+		expect(invalid.status).toBe(400);
+		expect((await client.raw('POST', '/__sandbox/faults', '{"rate429":')).status).toBe(400);
+	});
+
+	it('registers, lists and removes webhooks over HTTP', async () => {
+		const created = await client.raw('POST', '/__sandbox/webhooks', '{"url":"http://127.0.0.1:9/hook","events":["ticket.created"]}');
+		expect(created.status).toBe(201);
+		const { id } = (created.json as { data: { id: string } }).data;
+		const listed = (await client.raw('GET', '/__sandbox/webhooks')).json as { data: { webhooks: Array<{ id: string }> } };
+		expect(listed.data.webhooks.map((w) => w.id)).toContain(id);
+		expect((await client.raw('DELETE', `/__sandbox/webhooks/${id}`)).status).toBe(204);
+		expect((await client.raw('DELETE', `/__sandbox/webhooks/${id}`)).status).toBe(404);
+		expect((await client.raw('POST', '/__sandbox/webhooks', '{"url":"nope"}')).status).toBe(400);
+	});
+
+	it('answers 404 for unknown admin routes', async () => {
+		expect((await client.raw('GET', '/__sandbox/nothing')).status).toBe(404);
+	});
+});
+
+describe('sandbox command line', () => {
+	it('starts with --port 0 --seed, prints base URL, key and secret, and exits cleanly on SIGTERM', async () => {
+		const cli = spawn(process.execPath, [path.join(__dirname, 'cli.js'), '--port', '0', '--seed', '50', '--key', 'k1', '--secret', 's1'], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let output = '';
+		cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const baseUrl = await new Promise<string>((resolve, reject) => {
+			cli.stdout.on('data', (chunk: Buffer) => {
+				output += chunk.toString();
+				const match = /base URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+				if (match && output.includes('Press Ctrl+C')) resolve(match[1]);
+			});
+			cli.once('exit', () => reject(new Error(`cli exited early: ${output}`)));
+		});
+		expect(output).toContain('API key    k1');
+		expect(output).toContain('API secret s1');
+		expect(output).toContain('50 tickets');
+
+		const client = new TestClient(baseUrl, 'k1', 's1');
+		try {
+			expect((await client.get('/tickets?per_page=1')).status).toBe(200);
+		} finally {
+			client.close();
+		}
+		const exitCode = await new Promise<number | null>((resolve) => {
+			cli.once('exit', (code) => resolve(code));
+			cli.kill('SIGTERM');
+		});
+		expect(exitCode).toBe(0);
+	});
+
+	it('rejects unknown options with usage and exit code 2', async () => {
+		const cli = spawn(process.execPath, [path.join(__dirname, 'cli.js'), '--bogus', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+		let stderr = '';
+		cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+		expect(code).toBe(2);
+		expect(stderr).toContain('unknown option --bogus');
+	});
+});

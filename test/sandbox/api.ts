@@ -1,0 +1,227 @@
+/**
+ * The ten endpoints of spec section 4, under /api/v1/external.
+ *
+ * Order of checks for every request (the first failure answers):
+ *   latency → 401 auth → injected 429/503 → 404 unknown route → 405 method → 413 body size
+ *   → 400 query parameters → 404 unknown id → 415 content type → 400 invalid JSON → 422 fields
+ */
+import type { IncomingMessage } from 'node:http';
+import { verifyRequestSignature } from './auth';
+import type { CursorCodec } from './cursor';
+import { ApiError, notFound } from './errors';
+import type { FaultInjector } from './faults';
+import { type HttpResponse, isJsonContentType, MAX_BODY_BYTES, type RequestBody } from './http';
+import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery } from './listQuery';
+import type { RequestLogEntry } from './requestLog';
+import type { Page, SandboxStore } from './store';
+import type { CancellableTimers } from './timers';
+import { isJsonObject, type JsonObject } from './validation';
+
+export const API_PREFIX = '/api/v1/external';
+
+export interface ApiContext {
+	store: SandboxStore;
+	cursors: CursorCodec;
+	faults: FaultInjector;
+	timers: CancellableTimers;
+	/** API key -> secret. */
+	keys: ReadonlyMap<string, string>;
+	now: () => number;
+	maxSkewSeconds: number;
+	isStopped: () => boolean;
+}
+
+type RouteName = 'tickets' | 'ticket' | 'replies' | 'customers' | 'customer';
+
+interface Route {
+	name: RouteName;
+	/** Decoded id from the path, for single resources and replies. */
+	id: string;
+	/** Path pattern, for messages. */
+	pattern: string;
+}
+
+const ALLOWED_METHODS: Record<RouteName, readonly string[]> = {
+	tickets: ['GET', 'POST'],
+	ticket: ['GET', 'PATCH'],
+	replies: ['GET', 'POST'],
+	customers: ['GET', 'POST'],
+	customer: ['GET', 'PATCH'],
+};
+
+/** Handles one non-admin request; undefined means the sandbox stopped meanwhile (drop it). */
+export async function handleApiRequest(
+	context: ApiContext,
+	request: IncomingMessage,
+	body: RequestBody,
+	entry: RequestLogEntry,
+): Promise<HttpResponse | undefined> {
+	await context.timers.sleep(context.faults.latencyMs());
+	if (context.isStopped()) return undefined;
+	try {
+		return route(context, request, body, entry);
+	} catch (error) {
+		if (!(error instanceof ApiError)) throw error;
+		entry.errorCode = error.code;
+		if (error.status === 401) entry.authError = error.code;
+		return { status: error.status, body: error.toBody(), headers: error.headers };
+	}
+}
+
+function route(context: ApiContext, request: IncomingMessage, body: RequestBody, entry: RequestLogEntry): HttpResponse {
+	const method = request.method ?? 'GET';
+	const target = request.url ?? '/';
+	const queryStart = target.indexOf('?');
+	const pathname = queryStart === -1 ? target : target.slice(0, queryStart);
+	const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
+
+	if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+		throw new ApiError(404, 'not_found', `No route for ${method} ${pathname}; API paths start with ${API_PREFIX}.`);
+	}
+
+	verifyRequestSignature(
+		{ method, path: target, headers: request.headers, bodySha256: body.sha256 },
+		{ keys: context.keys, nowMs: context.now(), maxSkewSeconds: context.maxSkewSeconds },
+	);
+
+	const fault = context.faults.draw();
+	if (fault !== undefined) {
+		entry.fault = fault;
+		throw context.faults.error(fault, context.now());
+	}
+
+	const matched = matchRoute(pathname);
+	if (matched === undefined) throw new ApiError(404, 'not_found', `No route for ${method} ${pathname}.`);
+	const allowed = ALLOWED_METHODS[matched.name];
+	if (!allowed.includes(method)) {
+		throw new ApiError(
+			405,
+			'method_not_allowed',
+			`${method} is not allowed on ${matched.pattern}; allowed: ${allowed.join(', ')}. The API defines no delete operation.`,
+			{ allowed },
+			{ allow: allowed.join(', ') },
+		);
+	}
+	if (body.tooLarge) {
+		throw new ApiError(413, 'payload_too_large', `The request body is ${body.size} bytes; at most ${MAX_BODY_BYTES} bytes are accepted.`, {
+			max_bytes: MAX_BODY_BYTES,
+		});
+	}
+
+	const params = parseQueryString(rawQuery);
+	const endpoint = `${method} ${matched.pattern}`;
+	const { store } = context;
+	const id = matched.id;
+	switch (`${method} ${matched.name}`) {
+		case 'GET tickets': {
+			const query = parseTicketListQuery(params, endpoint);
+			const filters = { status: query.status, priority: query.priority, sortBy: query.sortBy, sort: query.sort };
+			const canonical = canonicalQuery('/tickets', [
+				['per_page', query.perPage],
+				['sort_by', query.sortBy],
+				['sort', query.sort],
+				['status', query.status],
+				['priority', query.priority],
+			]);
+			const after = query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
+			return listResponse(context, store.pageTickets(filters, query.perPage, after), query.perPage, canonical);
+		}
+		case 'POST tickets':
+			assertNoQuery(params, endpoint);
+			return { status: 201, body: { data: store.createTicket(jsonBody(request, body)) } };
+		case 'GET ticket': {
+			assertNoQuery(params, endpoint);
+			const ticket = store.getTicket(id);
+			if (ticket === undefined) throw notFound('Ticket', id);
+			return { status: 200, body: { data: ticket } };
+		}
+		case 'PATCH ticket':
+			assertNoQuery(params, endpoint);
+			store.assertTicketExists(id);
+			return { status: 200, body: { data: store.updateTicket(id, jsonBody(request, body)) } };
+		case 'GET replies': {
+			const query = parsePageQuery(params, endpoint);
+			store.assertTicketExists(id);
+			const canonical = canonicalQuery(`/tickets/${id}/replies`, [['per_page', query.perPage]]);
+			const after = query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
+			return listResponse(context, store.pageReplies(id, query.perPage, after), query.perPage, canonical);
+		}
+		case 'POST replies':
+			assertNoQuery(params, endpoint);
+			store.assertTicketExists(id);
+			return { status: 201, body: { data: store.createReply(id, jsonBody(request, body)) } };
+		case 'GET customers': {
+			const query = parsePageQuery(params, endpoint);
+			const canonical = canonicalQuery('/customers', [['per_page', query.perPage]]);
+			const after = query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
+			return listResponse(context, store.pageCustomers(query.perPage, after), query.perPage, canonical);
+		}
+		case 'POST customers':
+			assertNoQuery(params, endpoint);
+			return { status: 201, body: { data: store.createCustomer(jsonBody(request, body)) } };
+		case 'GET customer': {
+			assertNoQuery(params, endpoint);
+			const customer = store.getCustomer(id);
+			if (customer === undefined) throw notFound('Customer', id);
+			return { status: 200, body: { data: customer } };
+		}
+		case 'PATCH customer':
+			assertNoQuery(params, endpoint);
+			store.assertCustomerExists(id);
+			return { status: 200, body: { data: store.updateCustomer(id, jsonBody(request, body)) } };
+		default:
+			throw new Error(`unhandled route ${method} ${matched.name}`);
+	}
+}
+
+function matchRoute(pathname: string): Route | undefined {
+	if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
+	const segments: string[] = [];
+	for (const raw of pathname.slice(API_PREFIX.length + 1).split('/')) {
+		if (raw === '') return undefined; // trailing or doubled slash
+		try {
+			segments.push(decodeURIComponent(raw));
+		} catch {
+			return undefined;
+		}
+	}
+	const [collection, id = '', sub] = segments;
+	if (collection === 'tickets') {
+		if (segments.length === 1) return { name: 'tickets', id, pattern: `${API_PREFIX}/tickets` };
+		if (segments.length === 2) return { name: 'ticket', id, pattern: `${API_PREFIX}/tickets/{id}` };
+		if (segments.length === 3 && sub === 'replies') return { name: 'replies', id, pattern: `${API_PREFIX}/tickets/{ticket_id}/replies` };
+	}
+	if (collection === 'customers') {
+		if (segments.length === 1) return { name: 'customers', id, pattern: `${API_PREFIX}/customers` };
+		if (segments.length === 2) return { name: 'customer', id, pattern: `${API_PREFIX}/customers/{id}` };
+	}
+	return undefined;
+}
+
+function jsonBody(request: IncomingMessage, body: RequestBody): JsonObject {
+	if (!isJsonContentType(request.headers['content-type'])) {
+		throw new ApiError(
+			415,
+			'unsupported_media_type',
+			`Request bodies must be sent with Content-Type: application/json; got ${request.headers['content-type'] === undefined ? 'no Content-Type' : `'${request.headers['content-type']}'`}.`,
+		);
+	}
+	if (body.json === undefined) throw new ApiError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
+	if (!body.json.ok) throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${body.json.reason}.`);
+	if (!isJsonObject(body.json.value)) throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
+	return body.json.value;
+}
+
+/**
+ * Canonical text of a list query, with defaults filled in: the cursor binding. Two requests
+ * that mean the same thing (sort_by=created_at given or defaulted) share cursors.
+ */
+function canonicalQuery(endpoint: string, params: Array<[string, string | number | undefined]>): string {
+	const parts = params.filter(([, value]) => value !== undefined).map(([name, value]) => `${name}=${String(value)}`);
+	return `${endpoint}?${parts.join('&')}`;
+}
+
+function listResponse<T>(context: ApiContext, page: Page<T>, perPage: number, canonical: string): HttpResponse {
+	const nextCursor = page.hasMore && page.last ? context.cursors.encode(canonical, page.last) : null;
+	return { status: 200, body: { data: page.items, meta: { per_page: perPage, has_more: page.hasMore, next_cursor: nextCursor } } };
+}

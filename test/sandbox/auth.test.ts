@@ -1,0 +1,179 @@
+import { type Sandbox, startSandbox } from './index';
+import { API, errorOf, signForTest, TestClient, TestClock } from './testClient';
+
+describe('sandbox authentication (spec section 5)', () => {
+	const clock = new TestClock();
+	let sandbox: Sandbox;
+	let client: TestClient;
+	const nowSeconds = (): number => Math.floor(clock.ms / 1000);
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ seed: 3, now: clock.now, keys: { 'second-key': 'second-secret' } });
+		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
+	});
+
+	afterAll(async () => {
+		client.close();
+		await sandbox.stop();
+	});
+
+	it('accepts a correctly signed request', async () => {
+		const response = await client.get('/tickets?per_page=2');
+		expect(response.status).toBe(200);
+		expect((response.json as { data: unknown[] }).data).toHaveLength(2);
+	});
+
+	it('accepts a signed POST and signs the exact body bytes', async () => {
+		const body = JSON.stringify({ subject: 'Ünïcødé ✓', description: 'd', customer: { email: 'auth@example.com' } });
+		const response = await client.request('POST', `${API}/tickets`, { body, headers: { 'content-type': 'application/json' } });
+		expect(response.status).toBe(201);
+	});
+
+	it('accepts any configured extra key with its own secret', async () => {
+		const response = await client.get('/tickets', { apiKey: 'second-key', secret: 'second-secret' });
+		expect(response.status).toBe(200);
+	});
+
+	it.each([
+		[['x-api-key'], 'x-api-key'],
+		[['x-api-timestamp'], 'x-api-timestamp'],
+		[['x-api-signature'], 'x-api-signature'],
+		[['x-api-key', 'x-api-timestamp', 'x-api-signature'], 'x-api-key, x-api-timestamp, x-api-signature'],
+	])('answers 401 missing_headers naming %j', async (removed, named) => {
+		const headers = Object.fromEntries(removed.map((name) => [name, undefined]));
+		const response = await client.get('/tickets', { headers });
+		expect(response.status).toBe(401);
+		const error = errorOf(response);
+		expect(error.code).toBe('missing_headers');
+		expect(error.message).toContain(named);
+		expect(error.details).toEqual({ missing: removed });
+	});
+
+	it('treats an empty header as missing', async () => {
+		const response = await client.get('/tickets', { headers: { 'x-api-key': '' } });
+		expect(errorOf(response).code).toBe('missing_headers');
+	});
+
+	it.each(['abc', '1.5', '-5', '+1700000000', '1700000000.0', '17 00', '1e9', '0x10'])('answers 401 invalid_timestamp for %j', async (timestamp) => {
+		const response = await client.get('/tickets', { timestamp });
+		expect(response.status).toBe(401);
+		expect(errorOf(response).code).toBe('invalid_timestamp');
+	});
+
+	it('detects a timestamp in milliseconds and says to send whole seconds', async () => {
+		const response = await client.get('/tickets', { timestamp: String(clock.ms) });
+		expect(response.status).toBe(401);
+		const error = errorOf(response);
+		expect(error.code).toBe('timestamp_in_milliseconds');
+		expect(error.message).toContain('send whole seconds');
+	});
+
+	it('accepts a skew of exactly 300 seconds in both directions', async () => {
+		expect((await client.get('/tickets', { timestamp: String(nowSeconds() - 300) })).status).toBe(200);
+		expect((await client.get('/tickets', { timestamp: String(nowSeconds() + 300) })).status).toBe(200);
+	});
+
+	it('answers 401 timestamp_skew beyond 300 seconds, giving the skew', async () => {
+		const behind = await client.get('/tickets', { timestamp: String(nowSeconds() - 301) });
+		expect(behind.status).toBe(401);
+		expect(errorOf(behind)).toMatchObject({ code: 'timestamp_skew', details: { skew_seconds: 301, max_skew_seconds: 300 } });
+		expect(errorOf(behind).message).toContain('301 seconds behind');
+
+		const ahead = await client.get('/tickets', { timestamp: String(nowSeconds() + 1000) });
+		expect(errorOf(ahead)).toMatchObject({ code: 'timestamp_skew', details: { skew_seconds: -1000 } });
+		expect(errorOf(ahead).message).toContain('1000 seconds ahead of');
+	});
+
+	it('follows the injected clock, not the wall clock', async () => {
+		const wallClockTimestamp = String(Math.floor(Date.now() / 1000));
+		const response = await client.get('/tickets', { timestamp: wallClockTimestamp });
+		// The test clock is fixed in 2025, far from the wall clock.
+		expect(errorOf(response).code).toBe('timestamp_skew');
+	});
+
+	it('answers 401 invalid_api_key for an unknown key', async () => {
+		const response = await client.get('/tickets', { apiKey: 'nope' });
+		expect(response.status).toBe(401);
+		expect(errorOf(response).code).toBe('invalid_api_key');
+	});
+
+	it('answers 401 invalid_signature for a wrong secret without leaking the secret', async () => {
+		const response = await client.get('/tickets?per_page=1', { secret: 'wrong-secret' });
+		expect(response.status).toBe(401);
+		const error = errorOf(response);
+		expect(error.code).toBe('invalid_signature');
+		expect(response.text).not.toContain(sandbox.apiSecret);
+		// The server shows the inputs it signed, so a client can diff its own.
+		expect(error.details).toEqual({
+			signed: {
+				timestamp: String(nowSeconds()),
+				method: 'GET',
+				path: `${API}/tickets?per_page=1`,
+				body_sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+			},
+		});
+	});
+
+	it('rejects an upper-case hex signature (the spec requires lowercase)', async () => {
+		const good = await client.get('/tickets');
+		expect(good.status).toBe(200);
+		const timestamp = String(nowSeconds());
+		const signature = signForTest(sandbox.apiSecret, timestamp, 'GET', `${API}/tickets`, '').toUpperCase();
+		const response = await client.get('/tickets', { timestamp, headers: { 'x-api-signature': signature } });
+		expect(errorOf(response).code).toBe('invalid_signature');
+		expect(errorOf(response).message).toContain('lowercase');
+	});
+
+	it('signs the query string exactly as sent: reordering it breaks the signature', async () => {
+		const timestamp = String(nowSeconds());
+		const signedForOtherOrder = signForTest(sandbox.apiSecret, timestamp, 'GET', `${API}/tickets?status=open&per_page=2`, '');
+		const response = await client.request('GET', `${API}/tickets?per_page=2&status=open`, {
+			timestamp,
+			headers: { 'x-api-signature': signedForOtherOrder },
+		});
+		expect(errorOf(response).code).toBe('invalid_signature');
+	});
+
+	it('rejects a signature computed without the query string', async () => {
+		const timestamp = String(nowSeconds());
+		const withoutQuery = signForTest(sandbox.apiSecret, timestamp, 'GET', `${API}/tickets`, '');
+		const response = await client.request('GET', `${API}/tickets?per_page=2`, { timestamp, headers: { 'x-api-signature': withoutQuery } });
+		expect(errorOf(response).code).toBe('invalid_signature');
+	});
+
+	it('rejects a body that differs from the signed bytes (e.g. pretty-printed after signing)', async () => {
+		const compact = JSON.stringify({ subject: 's', description: 'd', customer: { email: 'x@example.com' } });
+		const timestamp = String(nowSeconds());
+		const signature = signForTest(sandbox.apiSecret, timestamp, 'POST', `${API}/tickets`, compact);
+		const before = sandbox.store.ticketCount;
+		const response = await client.request('POST', `${API}/tickets`, {
+			body: JSON.stringify(JSON.parse(compact), null, 2),
+			timestamp,
+			headers: { 'x-api-signature': signature, 'content-type': 'application/json' },
+		});
+		expect(errorOf(response).code).toBe('invalid_signature');
+		expect(sandbox.store.ticketCount).toBe(before);
+	});
+
+	it('checks causes in a fixed order: timestamp before key before signature', async () => {
+		const response = await client.get('/tickets', { apiKey: 'nope', timestamp: 'abc' });
+		expect(errorOf(response).code).toBe('invalid_timestamp');
+		const skewed = await client.get('/tickets', { apiKey: 'nope', timestamp: String(nowSeconds() - 10_000) });
+		expect(errorOf(skewed).code).toBe('timestamp_skew');
+	});
+
+	it('authenticates before routing: an unknown API path without signature is 401, not 404', async () => {
+		const response = await client.raw('GET', `${API}/nothing-here`);
+		expect(response.status).toBe(401);
+		const signed = await client.get('/nothing-here');
+		expect(signed.status).toBe(404);
+	});
+
+	it('records the auth failure cause in the request log', async () => {
+		sandbox.clearLog();
+		await client.get('/tickets', { apiKey: 'nope' });
+		expect(sandbox.log).toHaveLength(1);
+		expect(sandbox.log[0]).toMatchObject({ method: 'GET', pathname: `${API}/tickets`, status: 401, authError: 'invalid_api_key' });
+		expect(sandbox.countCalls({ status: 401 })).toBe(1);
+	});
+});

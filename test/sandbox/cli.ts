@@ -1,0 +1,115 @@
+/**
+ * Command line: start the sandbox and keep it running until SIGINT/SIGTERM.
+ *
+ *   node build/test/sandbox/cli.js --port 4010 --seed 1000 [--key K --secret S]
+ *                                  [--seed-random N] [--max-skew SECONDS] [--faults JSON]
+ */
+import { ADMIN_PREFIX } from './admin';
+import { API_PREFIX } from './api';
+import { validateFaultOptions } from './faults';
+import { type SandboxOptions, startSandbox } from './server';
+
+const USAGE = `Usage: node build/test/sandbox/cli.js [options]
+
+  --port N          TCP port on 127.0.0.1 (default 4010; 0 picks a free port)
+  --seed N          number of seeded tickets (default 0)
+  --seed-random N   PRNG seed of the seed data (default 1)
+  --key K           API key (default sandbox-key)
+  --secret S        API secret (default sandbox-secret)
+  --max-skew N      accepted timestamp skew in seconds (default 300)
+  --faults JSON     initial faults, e.g. '{"rate429":0.1,"latencyMs":[5,50]}'
+  --help            show this text`;
+
+interface CliOptions {
+	sandbox: SandboxOptions;
+	faults?: unknown;
+}
+
+function parseArguments(argv: string[]): CliOptions | 'help' {
+	const sandbox: SandboxOptions = { port: 4010 };
+	let faults: unknown;
+	for (let i = 0; i < argv.length; i++) {
+		const flag = argv[i];
+		if (flag === '--help' || flag === '-h') return 'help';
+		const value = argv[++i];
+		if (value === undefined) throw new Error(`${flag} needs a value`);
+		switch (flag) {
+			case '--port':
+				sandbox.port = integer(flag, value);
+				break;
+			case '--seed':
+				sandbox.seed = integer(flag, value);
+				break;
+			case '--seed-random':
+				sandbox.seedRandom = integer(flag, value);
+				break;
+			case '--key':
+				sandbox.apiKey = value;
+				break;
+			case '--secret':
+				sandbox.apiSecret = value;
+				break;
+			case '--max-skew':
+				sandbox.maxSkewSeconds = integer(flag, value);
+				break;
+			case '--faults':
+				faults = validateFaultOptions(JSON.parse(value) as unknown);
+				break;
+			default:
+				throw new Error(`unknown option ${flag}`);
+		}
+	}
+	return { sandbox, faults };
+}
+
+function integer(flag: string, value: string): number {
+	if (!/^[0-9]+$/.test(value)) throw new Error(`${flag} must be a non-negative integer, got '${value}'`);
+	return Number(value);
+}
+
+async function main(): Promise<void> {
+	let options: CliOptions | 'help';
+	try {
+		options = parseArguments(process.argv.slice(2));
+	} catch (error) {
+		console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+		process.exitCode = 2;
+		return;
+	}
+	if (options === 'help') {
+		console.log(USAGE);
+		return;
+	}
+
+	const started = Date.now();
+	const sandbox = await startSandbox(options.sandbox);
+	if (options.faults !== undefined) sandbox.setFaults(validateFaultOptions(options.faults));
+	const admin = `${sandbox.baseUrl}${ADMIN_PREFIX}`;
+	console.log(
+		[
+			`Support Ticket API sandbox ready in ${Date.now() - started} ms`,
+			`  base URL   ${sandbox.baseUrl}   (API under ${API_PREFIX})`,
+			`  API key    ${sandbox.apiKey}`,
+			`  API secret ${sandbox.apiSecret}`,
+			`  seeded     ${sandbox.seeded.tickets} tickets, ${sandbox.seeded.customers} customers, ${sandbox.seeded.replies} replies`,
+			'Admin endpoints (no auth):',
+			`  curl ${admin}/state`,
+			`  curl ${admin}/log`,
+			`  curl -X POST ${admin}/faults -d '{"rate429":0.2,"rate503":0.1,"latencyMs":[10,100]}'   ('{}' clears)`,
+			`  curl -X POST ${admin}/webhooks -d '{"url":"http://127.0.0.1:5678/webhook/x","events":["ticket.created"]}'`,
+			'Press Ctrl+C to stop.',
+		].join('\n'),
+	);
+
+	const shutdown = (signal: string): void => {
+		console.log(`\n${signal}: stopping sandbox`);
+		void sandbox.stop().then(() => {
+			process.off('SIGINT', shutdown);
+			process.off('SIGTERM', shutdown);
+		});
+	};
+	process.on('SIGINT', shutdown);
+	process.on('SIGTERM', shutdown);
+}
+
+void main();

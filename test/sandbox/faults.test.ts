@@ -1,0 +1,140 @@
+import { type Sandbox, startSandbox } from './index';
+import { errorOf, TestClient } from './testClient';
+
+describe('sandbox fault injection', () => {
+	let sandbox: Sandbox;
+	let client: TestClient;
+	const newTicket = { subject: 's', description: 'd', customer: { email: 'fault@example.com' } };
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ seed: 5 });
+		client = new TestClient(sandbox.baseUrl);
+	});
+
+	afterEach(() => sandbox.setFaults({}));
+
+	afterAll(async () => {
+		client.close();
+		await sandbox.stop();
+	});
+
+	it('answers 429 rate_limited with Retry-After in seconds', async () => {
+		sandbox.setFaults({ rate429: 1, retryAfter: 7 });
+		const response = await client.get('/tickets');
+		expect(response.status).toBe(429);
+		expect(response.headers['retry-after']).toBe('7');
+		expect(errorOf(response)).toMatchObject({ code: 'rate_limited', details: { retry_after: '7' } });
+	});
+
+	it('defaults Retry-After to 1 second', async () => {
+		sandbox.setFaults({ rate429: 1 });
+		expect((await client.get('/tickets')).headers['retry-after']).toBe('1');
+	});
+
+	it('can send Retry-After as an HTTP date in the future', async () => {
+		sandbox.setFaults({ rate429: 1, retryAfter: 'http-date' });
+		const response = await client.get('/tickets');
+		const header = response.headers['retry-after'] ?? '';
+		expect(header).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+		const waitMs = Date.parse(header) - Date.now();
+		expect(waitMs).toBeGreaterThan(0);
+		expect(waitMs).toBeLessThanOrEqual(2000);
+	});
+
+	it('answers 503 unavailable with Retry-After', async () => {
+		sandbox.setFaults({ rate503: 1, retryAfter: 2 });
+		const response = await client.get('/tickets');
+		expect(response.status).toBe(503);
+		expect(response.headers['retry-after']).toBe('2');
+		expect(errorOf(response).code).toBe('unavailable');
+	});
+
+	it('does not process a faulted POST or PATCH: nothing is created or changed', async () => {
+		const tickets = sandbox.store.ticketCount;
+		const customers = sandbox.store.customerCount;
+		const target = sandbox.store.listTickets()[0];
+		for (const fault of [{ rate429: 1 }, { rate503: 1 }]) {
+			sandbox.setFaults(fault);
+			expect([429, 503]).toContain((await client.post('/tickets', newTicket)).status);
+			expect([429, 503]).toContain((await client.post(`/tickets/${target.id}/replies`, { body: 'x' })).status);
+			expect([429, 503]).toContain((await client.patch(`/tickets/${target.id}`, { status: 'closed' })).status);
+		}
+		expect(sandbox.store.ticketCount).toBe(tickets);
+		expect(sandbox.store.customerCount).toBe(customers);
+		expect(sandbox.store.listReplies(target.id)).toEqual([]);
+		expect(sandbox.store.getTicket(target.id)).toEqual(target);
+		sandbox.setFaults({});
+		expect((await client.post('/tickets', newTicket)).status).toBe(201);
+	});
+
+	it('records faults in the request log', async () => {
+		sandbox.clearLog();
+		sandbox.setFaults({ next: [429, 503] });
+		await client.get('/tickets');
+		await client.get('/tickets');
+		await client.get('/tickets');
+		expect(sandbox.log.map((e) => [e.status, e.fault])).toEqual([
+			[429, 429],
+			[503, 503],
+			[200, undefined],
+		]);
+		expect(sandbox.countCalls({ status: 429 })).toBe(1);
+	});
+
+	it('checks authentication before injecting faults', async () => {
+		sandbox.setFaults({ rate429: 1 });
+		expect((await client.get('/tickets', { apiKey: 'wrong' })).status).toBe(401);
+	});
+
+	it('draws faults from a seeded PRNG: the same settings replay the same sequence', async () => {
+		const run = async (): Promise<number[]> => {
+			sandbox.setFaults({ rate429: 0.3, rate503: 0.2, seed: 42 });
+			const statuses: number[] = [];
+			for (let i = 0; i < 40; i++) statuses.push((await client.get('/tickets?per_page=1')).status);
+			return statuses;
+		};
+		const first = await run();
+		expect(await run()).toEqual(first);
+		expect(new Set(first)).toEqual(new Set([200, 429, 503]));
+	});
+
+	it('adds latency, fixed or in a range, switchable at run time', async () => {
+		sandbox.setFaults({ latencyMs: 120 });
+		let started = Date.now();
+		expect((await client.get('/tickets?per_page=1')).status).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+
+		sandbox.setFaults({ latencyMs: [30, 60] });
+		started = Date.now();
+		await client.get('/tickets?per_page=1');
+		expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+
+		sandbox.setFaults({});
+		started = Date.now();
+		await client.get('/tickets?per_page=1');
+		expect(Date.now() - started).toBeLessThan(100);
+	});
+
+	it('rejects invalid fault settings', () => {
+		expect(() => sandbox.setFaults({ rate429: 1.5 })).toThrow(RangeError);
+		expect(() => sandbox.setFaults({ rate429: 0.6, rate503: 0.6 })).toThrow(RangeError);
+		expect(() => sandbox.setFaults({ latencyMs: [50, 10] })).toThrow(RangeError);
+		expect(() => sandbox.setFaults({ retryAfter: -1 })).toThrow(RangeError);
+	});
+
+	it('stops promptly while a delayed request is pending, leaving no timer behind', async () => {
+		const slow = await startSandbox();
+		const slowClient = new TestClient(slow.baseUrl);
+		slow.setFaults({ latencyMs: 30_000 });
+		const pending = slowClient.get('/tickets').then(
+			(r) => r.status,
+			(error: Error) => error.message,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const started = Date.now();
+		await slow.stop();
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(await pending).toMatch(/socket hang up|ECONNRESET/);
+		slowClient.close();
+	});
+});

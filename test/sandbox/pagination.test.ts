@@ -1,0 +1,292 @@
+import { type Reply, type Sandbox, startSandbox, type Ticket } from './index';
+import { errorOf, type ListBody, TestClient, TestClock } from './testClient';
+
+type SortKey = 'created_at' | 'updated_at';
+
+/** Independent expectation of the keyset order: (timestamp, numeric id) ascending or descending. */
+function expectedOrder(tickets: Ticket[], sortBy: SortKey, sort: 'asc' | 'desc'): string[] {
+	const seq = (t: Ticket): number => Number(t.id.slice('tkt_'.length));
+	const sorted = [...tickets].sort((a, b) => (a[sortBy] < b[sortBy] ? -1 : a[sortBy] > b[sortBy] ? 1 : seq(a) - seq(b)));
+	return (sort === 'asc' ? sorted : sorted.reverse()).map((t) => t.id);
+}
+
+function ids(items: Array<{ id: string }>): string[] {
+	return items.map((i) => i.id);
+}
+
+describe('sandbox lists and pagination (spec 4.1)', () => {
+	const clock = new TestClock();
+	let sandbox: Sandbox;
+	let client: TestClient;
+	let seeded: Ticket[];
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ seed: 300, now: clock.now });
+		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
+		seeded = sandbox.store.listTickets();
+	});
+
+	afterAll(async () => {
+		client.close();
+		await sandbox.stop();
+	});
+
+	const page = async (path: string): Promise<ListBody<Ticket>> => {
+		const response = await client.get(path);
+		if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.text}`);
+		return response.json as ListBody<Ticket>;
+	};
+
+	describe('per_page', () => {
+		it('defaults to 25 and reports it in meta', async () => {
+			const body = await page('/tickets');
+			expect(body.data).toHaveLength(25);
+			expect(body.meta).toEqual({ per_page: 25, has_more: true, next_cursor: expect.any(String) });
+		});
+
+		it.each([1, 100])('accepts %d', async (perPage) => {
+			const body = await page(`/tickets?per_page=${perPage}`);
+			expect(body.data).toHaveLength(perPage);
+			expect(body.meta.per_page).toBe(perPage);
+		});
+
+		it.each(['0', '101', '-1', 'abc', '1.5', '', '1e2', '%205', '10000'])('answers 400 invalid_parameter for per_page=%s', async (value) => {
+			const response = await client.get(`/tickets?per_page=${value}`);
+			expect(response.status).toBe(400);
+			const error = errorOf(response);
+			expect(error).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'per_page' } });
+			expect(error.message).toContain('per_page');
+		});
+
+		it('applies to replies and customers too', async () => {
+			expect(errorOf(await client.get('/customers?per_page=101')).code).toBe('invalid_parameter');
+			expect(errorOf(await client.get('/tickets/tkt_7/replies?per_page=0')).code).toBe('invalid_parameter');
+		});
+	});
+
+	describe('query parameters', () => {
+		it.each([
+			['/tickets?page=2', 'page'],
+			['/tickets?Per_Page=5', 'Per_Page'],
+			['/tickets?limit=5', 'limit'],
+			['/tickets?status=open&status=pending', 'status'],
+			['/tickets?per_page=5&per_page=5', 'per_page'],
+			['/tickets?status=reopened', 'status'],
+			['/tickets?status=', 'status'],
+			['/tickets?priority=critical', 'priority'],
+			['/tickets?sort_by=priority', 'sort_by'],
+			['/tickets?sort=DESC', 'sort'],
+			['/customers?sort_by=created_at', 'sort_by'],
+			['/tickets/tkt_1?expand=customer', 'expand'],
+		])('answers 400 invalid_parameter for %s naming %s', async (path, parameter) => {
+			const response = await client.get(path);
+			expect(response.status).toBe(400);
+			expect(errorOf(response)).toMatchObject({ code: 'invalid_parameter', details: { parameter } });
+		});
+	});
+
+	describe('filters and sorting', () => {
+		it('filters by status, by priority, and by both, before paginating', async () => {
+			for (const [query, matches] of [
+				['status=open', (t: Ticket) => t.status === 'open'],
+				['priority=high', (t: Ticket) => t.priority === 'high'],
+				['status=pending&priority=low', (t: Ticket) => t.status === 'pending' && t.priority === 'low'],
+			] as const) {
+				const traversed = await client.traverse<Ticket>(`/tickets?${query}&per_page=7`);
+				expect(ids(traversed)).toEqual(ids(seeded.filter(matches)));
+				expect(traversed.length).toBeGreaterThan(0);
+			}
+		});
+
+		it('returns an empty page (has_more false, next_cursor null) when nothing matches', async () => {
+			const empty = await startSandbox();
+			const emptyClient = new TestClient(empty.baseUrl);
+			try {
+				const response = await emptyClient.get('/tickets?status=closed');
+				expect(response.json).toEqual({ data: [], meta: { per_page: 25, has_more: false, next_cursor: null } });
+			} finally {
+				emptyClient.close();
+				await empty.stop();
+			}
+		});
+
+		it.each([
+			['created_at', 'desc'],
+			['created_at', 'asc'],
+			['updated_at', 'desc'],
+			['updated_at', 'asc'],
+		] as const)('orders by %s %s with a stable tie-break', async (sortBy, sort) => {
+			const traversed = await client.traverse<Ticket>(`/tickets?per_page=11&sort_by=${sortBy}&sort=${sort}`);
+			expect(ids(traversed)).toEqual(expectedOrder(seeded, sortBy, sort));
+		});
+
+		it('defaults to created_at descending', async () => {
+			const traversed = await client.traverse<Ticket>('/tickets?per_page=100');
+			expect(ids(traversed)).toEqual(expectedOrder(seeded, 'created_at', 'desc'));
+		});
+
+		it('has seeded groups that share created_at, served in one stable order', async () => {
+			const createdAt = seeded.map((t) => t.created_at);
+			expect(new Set(createdAt).size).toBeLessThan(createdAt.length);
+			const first = ids(await client.traverse<Ticket>('/tickets?per_page=2'));
+			const second = ids(await client.traverse<Ticket>('/tickets?per_page=3'));
+			expect(second).toEqual(first);
+		});
+	});
+
+	describe('traversal', () => {
+		it('returns every ticket exactly once, with exact has_more', async () => {
+			const pages: Array<ListBody<Ticket>> = [];
+			const traversed = await client.traverse<Ticket>('/tickets?per_page=100', (p) => {
+				pages.push(p);
+			});
+			expect(traversed).toHaveLength(300);
+			expect(new Set(ids(traversed)).size).toBe(300);
+			expect(pages.map((p) => p.data.length)).toEqual([100, 100, 100]);
+			expect(pages.map((p) => p.meta.has_more)).toEqual([true, true, false]);
+			expect(pages[2].meta.next_cursor).toBeNull();
+		});
+
+		it('is exact about has_more at every boundary', async () => {
+			const small = await startSandbox({ seed: 10 });
+			const smallClient = new TestClient(small.baseUrl);
+			try {
+				const sizes = async (perPage: number): Promise<Array<[number, boolean]>> => {
+					const result: Array<[number, boolean]> = [];
+					await smallClient.traverse<Ticket>(`/tickets?per_page=${perPage}`, (p) => {
+						result.push([p.data.length, p.meta.has_more]);
+					});
+					return result;
+				};
+				expect(await sizes(5)).toEqual([[5, true], [5, false]]);
+				expect(await sizes(10)).toEqual([[10, false]]);
+				expect(await sizes(3)).toEqual([[3, true], [3, true], [3, true], [1, false]]);
+				expect(await sizes(11)).toEqual([[10, false]]);
+			} finally {
+				smallClient.close();
+				await small.stop();
+			}
+		});
+
+		it('neither duplicates nor skips pre-existing tickets when tickets are created mid-traversal (desc)', async () => {
+			const before = expectedOrder(sandbox.store.listTickets(), 'created_at', 'desc');
+			const traversed = await client.traverse<Ticket>('/tickets?per_page=20', async (_p, index) => {
+				if (index === 1 || index === 5) {
+					clock.advance(1);
+					for (let i = 0; i < 3; i++) await client.post('/tickets', { subject: `mid ${index}.${i}`, description: 'd', customer: { email: 'mid@example.com' } });
+				}
+			});
+			// New tickets are newer than the cursor position, so a desc traversal does not reach them.
+			expect(ids(traversed)).toEqual(before);
+		});
+
+		it('serves tickets created mid-traversal exactly once at the end of an ascending traversal', async () => {
+			const before = expectedOrder(sandbox.store.listTickets(), 'created_at', 'asc');
+			const created: string[] = [];
+			const traversed = await client.traverse<Ticket>('/tickets?per_page=50&sort=asc', async (_p, index) => {
+				if (index === 0 || index === 3) {
+					// Same millisecond for several new tickets: the sequence number orders them.
+					for (let i = 0; i < 2; i++) created.push(sandbox.store.createTicket({ subject: 'asc', description: 'd', customer: { email: 'asc@example.com' } }).id);
+				}
+			});
+			expect(ids(traversed)).toEqual([...before, ...created]);
+		});
+
+		it('keeps tickets whose sort key did not change exactly once when others are updated mid-traversal', async () => {
+			for (const sort of ['desc', 'asc'] as const) {
+				const before = expectedOrder(sandbox.store.listTickets(), 'updated_at', sort);
+				const updated = new Set<string>();
+				const traversed = await client.traverse<Ticket>(`/tickets?per_page=25&sort_by=updated_at&sort=${sort}`, async (p, index) => {
+					if (index === 2) {
+						clock.advance(1000);
+						// One already served, one not yet served.
+						for (const id of [p.data[0].id, before[before.length - 10]]) {
+							expect((await client.patch(`/tickets/${id}`, { status: 'pending' })).status).toBe(200);
+							updated.add(id);
+						}
+					}
+				});
+				const unchanged = (list: string[]): string[] => list.filter((id) => !updated.has(id));
+				expect(unchanged(ids(traversed))).toEqual(unchanged(before));
+			}
+		});
+
+		it('paginates replies of one ticket', async () => {
+			const target = sandbox.store.createTicket({ subject: 'many replies', description: 'd', customer: { email: 'r@example.com' } });
+			for (let i = 0; i < 7; i++) {
+				clock.advance(10);
+				sandbox.store.createReply(target.id, { body: `reply ${i}` });
+			}
+			const traversed = await client.traverse<Reply>(`/tickets/${target.id}/replies?per_page=3`);
+			expect(traversed.map((r) => r.body)).toEqual(['reply 6', 'reply 5', 'reply 4', 'reply 3', 'reply 2', 'reply 1', 'reply 0']);
+		});
+	});
+
+	describe('cursors', () => {
+		const firstCursor = async (path: string): Promise<string> => {
+			const cursor = (await page(path)).meta.next_cursor;
+			if (cursor === null) throw new Error('expected a next_cursor');
+			return cursor;
+		};
+
+		it('are opaque base64url strings', async () => {
+			expect(await firstCursor('/tickets?per_page=5')).toMatch(/^[A-Za-z0-9_-]+$/);
+		});
+
+		it('accept the same query with the defaults spelled out', async () => {
+			const cursor = await firstCursor('/tickets?per_page=5');
+			const response = await client.get(`/tickets?sort=desc&per_page=5&sort_by=created_at&cursor=${cursor}`);
+			expect(response.status).toBe(200);
+		});
+
+		it.each([
+			['/tickets?per_page=5&status=open', '/tickets?per_page=5&status=pending'],
+			['/tickets?per_page=5&status=open', '/tickets?per_page=5'],
+			['/tickets?per_page=5', '/tickets?per_page=6'],
+			['/tickets?per_page=5', '/tickets?per_page=5&sort=asc'],
+			['/tickets?per_page=5', '/tickets?per_page=5&sort_by=updated_at'],
+			['/tickets?per_page=5', '/customers?per_page=5'],
+			['/customers?per_page=5', '/tickets/tkt_7/replies?per_page=5'],
+		])('answer 400 cursor_mismatch when a cursor of %s is sent with %s', async (origin, reuse) => {
+			const cursor = await firstCursor(origin);
+			const response = await client.get(`${reuse}&cursor=${cursor}`);
+			expect(response.status).toBe(400);
+			const error = errorOf(response);
+			expect(error.code).toBe('cursor_mismatch');
+			expect(error.message).toContain('belongs to a different query');
+		});
+
+		it('are bound to the ticket of a reply list', async () => {
+			const a = sandbox.store.createTicket({ subject: 'a', description: 'd', customer: { email: 'a-replies@example.com' } });
+			const b = sandbox.store.createTicket({ subject: 'b', description: 'd', customer: { email: 'b-replies@example.com' } });
+			for (let i = 0; i < 3; i++) sandbox.store.createReply(a.id, { body: `r${i}` });
+			const cursor = (((await client.get(`/tickets/${a.id}/replies?per_page=1`)).json as ListBody<Reply>).meta.next_cursor ?? '');
+			expect((await client.get(`/tickets/${a.id}/replies?per_page=1&cursor=${cursor}`)).status).toBe(200);
+			expect(errorOf(await client.get(`/tickets/${b.id}/replies?per_page=1&cursor=${cursor}`)).code).toBe('cursor_mismatch');
+		});
+
+		it('answer 400 invalid_cursor when tampered with, truncated, forged, garbage or empty', async () => {
+			const cursor = await firstCursor('/tickets?per_page=5');
+			const middle = Math.floor(cursor.length / 2);
+			const flipped = cursor.slice(0, middle) + (cursor[middle] === 'A' ? 'B' : 'A') + cursor.slice(middle + 1);
+			const forged = Buffer.from(JSON.stringify({ v: 1, q: '/tickets?per_page=5&sort_by=created_at&sort=desc', k: 0, s: 1 }) + 'x'.repeat(16)).toString('base64url');
+			for (const bad of [flipped, cursor.slice(0, -3), forged, 'garbage', 'not%20base64!', '']) {
+				const response = await client.get(`/tickets?per_page=5&cursor=${bad}`);
+				expect(response.status).toBe(400);
+				expect(errorOf(response)).toMatchObject({ code: 'invalid_cursor', details: { parameter: 'cursor' } });
+			}
+		});
+
+		it('are invalid on another sandbox instance (a restart invalidates cursors)', async () => {
+			const cursor = await firstCursor('/tickets?per_page=5');
+			const other = await startSandbox({ seed: 10 });
+			const otherClient = new TestClient(other.baseUrl);
+			try {
+				expect(errorOf(await otherClient.get(`/tickets?per_page=5&cursor=${cursor}`)).code).toBe('invalid_cursor');
+			} finally {
+				otherClient.close();
+				await other.stop();
+			}
+		});
+	});
+});

@@ -1,0 +1,165 @@
+import { type Customer, type Reply, type Sandbox, startSandbox, type Ticket } from './index';
+import { API, errorOf, type ItemBody, type ListBody, TestClient, TestClock } from './testClient';
+
+describe('sandbox replies and customers endpoints', () => {
+	const clock = new TestClock();
+	let sandbox: Sandbox;
+	let client: TestClient;
+	let ticket: Ticket;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ now: clock.now });
+		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
+		ticket = sandbox.store.createTicket({ subject: 's', description: 'd', customer: { email: 'owner@example.com', name: 'Owner' } });
+	});
+
+	afterAll(async () => {
+		client.close();
+		await sandbox.stop();
+	});
+
+	describe('replies', () => {
+		it('creates a reply: 201 with id, ticket_id, body, created_at and custom fields', async () => {
+			clock.advance(1000);
+			const response = await client.post(`/tickets/${ticket.id}/replies`, { body: 'We are on it ✓', author: 'agent' });
+			expect(response.status).toBe(201);
+			expect((response.json as ItemBody<Reply>).data).toEqual({
+				id: expect.stringMatching(/^rep_[1-9][0-9]*$/),
+				ticket_id: ticket.id,
+				body: 'We are on it ✓',
+				created_at: new Date(clock.ms).toISOString(),
+				author: 'agent',
+			});
+		});
+
+		it('lists replies of the ticket newest first, with meta', async () => {
+			clock.advance(1000);
+			await client.post(`/tickets/${ticket.id}/replies`, { body: 'second' });
+			const response = await client.get(`/tickets/${ticket.id}/replies`);
+			expect(response.status).toBe(200);
+			const list = response.json as ListBody<Reply>;
+			expect(list.data.map((r) => r.body)).toEqual(['second', 'We are on it ✓']);
+			expect(list.meta).toEqual({ per_page: 25, has_more: false, next_cursor: null });
+			expect(sandbox.store.listReplies(ticket.id)).toEqual(list.data);
+		});
+
+		it('does not change the ticket when a reply is added', async () => {
+			const before = sandbox.store.getTicket(ticket.id);
+			clock.advance(1000);
+			await client.post(`/tickets/${ticket.id}/replies`, { body: 'third' });
+			expect(sandbox.store.getTicket(ticket.id)).toEqual(before);
+		});
+
+		it('answers 404 for replies of an unknown ticket (list and create)', async () => {
+			expect(errorOf(await client.get('/tickets/tkt_4242/replies'))).toMatchObject({ code: 'not_found', details: { resource: 'Ticket', id: 'tkt_4242' } });
+			expect((await client.post('/tickets/tkt_4242/replies', { body: 'x' })).status).toBe(404);
+		});
+
+		it.each([
+			[{}, 'body'],
+			[{ body: '' }, 'body'],
+			[{ body: 42 }, 'body'],
+			[{ body: 'x', ticket_id: 'tkt_2' }, 'ticket_id'],
+			[{ body: 'x', id: 'rep_1' }, 'id'],
+		])('answers 422 for %j naming %s', async (body, field) => {
+			const response = await client.post(`/tickets/${ticket.id}/replies`, body);
+			expect(response.status).toBe(422);
+			expect(errorOf(response).details).toEqual({ fields: { [field]: expect.any(Array) } });
+		});
+
+		it('answers 415 for a reply without JSON content type', async () => {
+			const response = await client.request('POST', `${API}/tickets/${ticket.id}/replies`, { body: '{"body":"x"}' });
+			expect(response.status).toBe(415);
+		});
+
+		it('accepts only per_page and cursor on the reply list', async () => {
+			const response = await client.get(`/tickets/${ticket.id}/replies?sort=asc`);
+			expect(response.status).toBe(400);
+			expect(errorOf(response)).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'sort' } });
+		});
+	});
+
+	describe('customers', () => {
+		it('creates a customer: 201 with id, email, name, timestamps and custom fields', async () => {
+			const response = await client.post('/customers', { email: 'zoe@example.com', name: 'Zoë Ünïcødé', plan: 'pro' });
+			expect(response.status).toBe(201);
+			expect((response.json as ItemBody<Customer>).data).toEqual({
+				id: expect.stringMatching(/^cus_[1-9][0-9]*$/),
+				email: 'zoe@example.com',
+				name: 'Zoë Ünïcødé',
+				created_at: new Date(clock.ms).toISOString(),
+				updated_at: new Date(clock.ms).toISOString(),
+				plan: 'pro',
+			});
+		});
+
+		it('creates a customer without a name (name is null)', async () => {
+			const response = await client.post('/customers', { email: 'noname@example.com' });
+			expect((response.json as ItemBody<Customer>).data.name).toBeNull();
+		});
+
+		it('answers 422 when the e-mail is taken (case-insensitive), missing or invalid', async () => {
+			const taken = await client.post('/customers', { email: 'ZOE@example.com' });
+			expect(taken.status).toBe(422);
+			expect(errorOf(taken).details).toEqual({ fields: { email: [expect.stringMatching(/already used by customer cus_/)] } });
+			expect(errorOf(await client.post('/customers', { name: 'x' })).details).toEqual({ fields: { email: ['is required'] } });
+			expect(errorOf(await client.post('/customers', { email: 'a b@c.d' })).details).toEqual({ fields: { email: ['must be a valid e-mail address'] } });
+			expect(errorOf(await client.post('/customers', { email: 'ok@example.com', id: 'cus_1' })).details).toEqual({ fields: { id: [expect.any(String)] } });
+		});
+
+		it('gets a customer (200) and answers 404 for an unknown one', async () => {
+			const created = (await client.post('/customers', { email: 'get@example.com' })).json as ItemBody<Customer>;
+			const response = await client.get(`/customers/${created.data.id}`);
+			expect(response.status).toBe(200);
+			expect(response.json).toEqual(created);
+			const missing = await client.get('/customers/cus_77777');
+			expect(missing.status).toBe(404);
+			expect(errorOf(missing).message).toContain("Customer 'cus_77777'");
+		});
+
+		it('updates name, email and custom fields; tickets show the new values', async () => {
+			const owner = ticket.customer;
+			clock.advance(2000);
+			const response = await client.patch(`/customers/${owner.id}`, { name: 'Renamed', email: 'renamed@example.com', vip: true });
+			expect(response.status).toBe(200);
+			const updated = (response.json as ItemBody<Customer>).data;
+			expect(updated).toMatchObject({ id: owner.id, name: 'Renamed', email: 'renamed@example.com', vip: true, updated_at: new Date(clock.ms).toISOString() });
+			expect(sandbox.store.getTicket(ticket.id)?.customer).toEqual({ id: owner.id, email: 'renamed@example.com', name: 'Renamed' });
+			// The old address is free again, the new one is taken.
+			expect((await client.post('/customers', { email: 'owner@example.com' })).status).toBe(201);
+			expect((await client.post('/customers', { email: 'renamed@example.com' })).status).toBe(422);
+		});
+
+		it('lets a customer keep its own e-mail in a PATCH, but not take another one', async () => {
+			const a = sandbox.store.createCustomer({ email: 'a@example.com' });
+			sandbox.store.createCustomer({ email: 'b@example.com' });
+			expect((await client.patch(`/customers/${a.id}`, { email: 'A@example.com' })).status).toBe(200);
+			expect((await client.patch(`/customers/${a.id}`, { email: 'b@example.com' })).status).toBe(422);
+		});
+
+		it.each([
+			[{}, '_body'],
+			[{ email: 'nope' }, 'email'],
+			[{ name: 7 }, 'name'],
+			[{ updated_at: 'x' }, 'updated_at'],
+		])('answers 422 for PATCH %j naming %s', async (body, field) => {
+			const customer = sandbox.store.createCustomer({ email: `patch-${field}@example.com` });
+			const response = await client.patch(`/customers/${customer.id}`, body);
+			expect(response.status).toBe(422);
+			expect(errorOf(response).details).toEqual({ fields: { [field]: expect.any(Array) } });
+		});
+
+		it('lists customers newest first and paginates them', async () => {
+			const all = sandbox.store.listCustomers();
+			const traversed = await client.traverse<Customer>('/customers?per_page=2');
+			expect(traversed).toEqual(all);
+			const createdAt = traversed.map((c) => c.created_at);
+			expect([...createdAt].sort().reverse()).toEqual(createdAt);
+		});
+
+		it('accepts only per_page and cursor on the customer list', async () => {
+			const response = await client.get('/customers?email=a@example.com');
+			expect(errorOf(response)).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'email' } });
+		});
+	});
+});

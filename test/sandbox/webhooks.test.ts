@@ -1,0 +1,181 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Sandbox, startSandbox, type Ticket, type WebhookPayload } from './index';
+import { type ItemBody, signForTest, TestClient, TestClock } from './testClient';
+
+interface Received {
+	path: string;
+	headers: http.IncomingHttpHeaders;
+	body: string;
+	payload: WebhookPayload;
+}
+
+/** A local webhook receiver that records requests and answers with `status`. */
+async function startReceiver(status = 200): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
+	const received: Received[] = [];
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const body = Buffer.concat(chunks).toString('utf8');
+			received.push({ path: request.url ?? '', headers: request.headers, body, payload: JSON.parse(body) as WebhookPayload });
+			response.writeHead(status).end();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		received,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+describe('sandbox webhooks', () => {
+	const clock = new TestClock();
+	let sandbox: Sandbox;
+	let client: TestClient;
+	let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+	beforeEach(async () => {
+		sandbox = await startSandbox({ now: clock.now });
+		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
+		receiver = await startReceiver();
+	});
+
+	afterEach(async () => {
+		client.close();
+		await sandbox.stop();
+		await receiver.close();
+	});
+
+	it('delivers customer.created and ticket.created for a new ticket, signed like a request', async () => {
+		sandbox.addWebhook({ url: `${receiver.url}/hooks/support?token=a%20b` });
+		const created = ((await client.post('/tickets', { subject: 's', description: 'd', customer: { email: 'new@example.com' } })).json as ItemBody<Ticket>).data;
+		await sandbox.webhooksIdle();
+
+		expect(receiver.received.map((r) => r.payload.event)).toEqual(['customer.created', 'ticket.created']);
+		const delivery = receiver.received[1];
+		expect(delivery.path).toBe('/hooks/support?token=a%20b');
+		expect(delivery.payload).toEqual({ id: expect.stringMatching(/^evt_\d+$/), event: 'ticket.created', created_at: new Date(clock.ms).toISOString(), data: created });
+		expect(delivery.body).toBe(JSON.stringify(delivery.payload)); // compact JSON
+		const timestamp = String(delivery.headers['x-api-timestamp']);
+		expect(timestamp).toBe(String(Math.floor(clock.ms / 1000)));
+		expect(delivery.headers).toMatchObject({
+			'content-type': 'application/json',
+			'x-api-key': sandbox.apiKey,
+			'x-event-id': delivery.payload.id,
+			'x-api-signature': signForTest(sandbox.apiSecret, timestamp, 'POST', delivery.path, delivery.body),
+		});
+		expect(sandbox.deliveries.map((d) => [d.event, d.status, d.attempts, d.done])).toEqual([
+			['customer.created', 200, 1, true],
+			['ticket.created', 200, 1, true],
+		]);
+	});
+
+	it('fires every event kind, keeps their order, and respects the events filter', async () => {
+		const filtered = await startReceiver();
+		try {
+			sandbox.addWebhook({ url: receiver.url });
+			sandbox.addWebhook({ url: filtered.url, events: ['ticket.updated', 'customer.updated'] });
+			const ticket = sandbox.store.createTicket({ subject: 's', description: 'd', customer: { email: 'order@example.com' } });
+			await client.patch(`/tickets/${ticket.id}`, { status: 'pending' });
+			await client.post(`/tickets/${ticket.id}/replies`, { body: 'hello' });
+			await client.post('/customers', { email: 'other@example.com' });
+			await client.patch(`/customers/${ticket.customer.id}`, { name: 'N' });
+			await sandbox.webhooksIdle();
+			expect(receiver.received.map((r) => r.payload.event)).toEqual([
+				'customer.created',
+				'ticket.created',
+				'ticket.updated',
+				'reply.created',
+				'customer.created',
+				'customer.updated',
+			]);
+			expect(filtered.received.map((r) => r.payload.event)).toEqual(['ticket.updated', 'customer.updated']);
+			const eventIds = receiver.received.map((r) => r.payload.id);
+			expect(new Set(eventIds).size).toBe(eventIds.length);
+		} finally {
+			await filtered.close();
+		}
+	});
+
+	it('signs with the webhook secret when one is given', async () => {
+		sandbox.addWebhook({ url: `${receiver.url}/x`, secret: 'whsec' });
+		sandbox.store.createCustomer({ email: 'secret@example.com' });
+		await sandbox.webhooksIdle();
+		const [delivery] = receiver.received;
+		expect(delivery.headers['x-api-signature']).toBe(signForTest('whsec', String(delivery.headers['x-api-timestamp']), 'POST', '/x', delivery.body));
+	});
+
+	it('delivers custom events sent with emit to unfiltered webhooks', async () => {
+		sandbox.addWebhook({ url: receiver.url });
+		sandbox.addWebhook({ url: receiver.url, events: ['ticket.created'] });
+		const id = sandbox.emit('ticket.merged', { from: 'tkt_1', into: 'tkt_2' });
+		await sandbox.webhooksIdle();
+		expect(receiver.received.map((r) => r.payload)).toEqual([{ id, event: 'ticket.merged', created_at: expect.any(String), data: { from: 'tkt_1', into: 'tkt_2' } }]);
+	});
+
+	it('records a receiver error status without retrying', async () => {
+		const failing = await startReceiver(500);
+		try {
+			sandbox.addWebhook({ url: failing.url });
+			sandbox.emit('ticket.created', {});
+			await sandbox.webhooksIdle();
+			expect(sandbox.deliveries[0]).toMatchObject({ status: 500, attempts: 1, done: true });
+			expect(failing.received).toHaveLength(1);
+		} finally {
+			await failing.close();
+		}
+	});
+
+	it('retries a connection error once and records the error', async () => {
+		const gone = await startReceiver();
+		await gone.close();
+		sandbox.addWebhook({ url: gone.url });
+		sandbox.emit('ticket.created', {});
+		await sandbox.webhooksIdle();
+		expect(sandbox.deliveries[0]).toMatchObject({ attempts: 2, done: true, error: expect.stringContaining('ECONNREFUSED') });
+		expect(sandbox.deliveries[0].status).toBeUndefined();
+	});
+
+	it('stops delivering after removeWebhook', async () => {
+		const id = sandbox.addWebhook({ url: receiver.url });
+		expect(sandbox.removeWebhook(id)).toBe(true);
+		expect(sandbox.removeWebhook(id)).toBe(false);
+		sandbox.emit('ticket.created', {});
+		await sandbox.webhooksIdle();
+		expect(receiver.received).toHaveLength(0);
+	});
+
+	it('rejects invalid webhook settings', () => {
+		expect(() => sandbox.addWebhook({ url: 'not a url' })).toThrow(TypeError);
+		expect(() => sandbox.addWebhook({ url: 'ftp://127.0.0.1/' })).toThrow(TypeError);
+		expect(() => sandbox.addWebhook({ url: receiver.url, events: ['ticket.deleted'] })).toThrow(/unknown webhook event/);
+	});
+
+	it('aborts pending deliveries on stop without hanging', async () => {
+		const hanging = http.createServer(() => {
+			/* never answers */
+		});
+		await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+		try {
+			sandbox.addWebhook({ url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/` });
+			sandbox.emit('ticket.created', {});
+			sandbox.emit('ticket.updated', {});
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			await sandbox.stop();
+			expect(sandbox.deliveries.map((d) => [d.done, d.error])).toEqual([
+				[true, 'aborted: sandbox stopped'],
+				[true, 'aborted: sandbox stopped'],
+			]);
+		} finally {
+			hanging.closeAllConnections();
+			await new Promise((resolve) => hanging.close(resolve));
+		}
+	});
+});
