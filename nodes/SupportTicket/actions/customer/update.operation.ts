@@ -1,13 +1,7 @@
-import {
-	NodeOperationError,
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport/apiRequest';
-import { checkEmail, compact, parseCustomFields, readId } from '../../helpers/readParameters';
+import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../helpers/readParameters';
 import { customFieldsJson, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -36,12 +30,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		...compact(fields, ['customFieldsJson']),
 	};
 	if (typeof body.email === 'string') body.email = checkEmail(this, body.email, 'Email', itemIndex);
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
-			itemIndex,
-			description: 'Add at least one field under Update Fields.',
-		});
-	}
+	assertSomethingToUpdate(this, body, itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'PATCH',
 		path: `/customers/${path}`,

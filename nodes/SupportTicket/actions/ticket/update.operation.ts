@@ -1,13 +1,7 @@
-import {
-	NodeOperationError,
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport/apiRequest';
-import { compact, parseCustomFields, readId, resolveChoice } from '../../helpers/readParameters';
+import { assertSomethingToUpdate, compact, parseCustomFields, readId, resolveChoice } from '../../helpers/readParameters';
 import { customFieldsJson, idLocator, ticketStateFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -40,12 +34,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const status = resolveChoice(this, fields, 'status', itemIndex);
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
-	if (Object.keys(body).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
-			itemIndex,
-			description: 'Add at least one field under Update Fields.',
-		});
-	}
+	assertSomethingToUpdate(this, body, itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'PATCH',
 		path: `/tickets/${path}`,
