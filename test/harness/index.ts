@@ -4,3 +4,4 @@ export { testCredential } from './testCredential';
 export { repoPath, repoRoot } from './repoPath';
 export { CREDENTIALS_REF, itemsWorkflow, singleNodeWorkflow } from './workflows';
 export { isolateUserFolder } from './isolateUserFolder';
+export { listSearch } from './listSearch';

@@ -1,0 +1,46 @@
+import { LoadOptionsContext } from 'n8n-core';
+import {
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type INode,
+	type INodeListSearchResult,
+	type INodeType,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+
+import { CredentialsHelper } from './CredentialsHelper';
+import { loadPackageTypes } from './packageTypes';
+import { CREDENTIALS_REF } from './workflows';
+
+/**
+ * Calls a node's `listSearch` method the way the editor does when the user opens a "From list"
+ * picker, types a filter or scrolls (n8n-core's LoadOptionsContext, credentials resolved).
+ */
+export async function listSearch(
+	nodeType: string,
+	method: string,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const { nodeTypes, credentialTypes } = await loadPackageTypes();
+	const node: INode = {
+		id: 'node',
+		name: 'Node',
+		type: nodeType,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: CREDENTIALS_REF,
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = {
+		credentialsHelper: new CredentialsHelper(credentialTypes, credentials),
+		variables: {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.ticketId');
+	const type = nodeTypes.getByNameAndVersion(nodeType, 1) as INodeType;
+	const search = type.methods?.listSearch?.[method];
+	if (!search) throw new Error(`${nodeType} has no listSearch method ${method}`);
+	return await search.call(context, filter, paginationToken);
+}

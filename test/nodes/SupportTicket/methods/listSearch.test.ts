@@ -1,0 +1,44 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { listSearch } from '../../../harness';
+import { startSandbox, type Sandbox } from '../../../sandbox';
+
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+let sandbox: Sandbox;
+let credentials: Record<string, ICredentialDataDecryptedObject>;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 250 });
+	credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.clearLog());
+
+describe('"From list" pickers', () => {
+	it('page through tickets by cursor as the user scrolls, each page once', async () => {
+		const seen: string[] = [];
+		let token: string | undefined;
+		for (let page = 0; page < 10; page++) {
+			const result = await listSearch(NODE, 'searchTickets', credentials, undefined, token);
+			seen.push(...result.results.map((r) => String(r.value)));
+			token = result.paginationToken as string | undefined;
+			if (!token) break;
+		}
+		expect(seen).toEqual(sandbox.store.listTickets().map((t) => t.id));
+		expect(sandbox.log).toHaveLength(3);
+		expect(sandbox.log.every((e) => e.status === 200)).toBe(true);
+	});
+
+	it('filter the loaded page by the typed text, on subject or id', async () => {
+		const ticket = sandbox.store.listTickets()[5];
+		const result = await listSearch(NODE, 'searchTickets', credentials, ticket.id);
+		expect(result.results.map((r) => r.value)).toContain(ticket.id);
+		expect(result.results.every((r) => r.name.toLowerCase().includes(ticket.id) || String(r.value).includes(ticket.id))).toBe(true);
+	});
+
+	it('list customers with name and e-mail', async () => {
+		const result = await listSearch(NODE, 'searchCustomers', credentials);
+		const first = sandbox.store.listCustomers()[0];
+		expect(result.results[0]).toEqual({ name: first.name ? `${first.name} <${first.email}>` : first.email, value: first.id });
+	});
+});
