@@ -5,9 +5,9 @@ import {
 	type INode,
 	type INodeListSearchResult,
 	type INodeType,
-	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
+import { additionalData } from './additionalData';
 import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
 import { CREDENTIALS_REF } from './workflows';
@@ -34,11 +34,8 @@ export async function listSearch(
 		credentials: CREDENTIALS_REF,
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const additionalData = {
-		credentialsHelper: new CredentialsHelper(credentialTypes, credentials),
-		variables: {},
-	} as unknown as IWorkflowExecuteAdditionalData;
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.ticketId');
+	const data = additionalData(new CredentialsHelper(credentialTypes, credentials));
+	const context = new LoadOptionsContext(workflow, node, data, 'parameters.ticketId');
 	const type = nodeTypes.getByNameAndVersion(nodeType, 1) as INodeType;
 	const search = type.methods?.listSearch?.[method];
 	if (!search) throw new Error(`${nodeType} has no listSearch method ${method}`);

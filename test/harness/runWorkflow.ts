@@ -9,9 +9,9 @@ import {
 	type IConnections,
 	type IRun,
 	type IWorkflowBase,
-	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
+import { additionalData } from './additionalData';
 import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
 
@@ -72,29 +72,7 @@ export async function runWorkflow(
 	const finished = new Promise<IRun>((resolve) => (finish = resolve));
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 
-	const additionalData = {
-		hooks,
-		credentialsHelper,
-		currentNodeParameters: undefined,
-		executionTimeoutTimestamp: undefined,
-		restartExecutionId: undefined,
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		variables: {},
-		userId: 'harness-user',
-		executeWorkflow: async () => {
-			throw new Error('Sub-workflows are not available in the harness');
-		},
-		getRunExecutionData: async () => undefined,
-		logAiEvent: () => undefined,
-		startRunnerTask: async () => {
-			throw new Error('Task runners are not available in the harness');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const data = additionalData(credentialsHelper, { hooks });
 
 	const startNode = workflow.getStartNode();
 	if (!startNode) throw new Error('The workflow has no start node');
@@ -105,7 +83,7 @@ export async function runWorkflow(
 	});
 
 	try {
-		await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+		await new WorkflowExecute(data, 'manual', runExecutionData).processRunExecutionData(workflow);
 	} catch (error) {
 		// n8n refuses a manual run whose nodes have parameter issues (a required field left empty,
 		// an ID that fails its pattern) before any node runs: that is what the user sees, too.

@@ -6,9 +6,9 @@ import {
 	type INode,
 	type INodeCredentialTestResult,
 	type INodeType,
-	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
+import { additionalData } from './additionalData';
 import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
 
@@ -69,21 +69,12 @@ export async function testCredential(
 			getKnownTypes: () => nodeTypes.getKnownTypes(),
 		},
 	});
-	const additionalData = {
-		credentialsHelper,
-		variables: {},
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const executionData = additionalData(credentialsHelper);
 	const runExecutionData = createRunExecutionData({ executionData: null });
 	const context = new ExecuteContext(
 		workflow,
 		node,
-		additionalData,
+		executionData,
 		'internal',
 		runExecutionData,
 		0,

@@ -60,31 +60,29 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
-		let failure: AttemptFailure;
 		let response: IN8nHttpFullResponse | undefined;
+		let failure: AttemptFailure;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
 				options,
 			)) as IN8nHttpFullResponse;
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
+			}
+			failure = { status: response.statusCode };
 		} catch (error) {
 			const code = connectionErrorCode(error);
 			if (!code) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
 			failure = { connectionError: code };
 		}
-		if (response) {
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
-			}
-			failure = { status: response.statusCode };
-		}
 
 		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
 		const delay = retryDelayMs(attempt, retryAfterMs, policy);
 		const canRetry =
-			isRetryable(request.method, failure!) && attempt < policy.maxAttempts && waitedMs + delay <= policy.budgetMs;
-		if (!canRetry) throw toNodeApiError(this, failure!, response, { ...request.context, attempts: attempt }, request.itemIndex);
+			isRetryable(request.method, failure) && attempt < policy.maxAttempts && waitedMs + delay <= policy.budgetMs;
+		if (!canRetry) throw toNodeApiError(this, failure, response, { ...request.context, attempts: attempt }, request.itemIndex);
 		waitedMs += delay;
 		await sleep(delay);
 	}
