@@ -6,6 +6,7 @@ import {
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
+	type IPollFunctions,
 	type IN8nHttpFullResponse,
 	type JsonObject,
 } from 'n8n-workflow';
@@ -25,7 +26,7 @@ import {
 export const API_PREFIX = '/api/v1/external';
 export const CREDENTIAL_TYPE = 'supportTicketApi';
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
