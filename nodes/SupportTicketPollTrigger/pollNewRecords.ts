@@ -19,7 +19,7 @@ export interface PollSettings {
 /**
  * One poll: the records that appeared since the last poll, oldest first, each exactly once.
  * Reads newest-first from the top until it reaches what was seen before; if the page budget
- * runs out first, the rest is remembered as a backlog and read on by later polls. The first
+ * runs out first, the rest is remembered as a backlog, which later polls read first. The first
  * poll only records the starting point, unless existing records are to be emitted.
  */
 export async function pollNewRecords(this: IPollFunctions, settings: PollSettings): Promise<IDataObject[]> {
@@ -34,16 +34,12 @@ export async function pollNewRecords(this: IPollFunctions, settings: PollSetting
 	}
 	state ??= { query, watermark: null, backlogs: [] };
 
+	// Unfinished older stretches first, oldest first, so a backlog always makes progress; then the
+	// newest records with what is left of the page budget (the next poll reads them otherwise).
 	let budget = maxPagesPerPoll;
 	const found: Stamped[] = [];
-	const top = await readSegment.call(this, source, undefined, state.watermark, budget);
-	budget -= top.pages;
-	found.push(...top.items);
-	const backlogs = [...state.backlogs];
-	if (top.resumeCursor) backlogs.unshift({ cursor: top.resumeCursor, until: state.watermark });
-
-	const next: PollState = { query, watermark: advance(state.watermark, top.items), backlogs: [] };
-	for (const backlog of backlogs) {
+	const next: PollState = { query, watermark: state.watermark, backlogs: [] };
+	for (const backlog of state.backlogs) {
 		if (budget <= 0) {
 			next.backlogs.push(backlog);
 			continue;
@@ -52,6 +48,12 @@ export async function pollNewRecords(this: IPollFunctions, settings: PollSetting
 		budget -= segment.pages;
 		found.push(...segment.items);
 		if (segment.resumeCursor) next.backlogs.push({ cursor: segment.resumeCursor, until: backlog.until });
+	}
+	if (budget > 0) {
+		const top = await readSegment.call(this, source, undefined, state.watermark, budget);
+		found.push(...top.items);
+		next.watermark = advance(state.watermark, top.items);
+		if (top.resumeCursor) next.backlogs.push({ cursor: top.resumeCursor, until: state.watermark });
 	}
 	if (next.backlogs.length > MAX_BACKLOGS) {
 		throw new NodeOperationError(this.getNode(), `More ${source.noun}s appear than a poll can read`, {

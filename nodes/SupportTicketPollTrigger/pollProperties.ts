@@ -62,7 +62,7 @@ export const pollProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_MAX_PAGES_PER_POLL,
 				description:
-					'Pages of 100 read at most in one poll. When more is new, the rest is read by the next polls, so nothing is skipped.',
+					'Pages of 100 read at most in one poll. When more is new, the next polls read the rest first, so nothing is skipped.',
 			},
 		],
 	},
