@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { ICredentialDataDecryptedObject, IDataObject, IWorkflowBase } from 'n8n-workflow';
 
 import { repoPath, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
-import { addN8nBaseStandIns } from '../../harness/n8nBaseStandIns';
 import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
@@ -17,7 +16,6 @@ let sandbox: Sandbox;
 let credentials: ICredentialDataDecryptedObject;
 
 beforeAll(async () => {
-	await addN8nBaseStandIns();
 	sandbox = await startSandbox({ seed: TICKETS });
 	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
 });

@@ -12,7 +12,6 @@ import type {
 
 import { repoPath, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
 import { addNodeTypes } from '../../harness/extraNodeTypes';
-import { addN8nBaseStandIns } from '../../harness/n8nBaseStandIns';
 import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
@@ -49,7 +48,6 @@ class WriteRecorder implements INodeType {
 }
 
 beforeAll(async () => {
-	await addN8nBaseStandIns();
 	await addNodeTypes({ 'harness.writeRecorder': new WriteRecorder() });
 	sandbox = await startSandbox({ seed: TICKETS });
 	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
