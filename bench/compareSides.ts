@@ -1,7 +1,8 @@
 /**
- * Side-by-side rounds: every round runs each side once, each in a fresh child process, one
- * after another against the same sandbox process; the order rotates from round to round so
- * neither side always runs first (or always right after the other).
+ * Side-by-side rounds: every round runs each side of every comparison once, each in a fresh
+ * child process, one after another, all comparisons interleaved round by round (so a busy spell
+ * on the machine hits every size and side, not one of them); the side order rotates from round
+ * to round so neither side always runs first or always right after the other.
  */
 import { forkMeasurement, type Measurement } from './forkMeasurement';
 import type { Side } from './measureTraversal';
@@ -12,37 +13,42 @@ export interface RoundMeasurement extends Measurement {
 	round: number;
 }
 
-export interface Comparison {
+export interface ComparisonSpec {
 	title: string;
 	tickets: number;
 	/** Undefined: Return All. */
 	limit?: number;
 	expectedItems: number;
 	expectedCalls: number;
+}
+
+export interface Comparison extends ComparisonSpec {
 	measurements: RoundMeasurement[];
 }
 
-export async function compareSides(
-	sandbox: SandboxProcess,
-	sides: Side[],
-	rounds: number,
-	spec: Omit<Comparison, 'measurements'>,
-	progress: (line: string) => void,
-): Promise<Comparison> {
-	const measurements: RoundMeasurement[] = [];
-	const target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+export interface ComparisonPlan {
+	spec: ComparisonSpec;
+	sandbox: SandboxProcess;
+	sides: Side[];
+}
+
+export async function compareInterleaved(plans: ComparisonPlan[], rounds: number, progress: (line: string) => void): Promise<Comparison[]> {
+	const comparisons: Comparison[] = plans.map((plan) => ({ ...plan.spec, measurements: [] }));
 	for (let round = 1; round <= rounds; round++) {
-		const shift = (round - 1) % sides.length;
-		for (const side of [...sides.slice(shift), ...sides.slice(0, shift)]) {
-			const measurement = await forkMeasurement({ side, target, limit: spec.limit }, sandbox);
-			measurements.push({ ...measurement, round });
-			progress(
-				`  ${spec.title} round ${round}/${rounds} ${side.padEnd(18)} ${measurement.wallMs.toFixed(0).padStart(6)} ms wall, ` +
-					`${measurement.cpuMs.toFixed(0).padStart(6)} ms CPU, peak RSS ${(measurement.maxRssBytes / 2 ** 20).toFixed(0)} MiB, ${measurement.calls} calls`,
-			);
+		for (const [index, { spec, sandbox, sides }] of plans.entries()) {
+			const target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+			const shift = (round - 1) % sides.length;
+			for (const side of [...sides.slice(shift), ...sides.slice(0, shift)]) {
+				const measurement = await forkMeasurement({ side, target, limit: spec.limit }, sandbox);
+				comparisons[index].measurements.push({ ...measurement, round });
+				progress(
+					`  round ${round}/${rounds} ${spec.title.padEnd(18)} ${side.padEnd(18)} ${measurement.wallMs.toFixed(0).padStart(6)} ms wall, ` +
+						`${measurement.cpuMs.toFixed(0).padStart(6)} ms CPU, peak RSS ${(measurement.maxRssBytes / 2 ** 20).toFixed(0)} MiB, ${measurement.calls} calls`,
+				);
+			}
 		}
 	}
-	return { ...spec, measurements };
+	return comparisons;
 }
 
 export function ofSide(comparison: Comparison, side: Side): RoundMeasurement[] {

@@ -41,7 +41,11 @@ export function forkMeasurement(job: TraversalJob, sandbox: SandboxProcess, exec
 			if (child.exitCode !== null || child.signalCode !== null) resolve(value as Measurement);
 			else child.once('exit', () => resolve(value as Measurement));
 		}
-		child.on('exit', (code, signal) => finish(new Error(`measurement child exited early (${code ?? signal})`)));
+		let reported = false;
+		// After `done` the child exits on its own while the sandbox log is still being read.
+		child.on('exit', (code, signal) => {
+			if (!reported) finish(new Error(`measurement child exited early (${code ?? signal})`));
+		});
 		child.on('message', (message: ChildMessage) => {
 			void (async () => {
 				if (message.type === 'failed') return finish(new Error(`${job.side} side failed: ${message.error}`));
@@ -50,6 +54,7 @@ export function forkMeasurement(job: TraversalJob, sandbox: SandboxProcess, exec
 					send({ type: 'go' });
 					return;
 				}
+				reported = true;
 				const log = await sandbox.log();
 				const listCalls = log.filter((e) => e.method === 'GET' && e.pathname === '/api/v1/external/tickets' && e.status === 200);
 				finish(undefined, {

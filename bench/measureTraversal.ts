@@ -3,7 +3,8 @@
  * process, so its peak RSS (`resourceUsage().maxRSS`) belongs to it and nothing else.
  *
  * Protocol over the IPC channel: the parent sends a TraversalJob; the child loads its side and
- * warms up with a Limit 250 traversal, answers `warm`; the parent clears the sandbox log and
+ * warms up with WARM_UP_RUNS Limit 250 traversals (enough calls for the JIT to settle, too few
+ * items to move the peak RSS), answers `warm`; the parent clears the sandbox log and
  * answers `go`; the child runs the measured traversal and answers `done` with its figures.
  * Run with --expose-gc so the retained heap after the traversal can be read.
  */
@@ -38,6 +39,8 @@ export interface TraversalFigures {
 	maxRssBytes: number;
 	/** RSS and heap after loading and warming up, before the measured traversal. */
 	rssBeforeBytes: number;
+	/** Peak RSS up to then (loading and warm-up), bytes. */
+	maxRssBeforeBytes: number;
 	heapBeforeBytes: number;
 	/** Heap after the traversal and a full GC, with the items still held. */
 	heapAfterBytes: number;
@@ -47,6 +50,7 @@ export type ChildMessage = { type: 'warm' } | { type: 'done'; figures: Traversal
 export type ParentMessage = { type: 'job'; job: TraversalJob } | { type: 'go' };
 
 const WARM_UP_LIMIT = 250;
+const WARM_UP_RUNS = 20;
 
 function fullGc(): void {
 	const gc = (globalThis as { gc?: () => void }).gc;
@@ -98,9 +102,13 @@ async function main(): Promise<void> {
 	if (first.type !== 'job') throw new Error('expected a job');
 	const { job } = first;
 	isolateUserFolder();
-	await traverse(job, WARM_UP_LIMIT);
-	fullGc();
+	for (let run = 0; run < WARM_UP_RUNS; run++) {
+		await traverse(job, WARM_UP_LIMIT);
+		// Collect after each one: the warm-up's garbage must not set the process's peak RSS.
+		fullGc();
+	}
 	const rssBeforeBytes = process.memoryUsage().rss;
+	const maxRssBeforeBytes = process.resourceUsage().maxRSS * 1024;
 	const heapBeforeBytes = process.memoryUsage().heapUsed;
 	await send({ type: 'warm' });
 	if ((await nextMessage()).type !== 'go') throw new Error('expected go');
@@ -123,6 +131,7 @@ async function main(): Promise<void> {
 			cpuMs: (cpu.user + cpu.system) / 1000,
 			maxRssBytes: process.resourceUsage().maxRSS * 1024,
 			rssBeforeBytes,
+			maxRssBeforeBytes,
 			heapBeforeBytes,
 			heapAfterBytes,
 		},

@@ -10,17 +10,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 import { repoPath } from '../test/harness/repoPath';
-import { type Comparison, compareSides, violations } from './compareSides';
+import { type Comparison, type ComparisonSpec, compareInterleaved, violations } from './compareSides';
 import { loadAverage, machineFacts } from './machineFacts';
 import type { Side } from './measureTraversal';
 import { profileRun } from './profileRun';
 import { type BenchResults, renderResults } from './report';
-import { type SandboxProcess, startSandboxProcess } from './sandboxProcess';
+import { startSandboxProcess } from './sandboxProcess';
 import { measureSigningCosts } from './signingCost';
 
 const LARGE = 100_000;
 const SCALING_SIZES = [1_000, 10_000];
-const SCALING_ROUNDS = 3;
 const LIMIT = 250;
 const MAIN_SIDES: Side[] = ['raw', 'node', 'raw-new-connection', 'n8n-http'];
 
@@ -31,17 +30,7 @@ function option(name: string, fallback: string): string {
 
 const log = (line: string): void => console.log(line);
 
-async function withSandbox<T>(seed: number, use: (sandbox: SandboxProcess) => Promise<T>): Promise<T> {
-	log(`sandbox: seeding ${seed.toLocaleString('en')} tickets`);
-	const sandbox = await startSandboxProcess({ seed });
-	try {
-		return await use(sandbox);
-	} finally {
-		await sandbox.stop();
-	}
-}
-
-function returnAll(tickets: number): Omit<Comparison, 'measurements'> {
+function returnAll(tickets: number): ComparisonSpec {
 	return { title: `Return All ${tickets.toLocaleString('en')}`, tickets, expectedItems: tickets, expectedCalls: Math.ceil(tickets / 100) };
 }
 
@@ -52,15 +41,33 @@ async function main(): Promise<void> {
 	const loadBefore = loadAverage();
 	log(`bench: ${rounds} rounds, load average ${loadBefore}`);
 
-	const [main, limit] = await withSandbox(LARGE, async (sandbox) => [
-		await compareSides(sandbox, MAIN_SIDES, rounds, returnAll(LARGE), log),
-		await compareSides(sandbox, ['raw', 'node'], rounds, { title: `Limit ${LIMIT}`, tickets: LARGE, limit: LIMIT, expectedItems: LIMIT, expectedCalls: Math.ceil(LIMIT / 100) }, log),
-	]);
-	const scaling: Comparison[] = [];
-	for (const size of SCALING_SIZES) {
-		scaling.push(await withSandbox(size, (sandbox) => compareSides(sandbox, ['raw', 'node'], SCALING_ROUNDS, returnAll(size), log)));
+	// One sandbox process per size, all up for the whole run, so every round covers every size.
+	const sizes = [LARGE, ...SCALING_SIZES];
+	log(`sandboxes: seeding ${sizes.map((n) => n.toLocaleString('en')).join(', ')} tickets`);
+	const started = await Promise.allSettled(sizes.map((seed) => startSandboxProcess({ seed })));
+	const sandboxes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+	const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+	if (failed) {
+		await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
+		throw failed.reason;
 	}
-	scaling.push(main);
+	let comparisons: Comparison[];
+	try {
+		const [large, ...small] = sandboxes;
+		comparisons = await compareInterleaved(
+			[
+				{ spec: returnAll(LARGE), sandbox: large, sides: MAIN_SIDES },
+				{ spec: { title: `Limit ${LIMIT}`, tickets: LARGE, limit: LIMIT, expectedItems: LIMIT, expectedCalls: Math.ceil(LIMIT / 100) }, sandbox: large, sides: ['raw', 'node'] },
+				...small.map((sandbox, i) => ({ spec: returnAll(SCALING_SIZES[i]), sandbox, sides: ['raw', 'node'] as Side[] })),
+			],
+			rounds,
+			log,
+		);
+	} finally {
+		await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
+	}
+	const [main, limit, ...smaller] = comparisons;
+	const scaling = [...smaller, main];
 
 	log('profile: one profiled Return All per side, sandbox profiled too');
 	const profile = await profileRun(LARGE, ['node', 'raw']);
@@ -81,7 +88,7 @@ async function main(): Promise<void> {
 		scaling,
 		profile,
 		signing,
-		violations: [main, limit, ...scaling.slice(0, -1)].flatMap(violations),
+		violations: comparisons.flatMap(violations),
 		analysis: existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : '',
 	};
 	writeFileSync(out, renderResults(results));
