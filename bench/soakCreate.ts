@@ -17,9 +17,9 @@ import type { SoakStep } from './soakStep';
  */
 function giveUpOdds(count: number, faults: FaultOptions): string {
 	const rate = (faults.rate429 ?? 0) + (faults.rate503 ?? 0);
-	const perRequest = rate ** DEFAULT_RETRY_POLICY.maxAttempts;
+	const perRequest = rate ** DEFAULT_RETRY_POLICY.maxAttemptsNotProcessed;
 	const perRun = 1 - (1 - perRequest) ** count;
-	return `odds: at ${(rate * 100).toFixed(0)}% faults and ${DEFAULT_RETRY_POLICY.maxAttempts} attempts a request is given up with p = ${(perRequest * 100).toFixed(3)}%, a run of ${count} with p = ${(perRun * 100).toFixed(0)}%`;
+	return `odds: at ${(rate * 100).toFixed(0)}% faults and ${DEFAULT_RETRY_POLICY.maxAttemptsNotProcessed} attempts a request is given up with p = ${(perRequest * 100).toFixed(3)}%, a run of ${count} with p = ${(perRun * 100).toFixed(0)}%`;
 }
 
 export async function soakCreate(sandbox: Sandbox, count: number, faults: FaultOptions): Promise<SoakStep> {

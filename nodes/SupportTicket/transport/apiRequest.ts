@@ -17,6 +17,7 @@ import { describeApiError, describeConnectionError, type ErrorContext } from './
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
+	maxAttemptsFor,
 	parseRetryAfter,
 	retryDelayMs,
 	type AttemptFailure,
@@ -81,7 +82,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 
 		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
 		const delay = retryDelayMs(attempt, retryAfterMs, policy);
-		const retryable = isRetryable(request.method, failure) && attempt < policy.maxAttempts;
+		const retryable = isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
 		const withinBudget = waitedMs + delay <= policy.budgetMs;
 		if (!retryable || !withinBudget) {
 			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.

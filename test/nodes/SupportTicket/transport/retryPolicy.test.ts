@@ -1,6 +1,7 @@
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
+	maxAttemptsFor,
 	parseRetryAfter,
 	retryDelayMs,
 } from '../../../../nodes/SupportTicket/transport/retryPolicy';
@@ -22,6 +23,13 @@ describe('retry policy', () => {
 		['POST', { connectionError: 'ECONNRESET' }, false],
 	] as const)('%s after %j → retry %s', (method, failure, expected) => {
 		expect(isRetryable(method, failure)).toBe(expected);
+	});
+
+	it('gives "not processed" answers (429, 503) more attempts than lost connections and gateway errors', () => {
+		expect(maxAttemptsFor({ status: 429 }, DEFAULT_RETRY_POLICY)).toBe(12);
+		expect(maxAttemptsFor({ status: 503 }, DEFAULT_RETRY_POLICY)).toBe(12);
+		expect(maxAttemptsFor({ status: 502 }, DEFAULT_RETRY_POLICY)).toBe(5);
+		expect(maxAttemptsFor({ connectionError: 'ECONNRESET' }, DEFAULT_RETRY_POLICY)).toBe(5);
 	});
 
 	it('reads Retry-After as seconds or as an HTTP date', () => {
