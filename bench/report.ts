@@ -1,7 +1,9 @@
 /** Renders the figures of one `npm run bench` as bench/results.md. */
+import { repoPath } from '../test/harness/repoPath';
 import { type Comparison, medianOf, ofSide, roundRatios } from './compareSides';
 import type { Measurement } from './forkMeasurement';
 import type { MachineFacts } from './machineFacts';
+import { memorySection } from './memorySection';
 import type { Side } from './measureTraversal';
 import type { ProfileReport } from './profileRun';
 import { formatSummary } from './profileSummary';
@@ -248,6 +250,9 @@ export function renderResults(results: BenchResults): string {
 		'',
 		profileSection(results.profile),
 		results.analysis.trim(),
+		'',
+		// Written by `npm run bench:memory`; kept here so regenerating results.md does not drop it.
+		memorySection(repoPath('bench', 'memory-results.md')),
 		'',
 	].join('\n');
 }
