@@ -43,7 +43,7 @@ export const MODE_MEANING: Record<ImportMode, string> = {
 
 const retained = (m: ImportMeasurement): number => m.heapAfterBytes - m.heapBeforeBytes;
 const growth = (m: ImportMeasurement): number => m.maxRssBytes - m.rssBeforeBytes;
-const label = (m: { mode: ImportMode; heapCapMiB?: number }): string => `${m.mode}${m.heapCapMiB === undefined ? '' : `, heap ≤ ${m.heapCapMiB} MiB`}`;
+const label = (m: { mode: ImportMode; heapCapMiB?: number }): string => `${m.mode}${m.heapCapMiB === undefined ? '' : `, --max-old-space-size=${m.heapCapMiB}`}`;
 
 function table(header: string[], rows: string[][], align: string[] = header.map((_, i) => (i === 0 ? '---' : '---:'))): string {
 	return [`| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
@@ -85,7 +85,7 @@ function targetsTable(results: MemoryResults): string {
 			['list calls / executions', ...cells((m) => `${count(m.calls)} / ${count(m.executions)}`), '⌈n/100⌉ each', verdict(callsOk)],
 			['peak RSS, MiB', ...cells((m) => mib(m.maxRssBytes)), '', ''],
 			['peak RSS per ticket, KiB', ...cells((m) => f2(m.maxRssBytes / m.tickets / 1024)), `does not grow, ${count(largest)} ÷ ${count(smallest)} ≤ 1`, verdict(perTicket(large) <= perTicket(small))],
-			[`peak RSS with the heap capped at ${results.heapCapMiB} MiB, MiB`, ...cells((m) => mib(m.maxRssBytes), results.heapCapMiB), `${count(largest)} ÷ ${count(smallest)} ≤ ${MEMORY_TARGETS.cappedPeakRatio} (ratio ${f2(cappedRatio)})`, verdict(cappedRatio <= MEMORY_TARGETS.cappedPeakRatio)],
+			[`peak RSS with V8's old space capped at ${results.heapCapMiB} MiB (\`--max-old-space-size=${results.heapCapMiB}\`), MiB`, ...cells((m) => mib(m.maxRssBytes), results.heapCapMiB), `${count(largest)} ÷ ${count(smallest)} ≤ ${MEMORY_TARGETS.cappedPeakRatio} (ratio ${f2(cappedRatio)})`, verdict(cappedRatio <= MEMORY_TARGETS.cappedPeakRatio)],
 			['heap retained after the import and a full GC, MiB', ...cells((m) => mib(retained(m))), `< ${MEMORY_TARGETS.retainedBytesPerTicket} B per ticket at ${count(largest)} (${f1(retainedPerTicket)} B)`, verdict(retainedPerTicket < MEMORY_TARGETS.retainedBytesPerTicket)],
 		],
 		['---', ...sizes.map(() => '---:'), '---:', '---'],
@@ -108,7 +108,7 @@ function comparisonTable(results: MemoryResults): string {
 
 function measurementsTable(results: MemoryResults): string {
 	return table(
-		['mode', 'tickets', 'peak RSS MiB', 'RSS before MiB', 'RSS growth MiB', 'retained heap MiB', 'half-way MiB', 'retained B / ticket, 2nd half', 'executions', 'calls', 'wall s', 'CPU s', 'last execution as JSON MiB'],
+		['mode', 'tickets', 'peak RSS MiB', 'RSS before MiB', 'RSS growth MiB', 'retained heap MiB', 'half-way MiB', 'retained B / ticket, 2nd half', 'executions', 'calls', 'wall s', 'CPU s', 'last execution data as JSON, MiB'],
 		results.measurements.map((m) => [
 			label(m),
 			count(m.tickets),
@@ -158,10 +158,10 @@ function conclusion(results: MemoryResults): string {
 	const all = alls[alls.length - 1];
 	const perTicket = (m: ImportMeasurement | undefined): string => (m ? `${f0(retained(m) / m.tickets)} bytes per ticket` : '–');
 	const lines = [
-		`- **Up to some tens of thousands of tickets, use Return All** (or the page loop in one execution): n8n holds every ticket until the execution ends, ${perTicket(all)} for Return All here${all ? ` (${mib(retained(all))} MiB at ${count(all.tickets)})` : ''}, which a normal n8n instance carries easily.`,
-		`- **For hundreds of thousands of tickets or more, run one page per execution.** Either a parent workflow that calls a sub-workflow per page (Execute Workflow), or a scheduled workflow that saves \`next_cursor\` (workflow static data or a data store) and reads the next page on its next run. Each execution holds one page, so memory does not grow with the account: ${page ? `${count(page.tickets)} tickets went through with ${mib(retained(page))} MiB of heap left after the import, and a peak of ${mib(page.maxRssBytes)} MiB that is mostly V8 leaving garbage uncollected until it needs the room` : ''}${capped ? ` (with the heap capped at ${capped.heapCapMiB} MiB the same import peaked at ${mib(capped.maxRssBytes)} MiB)` : ''}.`,
-		`- **The parent of a sub-workflow loop keeps only what each call hands back.** End the sub-workflow with a node that returns just \`has_more\` and \`next_cursor\` (n8n returns the last node's output to the caller): then the parent keeps about ${sub ? `${f0(retained(sub) / Math.ceil(sub.tickets / 100) / 1024)} KiB per page (${mib(retained(sub))} MiB for ${count(sub.tickets)} tickets)` : 'a few KiB per page'}. If the sub-workflow ends with the tickets, the parent keeps them all, as the loop in one execution does.`,
-		`- **The shipped loop in one execution does not bound memory:** n8n keeps every node run's output until the execution ends, ${perTicket(loop)}${loop ? ` (${mib(retained(loop))} MiB of heap, ${mib(loop.maxRssBytes)} MiB peak RSS at ${count(loop.tickets)})` : ''}, and when it saves the execution it writes all of it${loop ? ` (${f0(loop.runDataBytes / MIB)} MiB as JSON)` : ''}. Use it to try things out or for accounts that Return All would handle as well.`,
+		`- **Up to about 100,000 tickets, Return All is fine** (so is the page loop in one execution): n8n holds every ticket until the execution ends, ${perTicket(all)} with Return All here${all ? ` (${mib(retained(all))} MiB at ${count(all.tickets)})` : ''}, on top of n8n's own memory, and writes it all to its database when the execution is saved.`,
+		`- **Beyond that, or in a container with little memory, run one page per execution** (Pagination *One Page per Run*): a parent workflow that calls a sub-workflow per page (Execute Workflow), or a scheduled workflow that saves \`next_cursor\` (workflow static data or a data store) and reads the next page on its next run. Each execution holds one page, so memory does not grow with the account${page ? `: ${count(page.tickets)} tickets went through with ${mib(retained(page))} MiB of heap left after the import; the peak of ${mib(page.maxRssBytes)} MiB stops rising after the first few thousand pages (table below) and is mostly V8 leaving old pages' garbage uncollected while it has room` : ''}${capped ? ` (with V8's old space capped at ${capped.heapCapMiB} MiB the same import peaked at ${mib(capped.maxRssBytes)} MiB; how far the uncapped peak rises depends on the heap limit V8 picks from the machine's memory)` : ''}.`,
+		`- **End the sub-workflow with a node that returns only \`has_more\` and \`next_cursor\`.** n8n hands the caller the output of the sub-workflow's last node, and the parent's loop keeps what every call handed back until it ends: the cursor alone costs ${sub ? `about ${f1(retained(sub) / Math.ceil(sub.tickets / 100) / 1024)} KiB per page (${mib(retained(sub))} MiB for ${count(sub.tickets)} tickets)` : 'a few KiB per page'}; ending with the tickets would make the parent keep them all, like the loop in one execution. For no growth at all, let a schedule carry the cursor instead of a parent.`,
+		`- **The shipped loop in one execution (examples/import-page-by-page.json) does not bound memory:** each page is written before the next is fetched, but n8n keeps every node run's output until the execution ends, ${perTicket(loop)}${loop ? ` (${mib(retained(loop))} MiB of heap, ${mib(loop.maxRssBytes)} MiB peak RSS at ${count(loop.tickets)}; up to ${f0(loop.runDataBytes / MIB)} MiB of execution data to save)` : ''}. Use it where Return All would do as well, or to try the loop before moving its body into a sub-workflow.`,
 	];
 	return lines.join('\n');
 }
@@ -209,8 +209,9 @@ export function renderMemoryResults(results: MemoryResults): string {
 		'',
 		'"half-way" is the heap retained when half the tickets had been written (full GC inside the writer; not for Return All, whose',
 		'writer gets every ticket at once); "retained B / ticket, 2nd half" is what the second half of the tickets added',
-		'to the heap, per ticket: about 0 when memory is flat. "last execution as JSON" is about what n8n writes to its database when it',
-		'saves that execution (per node run, `JSON.stringify`). A `*` on peak RSS: the peak was reached while loading or warming up.',
+		'to the heap, per ticket: about 0 when memory is flat. "last execution data as JSON" is `JSON.stringify` of each node run of the',
+		'last execution, summed: an upper bound of what n8n writes to its database when it saves that execution (n8n\'s serialiser,',
+		'flatted, writes an object shared by two node outputs once). A `*` on peak RSS: the peak was reached while loading or warming up.',
 		'',
 		measurementsTable(results),
 		'',
@@ -238,7 +239,8 @@ export function renderMemoryResults(results: MemoryResults): string {
 		'  (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and then imports',
 		'  every ticket once. Peak RSS is that child\'s `process.resourceUsage().maxRSS`, so it includes n8n-core and the package as loaded',
 		'  (the "RSS before" column); "retained heap" is `heapUsed` after the import and a full GC minus before, with the last execution\'s',
-		'  data still held. Calls are counted from the sandbox\'s own request log (cleared after the warm-up).',
+		'  data still held. Calls are counted from the sandbox\'s own request log (cleared after the warm-up). Executions run in n8n\'s',
+		'  `manual` mode, the sub-workflow\'s in `integrated` mode (what n8n uses for a sub-workflow).',
 		'- **Not measured here:** a real n8n process carries far more than this harness (its server, database, all built-in nodes),',
 		'  so add its own baseline to these figures; and n8n saves each execution at its end, which for one long execution means',
 		'  serialising everything it held (the JSON column) on top of it.',

@@ -38,7 +38,7 @@ export interface PlannedMeasurement {
 	maxTickets?: number;
 }
 
-/** The heap cap that shows what page by page needs, rather than what V8 lets garbage grow to. */
+/** V8's old-space cap (MiB) that shows what page by page needs, rather than what V8 lets garbage grow to. */
 export const HEAP_CAP_MIB = 128;
 
 const log = (line: string): void => console.log(line);
@@ -61,7 +61,7 @@ function peakRssOf(pid: number): number {
 /** What every import must do: write each seeded ticket exactly once, in ⌈n/100⌉ list calls. */
 export function correctnessFailures(m: ImportMeasurement): string[] {
 	const pages = Math.ceil(m.tickets / PAGE_SIZE);
-	const what = `${m.mode}${m.heapCapMiB === undefined ? '' : ` (heap cap ${m.heapCapMiB} MiB)`} ${m.tickets}`;
+	const what = `${m.mode}${m.heapCapMiB === undefined ? '' : ` (--max-old-space-size=${m.heapCapMiB})`} ${m.tickets}`;
 	const failures: string[] = [];
 	if (m.written !== m.tickets || m.distinct !== m.tickets) failures.push(`${what}: wrote ${m.written} items, ${m.distinct} distinct tickets, expected ${m.tickets}`);
 	if (m.duplicates !== 0 || m.unknown !== 0) failures.push(`${what}: ${m.duplicates} duplicates, ${m.unknown} unknown ids`);
@@ -90,7 +90,7 @@ export async function measureMemory(sizes: number[], plan: PlannedMeasurement[])
 				results.measurements.push(m);
 				results.failures.push(...failures);
 				log(
-					`${`${mode}${heapCapMiB === undefined ? '' : ` (heap ≤ ${heapCapMiB} MiB)`}`.padEnd(40)} ${String(tickets).padStart(8)}: ` +
+					`${`${mode}${heapCapMiB === undefined ? '' : ` (--max-old-space-size=${heapCapMiB})`}`.padEnd(46)} ${String(tickets).padStart(8)}: ` +
 						`peak RSS ${mib(m.maxRssBytes)} MiB (before ${mib(m.rssBeforeBytes)}), retained heap ${mib(m.heapAfterBytes - m.heapBeforeBytes)} MiB, ` +
 						`${m.executions} executions, ${m.calls} calls, ${(m.wallMs / 1000).toFixed(1)} s${failures.length ? `  FAILED: ${failures.join('; ')}` : ''}`,
 				);
