@@ -77,7 +77,16 @@ async function openNode(page: Page, url: string, workflowId: string, nodeName: s
 	// The parameter panel of the node: wait until its fields have rendered.
 	await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
 	await page.locator('[data-test-id="parameter-input-subject"], [data-test-id="node-parameters"]').first().waitFor({ timeout: 30_000 });
-	await page.waitForTimeout(1500);
+}
+
+/** "Execute step": the node calls the sandbox, and its output panel shows what the service answered. */
+async function executeStep(page: Page): Promise<void> {
+	await page.locator('[data-test-id="node-execute-button"]').first().click();
+	await page.locator('[data-test-id="output-panel"] [data-test-id="node-run-status-success"]').first().waitFor({ timeout: 60_000 });
+	await page.locator('[data-test-id="output-panel"] table').first().waitFor({ timeout: 10_000 });
+	// Nothing hovered (hover shows extra controls), and the panel's animations settled.
+	await page.mouse.move(1, 1);
+	await page.waitForTimeout(1000);
 }
 
 async function main(): Promise<void> {
@@ -104,8 +113,18 @@ async function main(): Promise<void> {
 		});
 		try {
 			const page = context.pages()[0] ?? (await context.newPage());
-			await logIn(page, url);
-			await openNode(page, url, options.workflow, options.node);
+			try {
+				await logIn(page, url);
+				await openNode(page, url, options.workflow, options.node);
+				await executeStep(page);
+			} catch (error) {
+				// What the browser showed when a step failed tells more than the selector that timed out.
+				const debug = repoPath('.tmp', 'screenshot-failed.png');
+				mkdirSync(path.dirname(debug), { recursive: true });
+				await page.screenshot({ path: debug }).catch(() => undefined);
+				console.error(`the page at the failure: ${path.relative(repoPath(), debug)}`);
+				throw error;
+			}
 			mkdirSync(path.dirname(OUTPUT), { recursive: true });
 			await page.screenshot({ path: OUTPUT });
 			console.log(`saved ${path.relative(repoPath(), OUTPUT)}`);
