@@ -48,6 +48,7 @@ function printWhatToOpen(env: DevEnvironment): void {
   credential     "Support Ticket (sandbox)" → ${env.sandbox.baseUrl}
                  (API key ${env.sandbox.apiKey}, secret ${env.sandbox.apiSecret})
   workflows      ${env.workflows.map((w) => `${env.url}/workflow/${w.id}  (${w.json.name})`).join('\n                 ')}
+  webhooks       the sandbox delivers every event to ${env.webhookUrls.length ? env.webhookUrls.join(', ') : '(no webhook example)'}
   sandbox admin  ${env.sandbox.baseUrl}/__sandbox/state
 
   Edit nodes/ or credentials/: the package is rebuilt and n8n restarts. Ctrl-C stops everything.

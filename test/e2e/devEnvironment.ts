@@ -2,13 +2,13 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 
 import { startSandbox, type Sandbox } from '../sandbox';
-import { exampleWorkflows, SANDBOX_CREDENTIAL_ID, sandboxCredentials, type WorkflowFile } from './fixtures';
-import { importCredentials, importWorkflows } from './n8n/cli';
+import { exampleWorkflows, SANDBOX_CREDENTIAL_ID, sandboxCredentials, triggerWebhookPath, type WorkflowFile } from './fixtures';
+import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient, type Owner } from './n8n/restClient';
 import { startN8n, type RunningN8n } from './n8n/server';
-import { createUserFolder, installCommunityPackage, type N8nUserFolder } from './n8n/userFolder';
-import { packPackage } from './packPackage';
+import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
+import { packPackage, removePackedPackage } from './packPackage';
 
 export interface DevEnvironmentOptions {
 	n8nVersion?: string;
@@ -33,6 +33,8 @@ export interface DevEnvironment {
 	owner: Owner;
 	folder: N8nUserFolder;
 	workflows: WorkflowFile[];
+	/** Production URLs of the activated trigger workflows; the sandbox delivers every event to them. */
+	webhookUrls: string[];
 	/** Packs dist/ again, installs it and restarts n8n (n8n loads community packages at start). */
 	reloadPackage(): Promise<void>;
 	stop(): Promise<void>;
@@ -73,12 +75,18 @@ export async function startDevEnvironment(options: DevEnvironmentOptions = {}): 
 		await running?.stop();
 		running = undefined;
 		await sandbox.stop();
+		// A temp folder is this run's alone; a folder the caller named is kept for the next run.
+		if (!options.userFolder) removeUserFolder(folder);
 	};
 	try {
 		log(`sandbox on ${sandbox.baseUrl} with ${sandbox.store.ticketCount} tickets`);
 		const installPackage = async (): Promise<void> => {
 			const packed = await packPackage();
-			await installCommunityPackage(folder, packed.tarball, packed.version);
+			try {
+				await installCommunityPackage(folder, packed.tarball, packed.version);
+			} finally {
+				removePackedPackage(packed);
+			}
 		};
 		await installPackage();
 		log(`${isNewFolder ? 'new' : 'existing'} n8n user folder ${folder.root}; importing the credential and examples …`);
@@ -89,6 +97,15 @@ export async function startDevEnvironment(options: DevEnvironmentOptions = {}): 
 		);
 		const workflows = exampleWorkflows();
 		await importWorkflows(folder, workflows.map((workflow) => workflow.json));
+		// Webhook examples are activated, and the sandbox delivers its events to them: a ticket
+		// created in the editor (or with the sandbox's admin API) shows up as an execution.
+		const webhookPaths: string[] = [];
+		for (const workflow of workflows) {
+			const path = triggerWebhookPath(workflow);
+			if (!path) continue;
+			await activateWorkflow(folder, workflow.id);
+			webhookPaths.push(path);
+		}
 		const start = async (): Promise<RunningN8n> => {
 			log(`starting n8n ${install.version} …`);
 			running = await startN8n(folder, { port, echo: options.echo });
@@ -96,8 +113,11 @@ export async function startDevEnvironment(options: DevEnvironmentOptions = {}): 
 		};
 		const { url } = await start();
 		await new N8nRestClient(url).ensureOwner(DEV_OWNER);
+		const webhookUrls = webhookPaths.map((path) => `${url}${path}`);
+		for (const webhookUrl of webhookUrls) sandbox.addWebhook({ url: webhookUrl });
 		return {
 			url,
+			webhookUrls,
 			sandbox,
 			owner: DEV_OWNER,
 			folder,
