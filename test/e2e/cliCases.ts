@@ -133,8 +133,43 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		assert.ok(sandbox.log.filter((e) => e.seq > before).every((e) => e.status === 401 && e.authError === 'invalid_signature'));
 	});
 
+	suite.test('examples/import-page-by-page.json: the If loop fetches every page once and writes every ticket', async () => {
+		const { folder, sandbox, examples } = context();
+		const before = lastSeq(sandbox);
+		const run = await executeOk(folder, findWorkflow(examples, 'examples/import-page-by-page.json'));
+		assert.deepEqual(
+			nodeOutput(run, 'Write Page').map((item) => item.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		const calls = callsSince(sandbox, before);
+		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), JSON.stringify(calls));
+		assert.ok(calls.every((c) => c.call === 'GET /tickets' && c.status === 200));
+	});
+
+	suite.test('examples/incremental-import.json: a second run imports only the tickets created since the first', async () => {
+		const { folder, sandbox, examples } = context();
+		const workflow = findWorkflow(examples, 'examples/incremental-import.json');
+		const first = await executeOk(folder, workflow);
+		assert.equal(nodeOutput(first, 'Store New Tickets').length, sandbox.store.ticketCount, 'the first run imports everything');
+		const created = [1, 2].map((n) =>
+			sandbox.store.createTicket({ subject: `New since the last import ${n}`, description: 'e2e', customer: { email: 'later@example.com' } }),
+		);
+		// n8n kept the watermark in the workflow's static data between the two `n8n execute` runs.
+		const second = await executeOk(folder, workflow);
+		assert.deepEqual(
+			nodeOutput(second, 'Store New Tickets').map((item) => item.id),
+			created.map((ticket) => ticket.id).reverse(),
+			`second run: watermark ${JSON.stringify(nodeOutput(second, 'Read Watermark'))}, ${nodeOutput(second, 'Store New Tickets').length} tickets`,
+		);
+	});
+
 	// Examples added later get at least this: they run through real n8n without an error.
-	const covered = new Set(['examples/import-all-tickets.json', 'examples/create-reply-update.json']);
+	const covered = new Set([
+		'examples/import-all-tickets.json',
+		'examples/create-reply-update.json',
+		'examples/import-page-by-page.json',
+		'examples/incremental-import.json',
+	]);
 	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !covered.has(w.file))) {
 		suite.test(`${workflow.file} runs without an error`, async () => {
 			await executeOk(context().folder, workflow);
