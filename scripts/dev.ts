@@ -6,13 +6,15 @@
  *
  *   npm run dev [-- --port 5678] [--n8n 1.123.81] [--fresh] [--verbose]
  *
- * n8n's data (database with the owner and your own workflows) stays in .tmp/n8n-dev between runs;
- * --fresh starts from an empty one.
+ * n8n's data (database with the owner and your own workflows) stays in .tmp/n8n-dev-<version>
+ * between runs (one folder per n8n version: a database is not shared across versions); --fresh
+ * starts from an empty one.
  */
 import { watch, type FSWatcher } from 'node:fs';
 
 import { repoPath } from '../test/harness/repoPath';
 import { startDevEnvironment, type DevEnvironment } from '../test/e2e/devEnvironment';
+import { PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { runCommand } from '../test/e2e/n8n/run';
 
 interface DevOptions {
@@ -96,10 +98,11 @@ function watchSources(env: DevEnvironment): FSWatcher[] {
 
 async function main(): Promise<void> {
 	const options = parseArguments(process.argv.slice(2));
+	const n8nVersion = options.n8nVersion ?? PRIMARY_N8N_VERSION;
 	const env = await startDevEnvironment({
-		n8nVersion: options.n8nVersion,
+		n8nVersion,
 		port: options.port,
-		userFolder: repoPath('.tmp', 'n8n-dev'),
+		userFolder: repoPath('.tmp', `n8n-dev-${n8nVersion}`),
 		fresh: options.fresh,
 		echo: options.verbose,
 		log: say,
