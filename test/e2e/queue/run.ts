@@ -23,6 +23,7 @@ import { createFolders, type QueueCluster, startCluster } from './queueCluster';
 import { importWorkflow, ticketEventsWorkflow } from './queueWorkflows';
 import { type PostgresServer, startPostgres } from './services/postgresServer';
 import { type RedisServer, startRedis } from './services/redisServer';
+import { stopEveryService } from './services/serviceProcess';
 
 const SEEDED_TICKETS = 250;
 
@@ -98,7 +99,12 @@ async function main(): Promise<void> {
 		if (interrupted) return;
 		interrupted = true;
 		console.log(`\n${signal}: stopping everything the suite started …`);
-		void resources.stopAll().finally(() => process.exit(130));
+		void stopEveryService()
+			.then(() => resources.stopAll())
+			.finally(() => {
+				console.log(`logs and user folders kept in ${workDir}`);
+				process.exit(130);
+			});
 	};
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
@@ -120,6 +126,8 @@ async function main(): Promise<void> {
 		}
 	} finally {
 		await resources.stopAll();
+		// Processes whose start-up failed half-way are not in `resources`.
+		await stopEveryService();
 	}
 	const keep = totals.failed > 0 || Boolean(process.env.E2E_KEEP_USER_FOLDER);
 	if (keep) console.log(`\nlogs and user folders kept in ${workDir}`);

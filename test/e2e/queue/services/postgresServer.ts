@@ -54,8 +54,7 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 	const clusterDir = mkdtempSync(path.join(tmpdir(), 'queue-e2e-postgres-'));
 	let server: ServiceProcess | undefined;
 	const stop = async (): Promise<void> => {
-		// SIGINT is PostgreSQL's "fast" shutdown: it does not wait for clients to disconnect.
-		await server?.stop('SIGINT', 20_000);
+		await server?.stop();
 		rmSync(clusterDir, { recursive: true, force: true });
 	};
 	try {
@@ -78,6 +77,8 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 			logFile: path.join(workDir, 'postgres.log'),
 			uid: owner?.uid,
 			gid: owner?.gid,
+			// PostgreSQL's "fast" shutdown: it does not wait for clients to disconnect.
+			stopSignal: 'SIGINT',
 		});
 		await server.waitForOutput('database system is ready to accept connections', 60_000);
 		const psql = async (database: string, sql: string): Promise<string> => {

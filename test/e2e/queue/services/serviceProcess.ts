@@ -11,7 +11,7 @@ export interface ServiceProcess {
 	output(): string;
 	/** Resolves once `line` appears in its output; rejects when it exits first or `timeoutMs` passes. */
 	waitForOutput(line: string | RegExp, timeoutMs: number): Promise<void>;
-	/** Sends `signal`, then SIGKILL after `graceMs`; resolves once it is gone. Idempotent. */
+	/** Sends `signal` (default: the service's stop signal), then SIGKILL after `graceMs`; resolves once it is gone. Idempotent. */
 	stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -26,6 +26,23 @@ export interface ServiceOptions {
 	/** Run as this user (the suite runs as root on CI; PostgreSQL refuses to run as root). */
 	uid?: number;
 	gid?: number;
+	/** The signal that shuts it down cleanly; default SIGTERM. */
+	stopSignal?: NodeJS.Signals;
+}
+
+/** Every service started and not yet gone, in start order: what a Ctrl+C must stop. */
+const live: ServiceProcess[] = [];
+
+/**
+ * Stops every service still running, newest first (n8n before its database and queue). For the
+ * suite's last line of defence: a failure or signal in the middle of a start-up.
+ */
+export async function stopEveryService(): Promise<void> {
+	for (let service = live.at(-1); service; service = live.at(-1)) {
+		await service.stop();
+		const index = live.indexOf(service);
+		if (index !== -1) live.splice(index, 1);
+	}
 }
 
 /**
@@ -85,7 +102,7 @@ export function startService(options: ServiceOptions): ServiceProcess {
 			check();
 		});
 
-	const stop = async (signal: NodeJS.Signals = 'SIGTERM', graceMs = 20_000): Promise<void> => {
+	const stop = async (signal: NodeJS.Signals = options.stopSignal ?? 'SIGTERM', graceMs = 30_000): Promise<void> => {
 		if (!gone) {
 			signalGroup(pid, signal);
 			const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
@@ -96,7 +113,13 @@ export function startService(options: ServiceOptions): ServiceProcess {
 		signalGroup(pid, 'SIGKILL');
 	};
 
-	return { name: options.name, pid, logFile: options.logFile, output: () => text, waitForOutput, stop, exited };
+	const service: ServiceProcess = { name: options.name, pid, logFile: options.logFile, output: () => text, waitForOutput, stop, exited };
+	live.push(service);
+	void exited.then(() => {
+		const index = live.indexOf(service);
+		if (index !== -1) live.splice(index, 1);
+	});
+	return service;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
