@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 
 import { version as n8nCoreVersion } from 'n8n-core/package.json';
 
-import { isolateUserFolder, repoPath, runWorkflow, type WorkflowJson } from '../test/harness';
+import { createPoller, isolateUserFolder, repoPath, runWorkflow, startWebhookReceiver, type WorkflowJson } from '../test/harness';
 import { startSandbox } from '../test/sandbox';
 
 const SEED = 1050;
@@ -47,6 +47,40 @@ async function main(): Promise<void> {
 			const first = items[0]?.json;
 			if (first) console.log(`    first item: ${JSON.stringify(first).slice(0, 160)}…`);
 			console.log('');
+		}
+
+		// Triggers: the service's signed webhooks into the webhook trigger, then a poll cycle.
+		{
+			const workflow = loadExample('webhook-sync.json');
+			const receiver = await startWebhookReceiver(workflow, credentials, 'On Ticket Event');
+			const hook = sandbox.addWebhook({ url: receiver.url });
+			const ticket = sandbox.store.createTicket({ subject: 'Webhook demo', description: 'd', customer: { email: 'demo@example.com' } });
+			sandbox.store.updateTicket(ticket.id, { status: 'pending' });
+			await sandbox.webhooksIdle();
+			const forged = await fetch(receiver.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-api-timestamp': String(Math.floor(Date.now() / 1000)), 'x-api-signature': '0'.repeat(64) },
+				body: JSON.stringify({ id: 'evt_forged', event: 'ticket.created', data: { id: ticket.id } }),
+			});
+			await receiver.stop();
+			sandbox.removeWebhook(hook);
+			const statuses = sandbox.deliveries.filter((d) => d.webhookId === hook).map((d) => `${d.event} ${d.status}`);
+			const ok = receiver.executions.every((run) => !run.error) && forged.status === 401;
+			failed ||= !ok;
+			console.log(`▶ ${workflow.name ?? 'webhook'}  (examples/webhook-sync.json)`);
+			console.log(`  ${ok ? '✓' : '✗'} ${statuses.length} signed deliveries (${statuses.join(', ')}) → ${receiver.executions.length} run(s); a forged one → ${forged.status}, nothing started\n`);
+		}
+		{
+			const workflow = loadExample('poll-new-tickets.json');
+			const poller = await createPoller(workflow, credentials, 'On New Ticket');
+			await poller.poll();
+			for (const n of [1, 2, 3]) sandbox.store.createTicket({ subject: `Polled ${n}`, description: 'd', customer: { email: `poll${n}@example.com` } });
+			const polled = await poller.poll();
+			const again = await poller.poll();
+			const ok = polled.items?.length === 3 && !polled.execution?.error && again.items === null;
+			failed ||= !ok;
+			console.log(`▶ ${workflow.name ?? 'poll'}  (examples/poll-new-tickets.json)`);
+			console.log(`  ${ok ? '✓' : '✗'} first poll: starting point; 3 tickets created; next poll: ${polled.items?.length ?? 0} new → ${polled.execution?.output('Acknowledge').length ?? 0} replies; poll after that: ${again.items?.length ?? 0} new\n`);
 		}
 	} finally {
 		await sandbox.stop();

@@ -5,3 +5,5 @@ export { repoPath, repoRoot } from './repoPath';
 export { CREDENTIALS_REF, itemsWorkflow, singleNodeWorkflow } from './workflows';
 export { isolateUserFolder } from './isolateUserFolder';
 export { listSearch } from './listSearch';
+export { startWebhookReceiver, type WebhookReceiver, type ReceivedDelivery } from './webhookReceiver';
+export { createPoller, type Poller, type PollOutcome } from './pollTrigger';

@@ -10,6 +10,7 @@ import {
 import { Items } from './nodes/Items';
 import { ManualTrigger } from './nodes/ManualTrigger';
 import { SignedRequest } from './nodes/SignedRequest';
+import { StickyNote } from './nodes/StickyNote';
 import { repoRoot } from './repoPath';
 
 export const PACKAGE_NAME = 'n8n-nodes-support-ticket';
@@ -27,8 +28,8 @@ let loaded: Promise<PackageTypes> | undefined;
 /**
  * Loads `dist/` with n8n-core's own PackageDirectoryLoader (what n8n runs for a community package,
  * reading the `n8n` block of package.json), so a wrong dist path or a class name that does not
- * match its file fails here as it would in n8n. Adds two test-only node types: a Manual Trigger
- * stand-in and a node that sends signed requests.
+ * match its file fails here as it would in n8n. Adds test-only node types: Manual Trigger and Sticky
+ * Note stand-ins, a node that sends signed requests, and one that emits given items.
  */
 export function loadPackageTypes(): Promise<PackageTypes> {
 	loaded ??= load();
@@ -45,6 +46,7 @@ async function load(): Promise<PackageTypes> {
 	byName.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
 	byName.set('harness.signedRequest', new SignedRequest());
 	byName.set('harness.items', new Items());
+	byName.set('n8n-nodes-base.stickyNote', new StickyNote());
 
 	const credentialTypes = new Map<string, ICredentialType>();
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);

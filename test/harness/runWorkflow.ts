@@ -9,6 +9,7 @@ import {
 	type IConnections,
 	type IRun,
 	type IWorkflowBase,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { additionalData } from './additionalData';
@@ -34,13 +35,25 @@ export interface WorkflowRun {
 }
 
 /**
+ * How the run starts. By default as a manual run from the start node; a trigger's run starts
+ * from the trigger node with the items its webhook or poll produced, as n8n does.
+ */
+export interface RunStart {
+	mode?: WorkflowExecuteMode;
+	nodeName?: string;
+	data?: INodeExecutionData[][];
+}
+
+/**
  * Runs a workflow JSON through n8n-core's WorkflowExecute, in-process, with this package's types
  * loaded from dist/. Requests go over real HTTP, so point the credentials at a sandbox.
  */
 export async function runWorkflow(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
+	start: RunStart = {},
 ): Promise<WorkflowRun> {
+	const mode = start.mode ?? 'manual';
 	const { nodeTypes, credentialTypes } = await loadPackageTypes();
 	const credentialsHelper = new CredentialsHelper(credentialTypes, credentials);
 	const workflowData: IWorkflowBase = {
@@ -67,23 +80,23 @@ export async function runWorkflow(
 		staticData: workflowData.staticData,
 	});
 
-	const hooks = new ExecutionLifecycleHooks('manual', `harness-${Date.now()}`, workflowData);
+	const hooks = new ExecutionLifecycleHooks(mode, `harness-${Date.now()}`, workflowData);
 	let finish: (run: IRun) => void = () => undefined;
 	const finished = new Promise<IRun>((resolve) => (finish = resolve));
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 
 	const data = additionalData(credentialsHelper, { hooks });
 
-	const startNode = workflow.getStartNode();
+	const startNode = start.nodeName ? workflow.getNode(start.nodeName) : workflow.getStartNode();
 	if (!startNode) throw new Error('The workflow has no start node');
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [{ node: startNode, data: { main: start.data ?? [[{ json: {} }]] }, source: null }],
 		},
 	});
 
 	try {
-		await new WorkflowExecute(data, 'manual', runExecutionData).processRunExecutionData(workflow);
+		await new WorkflowExecute(data, mode, runExecutionData).processRunExecutionData(workflow);
 	} catch (error) {
 		// n8n refuses a manual run whose nodes have parameter issues (a required field left empty,
 		// an ID that fails its pattern) before any node runs: that is what the user sees, too.

@@ -3,7 +3,7 @@
  * subject, a malformed e-mail or broken JSON is reported on the item it belongs to, with what
  * to fix, and nothing is sent.
  */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
 
 import { CUSTOM_VALUE } from '../actions/common.descriptions';
 
@@ -11,7 +11,7 @@ import { CUSTOM_VALUE } from '../actions/common.descriptions';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const SAFE_ID = /^(?!\.{1,2}$)[^/?#\s]+$/;
 
-function invalid(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string) {
+function invalid(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number, message: string, description: string) {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
@@ -55,7 +55,7 @@ export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemInde
 
 /** An option list value, or the free-text value beside it when the user chose "Custom". */
 export function resolveChoice(
-	ctx: IExecuteFunctions,
+	ctx: IExecuteFunctions | IPollFunctions,
 	fields: IDataObject,
 	name: 'priority' | 'status',
 	itemIndex: number,

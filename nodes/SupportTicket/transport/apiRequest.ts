@@ -6,13 +6,14 @@ import {
 	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
+	type IPollFunctions,
 	type IN8nHttpFullResponse,
 	type JsonObject,
 } from 'n8n-workflow';
 
 import { toNodeError } from '../helpers/toNodeError';
 import type { QueryInput } from '../../shared/serializeQuery';
-import { describeApiError, type ErrorContext } from './describeApiError';
+import { describeApiError, describeConnectionError, type ErrorContext } from './describeApiError';
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
@@ -25,7 +26,7 @@ import {
 export const API_PREFIX = '/api/v1/external';
 export const CREDENTIAL_TYPE = 'supportTicketApi';
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -80,9 +81,13 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 
 		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
 		const delay = retryDelayMs(attempt, retryAfterMs, policy);
-		const canRetry =
-			isRetryable(request.method, failure) && attempt < policy.maxAttempts && waitedMs + delay <= policy.budgetMs;
-		if (!canRetry) throw toNodeApiError(this, failure, response, { ...request.context, attempts: attempt }, request.itemIndex);
+		const retryable = isRetryable(request.method, failure) && attempt < policy.maxAttempts;
+		const withinBudget = waitedMs + delay <= policy.budgetMs;
+		if (!retryable || !withinBudget) {
+			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
+			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
+			throw toNodeApiError(this, request.method, failure, response, { ...request.context, attempts: attempt, ...tooLong }, request.itemIndex);
+		}
 		waitedMs += delay;
 		await sleep(delay);
 	}
@@ -98,16 +103,18 @@ function connectionErrorCode(error: unknown): string | undefined {
 
 function toNodeApiError(
 	ctx: ApiContext,
+	method: string,
 	failure: AttemptFailure,
 	response: IN8nHttpFullResponse | undefined,
 	context: ErrorContext,
 	itemIndex: number | undefined,
 ): NodeApiError {
 	if ('connectionError' in failure) {
-		return new NodeApiError(ctx.getNode(), { code: failure.connectionError } as JsonObject, {
-			message: `Could not reach the service (${failure.connectionError})${context.attempts && context.attempts > 1 ? `, still after ${context.attempts} attempts` : ''}`,
-			description:
-				'Check the Base URL in the credential and that the service is running and reachable from n8n. A create request is not repeated after a lost connection, because the service may have processed it: check for a duplicate before running again.',
+		const { message, description } = describeConnectionError(failure.connectionError, method, context.attempts ?? 1);
+		// Not under `code`: NodeApiError would swap the message for its generic text for that code.
+		return new NodeApiError(ctx.getNode(), { network_error: failure.connectionError } as JsonObject, {
+			message,
+			description,
 			itemIndex,
 		});
 	}

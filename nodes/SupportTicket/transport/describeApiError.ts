@@ -10,6 +10,12 @@ export interface ErrorContext {
 	resource?: string;
 	id?: string;
 	attempts?: number;
+	/** How long the service asked to wait (Retry-After), when that was more than the node waits. */
+	retryAfterMs?: number;
+	/** The cursor came from the node's Cursor parameter (one page at a time), not from paging. */
+	cursorFromParameter?: boolean;
+	/** Total time the node waits between attempts of one request. */
+	budgetMs?: number;
 }
 
 export interface DescribedError {
@@ -51,14 +57,16 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			if (service.code === 'invalid_cursor' || service.code === 'cursor_mismatch' || /cursor/i.test(service.message ?? '')) {
 				return {
 					message: 'The service rejected the page cursor',
-					description: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
+					description: context.cursorFromParameter
+						? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
+						: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
 				};
 			}
 			return { message: `The service rejected the request as invalid (HTTP 400)`, description: `Check the node's parameters.${said}` };
 		case 401:
 			return {
 				message: 'Authentication failed (HTTP 401): the service did not accept the request signature',
-				description: `Check, in this order: the API Key and API Secret in the credential; that the clock of the machine running n8n is correct (requests carry a timestamp in whole seconds and are rejected when it is a few minutes off); that the Base URL is the address the service signs, without /api/v1/external, and that no proxy rewrites the path.${said}`,
+				description: `Check, in this order: the API Key and API Secret in the credential (the whole values, no spaces); the clock of the machine running n8n, since requests carry a timestamp in seconds (not milliseconds) and the service rejects one that is a few minutes off; that the Base URL is the address the service signs, without /api/v1/external, and that no proxy rewrites the path.${said}`,
 			};
 		case 403:
 			return { message: 'Access denied (HTTP 403)', description: `The API key is valid but may not do this.${said}` };
@@ -81,14 +89,14 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 		}
 		case 429:
 			return {
-				message: `The service is rate limiting requests (HTTP 429)${triedText(context)}`,
-				description: `Wait a little and run again, or lower the pace of the workflow (for example with a Wait node or smaller batches).${said}`,
+				message: `The service is rate limiting requests (HTTP 429)${triedText(context)}${waitText(context)}`,
+				description: `${waitAdvice(context)}Wait a little and run again, or lower the pace of the workflow (for example with a Wait node or smaller batches).${said}`,
 			};
 		default:
 			if (status >= 500) {
 				return {
-					message: `The service had an error (HTTP ${status})${triedText(context)}`,
-					description: `This is a problem on the service's side; try again later.${said}`,
+					message: `The service had an error (HTTP ${status})${triedText(context)}${waitText(context)}`,
+					description: `${waitAdvice(context)}This is a problem on the service's side; try again later.${said}`,
 				};
 			}
 			return { message: `The service answered HTTP ${status}`, description: said.trim() || 'Unexpected answer from the service.' };
@@ -97,4 +105,48 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 
 function triedText({ attempts }: ErrorContext): string {
 	return attempts && attempts > 1 ? `, still after ${attempts} attempts` : '';
+}
+
+const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
+
+function waitText({ retryAfterMs }: ErrorContext): string {
+	return retryAfterMs === undefined ? '' : ` and asked to wait ${seconds(retryAfterMs)} before the next attempt`;
+}
+
+function waitAdvice({ retryAfterMs, budgetMs }: ErrorContext): string {
+	if (retryAfterMs === undefined) return '';
+	return `The node does not wait that long on its own${budgetMs ? ` (at most ${seconds(budgetMs)} per request)` : ''}, and does not try earlier than the service asked. `;
+}
+
+/** What the user reads for these codes; the code itself stays out of the message (see below). */
+const CONNECTION_PROBLEMS: Record<string, string> = {
+	ECONNRESET: 'the connection was dropped',
+	ECONNREFUSED: 'the connection was refused',
+	ECONNABORTED: 'the connection was aborted',
+	EPIPE: 'the connection was closed while sending',
+	ETIMEDOUT: 'the connection timed out',
+	ESOCKETTIMEDOUT: 'the connection timed out',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+	EHOSTUNREACH: 'the host is unreachable',
+};
+
+/**
+ * A request that got no answer. The message names no error code on purpose: n8n's NodeApiError
+ * replaces a message containing one (e.g. ECONNRESET) with its generic text, which for a create
+ * would wrongly advise to "retry the request immediately".
+ */
+export function describeConnectionError(code: string, method: string, attempts: number): DescribedError {
+	const problem = CONNECTION_PROBLEMS[code] ?? 'the connection failed';
+	const tried = triedText({ attempts });
+	if (method.toUpperCase() === 'POST') {
+		return {
+			message: `Could not reach the service: ${problem}${tried}`,
+			description: `Network error ${code}. A create request is not repeated after a lost connection, because the service may have processed it before the connection dropped: check for a duplicate before running again. Also check the Base URL in the credential and that the service is reachable from n8n.`,
+		};
+	}
+	return {
+		message: `Could not reach the service: ${problem}${tried}`,
+		description: `Network error ${code}. Check the Base URL in the credential and that the service is running and reachable from n8n.`,
+	};
 }

@@ -1,0 +1,58 @@
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { resolveChoice } from '../SupportTicket/helpers/readParameters';
+import { pollSource, type PollEvent } from './pollEvents';
+import { pollNewRecords } from './pollNewRecords';
+import { DEFAULT_MAX_PAGES_PER_POLL, pollProperties } from './pollProperties';
+import { readSegment } from './readSegment';
+
+export class SupportTicketPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Support Ticket Poll Trigger',
+		name: 'supportTicketPollTrigger',
+		icon: { light: 'file:../../icons/supportTicket.svg', dark: 'file:../../icons/supportTicket.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"]}}',
+		description:
+			'Starts the workflow when tickets or customers appear in the External Support Ticket API, by polling (no public URL needed)',
+		defaults: { name: 'Support Ticket Poll Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'supportTicketApi', required: true }],
+		properties: pollProperties,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const event = this.getNodeParameter('event') as PollEvent;
+		const filters = event === 'newCustomer' ? {} : (this.getNodeParameter('filters', {}) as IDataObject);
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const chosen = {
+			status: resolveChoice(this, filters, 'status', 0),
+			priority: resolveChoice(this, filters, 'priority', 0),
+		};
+		const source = pollSource(event, chosen);
+
+		// A manual run shows the newest record, so fields can be mapped; it moves no watermark.
+		if (this.getMode() === 'manual') {
+			const newest = await readSegment.call(this, source, undefined, null, 1, 1);
+			return newest.items.length ? [this.helpers.returnJsonArray(newest.items[0].record)] : null;
+		}
+
+		const records = await pollNewRecords.call(this, {
+			source,
+			query: JSON.stringify({ event, ...chosen }),
+			emitExisting: options.emitExisting === true,
+			maxPagesPerPoll: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
+		});
+		return records.length ? [this.helpers.returnJsonArray(records)] : null;
+	}
+}

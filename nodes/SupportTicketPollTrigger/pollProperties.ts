@@ -1,0 +1,69 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { ticketStateFields } from '../SupportTicket/actions/common.descriptions';
+
+export const DEFAULT_MAX_PAGES_PER_POLL = 10;
+
+export const pollProperties: INodeProperties[] = [
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		options: [
+			{ name: 'New Ticket', value: 'newTicket', description: 'A ticket was created' },
+			{
+				name: 'Updated Ticket',
+				value: 'updatedTicket',
+				description: 'A ticket was created or changed (needs the service to sort by updated_at)',
+			},
+			{ name: 'New Customer', value: 'newCustomer', description: 'A customer was created' },
+		],
+		default: 'newTicket',
+	},
+	{
+		displayName:
+			'Updated Ticket lists tickets by updated_at, newest first (sort_by=updated_at). If your service does not support that sort, it sees only new tickets: use the Support Ticket Trigger (webhooks) for changes instead.',
+		name: 'updatedNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { event: ['updatedTicket'] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { event: ['newTicket', 'updatedTicket'] } },
+		options: ticketStateFields.map((field) => ({
+			...field,
+			description: field.description?.replace(/^(Priority|Status) of the ticket\./, 'Only tickets with this $1.'),
+		})),
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Emit Existing Items on First Poll',
+				name: 'emitExisting',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the first poll after activation emits every existing item. Off: it only notes where to start, and later polls emit what is new.',
+			},
+			{
+				displayName: 'Max Pages per Poll',
+				name: 'maxPagesPerPoll',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_MAX_PAGES_PER_POLL,
+				description:
+					'Pages of 100 read at most in one poll. When more is new, the next polls read the rest first, so nothing is skipped.',
+			},
+		],
+	},
+];

@@ -1,0 +1,57 @@
+import {
+	NodeConnectionTypes,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { receiveDelivery } from './receiveDelivery';
+import { triggerProperties } from './triggerProperties';
+
+export class SupportTicketTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Support Ticket Trigger',
+		name: 'supportTicketTrigger',
+		icon: { light: 'file:../../icons/supportTicket.svg', dark: 'file:../../icons/supportTicket.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when the External Support Ticket API sends a signed webhook',
+		defaults: { name: 'Support Ticket Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'supportTicketApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'support-ticket',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	// The spec defines no registration API, so there is nothing to create or delete at the
+	// service. Activation still reads the credential, so a missing one fails loudly.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				await this.getCredentials('supportTicketApi');
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveDelivery.call(this);
+	}
+}

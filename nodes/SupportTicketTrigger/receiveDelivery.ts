@@ -1,0 +1,97 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { DEFAULT_TOLERANCE_SECONDS } from '../shared/signature';
+import { rememberDelivery } from './rememberDelivery';
+import { isSelectedEvent, parseEventList, readEventName } from './selectEvent';
+import { signedPath } from './signedPath';
+import { verifyWebhookSignature, type RequestHeaders } from './verifyWebhookSignature';
+
+const CREDENTIAL_TYPE = 'supportTicketApi';
+const EVENT_ID_HEADER = 'x-event-id';
+
+/** What n8n's Express request offers a webhook node (typed here: the package has no express types). */
+interface ReceivedRequest {
+	headers: RequestHeaders;
+	body?: unknown;
+	rawBody?: Buffer;
+	originalUrl?: string;
+	url?: string;
+}
+
+interface TriggerOptions {
+	eventField?: string;
+	customEvents?: string;
+	publicPath?: string;
+	toleranceSeconds?: number;
+	dropDuplicates?: boolean;
+	includeHeaders?: boolean;
+}
+
+/**
+ * Handles one delivery: a delivery that is not genuinely signed is answered 401 and starts
+ * nothing; an event the user did not select, or one already received, is answered 200 and
+ * starts nothing; anything else starts the workflow with the delivery as the item.
+ */
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const req = this.getRequestObject() as unknown as ReceivedRequest;
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+
+	if (this.getNodeParameter('verifySignature', true) as boolean) {
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+		const secret = String(credentials.webhookSecret || credentials.apiSecret || '');
+		const result = secret
+			? verifyWebhookSignature(
+					{
+						headers: req.headers,
+						rawBody: req.rawBody,
+						signedPath: signedPath(req.originalUrl ?? req.url ?? '/', options.publicPath),
+					},
+					{ secret, nowMs: Date.now(), toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS },
+				)
+			: ({ valid: false, reason: 'invalid_signature', message: 'The credential has no API Secret or Webhook Secret' } as const);
+		if (!result.valid) {
+			this.logger.warn(`Support Ticket Trigger rejected a delivery (${result.reason}): ${result.message}`);
+			this.getResponseObject().status(401).json({ error: result.reason, message: result.message });
+			return { noWebhookResponse: true };
+		}
+	}
+
+	const payload = readPayload(req);
+	const event = readEventName(payload, options.eventField?.trim() || 'event');
+	const selected = [...(this.getNodeParameter('events', []) as string[]), ...parseEventList(options.customEvents)];
+	if (!isSelectedEvent(event, selected)) {
+		return { webhookResponse: { received: true, started: false, reason: `event ${event ?? '(none)'} is not selected` } };
+	}
+
+	if (options.dropDuplicates ?? true) {
+		const eventId = readEventId(req.headers, payload);
+		if (eventId !== undefined && !rememberDelivery(this.getWorkflowStaticData('node'), eventId)) {
+			return { webhookResponse: { received: true, started: false, reason: `event ${eventId} was already received` } };
+		}
+	}
+
+	const json: IDataObject = options.includeHeaders ? { ...payload, headers: { ...req.headers } as IDataObject } : payload;
+	return { workflowData: [this.helpers.returnJsonArray(json)] };
+}
+
+/** The delivery as JSON, read from the bytes that were verified; other bodies are kept as text. */
+function readPayload(req: ReceivedRequest): IDataObject {
+	if (req.rawBody && req.rawBody.length > 0) {
+		const text = req.rawBody.toString('utf8');
+		try {
+			const parsed = JSON.parse(text) as unknown;
+			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as IDataObject;
+			return { body: parsed as IDataObject[] };
+		} catch {
+			return { body: text };
+		}
+	}
+	if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return req.body as IDataObject;
+	return req.body === undefined ? {} : { body: req.body as string };
+}
+
+function readEventId(headers: RequestHeaders, payload: IDataObject): string | undefined {
+	const header = headers[EVENT_ID_HEADER];
+	if (typeof header === 'string' && header !== '') return header;
+	return typeof payload.id === 'string' || typeof payload.id === 'number' ? String(payload.id) : undefined;
+}

@@ -1,0 +1,97 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TOLERANCE_SECONDS } from '../shared/signature';
+import { ANY_EVENT, KNOWN_EVENTS } from './selectEvent';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'The service has no API to register webhooks: copy the <b>Production URL</b> above into the service\'s webhook settings and activate this workflow. The <b>Test URL</b> only receives deliveries while you listen for a test event in the editor, so register it only for a test.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: KNOWN_EVENTS,
+		default: [ANY_EVENT],
+		required: true,
+		description:
+			'Deliveries of other events are answered with 200 and start nothing. Event names the service sends that are not listed can be added under Options > Additional Event Names.',
+	},
+	{
+		displayName: 'Verify Signature',
+		name: 'verifySignature',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to accept only deliveries signed with the credential\'s Webhook Secret (or API Secret); unsigned, forged, tampered or stale deliveries are answered with 401 and start nothing',
+	},
+	{
+		displayName:
+			'Without signature verification anyone who knows this URL can start the workflow with any data. Turn it off only for a test.',
+		name: 'unverifiedWarning',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { verifySignature: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Additional Event Names',
+				name: 'customEvents',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. ticket.merged, ticket.*',
+				description:
+					'Further event names to accept, separated by commas. A name ending in .* accepts every event with that prefix.',
+			},
+			{
+				displayName: 'Drop Repeated Deliveries',
+				name: 'dropDuplicates',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to start nothing for a delivery whose event ID (from its event ID header or payload) was already received; the last 1,000 IDs are remembered',
+			},
+			{
+				displayName: 'Event Field',
+				name: 'eventField',
+				type: 'string',
+				default: 'event',
+				placeholder: 'e.g. event or meta.type',
+				description: 'Field of the delivery that holds the event name (a dot path for nested fields)',
+			},
+			{
+				displayName: 'Include Headers',
+				name: 'includeHeaders',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add the request headers to the output item under "headers"',
+			},
+			{
+				displayName: 'Public Path',
+				name: 'publicPath',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. /n8n/webhook/abc123/support-ticket',
+				description:
+					'The path the service calls, if a proxy in front of n8n rewrites it. The signature covers the path the service used; leave empty when n8n receives it unchanged.',
+			},
+			{
+				displayName: 'Timestamp Tolerance (Seconds)',
+				name: 'toleranceSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_TOLERANCE_SECONDS,
+				description: 'How far the x-api-timestamp of a delivery may be from this server\'s clock; older deliveries are rejected as replays',
+			},
+		],
+	},
+];

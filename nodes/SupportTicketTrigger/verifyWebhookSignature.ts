@@ -1,0 +1,65 @@
+import {
+	SIGNATURE_HEADER,
+	TIMESTAMP_HEADER,
+	verifySignature,
+	type VerificationResult,
+} from '../shared/signature';
+
+/** Request headers as Node gives them: lower-case names; a repeated header may be a list. */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export interface WebhookDelivery {
+	headers: RequestHeaders;
+	/** The body bytes exactly as received; what the service hashed. */
+	rawBody: Buffer | undefined;
+	/** The path (with query) the service signed: the public path it called. */
+	signedPath: string;
+}
+
+export interface WebhookVerification {
+	secret: string;
+	nowMs: number;
+	toleranceSeconds: number;
+}
+
+/**
+ * Decides whether a webhook delivery was signed by the service: the same scheme as API
+ * requests (timestamp + POST + path?query + sha256 of the raw body), timing-safe, within the
+ * timestamp window. Anything unusual (a repeated header, no raw body) fails closed.
+ */
+export function verifyWebhookSignature(delivery: WebhookDelivery, options: WebhookVerification): VerificationResult {
+	const timestamp = singleHeader(delivery.headers, TIMESTAMP_HEADER);
+	const signature = singleHeader(delivery.headers, SIGNATURE_HEADER);
+	if (timestamp === null || signature === null) {
+		return {
+			valid: false,
+			reason: 'missing_headers',
+			message: `The ${timestamp === null ? TIMESTAMP_HEADER : SIGNATURE_HEADER} header was sent more than once`,
+		};
+	}
+	if (!delivery.rawBody) {
+		return {
+			valid: false,
+			reason: 'invalid_signature',
+			message: 'n8n did not pass the raw request body, so the signature cannot be checked',
+		};
+	}
+	return verifySignature({
+		secret: options.secret,
+		timestamp,
+		signature,
+		method: 'POST',
+		pathWithQuery: delivery.signedPath,
+		body: delivery.rawBody,
+		nowMs: options.nowMs,
+		toleranceSeconds: options.toleranceSeconds,
+	});
+}
+
+/** The header's value; null when it was repeated (Node joins or lists repeats, never trust them). */
+function singleHeader(headers: RequestHeaders, name: string): string | undefined | null {
+	const value = headers[name];
+	if (Array.isArray(value)) return value.length === 1 ? value[0] : null;
+	if (value !== undefined && value.includes(',')) return null;
+	return value;
+}

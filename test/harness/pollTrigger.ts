@@ -1,0 +1,75 @@
+import { PollContext } from 'n8n-core';
+import {
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+
+import { additionalData } from './additionalData';
+import { CredentialsHelper } from './CredentialsHelper';
+import { loadPackageTypes } from './packageTypes';
+import { runWorkflow, type WorkflowJson, type WorkflowRun } from './runWorkflow';
+
+export interface PollOutcome {
+	/** What `poll()` returned: null when nothing was new. */
+	items: INodeExecutionData[] | null;
+	/** The workflow run those items started, as n8n starts one per poll with data. */
+	execution?: WorkflowRun;
+}
+
+export interface Poller {
+	poll(): Promise<PollOutcome>;
+	/** The workflow's static data as n8n saved it after the last poll. */
+	readonly staticData: IDataObject;
+}
+
+/**
+ * What n8n does for an active workflow with a polling trigger, one poll at a time: calls
+ * `poll()` through n8n-core's PollContext in trigger mode, runs the workflow from the trigger
+ * with the items when there are any, and keeps the static data between polls only when it
+ * was marked changed, as n8n persists it.
+ */
+export async function createPoller(
+	workflowJson: WorkflowJson,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	triggerName: string,
+): Promise<Poller> {
+	const { nodeTypes, credentialTypes } = await loadPackageTypes();
+	let stored = JSON.parse(JSON.stringify(workflowJson.staticData ?? {})) as IDataObject;
+	return {
+		get staticData() {
+			return stored;
+		},
+		async poll() {
+			const staticData = JSON.parse(JSON.stringify(stored)) as IDataObject;
+			const workflow = new Workflow({
+				id: 'harness',
+				name: workflowJson.name ?? 'harness workflow',
+				nodes: workflowJson.nodes,
+				connections: workflowJson.connections,
+				active: true,
+				nodeTypes,
+				staticData,
+				settings: workflowJson.settings ?? {},
+			});
+			const node = workflow.getNode(triggerName) as INode;
+			const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+			if (!nodeType.poll) throw new Error(`${node.type} is not a polling node`);
+			const data = additionalData(new CredentialsHelper(credentialTypes, credentials));
+			const context = new PollContext(workflow, node, data, 'trigger', 'activate');
+			const result = await nodeType.poll.call(context);
+			if ((staticData as { __dataChanged?: boolean }).__dataChanged) {
+				stored = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			}
+			if (!result) return { items: null };
+			const execution = await runWorkflow({ ...workflowJson, staticData }, credentials, {
+				mode: 'trigger',
+				nodeName: triggerName,
+				data: result,
+			});
+			return { items: result[0] ?? [], execution };
+		},
+	};
+}

@@ -1,0 +1,129 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
+import { reachableText } from '../../harness/reachableText';
+import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+/**
+ * No secret in anything n8n keeps or shows. Distinctive credential values go through succeeding
+ * and failing workflows; then every string reachable from the run (run data, node output, the
+ * error with its description, stack, cause and context) is searched.
+ *
+ * What must not appear, precisely:
+ * - the API secret (right or wrong): nowhere at all, not even in the signed requests the harness
+ *   records from `authenticate()` or in what the sandbox received; only its HMAC travels;
+ * - the API key: nowhere in the run, its output or its errors. It does travel, by design, as the
+ *   `x-api-key` header, so it may appear in the signed request options and at the service.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const API_KEY = 'key-Q7XK-distinctive-2c1f';
+const API_SECRET = 'secret-W9ZP-distinctive-88ab';
+const WRONG_SECRET = 'secret-WRONG-distinctive-5e5e';
+let sandbox: Sandbox;
+let proxy: ResettingProxy;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 30, apiKey: API_KEY, apiSecret: API_SECRET });
+	proxy = await startResettingProxy(sandbox.baseUrl);
+});
+afterAll(async () => {
+	await proxy.stop();
+	await sandbox.stop();
+});
+beforeEach(() => {
+	sandbox.clearLog();
+	sandbox.setFaults({});
+	proxy.setRules([]);
+});
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const create = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
+
+interface Case {
+	name: string;
+	workflow: () => WorkflowJson;
+	secret?: string;
+	baseUrl?: () => string;
+	setup?: () => void;
+	fails: boolean;
+}
+
+const cases: Case[] = [
+	{ name: 'get many succeeds', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 5 }), fails: false },
+	{ name: 'create succeeds', workflow: () => singleNodeWorkflow(NODE, create), fails: false },
+	{ name: '401, wrong secret', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 1 }), secret: WRONG_SECRET, fails: true },
+	{ name: '404', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_404') }), fails: true },
+	{
+		name: '422',
+		workflow: () => singleNodeWorkflow(NODE, { ...create, additionalFields: { customFieldsJson: '{"id":"x"}' } }),
+		fails: true,
+	},
+	{
+		name: '429 with a wait too long',
+		workflow: () => singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', returnAll: true }),
+		setup: () => sandbox.setFaults({ next: [429], retryAfter: 600 }),
+		fails: true,
+	},
+	{
+		name: 'connection refused',
+		workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 1 }),
+		baseUrl: () => 'http://127.0.0.1:9',
+		fails: true,
+	},
+	{
+		name: 'connection reset on a create',
+		workflow: () => singleNodeWorkflow(NODE, create),
+		baseUrl: () => proxy.baseUrl,
+		setup: () => proxy.setRules([{ method: 'POST', times: 1, when: 'after' }]),
+		fails: true,
+	},
+	{
+		name: 'bad input (no request)',
+		workflow: () => singleNodeWorkflow(NODE, { ...create, customerEmail: 'not-an-email' }),
+		fails: true,
+	},
+	{
+		name: 'continue on fail: the error is an output item',
+		workflow: () =>
+			itemsWorkflow([{ id: 'tkt_404' }, { id: 'tkt_1' }], NODE, { resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') }, { continueOnFail: true }),
+		fails: false,
+	},
+];
+
+describe('no secret in what n8n keeps or shows', () => {
+	it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+		c.setup?.();
+		const credentials = { baseUrl: c.baseUrl?.() ?? sandbox.baseUrl, apiKey: API_KEY, apiSecret: c.secret ?? API_SECRET };
+		const result = await runWorkflow(c.workflow(), { supportTicketApi: credentials });
+		expect(result.error !== undefined).toBe(c.fails);
+		if (c.fails) {
+			expect(result.error?.message).toEqual(expect.any(String));
+			expect(result.error?.description).toEqual(expect.any(String));
+		}
+
+		// Run data (every node's output and error, as n8n stores the execution) and the error shown.
+		const shown = reachableText({ run: result.run, error: result.error });
+		// The search does reach the stored output and the error's description.
+		expect(shown).toContain(result.run ? 'resultData' : 'WorkflowHasIssuesError');
+		if (c.fails) expect(shown).toContain(result.error?.description as string);
+		for (const value of [API_SECRET, WRONG_SECRET, API_KEY]) expect(shown).not.toContain(value);
+
+		// The signed requests the harness recorded, and what the service received: no secret.
+		const sent = reachableText({ signed: result.credentialsHelper.authenticated, received: sandbox.log });
+		for (const value of [API_SECRET, WRONG_SECRET]) expect(sent).not.toContain(value);
+		if (c.name === 'get many succeeds') {
+			// The search reaches the headers: the key is there, as it must be on the wire.
+			expect(sent).toContain(API_KEY);
+		}
+	});
+
+	it('the output of a continue-on-fail run is the error message, not the request', async () => {
+		const result = await runWorkflow(
+			itemsWorkflow([{ id: 'tkt_404' }], NODE, { resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') }, { continueOnFail: true }),
+			{ supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: API_KEY, apiSecret: API_SECRET } },
+		);
+		const [item] = result.output('Node') as Array<{ json: IDataObject }>;
+		expect(Object.keys(item.json).sort()).toEqual(['description', 'error']);
+	});
+});

@@ -1,0 +1,106 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runWorkflow, singleNodeWorkflow } from '../../../harness';
+import { startResettingProxy, type ResettingProxy } from '../../../harness/resettingProxy';
+import { startSandbox, type Sandbox } from '../../../sandbox';
+
+/**
+ * Dropped connections, through the engine: the sandbox sits behind a proxy that destroys chosen
+ * sockets. A GET is repeated; a POST is not, because the client cannot tell whether the service
+ * processed it, and a second POST could create a second ticket.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const TICKETS = 250;
+let sandbox: Sandbox;
+let proxy: ResettingProxy;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: TICKETS });
+	proxy = await startResettingProxy(sandbox.baseUrl);
+});
+afterAll(async () => {
+	await proxy.stop();
+	await sandbox.stop();
+});
+beforeEach(() => sandbox.clearLog());
+
+async function run(parameters: IDataObject) {
+	const credentials = { baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+	return await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
+}
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const ticketsPath = '/api/v1/external/tickets';
+
+describe('a GET that hits a connection reset is repeated and succeeds', () => {
+	it.each(['before', 'after'] as const)('reset %s the service answered', async (when) => {
+		const ticket = sandbox.store.listTickets()[3];
+		proxy.setRules([{ method: 'GET', times: 1, when }]);
+		const result = await run({ resource: 'ticket', operation: 'get', ticketId: byId(ticket.id) });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((i) => i.json)).toEqual([ticket]);
+		expect(proxy.resets).toHaveLength(1);
+		expect(proxy.requests).toHaveLength(2);
+		expect(sandbox.log).toHaveLength(when === 'after' ? 2 : 1);
+	});
+
+	it('inside Return All only the dropped page is fetched again', async () => {
+		proxy.setRules([{ method: 'GET', path: /cursor=/, times: 1, when: 'after' }]);
+		const result = await run({ resource: 'ticket', operation: 'getAll', returnAll: true });
+		expect(result.error).toBeUndefined();
+		const ids = result.output('Node').map((i) => i.json.id);
+		expect(ids).toEqual(sandbox.store.listTickets().map((t) => t.id));
+		expect(new Set(ids).size).toBe(TICKETS);
+		// 3 pages, the second one twice (dropped, then repeated); page 1 was never asked for again.
+		expect(sandbox.log.map((e) => e.query.cursor ?? 'first')).toEqual([
+			'first',
+			sandbox.log[1].query.cursor,
+			sandbox.log[1].query.cursor,
+			sandbox.log[3].query.cursor,
+		]);
+		expect(new Set(sandbox.log.map((e) => e.query.cursor ?? 'first')).size).toBe(3);
+	});
+
+	it('a connection that keeps dropping fails after the bounded number of attempts', async () => {
+		proxy.setRules([{ method: 'GET', times: 100, when: 'before' }]);
+		const result = await run({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') });
+		expect(result.error?.message).toBe('Could not reach the service: the connection was dropped, still after 5 attempts');
+		expect(result.error?.description).toMatch(/^Network error ECONNRESET\. Check the Base URL/);
+		expect(proxy.requests).toHaveLength(5);
+		expect(sandbox.log).toHaveLength(0);
+	});
+});
+
+describe('a POST that hits a connection reset is not repeated', () => {
+	const create = (subject: string) => ({
+		resource: 'ticket',
+		operation: 'create',
+		subject,
+		description: 'Sent once',
+		customerEmail: 'reset@example.com',
+	});
+
+	it('processed by the service, answer lost: exactly one POST, one ticket, and an error saying why', async () => {
+		const before = sandbox.store.ticketCount;
+		proxy.setRules([{ method: 'POST', times: 1, when: 'after' }]);
+		const result = await run(create('Reset after processing'));
+		expect(result.error?.message).toBe('Could not reach the service: the connection was dropped');
+		expect(result.error?.description).toContain('Network error ECONNRESET. A create request is not repeated after a lost connection');
+		expect(result.error?.description).toContain('check for a duplicate');
+		expect(proxy.requests).toEqual([`POST ${ticketsPath}`]);
+		expect(sandbox.log.filter((e) => e.method === 'POST')).toHaveLength(1);
+		expect(sandbox.log[0].status).toBe(201);
+		expect(sandbox.store.ticketCount).toBe(before + 1);
+		expect(sandbox.store.listTickets().filter((t) => t.subject === 'Reset after processing')).toHaveLength(1);
+	});
+
+	it('dropped before the service saw it: still exactly one attempt, nothing created', async () => {
+		const before = sandbox.store.ticketCount;
+		proxy.setRules([{ method: 'POST', times: 1, when: 'before' }]);
+		const result = await run(create('Reset before processing'));
+		expect(result.error?.message).toBe('Could not reach the service: the connection was dropped');
+		expect(proxy.requests).toEqual([`POST ${ticketsPath}`]);
+		expect(sandbox.log).toHaveLength(0);
+		expect(sandbox.store.ticketCount).toBe(before);
+	});
+});

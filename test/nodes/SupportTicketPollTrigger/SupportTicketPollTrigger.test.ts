@@ -1,0 +1,186 @@
+import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+
+import { CREDENTIALS_REF, createPoller, runWorkflow, type WorkflowJson } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
+
+/** Poll Trigger → Support Ticket (get each ticket again): proves the items run the workflow. */
+function pollWorkflow(parameters: IDataObject, withGet = true): WorkflowJson {
+	const trigger: INode = {
+		id: 'poll',
+		name: 'On New',
+		type: POLL_TRIGGER,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INode['parameters'],
+		credentials: CREDENTIALS_REF,
+	};
+	const get: INode = {
+		id: 'get',
+		name: 'Get Ticket',
+		type: 'n8n-nodes-support-ticket.supportTicket',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: { resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+		credentials: CREDENTIALS_REF,
+	};
+	return withGet
+		? { nodes: [trigger, get], connections: { 'On New': { main: [[{ node: 'Get Ticket', type: 'main', index: 0 }]] } } }
+		: { nodes: [trigger], connections: {} };
+}
+
+/** A sandbox whose clock the test moves, so several records can share one timestamp. */
+async function sandboxWithClock(seed: number) {
+	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
+	const sandbox = await startSandbox({ seed, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+	const credentials: ICredentialDataDecryptedObject = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+	return { sandbox, clock, credentials: { supportTicketApi: credentials } };
+}
+
+function newTicket(sandbox: Sandbox, n: number, extra: IDataObject = {}) {
+	return sandbox.store.createTicket({ subject: `Poll ${n}`, description: 'd', customer: { email: `poll${n}@example.com` }, ...extra });
+}
+
+const ids = (items: Array<{ json: IDataObject }> | null) => (items ?? []).map((item) => item.json.id as string);
+
+describe('Support Ticket Poll Trigger: New Ticket', () => {
+	let env: Awaited<ReturnType<typeof sandboxWithClock>>;
+	beforeEach(async () => (env = await sandboxWithClock(30)));
+	afterEach(async () => env.sandbox.stop());
+
+	it('first poll records the starting point; later polls emit each new ticket once, oldest first, and run the workflow', async () => {
+		const poller = await createPoller(pollWorkflow({ event: 'newTicket' }), env.credentials, 'On New');
+		expect((await poller.poll()).items).toBeNull();
+
+		const created: string[] = [];
+		for (let n = 0; n < 3; n++) {
+			env.clock.ms += 1000;
+			created.push(newTicket(env.sandbox, n).id);
+		}
+		const second = await poller.poll();
+		expect(ids(second.items)).toEqual(created);
+		expect(second.execution?.error).toBeUndefined();
+		expect(second.execution?.output('Get Ticket').map((item) => item.json.id)).toEqual(created);
+
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	it('tickets sharing one created_at, also the watermark\'s own, each appear exactly once across polls', async () => {
+		const poller = await createPoller(pollWorkflow({ event: 'newTicket' }, false), env.credentials, 'On New');
+		await poller.poll();
+		env.clock.ms += 60_000;
+		const sameInstant = [newTicket(env.sandbox, 1).id, newTicket(env.sandbox, 2).id, newTicket(env.sandbox, 3).id];
+		expect(new Set(sameInstant.map((id) => env.sandbox.store.getTicket(id)?.created_at)).size).toBe(1);
+		expect(ids((await poller.poll()).items).sort()).toEqual([...sameInstant].sort());
+
+		// Two more in the very same millisecond as the watermark, then one later.
+		const late = [newTicket(env.sandbox, 4).id, newTicket(env.sandbox, 5).id];
+		env.clock.ms += 1;
+		late.push(newTicket(env.sandbox, 6).id);
+		expect(ids((await poller.poll()).items).sort()).toEqual([...late].sort());
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	it('more new tickets than Max Pages per Poll allows: the rest comes with the next polls, none skipped or repeated', async () => {
+		const poller = await createPoller(pollWorkflow({ event: 'newTicket', options: { maxPagesPerPoll: 1 } }, false), env.credentials, 'On New');
+		await poller.poll();
+		const created: string[] = [];
+		for (let n = 0; n < 250; n++) {
+			env.clock.ms += 10;
+			created.push(newTicket(env.sandbox, n).id);
+		}
+		env.sandbox.clearLog();
+		const seen: string[] = [];
+		const first = await poller.poll();
+		expect(first.items).toHaveLength(100);
+		seen.push(...ids(first.items));
+		// New tickets keep arriving while the backlog is read.
+		for (let n = 250; n < 260; n++) {
+			env.clock.ms += 10;
+			created.push(newTicket(env.sandbox, n).id);
+		}
+		for (let poll = 0; poll < 10 && seen.length < created.length; poll++) {
+			env.sandbox.clearLog();
+			seen.push(...ids((await poller.poll()).items));
+			expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
+		}
+		expect(seen.length).toBe(created.length);
+		expect(new Set(seen)).toEqual(new Set(created));
+		expect((await poller.poll()).items).toBeNull();
+		expect(poller.staticData).toMatchObject({ 'node:On New': { pollState: { backlogs: [] } } });
+	});
+
+	it('filters: only matching tickets; changing the filter starts afresh instead of reusing cursors', async () => {
+		const urgentOnly = await createPoller(pollWorkflow({ event: 'newTicket', filters: { priority: 'urgent' } }, false), env.credentials, 'On New');
+		await urgentOnly.poll();
+		env.clock.ms += 1000;
+		const urgent = newTicket(env.sandbox, 1, { priority: 'urgent' }).id;
+		newTicket(env.sandbox, 2, { priority: 'low' });
+		expect(ids((await urgentOnly.poll()).items)).toEqual([urgent]);
+		const listCalls = env.sandbox.log.filter((entry) => entry.pathname.endsWith('/tickets'));
+		expect(listCalls.every((entry) => entry.query.priority === 'urgent')).toBe(true);
+
+		const lowOnly = await createPoller(
+			{ ...pollWorkflow({ event: 'newTicket', filters: { priority: 'low' } }, false), staticData: urgentOnly.staticData },
+			env.credentials,
+			'On New',
+		);
+		expect((await lowOnly.poll()).items).toBeNull();
+	});
+
+	it('Emit Existing Items on First Poll emits every existing ticket once', async () => {
+		const poller = await createPoller(pollWorkflow({ event: 'newTicket', options: { emitExisting: true } }, false), env.credentials, 'On New');
+		const first = await poller.poll();
+		expect(first.items).toHaveLength(env.sandbox.store.ticketCount);
+		expect(new Set(ids(first.items)).size).toBe(env.sandbox.store.ticketCount);
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	it('a manual test run returns the newest ticket, so fields can be mapped, and moves no watermark', async () => {
+		env.clock.ms += 1000;
+		const newest = newTicket(env.sandbox, 99).id;
+		const run = await runWorkflow(pollWorkflow({ event: 'newTicket' }), env.credentials, { nodeName: 'On New' });
+		expect(run.error).toBeUndefined();
+		expect(ids(run.output('On New'))).toEqual([newest]);
+		expect(run.output('Get Ticket')[0].json.id).toBe(newest);
+	});
+});
+
+describe('Support Ticket Poll Trigger: Updated Ticket and New Customer', () => {
+	let env: Awaited<ReturnType<typeof sandboxWithClock>>;
+	beforeEach(async () => (env = await sandboxWithClock(20)));
+	afterEach(async () => env.sandbox.stop());
+
+	it('Updated Ticket emits each change; a ticket changed twice between polls comes once, in its latest state', async () => {
+		const poller = await createPoller(pollWorkflow({ event: 'updatedTicket' }, false), env.credentials, 'On New');
+		await poller.poll();
+		const [a, b] = env.sandbox.store.listTickets({}).slice(5, 7);
+		env.clock.ms += 1000;
+		env.sandbox.store.updateTicket(a.id, { status: 'pending' });
+		env.clock.ms += 1000;
+		env.sandbox.store.updateTicket(b.id, { status: 'solved' });
+		env.clock.ms += 1000;
+		env.sandbox.store.updateTicket(a.id, { status: 'closed' });
+		const polled = await poller.poll();
+		expect(polled.items?.map((item) => [item.json.id, item.json.status])).toEqual([
+			[b.id, 'solved'],
+			[a.id, 'closed'],
+		]);
+		expect(env.sandbox.log.some((entry) => entry.query.sort_by === 'updated_at' && entry.query.sort === 'desc')).toBe(true);
+		expect((await poller.poll()).items).toBeNull();
+		env.clock.ms += 1000;
+		env.sandbox.store.updateTicket(b.id, { priority: 'urgent' });
+		expect(ids((await poller.poll()).items)).toEqual([b.id]);
+	});
+
+	it('New Customer emits customers created between polls', async () => {
+		const poller = await createPoller(pollWorkflow({ event: 'newCustomer' }, false), env.credentials, 'On New');
+		await poller.poll();
+		env.clock.ms += 1000;
+		const c1 = env.sandbox.store.createCustomer({ email: 'c1@example.com' }).id;
+		const c2 = env.sandbox.store.createCustomer({ email: 'c2@example.com' }).id;
+		expect(ids((await poller.poll()).items)).toEqual([c1, c2]);
+		expect((await poller.poll()).items).toBeNull();
+	});
+});

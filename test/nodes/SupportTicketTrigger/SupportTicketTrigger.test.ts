@@ -1,0 +1,221 @@
+import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+
+import { CREDENTIALS_REF, startWebhookReceiver, type WebhookReceiver, type WorkflowJson } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { deliver, nowSeconds } from './deliveries';
+
+const TRIGGER = 'n8n-nodes-support-ticket.supportTicketTrigger';
+const WEBHOOK_SECRET = 'whsec-ünïcode "quoted" secret';
+
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 3 });
+	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+});
+afterAll(async () => sandbox.stop());
+
+/** Support Ticket Trigger → Support Ticket (get the ticket the event names): the webhook sync recipe. */
+function syncWorkflow(parameters: IDataObject = {}): WorkflowJson {
+	const trigger: INode = {
+		id: 'trigger',
+		name: 'On Event',
+		type: TRIGGER,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: 'b5a5c1c4-0000-4000-8000-000000000001',
+		parameters: { events: ['*'], ...parameters } as INode['parameters'],
+		credentials: CREDENTIALS_REF,
+	};
+	const getTicket: INode = {
+		id: 'get',
+		name: 'Get Ticket',
+		type: 'n8n-nodes-support-ticket.supportTicket',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {
+			resource: 'ticket',
+			operation: 'get',
+			ticketId: { __rl: true, mode: 'id', value: '={{ $json.data.ticket_id ?? $json.data.id }}' },
+		},
+		credentials: CREDENTIALS_REF,
+	};
+	return {
+		nodes: [trigger, getTicket],
+		connections: { 'On Event': { main: [[{ node: 'Get Ticket', type: 'main', index: 0 }]] } },
+	};
+}
+
+async function withReceiver<T>(
+	parameters: IDataObject,
+	creds: ICredentialDataDecryptedObject,
+	body: (receiver: WebhookReceiver) => Promise<T>,
+): Promise<T> {
+	const receiver = await startWebhookReceiver(syncWorkflow(parameters), { supportTicketApi: creds }, 'On Event');
+	try {
+		return await body(receiver);
+	} finally {
+		await receiver.stop();
+	}
+}
+
+describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', () => {
+	it('starts the workflow once per event with the delivery as the item, and the next node reads the ticket', async () => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const hook = sandbox.addWebhook({ url: receiver.url, events: ['ticket.created', 'ticket.updated', 'reply.created'] });
+			try {
+				const ticket = sandbox.store.createTicket({ subject: 'Printer on fire', description: 'Again', customer: { email: 'ops@example.com' } });
+				sandbox.store.updateTicket(ticket.id, { status: 'pending' });
+				sandbox.store.createReply(ticket.id, { body: 'We are on it' });
+				await sandbox.webhooksIdle();
+				await receiver.idle();
+
+				const mine = sandbox.deliveries.filter((d) => d.webhookId === hook);
+				expect(mine.map((d) => [d.event, d.status])).toEqual([
+					['ticket.created', 200],
+					['ticket.updated', 200],
+					['reply.created', 200],
+				]);
+				expect(receiver.executions).toHaveLength(3);
+				const triggered = receiver.executions.map((run) => run.output('On Event')[0].json);
+				expect(triggered.map((item) => item.event)).toEqual(['ticket.created', 'ticket.updated', 'reply.created']);
+				expect(triggered[0]).toEqual(mine[0].payload);
+				for (const run of receiver.executions) {
+					expect(run.error).toBeUndefined();
+					expect(run.output('Get Ticket')[0].json).toMatchObject({ id: ticket.id, subject: 'Printer on fire' });
+				}
+			} finally {
+				sandbox.removeWebhook(hook);
+			}
+		});
+	});
+
+	it('answers 200 and starts nothing for events that are not selected; custom and prefix names can be added', async () => {
+		await withReceiver({ events: ['ticket.created'], options: { customEvents: 'customer.*' } }, credentials, async (receiver) => {
+			const hook = sandbox.addWebhook({ url: receiver.url });
+			try {
+				const ticket = sandbox.store.createTicket({ subject: 's', description: 'd', customer: { email: 'filter@example.com' } });
+				sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
+				sandbox.store.createCustomer({ email: 'filtered.in@example.com' });
+				sandbox.emit('ticket.merged', { id: ticket.id });
+				await sandbox.webhooksIdle();
+				await receiver.idle();
+
+				const mine = sandbox.deliveries.filter((d) => d.webhookId === hook);
+				// A ticket for a new e-mail address also creates its customer (customer.created first).
+				expect(mine.map((d) => [d.event, d.status])).toEqual([
+					['customer.created', 200],
+					['ticket.created', 200],
+					['ticket.updated', 200],
+					['customer.created', 200],
+					['ticket.merged', 200],
+				]);
+				const started = receiver.executions.map((run) => run.output('On Event')[0].json.event);
+				expect(started).toEqual(['customer.created', 'ticket.created', 'customer.created']);
+				expect(receiver.deliveries[2].body).toContain('event ticket.updated is not selected');
+				expect(receiver.deliveries[4].body).toContain('event ticket.merged is not selected');
+			} finally {
+				sandbox.removeWebhook(hook);
+			}
+		});
+	});
+
+	it('verifies with the separate Webhook Secret when the credential has one', async () => {
+		const creds = { ...credentials, webhookSecret: WEBHOOK_SECRET };
+		await withReceiver({}, creds, async (receiver) => {
+			const good = sandbox.addWebhook({ url: receiver.url, secret: WEBHOOK_SECRET });
+			const signedWithApiSecret = sandbox.addWebhook({ url: receiver.url });
+			try {
+				sandbox.store.createCustomer({ email: 'two.hooks@example.com' });
+				await sandbox.webhooksIdle();
+				await receiver.idle();
+				const status = (id: string) => sandbox.deliveries.filter((d) => d.webhookId === id).map((d) => d.status);
+				expect(status(good)).toEqual([200]);
+				expect(status(signedWithApiSecret)).toEqual([401]);
+				expect(receiver.executions).toHaveLength(1);
+			} finally {
+				sandbox.removeWebhook(good);
+				sandbox.removeWebhook(signedWithApiSecret);
+			}
+		});
+	});
+});
+
+describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
+	const payload = (id: string) => JSON.stringify({ id, event: 'ticket.created', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
+
+	it('a matrix of forgeries: each answered 401 with its cause, none starts the workflow; genuine ones do', async () => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const secret = sandbox.apiSecret;
+			const url = receiver.url;
+			const cases: Array<{ name: string; send: () => Promise<{ status: number; body: string }>; status: number; cause?: string }> = [
+				{ name: 'genuine', send: () => deliver({ url, secret, body: payload('evt_a1') }), status: 200 },
+				{ name: 'forged signature', send: () => deliver({ url, secret, body: payload('evt_a2'), signature: 'ab'.repeat(32) }), status: 401, cause: 'invalid_signature' },
+				{ name: 'tampered body', send: () => deliver({ url, secret, body: payload('evt_a3'), sentBody: payload('evt_a3').replace('tkt_1', 'tkt_2') }), status: 401, cause: 'invalid_signature' },
+				{ name: 'wrong secret', send: () => deliver({ url, secret: 'not-the-secret', body: payload('evt_a4') }), status: 401, cause: 'invalid_signature' },
+				{ name: 'signed for another path', send: () => deliver({ url, secret, body: payload('evt_a5'), signedPath: '/webhook/other/support-ticket' }), status: 401, cause: 'invalid_signature' },
+				{ name: 'missing signature header', send: () => deliver({ url, secret, body: payload('evt_a6'), headers: { 'x-api-signature': null } }), status: 401, cause: 'missing_headers' },
+				{ name: 'missing timestamp header', send: () => deliver({ url, secret, body: payload('evt_a7'), headers: { 'x-api-timestamp': null } }), status: 401, cause: 'missing_headers' },
+				{ name: 'millisecond timestamp', send: () => deliver({ url, secret, body: payload('evt_a8'), timestamp: String(Date.now()) }), status: 401, cause: 'timestamp_in_milliseconds' },
+				{ name: 'timestamp 10 minutes old', send: () => deliver({ url, secret, body: payload('evt_a9'), timestamp: nowSeconds(-600) }), status: 401, cause: 'timestamp_outside_window' },
+				{ name: 'timestamp 10 minutes ahead', send: () => deliver({ url, secret, body: payload('evt_a10'), timestamp: nowSeconds(600) }), status: 401, cause: 'timestamp_outside_window' },
+				{ name: 'signature header repeated', send: () => deliver({ url, secret, body: payload('evt_a11'), headers: { 'x-api-signature': ['ab'.repeat(32), 'cd'.repeat(32)] } }), status: 401, cause: 'missing_headers' },
+				{ name: 'replayed event id', send: () => deliver({ url, secret, body: payload('evt_a1') }), status: 200 },
+				{ name: 'genuine, second event', send: () => deliver({ url, secret, body: payload('evt_a12') }), status: 200 },
+			];
+			const outcome: Array<{ name: string; status: number; cause?: string }> = [];
+			for (const c of cases) {
+				const answer = await c.send();
+				const cause = answer.status === 401 ? (JSON.parse(answer.body) as { error: string }).error : undefined;
+				outcome.push({ name: c.name, status: answer.status, ...(cause ? { cause } : {}) });
+			}
+			await receiver.idle();
+			expect(outcome).toEqual(cases.map((c) => ({ name: c.name, status: c.status, ...(c.cause ? { cause: c.cause } : {}) })));
+			// Only the two genuine first deliveries started the workflow; the replay was answered but dropped.
+			expect(receiver.executions.map((run) => run.output('On Event')[0].json.id)).toEqual(['evt_a1', 'evt_a12']);
+			expect(receiver.deliveries.find((d) => d.body.includes('already received'))).toBeDefined();
+			expect(outcome.filter((o) => o.status === 401)).toHaveLength(10);
+		});
+	});
+
+	it('a proxy that rewrites the path: rejected until Public Path names the path the service signed', async () => {
+		const publicPath = '/n8n/webhook/b5a5c1c4-0000-4000-8000-000000000001/support-ticket';
+		const body = payload('evt_p1');
+		await withReceiver({}, credentials, async (receiver) => {
+			const answer = await deliver({ url: `${receiver.url}?tenant=7`, secret: sandbox.apiSecret, body, signedPath: `${publicPath}?tenant=7` });
+			expect(answer.status).toBe(401);
+		});
+		await withReceiver({ options: { publicPath } }, credentials, async (receiver) => {
+			const answer = await deliver({ url: `${receiver.url}?tenant=7`, secret: sandbox.apiSecret, body, signedPath: `${publicPath}?tenant=7` });
+			expect(answer.status).toBe(200);
+			await receiver.idle();
+			expect(receiver.executions).toHaveLength(1);
+		});
+	});
+
+	it('with verification off, accepts an unsigned delivery (the panel warns), and can include the headers', async () => {
+		await withReceiver({ verifySignature: false, options: { includeHeaders: true } }, credentials, async (receiver) => {
+			const answer = await deliver({ url: receiver.url, secret: 'x', body: payload('evt_u1'), headers: { 'x-api-signature': null, 'x-api-timestamp': null } });
+			expect(answer.status).toBe(200);
+			await receiver.idle();
+			const item = receiver.executions[0].output('On Event')[0].json;
+			expect(item).toMatchObject({ id: 'evt_u1', event: 'ticket.created', headers: { 'content-type': 'application/json' } });
+		});
+	});
+
+	it('a wider timestamp window accepts a 10-minute-old delivery', async () => {
+		await withReceiver({ options: { toleranceSeconds: 900 } }, credentials, async (receiver) => {
+			const answer = await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: payload('evt_w1'), timestamp: nowSeconds(-600) });
+			expect(answer.status).toBe(200);
+		});
+	});
+
+	it('Drop Repeated Deliveries off: a repeated event id starts the workflow again', async () => {
+		await withReceiver({ options: { dropDuplicates: false } }, credentials, async (receiver) => {
+			for (let i = 0; i < 2; i++) expect((await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: payload('evt_r1') })).status).toBe(200);
+			await receiver.idle();
+			expect(receiver.executions).toHaveLength(2);
+		});
+	});
+});
