@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../../sandbox';
+import type { Sandbox, WebhookDelivery } from '../../sandbox';
+import { nodeOutput, onlyItem } from '../runData';
 import type { Suite } from '../suite';
-import { finishedExecution, jobForExecution, registeredInstances, type ExecutionRecord } from './records';
 import type { ClusterProcess } from './queueCluster';
-import { IMPORT_PATH, IMPORT_WORKFLOW_ID, productionUrl, TICKET_EVENTS_PATH, TICKET_EVENTS_WORKFLOW_ID } from './queueWorkflows';
+import { IMPORT_BY_WEBHOOK_ID, IMPORT_PATH, productionUrl, triggerUrl } from './queueWorkflows';
+import { finishedExecution, jobForExecution, registeredInstances, storedRun, type ExecutionRecord } from './records';
 import type { QueueContext } from './run';
+import { sendDelivery } from './signedDelivery';
 
 const API = '/api/v1/external';
 
@@ -34,28 +36,33 @@ async function newestExecutionId(context: QueueContext): Promise<number> {
 }
 
 /**
- * Proof that `execution` ran on the worker: the Bull job that carried it was finished by a
- * process registered as a worker (records in Redis), and each process logged its part.
+ * Proof that `execution` ran on the worker: the Bull job that carried it was finished by the
+ * process registered as the worker (records in Redis); the process that received the request
+ * put it on the queue, no other did; the worker logged finishing it.
  */
 async function assertRanOnWorker(context: QueueContext, execution: ExecutionRecord, receivedBy: ClusterProcess): Promise<void> {
 	const { cluster, redis } = context;
 	const job = await jobForExecution(redis, execution.id);
 	assert.ok(job, `no Bull job in Redis carried execution ${execution.id}`);
 	const instances = await registeredInstances(redis);
-	const byHost = new Map(instances.map((instance) => [instance.hostId, instance.instanceType]));
-	assert.equal(byHost.get(job.finishedBy ?? ''), 'worker', `job ${job.jobId} was finished by ${job.finishedBy}; registered: ${JSON.stringify(instances)}`);
+	const kindOf = new Map(instances.map((instance) => [instance.hostId, instance.instanceType]));
+	assert.equal(kindOf.get(job.finishedBy ?? ''), 'worker', `job ${job.jobId} was finished by ${job.finishedBy}; registered: ${JSON.stringify(instances)}`);
 	const tag = `execution ${execution.id} (job ${job.jobId})`;
 	assert.ok(cluster.worker.process.output().includes(`Worker finished ${tag}`), `the worker did not log "Worker finished ${tag}"`);
-	// The process that received the call put the execution on the queue; no other process did.
 	for (const other of [cluster.main, cluster.webhook]) {
 		const enqueued = other.process.output().includes(`Enqueued ${tag}`);
 		assert.equal(enqueued, other === receivedBy, `n8n ${other.role} ${enqueued ? 'enqueued' : 'did not enqueue'} ${tag}`);
 	}
 }
 
+function ticketIdOf(delivery: WebhookDelivery): string | undefined {
+	return (delivery.payload.data as { id?: string } | null)?.id;
+}
+
 /** The n8n processes of a queue-mode cluster, each with the package from its own user folder. */
 export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	let importedIds: string[] = [];
+	let acceptedDelivery: WebhookDelivery | undefined;
 
 	suite.test('main, worker and webhook process register in Redis as one n8n 2.41.1 cluster', async () => {
 		const instances = await registeredInstances(context().redis);
@@ -63,21 +70,39 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		assert.ok(instances.every((instance) => instance.version === '2.41.1'), JSON.stringify(instances));
 	});
 
-	suite.test('import-all-tickets example, called on the webhook process, runs on the worker and answers every ticket', async () => {
-		const { sandbox, postgres, cluster } = context();
+	suite.test('examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker', async () => {
+		const { sandbox, postgres, cluster, rest, install, examples } = context();
 		const since = lastSeq(sandbox);
+		const trigger = examples.importAll.json.nodes[0].name;
+		const started = await rest.request<{ data?: { executionId?: string } }>('POST', `/workflows/${examples.importAll.id}/run`, { triggerToStartFrom: { name: trigger } });
+		assert.equal(started.status, 200, JSON.stringify(started.body));
+		const executionId = started.body.data?.executionId;
+		assert.ok(executionId, JSON.stringify(started.body));
+		const execution = await finishedExecution(postgres, (row) => row.id === executionId);
+		assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'manual', status: 'success' });
+		// What the worker saved: every ticket, in the service's default order (newest first).
+		const tickets = nodeOutput(await storedRun(postgres, install, executionId), 'Get All Tickets');
+		importedIds = tickets.map((ticket) => String(ticket.id));
+		assert.deepEqual(importedIds, sandbox.store.listTickets().map((ticket) => ticket.id));
+		assert.deepEqual(tickets[0], sandbox.store.listTickets()[0] as unknown as Record<string, unknown>);
+		const calls = sandbox.log.filter((entry) => entry.seq > since);
+		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), 'pages fetched');
+		assert.ok(calls.every((entry) => entry.method === 'GET' && entry.pathname === `${API}/tickets` && entry.status === 200));
+		await assertRanOnWorker(context(), execution, cluster.main);
+	});
+
+	suite.test('the same import started by a production webhook: received by the webhook process, run by the worker', async () => {
+		const { sandbox, postgres, cluster } = context();
 		const before = await newestExecutionId(context());
 		const response = await post(productionUrl(cluster.webhook.url, IMPORT_PATH), {});
 		assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-		const items = response.body as Array<{ id: string }>;
-		importedIds = items.map((item) => item.id);
-		// The service's default order (newest first), every ticket exactly once, page by page.
-		assert.deepEqual(importedIds, sandbox.store.listTickets().map((ticket) => ticket.id));
-		const calls = sandbox.log.filter((entry) => entry.seq > since);
-		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100));
-		assert.ok(calls.every((entry) => entry.method === 'GET' && entry.pathname === `${API}/tickets` && entry.status === 200));
-		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_WORKFLOW_ID);
-		assert.deepEqual({ mode: execution.mode, status: execution.status, finished: execution.finished }, { mode: 'webhook', status: 'success', finished: true });
+		// The webhook answers with the last node's items: the worker's result, relayed back.
+		assert.deepEqual(
+			(response.body as Array<{ id: string }>).map((item) => item.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK_ID);
+		assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
 		await assertRanOnWorker(context(), execution, cluster.webhook);
 	});
 
@@ -89,32 +114,64 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		assert.equal(await newestExecutionId(context()), before);
 	});
 
-	suite.test('a signed ticket.created delivery reaches the webhook process; the worker replies on the ticket', async () => {
-		const { sandbox, postgres, cluster } = context();
+	suite.test('examples/webhook-sync.json: a signed ticket.created delivery is verified on the webhook process, the worker reads the ticket', async () => {
+		const { sandbox, postgres, cluster, install, examples } = context();
 		const before = await newestExecutionId(context());
-		const hook = sandbox.addWebhook({ url: productionUrl(cluster.webhook.url, TICKET_EVENTS_PATH), events: ['ticket.created'] });
+		const hook = sandbox.addWebhook({ url: triggerUrl(cluster.webhook.url, examples.webhookSync.json), events: ['ticket.created'] });
 		try {
+			const since = lastSeq(sandbox);
 			const ticket = sandbox.store.createTicket({
 				subject: 'Queue mode: printer on fire',
 				description: 'Reported while n8n runs as main, worker and webhook process.',
 				customer: { email: 'queue@example.com', name: 'Queue Tester' },
 			});
 			await sandbox.webhooksIdle();
-			const delivery = sandbox.deliveries.find((d) => d.payload.data !== null && (d.payload.data as { id?: string }).id === ticket.id);
+			const delivery = sandbox.deliveries.find((d) => d.event === 'ticket.created' && ticketIdOf(d) === ticket.id);
 			assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
 			assert.equal(delivery.status, 200, delivery.error);
-			const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === TICKET_EVENTS_WORKFLOW_ID);
+			acceptedDelivery = delivery;
+			const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === examples.webhookSync.id);
 			assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
-			const replies = sandbox.store.listReplies(ticket.id);
-			assert.equal(replies.length, 1, JSON.stringify(replies));
-			assert.equal(replies[0].body, `Thanks, we received "${ticket.subject}" (${delivery.id}).`);
+			const run = await storedRun(postgres, install, execution.id);
+			assert.deepEqual(onlyItem(run, 'On Ticket Event'), delivery.payload as unknown as Record<string, unknown>);
+			assert.deepEqual(onlyItem(run, 'Get Ticket'), sandbox.store.getTicket(ticket.id) as unknown as Record<string, unknown>);
+			const calls = sandbox.log.filter((entry) => entry.seq > since).map((entry) => `${entry.method} ${entry.pathname} ${entry.status}`);
+			assert.deepEqual(calls, [`GET ${API}/tickets/${ticket.id} 200`]);
 			await assertRanOnWorker(context(), execution, cluster.webhook);
 		} finally {
 			sandbox.removeWebhook(hook);
 		}
 	});
 
-	suite.test('nothing lives in module memory: a restarted worker (a fresh process) imports exactly the same tickets', async () => {
+	suite.test('a forged delivery is answered 401 by the trigger in the webhook process and starts nothing', async () => {
+		const { sandbox, cluster, examples } = context();
+		const before = await newestExecutionId(context());
+		const body = JSON.stringify({ id: 'evt_forged_1', event: 'ticket.created', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
+		const answer = await sendDelivery(triggerUrl(cluster.webhook.url, examples.webhookSync.json), { body, eventId: 'evt_forged_1' }, { apiKey: sandbox.apiKey, secret: 'not-the-secret' });
+		assert.equal(answer.status, 401, JSON.stringify(answer.body));
+		assert.equal((answer.body as { error?: string }).error, 'invalid_signature');
+		assert.equal(await newestExecutionId(context()), before);
+		// The package's own code ran in the webhook process: its warning is in that process's log only.
+		const warning = 'Support Ticket Trigger rejected a delivery (invalid_signature)';
+		assert.ok(cluster.webhook.process.output().includes(warning), 'no rejection logged by the webhook process');
+		assert.ok(!cluster.main.process.output().includes(warning) && !cluster.worker.process.output().includes(warning));
+	});
+
+	suite.test('a repeated delivery is dropped after the webhook process restarts: the seen event id is in the database, not in module memory', async () => {
+		const { sandbox, postgres, cluster, examples } = context();
+		assert.ok(acceptedDelivery, 'the first delivery did not get through');
+		const [stored] = await postgres.query<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${examples.webhookSync.id}'`);
+		assert.ok(JSON.stringify(stored?.staticData ?? null).includes(`"${acceptedDelivery.id}"`), `workflow static data: ${JSON.stringify(stored)}`);
+		await cluster.restart('webhook');
+		const before = await newestExecutionId(context());
+		const body = JSON.stringify(acceptedDelivery.payload);
+		const answer = await sendDelivery(triggerUrl(cluster.webhook.url, examples.webhookSync.json), { body, eventId: acceptedDelivery.id }, { apiKey: sandbox.apiKey, secret: sandbox.apiSecret });
+		assert.equal(answer.status, 200, JSON.stringify(answer.body));
+		assert.deepEqual(answer.body, { received: true, started: false, reason: `event ${acceptedDelivery.id} was already received` });
+		assert.equal(await newestExecutionId(context()), before);
+	});
+
+	suite.test('a restarted worker (a fresh process) imports exactly what the first one did', async () => {
 		const { sandbox, postgres, cluster } = context();
 		assert.ok(importedIds.length > 0, 'the first import did not run');
 		await cluster.restart('worker');
@@ -122,10 +179,10 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		const response = await post(productionUrl(cluster.webhook.url, IMPORT_PATH), {});
 		assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
 		const ids = (response.body as Array<{ id: string }>).map((item) => item.id);
-		// The same answer as the first import, plus the ticket created since (newest first).
 		assert.deepEqual(ids, sandbox.store.listTickets().map((ticket) => ticket.id));
+		// The tickets of the first import, after the one created since (newest first).
 		assert.deepEqual(ids.slice(ids.length - importedIds.length), importedIds);
-		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_WORKFLOW_ID);
+		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK_ID);
 		assert.equal(execution.status, 'success');
 		await assertRanOnWorker(context(), execution, cluster.webhook);
 	});

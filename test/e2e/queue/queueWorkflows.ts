@@ -1,27 +1,30 @@
-import type { WorkflowJson } from '../../harness';
-import { exampleWorkflows, findWorkflow, SANDBOX_CREDENTIAL_ID, type StoredWorkflowJson } from '../fixtures';
+import type { INode } from 'n8n-workflow';
 
-type WorkflowNode = WorkflowJson['nodes'][number];
+import { exampleWorkflows, findWorkflow, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
 
-export const IMPORT_WORKFLOW_ID = 'queueImportAllTickets';
+export const IMPORT_EXAMPLE = 'examples/import-all-tickets.json';
+export const WEBHOOK_SYNC_EXAMPLE = 'examples/webhook-sync.json';
+export const IMPORT_BY_WEBHOOK_ID = 'queueImportAllTickets';
 export const IMPORT_PATH = 'queue-e2e-import-all-tickets';
-export const TICKET_EVENTS_WORKFLOW_ID = 'queueTicketEvents';
-export const TICKET_EVENTS_PATH = 'queue-e2e-ticket-events';
 
 const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
-const CREDENTIAL = { supportTicketApi: { id: SANDBOX_CREDENTIAL_ID, name: 'Support Ticket (sandbox)' } };
+
+/** The shipped examples the queue suite runs unchanged. */
+export function queueExamples(): { importAll: WorkflowFile; webhookSync: WorkflowFile } {
+	const examples = exampleWorkflows();
+	return { importAll: findWorkflow(examples, IMPORT_EXAMPLE), webhookSync: findWorkflow(examples, WEBHOOK_SYNC_EXAMPLE) };
+}
 
 /**
- * examples/import-all-tickets.json as it is shipped, started by a production Webhook instead of
- * its Manual Trigger: in queue mode production executions are what the workers run (and
- * `n8n execute` refuses queue mode, falling back to running in its own process). The webhook
+ * examples/import-all-tickets.json started by a production Webhook instead of its Manual Trigger,
+ * everything else as shipped: production executions are what workers run in any queue set-up
+ * (`n8n execute` does not support queue mode and runs in its own process instead). The webhook
  * answers with every item of the last node, so the caller sees what the worker imported.
  */
-export function importWorkflow(): StoredWorkflowJson {
-	const example = findWorkflow(exampleWorkflows(), 'examples/import-all-tickets.json').json;
+export function importByWebhookWorkflow(example: StoredWorkflowJson): StoredWorkflowJson {
 	const trigger = example.nodes.find((node) => node.type === MANUAL_TRIGGER);
-	if (!trigger) throw new Error('examples/import-all-tickets.json no longer starts with a Manual Trigger');
-	const webhook: WorkflowNode = {
+	if (!trigger) throw new Error(`${IMPORT_EXAMPLE} no longer starts with a Manual Trigger`);
+	const webhook: INode = {
 		id: 'a0e1c2d3-0000-4000-8000-0000000000a1',
 		name: 'Import Requested',
 		type: 'n8n-nodes-base.webhook',
@@ -29,57 +32,27 @@ export function importWorkflow(): StoredWorkflowJson {
 		position: trigger.position,
 		webhookId: 'a0e1c2d3-0000-4000-8000-0000000000a2',
 		parameters: { httpMethod: 'POST', path: IMPORT_PATH, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
-	} as WorkflowNode;
+	};
 	const connections = { ...example.connections, [webhook.name]: example.connections[trigger.name] };
 	delete connections[trigger.name];
 	return {
 		...example,
-		id: IMPORT_WORKFLOW_ID,
-		name: `${example.name} (queue mode)`,
+		id: IMPORT_BY_WEBHOOK_ID,
+		name: `${example.name} (production webhook)`,
 		nodes: [webhook, ...example.nodes.filter((node) => node !== trigger)],
 		connections,
 		active: false,
 	};
 }
 
-/**
- * A ticket event from the service (a signed webhook delivery) answered by a reply on that ticket:
- * the delivery is received by the webhook process, the reply is sent by the worker.
- */
-export function ticketEventsWorkflow(): StoredWorkflowJson {
-	const received: WorkflowNode = {
-		id: 'a0e1c2d3-0000-4000-8000-0000000000b1',
-		name: 'Ticket Created',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: 'a0e1c2d3-0000-4000-8000-0000000000b2',
-		parameters: { httpMethod: 'POST', path: TICKET_EVENTS_PATH, responseMode: 'onReceived', options: {} },
-	} as WorkflowNode;
-	const reply: WorkflowNode = {
-		id: 'a0e1c2d3-0000-4000-8000-0000000000b3',
-		name: 'Acknowledge',
-		type: 'n8n-nodes-support-ticket.supportTicket',
-		typeVersion: 1,
-		position: [240, 0],
-		parameters: {
-			resource: 'reply',
-			operation: 'create',
-			ticketId: { __rl: true, mode: 'id', value: '={{ $json.body.data.id }}' },
-			body: '=Thanks, we received "{{ $json.body.data.subject }}" ({{ $json.body.id }}).',
-		},
-		credentials: CREDENTIAL,
-	} as WorkflowNode;
-	return {
-		id: TICKET_EVENTS_WORKFLOW_ID,
-		name: 'Support Ticket: acknowledge new tickets (queue mode)',
-		nodes: [received, reply],
-		connections: { [received.name]: { main: [[{ node: reply.name, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		active: false,
-	};
+/** A production webhook URL (the webhook process serves them; main is told not to). */
+export function productionUrl(baseUrl: string, path: string): string {
+	return `${baseUrl}/webhook/${path}`;
 }
 
-export function productionUrl(webhookBaseUrl: string, path: string): string {
-	return `${webhookBaseUrl}/webhook/${path}`;
+/** The Support Ticket Trigger's production URL: `<webhookId>/<path>` of its one webhook. */
+export function triggerUrl(baseUrl: string, workflow: StoredWorkflowJson): string {
+	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-support-ticket.supportTicketTrigger');
+	if (!trigger?.webhookId) throw new Error(`${workflow.name} has no Support Ticket Trigger with a webhookId`);
+	return productionUrl(baseUrl, `${trigger.webhookId}/support-ticket`);
 }

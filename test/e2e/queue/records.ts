@@ -3,6 +3,11 @@
  * PostgreSQL, the Bull job in Redis (whose last progress message names the worker that ran it),
  * and the instance registry in Redis (each process's host id and kind).
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import type { N8nInstall } from '../n8n/n8nInstall';
+import type { PrintedRun } from '../runData';
 import type { PostgresServer } from './services/postgresServer';
 import type { RedisServer } from './services/redisServer';
 
@@ -80,4 +85,15 @@ export async function registeredInstances(redis: RedisServer): Promise<InstanceR
 		if (value) instances.push(JSON.parse(value) as InstanceRecord);
 	}
 	return instances;
+}
+
+/**
+ * The run data the worker saved for an execution (`execution_data`, serialized with `flatted`,
+ * read with the copy n8n itself uses), in the shape `n8n execute` prints.
+ */
+export async function storedRun(postgres: PostgresServer, install: N8nInstall, executionId: string): Promise<PrintedRun> {
+	const [row] = await postgres.query<{ data: string }>(`SELECT data FROM execution_data WHERE "executionId" = ${Number(executionId)}`);
+	if (!row) throw new Error(`no execution_data row for execution ${executionId}`);
+	const flatted = createRequire(path.join(install.dir, 'package.json'))('flatted') as { parse(text: string): unknown };
+	return { data: flatted.parse(row.data) as PrintedRun['data'] };
 }

@@ -15,12 +15,13 @@ import path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { sandboxCredentials } from '../fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from '../n8n/cli';
-import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
+import { ensureN8n, type N8nInstall, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
+import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
 import { packPackage } from '../packPackage';
 import { Suite, type Totals } from '../suite';
 import { addQueueCases } from './queueCases';
 import { createFolders, type QueueCluster, startCluster } from './queueCluster';
-import { importWorkflow, ticketEventsWorkflow } from './queueWorkflows';
+import { importByWebhookWorkflow, queueExamples } from './queueWorkflows';
 import { type PostgresServer, startPostgres } from './services/postgresServer';
 import { type RedisServer, startRedis } from './services/redisServer';
 import { stopEveryService } from './services/serviceProcess';
@@ -52,10 +53,14 @@ class Resources {
 }
 
 export interface QueueContext {
+	install: N8nInstall;
 	sandbox: Sandbox;
 	postgres: PostgresServer;
 	redis: RedisServer;
 	cluster: QueueCluster;
+	/** The editor's REST API on main, logged in as the owner. */
+	rest: N8nRestClient;
+	examples: ReturnType<typeof queueExamples>;
 }
 
 async function setUp(resources: Resources, workDir: string): Promise<QueueContext> {
@@ -78,16 +83,19 @@ async function setUp(resources: Resources, workDir: string): Promise<QueueContex
 	const folders = await createFolders({ install, packed, postgres, redis, workDir, log });
 	// Set-up commands run against the shared database, as an administrator would from main's machine.
 	await importCredentials(folders.main, sandboxCredentials(sandbox));
-	const workflows = [importWorkflow(), ticketEventsWorkflow()];
-	await importWorkflows(folders.main, workflows);
-	for (const workflow of workflows) await activateWorkflow(folders.main, workflow.id);
-	log(`credentials imported, ${workflows.length} workflows imported and published (${seconds(started)})`);
+	const examples = queueExamples();
+	const importByWebhook = importByWebhookWorkflow(examples.importAll.json);
+	await importWorkflows(folders.main, [examples.importAll.json, examples.webhookSync.json, importByWebhook]);
+	for (const id of [examples.webhookSync.id, importByWebhook.id]) await activateWorkflow(folders.main, id);
+	log(`credentials and 3 workflows imported, 2 published (${seconds(started)})`);
 
 	started = Date.now();
 	const cluster = await startCluster(folders, workDir, log);
 	resources.add('n8n cluster', cluster.stop);
-	log(`cluster up (${seconds(started)})`);
-	return { sandbox, postgres, redis, cluster };
+	const rest = new N8nRestClient(cluster.main.url);
+	await rest.setupOwner(DEV_OWNER);
+	log(`cluster up, owner set up on main (${seconds(started)})`);
+	return { install, sandbox, postgres, redis, cluster, rest, examples };
 }
 
 async function main(): Promise<void> {
