@@ -64,10 +64,14 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	let importedIds: string[] = [];
 	let acceptedDelivery: WebhookDelivery | undefined;
 
-	suite.test('main, worker and webhook process register in Redis as one n8n 2.41.1 cluster', async () => {
-		const instances = await registeredInstances(context().redis);
+	suite.test('main, worker and webhook process register in Redis as one n8n 2.41.1 cluster; the worker reports ready', async () => {
+		const { redis, cluster } = context();
+		const instances = await registeredInstances(redis);
 		assert.deepEqual(instances.map((instance) => instance.instanceType).sort(), ['main', 'webhook', 'worker'], JSON.stringify(instances));
 		assert.ok(instances.every((instance) => instance.version === '2.41.1'), JSON.stringify(instances));
+		// The worker's health server (QUEUE_HEALTH_CHECK_ACTIVE): its database and Redis connections are up.
+		const readiness = await fetch(`${cluster.worker.url}/healthz/readiness`, { signal: AbortSignal.timeout(10_000) });
+		assert.equal(readiness.status, 200, await readiness.text());
 	});
 
 	suite.test('examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker', async () => {

@@ -109,7 +109,6 @@ export interface ClusterOptions {
 	postgres: PostgresServer;
 	redis: RedisServer;
 	workDir: string;
-	log: (line: string) => void;
 }
 
 /**

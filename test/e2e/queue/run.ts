@@ -80,7 +80,7 @@ async function setUp(resources: Resources, workDir: string): Promise<QueueContex
 	log(`PostgreSQL ${postgres.version} on ${postgres.host}:${postgres.port}, Redis on ${redis.host}:${redis.port}, sandbox on ${sandbox.baseUrl} (${seconds(started)})`);
 
 	started = Date.now();
-	const folders = await createFolders({ install, packed, postgres, redis, workDir, log });
+	const folders = await createFolders({ install, packed, postgres, redis, workDir });
 	// Set-up commands run against the shared database, as an administrator would from main's machine.
 	await importCredentials(folders.main, sandboxCredentials(sandbox));
 	const examples = queueExamples();
