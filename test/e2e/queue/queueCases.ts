@@ -10,6 +10,7 @@ import type { QueueContext } from './run';
 import { sendDelivery } from './signedDelivery';
 
 const API = '/api/v1/external';
+const LOG_WAIT_MS = 10_000;
 
 function lastSeq(sandbox: Sandbox): number {
 	return sandbox.log.at(-1)?.seq ?? 0;
@@ -48,10 +49,11 @@ async function assertRanOnWorker(context: QueueContext, execution: ExecutionReco
 	const kindOf = new Map(instances.map((instance) => [instance.hostId, instance.instanceType]));
 	assert.equal(kindOf.get(job.finishedBy ?? ''), 'worker', `job ${job.jobId} was finished by ${job.finishedBy}; registered: ${JSON.stringify(instances)}`);
 	const tag = `execution ${execution.id} (job ${job.jobId})`;
-	assert.ok(cluster.worker.process.output().includes(`Worker finished ${tag}`), `the worker did not log "Worker finished ${tag}"`);
-	for (const other of [cluster.main, cluster.webhook]) {
-		const enqueued = other.process.output().includes(`Enqueued ${tag}`);
-		assert.equal(enqueued, other === receivedBy, `n8n ${other.role} ${enqueued ? 'enqueued' : 'did not enqueue'} ${tag}`);
+	// Log lines arrive through pipes: wait (bounded) for the ones that must come, then check the rest.
+	await cluster.worker.process.waitForOutput(`Worker finished ${tag}`, LOG_WAIT_MS);
+	await receivedBy.process.waitForOutput(`Enqueued ${tag}`, LOG_WAIT_MS);
+	for (const other of [cluster.main, cluster.webhook].filter((process) => process !== receivedBy)) {
+		assert.ok(!other.process.output().includes(`Enqueued ${tag}`), `n8n ${other.role} enqueued ${tag} too`);
 	}
 }
 
@@ -157,15 +159,13 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		assert.equal(await newestExecutionId(context()), before);
 		// The package's own code ran in the webhook process: its warning is in that process's log only.
 		const warning = 'Support Ticket Trigger rejected a delivery (invalid_signature)';
-		assert.ok(cluster.webhook.process.output().includes(warning), 'no rejection logged by the webhook process');
+		await cluster.webhook.process.waitForOutput(warning, LOG_WAIT_MS);
 		assert.ok(!cluster.main.process.output().includes(warning) && !cluster.worker.process.output().includes(warning));
 	});
 
 	suite.test('a repeated delivery is dropped after the webhook process restarts: the seen event id is in the database, not in module memory', async () => {
 		const { sandbox, postgres, cluster, examples } = context();
 		assert.ok(acceptedDelivery, 'the first delivery did not get through');
-		const [stored] = await postgres.query<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${examples.webhookSync.id}'`);
-		assert.ok(JSON.stringify(stored?.staticData ?? null).includes(`"${acceptedDelivery.id}"`), `workflow static data: ${JSON.stringify(stored)}`);
 		await cluster.restart('webhook');
 		const before = await newestExecutionId(context());
 		const body = JSON.stringify(acceptedDelivery.payload);
@@ -173,6 +173,9 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		assert.equal(answer.status, 200, JSON.stringify(answer.body));
 		assert.deepEqual(answer.body, { received: true, started: false, reason: `event ${acceptedDelivery.id} was already received` });
 		assert.equal(await newestExecutionId(context()), before);
+		// Where the fresh process found it: the workflow's static data, saved by the previous one.
+		const [stored] = await postgres.query<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${examples.webhookSync.id}'`);
+		assert.ok(JSON.stringify(stored?.staticData ?? null).includes(`"${acceptedDelivery.id}"`), `workflow static data: ${JSON.stringify(stored)}`);
 	});
 
 	suite.test('a restarted worker (a fresh process) imports exactly what the first one did', async () => {
