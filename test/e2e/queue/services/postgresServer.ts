@@ -25,8 +25,16 @@ export interface PostgresServer {
 const USER = 'n8n';
 const DATABASE = 'n8n';
 
-/** Debian installs the server binaries per major version under /usr/lib/postgresql/<major>/bin. */
+/**
+ * Debian installs the server binaries per major version under /usr/lib/postgresql/<major>/bin.
+ * QUEUE_E2E_POSTGRES_BIN points at another server's bin folder (another major version).
+ */
 function serverBinDir(): { dir: string; version: string } {
+	const override = process.env.QUEUE_E2E_POSTGRES_BIN;
+	if (override) {
+		const reported = execFileSync(path.join(override, 'postgres'), ['--version'], { encoding: 'utf8' });
+		return { dir: override, version: reported.replace(/^.*\)\s*/, '').trim() };
+	}
 	const root = '/usr/lib/postgresql';
 	const versions = existsSync(root)
 		? readdirSync(root)
