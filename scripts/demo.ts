@@ -49,6 +49,37 @@ async function main(): Promise<void> {
 			console.log('');
 		}
 
+		// Large accounts: page by page in a loop, then incremental runs with a watermark.
+		{
+			sandbox.clearLog();
+			const workflow = loadExample('import-page-by-page.json');
+			const started = process.hrtime.bigint();
+			const result = await runWorkflow(workflow, credentials);
+			const ms = Number(process.hrtime.bigint() - started) / 1e6;
+			const rounds = result.run?.data.resultData.runData['Write Page'] ?? [];
+			const written = rounds.reduce((sum, round) => sum + (round.data?.main[0]?.length ?? 0), 0);
+			const ok = !result.error && written === sandbox.store.ticketCount;
+			failed ||= !ok;
+			console.log(`▶ ${workflow.name ?? 'page by page'}  (examples/import-page-by-page.json)`);
+			console.log(`  ${ok ? '✓' : '✗'} ${written} tickets written in ${rounds.length} page(s), ${sandbox.log.length} signed call(s), ${ms.toFixed(0)} ms${result.error ? `: ${result.error.message}` : ''}\n`);
+		}
+		{
+			const workflow = { ...loadExample('incremental-import.json'), staticData: {} };
+			const imported: number[] = [];
+			for (const newTickets of [0, 7]) {
+				for (let n = 0; n < newTickets; n++) sandbox.store.createTicket({ subject: `New ${n}`, description: 'd', customer: { email: `inc${n}@example.com` } });
+				sandbox.clearLog();
+				const result = await runWorkflow(workflow, credentials, { mode: 'trigger', nodeName: 'Every Hour' });
+				if (result.error) throw result.error;
+				imported.push(result.output('Get New Tickets').length);
+				imported.push(sandbox.log.length);
+			}
+			const ok = imported[2] === 7;
+			failed ||= !ok;
+			console.log(`▶ ${workflow.name ?? 'incremental'}  (examples/incremental-import.json)`);
+			console.log(`  ${ok ? '✓' : '✗'} run 1: ${imported[0]} tickets in ${imported[1]} call(s); 7 tickets created; run 2: ${imported[2]} new in ${imported[3]} call(s)\n`);
+		}
+
 		// Triggers: the service's signed webhooks into the webhook trigger, then a poll cycle.
 		{
 			const workflow = loadExample('webhook-sync.json');

@@ -51,7 +51,8 @@ export class SupportTicketPollTrigger implements INodeType {
 			source,
 			query: JSON.stringify({ event, ...chosen }),
 			emitExisting: options.emitExisting === true,
-			maxPagesPerPoll: Number(options.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL),
+			// At least one page, or nothing would ever be read.
+			maxPagesPerPoll: Math.max(1, Math.floor(Number(options.maxPagesPerPoll)) || DEFAULT_MAX_PAGES_PER_POLL),
 		});
 		return records.length ? [this.helpers.returnJsonArray(records)] : null;
 	}

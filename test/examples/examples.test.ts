@@ -24,8 +24,13 @@ describe('example workflows, as shipped in examples/', () => {
 			const workflow = load(file);
 			const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
 			expect({ file, hasNote: notes.some((note) => String(note.parameters.content).length > 80) }).toEqual({ file, hasNote: true });
-			for (const node of workflow.nodes.filter((n) => n.credentials)) {
-				expect(node.credentials).toEqual({ supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } });
+			// Our nodes carry the sandbox credential (n8n's own nodes carry none).
+			for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-support-ticket.'))) {
+				expect({ file, node: node.name, credentials: node.credentials }).toEqual({
+					file,
+					node: node.name,
+					credentials: { supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } },
+				});
 			}
 		}
 	});

@@ -11,6 +11,11 @@ import { Items } from './nodes/Items';
 import { ManualTrigger } from './nodes/ManualTrigger';
 import { SignedRequest } from './nodes/SignedRequest';
 import { StickyNote } from './nodes/StickyNote';
+import { Code } from './nodes/Code';
+import { If } from './nodes/If';
+import { NoOp } from './nodes/NoOp';
+import { ScheduleTrigger } from './nodes/ScheduleTrigger';
+import { SplitOut } from './nodes/SplitOut';
 import { repoRoot } from './repoPath';
 
 export const PACKAGE_NAME = 'n8n-nodes-support-ticket';
@@ -28,8 +33,9 @@ let loaded: Promise<PackageTypes> | undefined;
 /**
  * Loads `dist/` with n8n-core's own PackageDirectoryLoader (what n8n runs for a community package,
  * reading the `n8n` block of package.json), so a wrong dist path or a class name that does not
- * match its file fails here as it would in n8n. Adds test-only node types: Manual Trigger and Sticky
- * Note stand-ins, a node that sends signed requests, and one that emits given items.
+ * match its file fails here as it would in n8n. Adds test-only node types: stand-ins for the
+ * n8n-nodes-base nodes the examples use, a node that sends signed requests, and one that emits
+ * given items.
  */
 export function loadPackageTypes(): Promise<PackageTypes> {
 	loaded ??= load();
@@ -46,7 +52,13 @@ async function load(): Promise<PackageTypes> {
 	byName.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
 	byName.set('harness.signedRequest', new SignedRequest());
 	byName.set('harness.items', new Items());
+	// Stand-ins for the n8n-nodes-base nodes the example workflows use, under n8n's own names.
 	byName.set('n8n-nodes-base.stickyNote', new StickyNote());
+	byName.set('n8n-nodes-base.if', new If());
+	byName.set('n8n-nodes-base.splitOut', new SplitOut());
+	byName.set('n8n-nodes-base.noOp', new NoOp());
+	byName.set('n8n-nodes-base.code', new Code());
+	byName.set('n8n-nodes-base.scheduleTrigger', new ScheduleTrigger());
 
 	const credentialTypes = new Map<string, ICredentialType>();
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);

@@ -101,13 +101,39 @@ export const customFieldsJson: INodeProperties = {
 		'Further fields the service accepts, as a JSON object. They are sent as they are; named fields of this node take precedence.',
 };
 
-export function returnAllAndLimit(show: Record<string, string[]>): INodeProperties[] {
+/**
+ * Get Many's paging parameters. "Handled by the Node" reads every page needed in one run (Return
+ * All, or up to Limit); "One Page per Run" returns a single page with `has_more` and
+ * `next_cursor`, for workflows that loop over a large list page by page.
+ */
+export function pagingFields(show: Record<string, string[]>): INodeProperties[] {
 	return [
+		{
+			displayName: 'Pagination',
+			name: 'pagination',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show },
+			options: [
+				{
+					name: 'Handled by the Node',
+					value: 'auto',
+					description: 'Return all results, or up to a limit, reading every page needed in this run',
+				},
+				{
+					name: 'One Page per Run',
+					value: 'onePage',
+					description:
+						'Return one page as one item: data, count, has_more and next_cursor. Loop with an If node on has_more and feed next_cursor back into Cursor.',
+				},
+			],
+			default: 'auto',
+		},
 		{
 			displayName: 'Return All',
 			name: 'returnAll',
 			type: 'boolean',
-			displayOptions: { show },
+			displayOptions: { show: { ...show, pagination: ['auto'] } },
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
 		},
@@ -115,10 +141,29 @@ export function returnAllAndLimit(show: Record<string, string[]>): INodeProperti
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			displayOptions: { show: { ...show, returnAll: [false] } },
+			displayOptions: { show: { ...show, pagination: ['auto'], returnAll: [false] } },
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
+		},
+		{
+			displayName: 'Cursor',
+			name: 'cursor',
+			type: 'string',
+			displayOptions: { show: { ...show, pagination: ['onePage'] } },
+			default: '',
+			placeholder: 'e.g. {{ $json.next_cursor }}',
+			description:
+				'Where to continue: the next_cursor of the previous page. Empty for the first page. Keep filters, sort and page size the same while looping.',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			displayOptions: { show: { ...show, pagination: ['onePage'] } },
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 100,
+			description: 'Items per page, at most 100',
 		},
 	];
 }

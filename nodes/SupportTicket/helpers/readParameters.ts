@@ -85,6 +85,51 @@ export function readId(ctx: IExecuteFunctions, name: string, resource: string, i
 	return { id, path: encodeURIComponent(id) };
 }
 
+/** How Get Many reads the list: every page, up to a limit, or the one page at a cursor. */
+export type Paging = { mode: 'all' } | { mode: 'limit'; limit: number } | { mode: 'onePage'; pageSize: number; cursor?: string };
+
+export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
+	if (ctx.getNodeParameter('pagination', itemIndex, 'auto') !== 'onePage') {
+		const limit = readLimit(ctx, itemIndex);
+		return limit === undefined ? { mode: 'all' } : { mode: 'limit', limit };
+	}
+	const pageSize = ctx.getNodeParameter('pageSize', itemIndex, 100) as number;
+	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+		throw invalid(ctx, itemIndex, `Page Size must be a whole number from 1 to 100 (got ${pageSize})`, 'The service returns at most 100 items per page.');
+	}
+	const raw = ctx.getNodeParameter('cursor', itemIndex, '') as unknown;
+	if (raw !== undefined && raw !== null && typeof raw !== 'string') {
+		throw invalid(ctx, itemIndex, 'Cursor must be text', 'Map the next_cursor of the previous page, e.g. {{ $json.next_cursor }}, or leave Cursor empty for the first page.');
+	}
+	const cursor = (raw ?? '').trim();
+	return { mode: 'onePage', pageSize, cursor: cursor === '' ? undefined : cursor };
+}
+
+const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/**
+ * A date and time as epoch milliseconds: an ISO 8601 text (a time without zone is read as UTC,
+ * whatever the machine's zone), a JavaScript Date, or a Luxon DateTime from an expression such as
+ * `{{ $now.minus({ days: 1 }) }}`. Empty means "not set".
+ */
+export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	let ms = Number.NaN;
+	if (value instanceof Date) ms = value.getTime();
+	else if (typeof value === 'string') {
+		const text = value.trim();
+		if (text === '') return undefined;
+		ms = Date.parse(ZONELESS_DATE_TIME.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+	} else if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+		ms = Date.parse(String((value as { toISO: () => unknown }).toISO()));
+	}
+	if (Number.isNaN(ms)) {
+		const shown = typeof value === 'string' ? `"${value}"` : typeof value;
+		throw invalid(ctx, itemIndex, `${label} ${shown} is not a date and time`, 'Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z, e.g. the created_at of a ticket.');
+	}
+	return ms;
+}
+
 /** Return All, or a Limit of at least 1. */
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;

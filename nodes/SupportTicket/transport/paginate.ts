@@ -2,6 +2,7 @@ import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import type { QueryInput } from '../../shared/serializeQuery';
 import { apiRequest, type ApiContext } from './apiRequest';
+import type { ErrorContext } from './describeApiError';
 
 export const MAX_PER_PAGE = 100;
 /** Stops a service that keeps saying `has_more` forever: 100,000 pages of 100 is 10 million items. */
@@ -14,7 +15,13 @@ export interface PageRequest {
 	/** Stop once this many items are in hand; undefined returns all. */
 	limit?: number;
 	itemIndex?: number;
-	context?: { resource?: string; id?: string };
+	context?: ErrorContext;
+	/**
+	 * Ends the list early: the first item for which this is true, and everything after it, are
+	 * left out and no further page is fetched (e.g. the first ticket not newer than a date, in
+	 * newest-first order).
+	 */
+	until?: (item: IDataObject) => boolean;
 }
 
 export interface PageResult {
@@ -23,18 +30,61 @@ export interface PageResult {
 	pages: number;
 }
 
+/** One page as the node returns it in "One Page per Run" mode: easy to use in expressions. */
+export interface OnePage extends IDataObject {
+	data: IDataObject[];
+	count: number;
+	has_more: boolean;
+	/** Give this to the next run's Cursor; null on the last page. */
+	next_cursor: string | null;
+}
+
 interface ListMeta {
 	has_more?: unknown;
 	next_cursor?: unknown;
 }
 
 /**
+ * One list call: the page's items (cut at `until`), whether another page follows, and its cursor.
+ * A missing `meta` means last page (tolerant reader); `has_more` without a usable cursor too.
+ */
+async function requestPage(
+	ctx: ApiContext,
+	request: PageRequest,
+	perPage: number,
+	cursor: string | undefined,
+	context: ErrorContext | undefined,
+): Promise<OnePage> {
+	const qs: QueryInput = { per_page: perPage, ...request.qs };
+	if (cursor !== undefined) qs.cursor = cursor;
+	const response = await apiRequest.call(ctx, { method: 'GET', path: request.path, qs, itemIndex: request.itemIndex, context });
+	let data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
+	const meta = (response.meta ?? {}) as ListMeta;
+	let hasMore = meta.has_more === true && typeof meta.next_cursor === 'string' && meta.next_cursor !== '';
+	if (request.until) {
+		const stop = data.findIndex(request.until);
+		if (stop !== -1) {
+			data = data.slice(0, stop);
+			hasMore = false;
+		}
+	}
+	return { data, count: data.length, has_more: hasMore, next_cursor: hasMore ? (meta.next_cursor as string) : null };
+}
+
+function repeatedCursor(ctx: ApiContext, request: PageRequest, readSoFar: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message: 'The service returned the same page cursor twice; paging stopped to avoid a loop',
+		description: `${readSoFar} items were read before the repeat. This is a fault of the service; try again later.`,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/**
  * Follows `meta.next_cursor` while `meta.has_more`. With a limit it asks for
  * `per_page = min(limit, 100)` and stops as soon as the limit is reached, so it makes
  * ⌈limit/100⌉ calls at most; without one, `per_page = 100`. A failed page is retried by
- * apiRequest on its own, so a fault never restarts the traversal. A missing `meta` ends the
- * traversal (tolerant reader); a short or empty page with `has_more` goes on; a cursor seen
- * before stops with an error instead of looping.
+ * apiRequest on its own, so a fault never restarts the traversal. A short or empty page with
+ * `has_more` goes on; a cursor seen before stops with an error instead of looping.
  */
 export async function paginate(this: ApiContext, request: PageRequest): Promise<PageResult> {
 	const { limit } = request;
@@ -48,36 +98,38 @@ export async function paginate(this: ApiContext, request: PageRequest): Promise<
 		if (pages >= MAX_PAGES) {
 			throw new NodeApiError(this.getNode(), {} as JsonObject, {
 				message: `Paging stopped after ${MAX_PAGES} pages while the service still reported more`,
-				description: 'Use a Limit or filters to read fewer items at a time.',
+				description: 'Use a Limit or filters to read fewer items at a time, or Pagination "One Page per Run".',
 				itemIndex: request.itemIndex,
 			});
 		}
-		const qs: QueryInput = { per_page: perPage, ...request.qs };
-		if (cursor !== undefined) qs.cursor = cursor;
-		const response = await apiRequest.call(this, {
-			method: 'GET',
-			path: request.path,
-			qs,
-			itemIndex: request.itemIndex,
-			context: request.context,
-		});
+		const page = await requestPage(this, request, perPage, cursor, request.context);
 		pages++;
-		const data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
-		for (const item of data) {
+		for (const item of page.data) {
 			items.push(item);
 			if (limit !== undefined && items.length >= limit) return { items, pages };
 		}
-		const meta = (response.meta ?? {}) as ListMeta;
-		if (meta.has_more !== true || typeof meta.next_cursor !== 'string' || meta.next_cursor === '') break;
-		if (seenCursors.has(meta.next_cursor)) {
-			throw new NodeApiError(this.getNode(), response as JsonObject, {
-				message: 'The service returned the same page cursor twice; paging stopped to avoid a loop',
-				description: `${items.length} items were read before the repeat. This is a fault of the service; try again later.`,
-				itemIndex: request.itemIndex,
-			});
-		}
-		seenCursors.add(meta.next_cursor);
-		cursor = meta.next_cursor;
+		if (!page.has_more || page.next_cursor === null) break;
+		if (seenCursors.has(page.next_cursor)) throw repeatedCursor(this, request, items.length);
+		seenCursors.add(page.next_cursor);
+		cursor = page.next_cursor;
 	}
 	return { items, pages };
+}
+
+/**
+ * Exactly one list call, continuing at `cursor` (the previous page's `next_cursor`; undefined for
+ * the first page). Holds one page in memory, whatever the size of the list, so a workflow can
+ * loop over any number of items page by page.
+ */
+export async function fetchOnePage(
+	this: ApiContext,
+	request: PageRequest,
+	pageSize: number,
+	cursor: string | undefined,
+): Promise<OnePage> {
+	const context = { ...request.context, cursorFromParameter: cursor !== undefined };
+	const page = await requestPage(this, request, pageSize, cursor, context);
+	// A service answering with the cursor it was given would make the workflow's loop endless.
+	if (page.has_more && page.next_cursor === cursor) throw repeatedCursor(this, request, page.count);
+	return page;
 }

@@ -1,12 +1,18 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
-import { paginate } from '../../transport/paginate';
-import { readLimit, resolveChoice } from '../../helpers/readParameters';
+import { readDateTime, resolveChoice } from '../../helpers/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
-import { returnAllAndLimit, ticketStateFields } from '../common.descriptions';
+import { pagingFields, ticketStateFields } from '../common.descriptions';
+import { getMany } from '../getMany';
 
 const properties: INodeProperties[] = [
-	...returnAllAndLimit({ resource: ['ticket'], operation: ['getAll'] }),
+	...pagingFields({ resource: ['ticket'], operation: ['getAll'] }),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -25,6 +31,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Created After',
+				name: 'createdAfter',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only tickets created after this moment (not at it). Reading stops at the first older ticket, so an import of what is new costs only the pages holding new tickets. Needs the default order, newest first. A time without zone is read as UTC.',
+			},
 			{
 				displayName: 'Sort By',
 				name: 'sortBy',
@@ -54,7 +68,6 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const limit = readLimit(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Only what the user set is sent: "where supported" in the spec means a parameter may be unknown.
@@ -64,6 +77,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		sort_by: options.sortBy as string | undefined,
 		sort: options.sortOrder as string | undefined,
 	};
-	const { items } = await paginate.call(this, { path: '/tickets', qs, limit, itemIndex });
-	return items;
+	const createdAfter = readDateTime(this, options.createdAfter, 'Created After', itemIndex);
+	if (createdAfter === undefined) return await getMany.call(this, itemIndex, { path: '/tickets', qs });
+
+	// Stopping at the first older ticket is right only when every later ticket is older still.
+	const newestFirst = (qs.sort_by ?? 'created_at') === 'created_at' && (qs.sort ?? 'desc') === 'desc';
+	if (!newestFirst) {
+		throw new NodeOperationError(this.getNode(), 'Created After needs the newest-first order', {
+			itemIndex,
+			description:
+				'Created After stops reading at the first ticket not newer than the date, which is right only when tickets come newest first. Remove the Sort By and Sort Order options (or set Created At, Descending), or remove Created After.',
+		});
+	}
+	const until = (ticket: IDataObject) => Date.parse(String(ticket.created_at)) <= createdAfter;
+	return await getMany.call(this, itemIndex, { path: '/tickets', qs, until });
 }

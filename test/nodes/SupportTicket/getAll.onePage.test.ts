@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	ITaskData,
+} from 'n8n-workflow';
+
+import { repoPath, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
+import { addNodeTypes } from '../../harness/extraNodeTypes';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+/**
+ * Get Many, Pagination "One Page per Run": one call per run, one item holding the page, and a
+ * cursor in and out; and the shipped example that loops page by page with an If node.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const TICKETS = 1050;
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+
+/** List calls the sandbox had answered each time a page was written. */
+const callsWhenWritten: number[] = [];
+const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' });
+
+/** Takes the place of the example's "Write Page" (a No Operation node) and notes when it ran. */
+class WriteRecorder implements INodeType {
+	description: INodeType['description'] = {
+		displayName: 'Write Recorder (test)',
+		name: 'writeRecorder',
+		group: ['output'],
+		version: 1,
+		description: 'Passes items on and notes when it ran',
+		defaults: { name: 'Write Recorder' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		callsWhenWritten.push(listCalls());
+		return [this.getInputData()];
+	}
+}
+
+beforeAll(async () => {
+	await addNodeTypes({ 'harness.writeRecorder': new WriteRecorder() });
+	sandbox = await startSandbox({ seed: TICKETS });
+	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.clearLog());
+
+async function page(parameters: IDataObject) {
+	const result = await runWorkflow(
+		singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }),
+		{ supportTicketApi: credentials },
+	);
+	return result;
+}
+
+const newestFirstIds = () => sandbox.store.listTickets().map((t) => t.id);
+
+describe('one page per run', () => {
+	it('the first page: one item with data, count, has_more and next_cursor; one call', async () => {
+		const result = await page({ pageSize: 40 });
+		expect(result.error).toBeUndefined();
+		const out = result.output('Node');
+		expect(out).toHaveLength(1);
+		const { data, count, has_more, next_cursor } = out[0].json as { data: IDataObject[]; count: number; has_more: boolean; next_cursor: string };
+		expect(Object.keys(out[0].json).sort()).toEqual(['count', 'data', 'has_more', 'next_cursor']);
+		expect(data.map((t) => t.id)).toEqual(newestFirstIds().slice(0, 40));
+		expect(count).toBe(40);
+		expect(has_more).toBe(true);
+		expect(next_cursor).toEqual(expect.any(String));
+		expect(sandbox.log.map((e) => e.query)).toEqual([{ per_page: '40' }]);
+	});
+
+	it('the cursor continues where the last page ended; the last page says has_more false and next_cursor null', async () => {
+		const first = (await page({ pageSize: 40, filters: { priority: 'urgent' } })).output('Node')[0].json;
+		const urgent = sandbox.store.listTickets({ priority: 'urgent' }).map((t) => t.id);
+		expect(urgent.length).toBeGreaterThan(80);
+		expect(urgent.length).toBeLessThan(400);
+		let json = first;
+		const ids = (json.data as IDataObject[]).map((t) => t.id);
+		while (json.has_more) {
+			json = (await page({ pageSize: 40, filters: { priority: 'urgent' }, cursor: json.next_cursor })).output('Node')[0].json;
+			ids.push(...(json.data as IDataObject[]).map((t) => t.id));
+		}
+		expect(ids).toEqual(urgent);
+		expect(json).toMatchObject({ has_more: false, next_cursor: null });
+		expect(sandbox.log).toHaveLength(Math.ceil(urgent.length / 40));
+	});
+
+	it('replies and customers page the same way', async () => {
+		const ticket = sandbox.store.listTickets().find((t) => sandbox.store.listReplies(t.id).length >= 2);
+		expect(ticket).toBeDefined();
+		const replies = await runWorkflow(
+			singleNodeWorkflow(NODE, { resource: 'reply', operation: 'getAll', ticketId: { __rl: true, mode: 'id', value: ticket?.id }, pagination: 'onePage', pageSize: 1 }),
+			{ supportTicketApi: credentials },
+		);
+		expect(replies.output('Node')[0].json).toMatchObject({ count: 1, has_more: true, data: [sandbox.store.listReplies(ticket?.id as string)[0]] });
+
+		const customers = await runWorkflow(
+			singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', pagination: 'onePage', pageSize: 100 }),
+			{ supportTicketApi: credentials },
+		);
+		const all = sandbox.store.listCustomers();
+		expect(customers.output('Node')[0].json).toMatchObject({ count: 100, has_more: all.length > 100, data: all.slice(0, 100) });
+	});
+
+	it('an empty list is still one item, so a loop ends cleanly', async () => {
+		const empty = await startSandbox({ seed: 0 });
+		try {
+			const result = await runWorkflow(
+				singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', pagination: 'onePage' }),
+				{ supportTicketApi: { baseUrl: empty.baseUrl, apiKey: empty.apiKey, apiSecret: empty.apiSecret } },
+			);
+			expect(result.output('Node').map((i) => i.json)).toEqual([{ data: [], count: 0, has_more: false, next_cursor: null }]);
+		} finally {
+			await empty.stop();
+		}
+	});
+
+	it.each([
+		[0, 'Page Size must be a whole number from 1 to 100 (got 0)'],
+		[101, 'Page Size must be a whole number from 1 to 100 (got 101)'],
+	])('page size %i is refused before any request', async (pageSize, message) => {
+		const result = await page({ pageSize: `={{ ${pageSize} }}` });
+		expect(result.error?.message).toBe(message);
+		expect(sandbox.log).toHaveLength(0);
+	});
+});
+
+describe('400 invalid cursor: what the user reads', () => {
+	it('a cursor that is not one', async () => {
+		const result = await page({ cursor: 'not-a-cursor' });
+		expect(result.error?.message).toBe('The service rejected the page cursor');
+		expect(result.error?.description).toMatch(
+			/^Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire\. Leave Cursor empty to start from the first page\. The service said: "/,
+		);
+		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['invalid_cursor']);
+	});
+
+	it('a cursor of another query (the page size changed in the loop)', async () => {
+		const { next_cursor } = (await page({ pageSize: 10 })).output('Node')[0].json;
+		sandbox.clearLog();
+		const result = await page({ pageSize: 20, cursor: next_cursor });
+		expect(result.error?.message).toBe('The service rejected the page cursor');
+		expect(result.error?.description).toContain('with the same filters, sort and page size');
+		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['cursor_mismatch']);
+	});
+});
+
+describe('examples/import-page-by-page.json', () => {
+	const example = () => JSON.parse(readFileSync(repoPath('examples', 'import-page-by-page.json'), 'utf8')) as WorkflowJson;
+
+	function withPageSize(workflow: WorkflowJson, pageSize: number, filters: IDataObject = {}): WorkflowJson {
+		for (const node of workflow.nodes) {
+			if (node.name === 'Get Page of Tickets') node.parameters = { ...node.parameters, pageSize, filters } as INode['parameters'];
+			if (node.name === 'Write Page') node.type = 'harness.writeRecorder';
+		}
+		return workflow;
+	}
+
+	const runsOf = (runData: Record<string, ITaskData[]>, name: string) => runData[name] ?? [];
+	const items = (task: ITaskData): INodeExecutionData[] => task.data?.main[0] ?? [];
+
+	it.each([
+		['100 per page', 100, {}],
+		['30 per page', 30, {}],
+		['status open, 100 per page', 100, { status: 'open' }],
+	])('%s: every ticket written exactly once, in ⌈n/page size⌉ calls, each page written before the next is fetched', async (_name, pageSize, filters) => {
+		callsWhenWritten.length = 0;
+		const result = await runWorkflow(withPageSize(example(), pageSize, filters), { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const runData = result.run?.data.resultData.runData ?? {};
+		const expected = sandbox.store.listTickets(filters).map((t) => t.id);
+		const calls = Math.ceil(expected.length / pageSize);
+
+		const written = runsOf(runData, 'Write Page').flatMap((task) => items(task).map((item) => item.json.id));
+		expect(written).toEqual(expected);
+		expect(new Set(written).size).toBe(expected.length);
+		expect(listCalls()).toBe(calls);
+		expect(sandbox.log.every((e) => e.status === 200)).toBe(true);
+
+		// The node ran once per page and held one page each time.
+		const pages = runsOf(runData, 'Get Page of Tickets');
+		expect(pages).toHaveLength(calls);
+		expect(pages.every((task) => items(task).length === 1 && (items(task)[0].json.count as number) <= pageSize)).toBe(true);
+
+		// Page k is written before page k+1 is fetched (n8n's v1 order runs the upper branch first).
+		expect(callsWhenWritten).toEqual(Array.from({ length: calls }, (_, k) => k + 1));
+	});
+});
