@@ -79,3 +79,14 @@ export function findWorkflow(workflows: WorkflowFile[], file: string): WorkflowF
 export function isManuallyTriggered(workflow: WorkflowFile): boolean {
 	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
 }
+
+// The trigger's webhook path (SupportTicketTrigger.node.ts); n8n's production URL of a trigger
+// node is /webhook/<the node's webhookId>/<path>.
+const TRIGGER_TYPE = 'n8n-nodes-support-ticket.supportTicketTrigger';
+const TRIGGER_PATH = 'support-ticket';
+
+/** The production webhook path of the workflow's Support Ticket Trigger, if it has one. */
+export function triggerWebhookPath(workflow: WorkflowFile): string | undefined {
+	const trigger = workflow.json.nodes.find((node) => node.type === TRIGGER_TYPE);
+	return trigger?.webhookId ? `/webhook/${trigger.webhookId}/${TRIGGER_PATH}` : undefined;
+}

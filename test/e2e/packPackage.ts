@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -24,4 +24,9 @@ export async function packPackage(): Promise<PackedPackage> {
 	}
 	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
 	return { tarball: path.join(destination, packed.filename), version: manifest.version };
+}
+
+/** Deletes the tarball and its temp folder. */
+export function removePackedPackage(packed: PackedPackage): void {
+	rmSync(path.dirname(packed.tarball), { recursive: true, force: true });
 }

@@ -3,8 +3,9 @@
  *
  * Packs the package (`npm pack`), installs the tarball into a fresh n8n user folder as a
  * community package, imports a credential pointed at the sandbox and the example workflows,
- * runs them headless with `n8n execute --rawOutput`, then starts `n8n start` for what only the
- * server does (credential test). Assertions read the run result JSON and the sandbox's state.
+ * runs them headless with `n8n execute --rawOutput`, then activates the webhook example and starts
+ * `n8n start` for what only the server does (credential test, signed webhooks delivered by the
+ * sandbox). Assertions read run results and executions (JSON) and the sandbox's state.
  * Writes `{passed, failed}` to $TEST_SUMMARY_FILE (as jest does in .ci/run) and ends with
  * "N passed, N failed".
  */
@@ -12,15 +13,16 @@ import { writeFileSync } from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../sandbox';
 import { addCliCases } from './cliCases';
-import { e2eWorkflows, exampleWorkflows, sandboxCredentials } from './fixtures';
-import { importCredentials, importWorkflows, type CredentialImport } from './n8n/cli';
+import { e2eWorkflows, exampleWorkflows, findWorkflow, sandboxCredentials } from './fixtures';
+import { activateWorkflow, importCredentials, importWorkflows, type CredentialImport } from './n8n/cli';
 import { ensureN8n, N8N_TARGETS } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from './n8n/restClient';
 import { startN8n, type RunningN8n } from './n8n/server';
 import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
-import { packPackage, type PackedPackage } from './packPackage';
+import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
 import { addServerCases } from './serverCases';
 import { Suite, type Totals } from './suite';
+import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
 
 const SEEDED_TICKETS = 250;
 
@@ -69,11 +71,14 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	const cli = new Suite(`n8n ${version}: headless runs (n8n execute)`);
 	addCliCases(cli, examples, () => ({ ...current(), examples, e2e }));
 	let rest: N8nRestClient | undefined;
+	let running: RunningN8n | undefined;
 	const server = new Suite(`n8n ${version}: server (n8n start)`);
-	addServerCases(server, () => {
-		if (!rest) throw new Error('no server');
-		return { ...current(), rest };
-	});
+	const serverContext = () => {
+		if (!rest || !running) throw new Error('no server');
+		return { ...current(), rest, url: running.url, install: current().folder.install, examples };
+	};
+	addServerCases(server, serverContext);
+	addWebhookCases(server, serverContext);
 
 	console.log(`\n== n8n ${version}`);
 	try {
@@ -81,15 +86,16 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	} catch (error) {
 		return add(cli.failAll(error), server.failAll(error));
 	}
-	let running: RunningN8n | undefined;
 	try {
 		let totals = await cli.run();
 		try {
 			const started = Date.now();
+			// Active before the start, so n8n registers the trigger's production webhook as it starts.
+			await activateWorkflow(instance.folder, findWorkflow(examples, WEBHOOK_EXAMPLE).id);
 			running = await startN8n(instance.folder);
 			rest = new N8nRestClient(running.url);
 			await rest.setupOwner(DEV_OWNER);
-			console.log(`\n  n8n start on ${running.url}, owner set up (${seconds(started)})`);
+			console.log(`\n  webhook example activated, n8n start on ${running.url}, owner set up (${seconds(started)})`);
 		} catch (error) {
 			return add(totals, server.failAll(error));
 		}
@@ -123,7 +129,10 @@ async function main(): Promise<void> {
 		console.log(`npm pack failed: ${String(error)}`);
 		totals.failed++;
 	}
-	if (packed) for (const version of versions) totals = add(totals, await runVersion(version, packed));
+	if (packed) {
+		for (const version of versions) totals = add(totals, await runVersion(version, packed));
+		removePackedPackage(packed);
+	}
 	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
 	console.log(`\nend-to-end (${versions.map((v) => `n8n ${v}`).join(', ')}) in ${seconds(started)}`);
 	console.log(`${totals.passed} passed, ${totals.failed} failed`);

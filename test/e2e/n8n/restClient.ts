@@ -18,6 +18,19 @@ export const DEV_OWNER: Owner = {
 	lastName: 'Owner',
 };
 
+/** One row of the executions list. */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	workflowId: string;
+}
+
+/** One execution with its run data, which n8n sends `flatted`-serialized (see executionData.ts). */
+export interface StoredExecution extends ExecutionSummary {
+	data: string;
+}
+
 export interface RestResponse<T = unknown> {
 	status: number;
 	body: T;
@@ -85,5 +98,16 @@ export class N8nRestClient {
 	/** The editor's "Test" button of a credential: the server runs the credential type's `test` request. */
 	testCredential(credential: { id: string; name: string; type: string; data: Record<string, unknown> }): Promise<{ status: string; message: string }> {
 		return this.expectOk('POST', '/credentials/test', { credentials: credential });
+	}
+
+	/** Executions of one workflow, newest first (the editor's Executions tab). */
+	async listExecutions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const data = await this.expectOk<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
+		return data.results.map((row) => ({ ...row, id: String(row.id) }));
+	}
+
+	getExecution(id: string): Promise<StoredExecution> {
+		return this.expectOk('GET', `/executions/${id}`);
 	}
 }
