@@ -4,7 +4,9 @@ import type { Sandbox, WebhookDelivery } from '../../sandbox';
 import { nodeOutput, onlyItem } from '../runData';
 import type { Suite } from '../suite';
 import type { ClusterProcess } from './queueCluster';
-import { IMPORT_BY_WEBHOOK_ID, IMPORT_PATH, productionUrl, triggerUrl } from './queueWorkflows';
+import type { WorkflowFile } from '../fixtures';
+import type { PrintedRun } from '../runData';
+import { IMPORT_BY_WEBHOOK, productionUrl, triggerUrl } from './queueWorkflows';
 import { finishedExecution, jobForExecution, registeredInstances, storedRun, type ExecutionRecord } from './records';
 import type { QueueContext } from './run';
 import { sendDelivery } from './signedDelivery';
@@ -57,13 +59,29 @@ async function assertRanOnWorker(context: QueueContext, execution: ExecutionReco
 	}
 }
 
+/**
+ * What the editor's "Execute workflow" button does: POST /rest/workflows/<id>/run from the
+ * workflow's Manual Trigger. With OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it.
+ */
+async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Promise<{ execution: ExecutionRecord; run: PrintedRun }> {
+	const { rest, postgres, install } = context;
+	const trigger = workflow.json.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	assert.ok(trigger, `${workflow.file} has no Manual Trigger`);
+	const started = await rest.request<{ data?: { executionId?: string } }>('POST', `/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: trigger.name } });
+	assert.equal(started.status, 200, JSON.stringify(started.body));
+	const executionId = started.body.data?.executionId;
+	assert.ok(executionId, JSON.stringify(started.body));
+	const execution = await finishedExecution(postgres, (row) => row.id === executionId);
+	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'manual', status: 'success' });
+	return { execution, run: await storedRun(postgres, install, executionId) };
+}
+
 function ticketIdOf(delivery: WebhookDelivery): string | undefined {
 	return (delivery.payload.data as { id?: string } | null)?.id;
 }
 
 /** The n8n processes of a queue-mode cluster, each with the package from its own user folder. */
 export function addQueueCases(suite: Suite, context: () => QueueContext): void {
-	let importedIds: string[] = [];
 	let acceptedDelivery: WebhookDelivery | undefined;
 
 	suite.test('main, worker and webhook process register in Redis as one n8n 2.41.1 cluster; the worker reports ready', async () => {
@@ -77,19 +95,15 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	});
 
 	suite.test('examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker', async () => {
-		const { sandbox, postgres, cluster, rest, install, examples } = context();
+		const { sandbox, cluster, examples } = context();
 		const since = lastSeq(sandbox);
-		const trigger = examples.importAll.json.nodes[0].name;
-		const started = await rest.request<{ data?: { executionId?: string } }>('POST', `/workflows/${examples.importAll.id}/run`, { triggerToStartFrom: { name: trigger } });
-		assert.equal(started.status, 200, JSON.stringify(started.body));
-		const executionId = started.body.data?.executionId;
-		assert.ok(executionId, JSON.stringify(started.body));
-		const execution = await finishedExecution(postgres, (row) => row.id === executionId);
-		assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'manual', status: 'success' });
+		const { execution, run } = await runFromEditor(context(), examples.importAll);
 		// What the worker saved: every ticket, in the service's default order (newest first).
-		const tickets = nodeOutput(await storedRun(postgres, install, executionId), 'Get All Tickets');
-		importedIds = tickets.map((ticket) => String(ticket.id));
-		assert.deepEqual(importedIds, sandbox.store.listTickets().map((ticket) => ticket.id));
+		const tickets = nodeOutput(run, 'Get All Tickets');
+		assert.deepEqual(
+			tickets.map((ticket) => ticket.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
 		assert.deepEqual(tickets[0], sandbox.store.listTickets()[0] as unknown as Record<string, unknown>);
 		const calls = sandbox.log.filter((entry) => entry.seq > since);
 		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), 'pages fetched');
@@ -97,17 +111,37 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		await assertRanOnWorker(context(), execution, cluster.main);
 	});
 
+	suite.test('examples/import-page-by-page.json run from the editor loops page by page on the worker', async () => {
+		const { sandbox, cluster, examples } = context();
+		const since = lastSeq(sandbox);
+		const { execution, run } = await runFromEditor(context(), examples.pageByPage);
+		const pages = Math.ceil(sandbox.store.ticketCount / 100);
+		assert.equal(run.data.resultData.runData['Get Page of Tickets']?.length, pages, 'one run of Get Page of Tickets per page');
+		assert.deepEqual(
+			nodeOutput(run, 'Write Page').map((ticket) => ticket.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		const calls = sandbox.log.filter((entry) => entry.seq > since);
+		assert.equal(calls.length, pages);
+		// Each call after the first carries the cursor the previous page returned.
+		assert.deepEqual(
+			calls.map((entry) => entry.query.cursor !== undefined),
+			calls.map((_, index) => index > 0),
+		);
+		await assertRanOnWorker(context(), execution, cluster.main);
+	});
+
 	suite.test('the same import started by a production webhook: received by the webhook process, run by the worker', async () => {
 		const { sandbox, postgres, cluster } = context();
 		const before = await newestExecutionId(context());
-		const response = await post(productionUrl(cluster.webhook.url, IMPORT_PATH), {});
+		const response = await post(productionUrl(cluster.webhook.url, IMPORT_BY_WEBHOOK.path), {});
 		assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
 		// The webhook answers with the last node's items: the worker's result, relayed back.
 		assert.deepEqual(
 			(response.body as Array<{ id: string }>).map((item) => item.id),
 			sandbox.store.listTickets().map((ticket) => ticket.id),
 		);
-		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK_ID);
+		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK.id);
 		assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
 		await assertRanOnWorker(context(), execution, cluster.webhook);
 	});
@@ -115,7 +149,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	suite.test('main serves no production webhooks: the same URL on main is 404 and starts nothing', async () => {
 		const { cluster } = context();
 		const before = await newestExecutionId(context());
-		const response = await post(productionUrl(cluster.main.url, IMPORT_PATH), {});
+		const response = await post(productionUrl(cluster.main.url, IMPORT_BY_WEBHOOK.path), {});
 		assert.equal(response.status, 404);
 		assert.equal(await newestExecutionId(context()), before);
 	});
@@ -180,17 +214,20 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 
 	suite.test('a restarted worker (a fresh process) imports exactly what the first one did', async () => {
 		const { sandbox, postgres, cluster } = context();
-		assert.ok(importedIds.length > 0, 'the first import did not run');
+		const url = productionUrl(cluster.webhook.url, IMPORT_BY_WEBHOOK.path);
+		const importIds = async (): Promise<string[]> => {
+			const before = await newestExecutionId(context());
+			const response = await post(url, {});
+			assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
+			const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK.id);
+			assert.equal(execution.status, 'success');
+			await assertRanOnWorker(context(), execution, cluster.webhook);
+			return (response.body as Array<{ id: string }>).map((item) => item.id);
+		};
+		const warm = await importIds();
 		await cluster.restart('worker');
-		const before = await newestExecutionId(context());
-		const response = await post(productionUrl(cluster.webhook.url, IMPORT_PATH), {});
-		assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-		const ids = (response.body as Array<{ id: string }>).map((item) => item.id);
-		assert.deepEqual(ids, sandbox.store.listTickets().map((ticket) => ticket.id));
-		// The tickets of the first import, after the one created since (newest first).
-		assert.deepEqual(ids.slice(ids.length - importedIds.length), importedIds);
-		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK_ID);
-		assert.equal(execution.status, 'success');
-		await assertRanOnWorker(context(), execution, cluster.webhook);
+		const fresh = await importIds();
+		assert.deepEqual(fresh, warm);
+		assert.deepEqual(fresh, sandbox.store.listTickets().map((ticket) => ticket.id));
 	});
 }

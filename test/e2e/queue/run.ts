@@ -21,7 +21,7 @@ import { packPackage } from '../packPackage';
 import { Suite, type Totals } from '../suite';
 import { addQueueCases } from './queueCases';
 import { createFolders, type QueueCluster, startCluster } from './queueCluster';
-import { importByWebhookWorkflow, queueExamples } from './queueWorkflows';
+import { IMPORT_BY_WEBHOOK, type QueueExamples, queueExamples, startedByWebhook } from './queueWorkflows';
 import { type PostgresServer, startPostgres } from './services/postgresServer';
 import { type RedisServer, startRedis } from './services/redisServer';
 import { stopEveryService } from './services/serviceProcess';
@@ -60,7 +60,7 @@ export interface QueueContext {
 	cluster: QueueCluster;
 	/** The editor's REST API on main, logged in as the owner. */
 	rest: N8nRestClient;
-	examples: ReturnType<typeof queueExamples>;
+	examples: QueueExamples;
 }
 
 async function setUp(resources: Resources, workDir: string): Promise<QueueContext> {
@@ -84,10 +84,12 @@ async function setUp(resources: Resources, workDir: string): Promise<QueueContex
 	// Set-up commands run against the shared database, as an administrator would from main's machine.
 	await importCredentials(folders.main, sandboxCredentials(sandbox));
 	const examples = queueExamples();
-	const importByWebhook = importByWebhookWorkflow(examples.importAll.json);
-	await importWorkflows(folders.main, [examples.importAll.json, examples.webhookSync.json, importByWebhook]);
-	for (const id of [examples.webhookSync.id, importByWebhook.id]) await activateWorkflow(folders.main, id);
-	log(`credentials and 3 workflows imported, 2 published (${seconds(started)})`);
+	const byWebhook = [startedByWebhook(examples.importAll, IMPORT_BY_WEBHOOK)];
+	const workflows = [...Object.values(examples).map((example) => example.json), ...byWebhook];
+	await importWorkflows(folders.main, workflows);
+	const published = [examples.webhookSync.id, ...byWebhook.map((workflow) => workflow.id)];
+	for (const id of published) await activateWorkflow(folders.main, id);
+	log(`credentials and ${workflows.length} workflows imported, ${published.length} published (${seconds(started)})`);
 
 	started = Date.now();
 	const cluster = await startCluster(folders, workDir, log);
