@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+
+import type { Sandbox } from '../sandbox';
+import { findWorkflow, isManuallyTriggered, type WorkflowFile } from './fixtures';
+import { executeWorkflow, type CliExecution } from './n8n/cli';
+import type { N8nUserFolder } from './n8n/userFolder';
+import { asRun, nodeOutput, onlyItem, type PrintedRun } from './runData';
+import type { Suite } from './suite';
+
+const API = '/api/v1/external';
+
+export interface CliContext {
+	folder: N8nUserFolder;
+	sandbox: Sandbox;
+	examples: WorkflowFile[];
+	e2e: WorkflowFile[];
+}
+
+function explain(execution: CliExecution): string {
+	const { command } = execution;
+	return `exit ${command.code}\n${(command.stdout + command.stderr).split('\n').slice(-40).join('\n')}`;
+}
+
+/** `n8n execute` of a stored workflow that must succeed; returns what it printed. */
+async function executeOk(folder: N8nUserFolder, workflow: WorkflowFile): Promise<PrintedRun> {
+	const execution = await executeWorkflow(folder, workflow.id);
+	assert.equal(execution.exitCode, 0, `n8n execute ${workflow.file} failed: ${explain(execution)}`);
+	const run = asRun(execution.run);
+	assert.equal(run.data.resultData.error, undefined, `${workflow.file} ended with an error`);
+	return run;
+}
+
+/** The API calls the sandbox received since `fromSeq`, as `METHOD /path?query` without the API prefix. */
+function callsSince(sandbox: Sandbox, fromSeq: number): Array<{ call: string; status: number; query: Record<string, string> }> {
+	return sandbox.log
+		.filter((entry) => entry.seq > fromSeq)
+		.map((entry) => ({ call: `${entry.method} ${entry.pathname.replace(API, '')}`, status: entry.status, query: entry.query }));
+}
+
+function lastSeq(sandbox: Sandbox): number {
+	return sandbox.log.at(-1)?.seq ?? 0;
+}
+
+/** Headless runs through `n8n execute` of the examples and the e2e workflows, checked against the sandbox. */
+export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () => CliContext): void {
+	suite.test('examples/import-all-tickets.json: Return All brings every ticket, page by page', async () => {
+		const { folder, sandbox, examples } = context();
+		const before = lastSeq(sandbox);
+		const run = await executeOk(folder, findWorkflow(examples, 'examples/import-all-tickets.json'));
+		const items = nodeOutput(run, 'Get All Tickets');
+		// The service's default order (newest first), every ticket exactly once.
+		assert.deepEqual(
+			items.map((item) => item.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		assert.deepEqual(items[0], sandbox.store.listTickets()[0] as unknown as Record<string, unknown>);
+		const calls = callsSince(sandbox, before);
+		const pages = Math.ceil(sandbox.store.ticketCount / 100);
+		assert.equal(calls.length, pages, `expected ${pages} pages, got ${JSON.stringify(calls)}`);
+		assert.ok(calls.every((c) => c.call === 'GET /tickets' && c.status === 200 && c.query.per_page === '100'));
+		assert.ok(calls.slice(1).every((c) => typeof c.query.cursor === 'string'), 'pages after the first follow the cursor');
+	});
+
+	suite.test('examples/create-reply-update.json: ticket created, replied to and solved in the service', async () => {
+		const { folder, sandbox, examples } = context();
+		const before = lastSeq(sandbox);
+		const run = await executeOk(folder, findWorkflow(examples, 'examples/create-reply-update.json'));
+		const created = onlyItem(run, 'Create Ticket');
+		const reply = onlyItem(run, 'Reply');
+		const solved = onlyItem(run, 'Mark Solved');
+		assert.equal(solved.id, created.id);
+		assert.equal(solved.status, 'solved');
+		const ticket = sandbox.store.getTicket(String(created.id));
+		assert.ok(ticket, `ticket ${created.id} exists in the service`);
+		assert.equal(ticket.status, 'solved');
+		assert.equal(ticket.priority, 'urgent');
+		assert.deepEqual(ticket.customer, { id: ticket.customer.id, email: 'ana@example.com', name: 'Ana Lima' });
+		const replies = sandbox.store.listReplies(ticket.id);
+		assert.deepEqual(
+			replies.map((r) => [r.id, r.body]),
+			[[reply.id, 'Hi Ana Lima, please unplug it. We are on our way.']],
+		);
+		assert.deepEqual(
+			callsSince(sandbox, before).map((c) => `${c.call} ${c.status}`),
+			['POST /tickets 201', `POST /tickets/${ticket.id}/replies 201`, `PATCH /tickets/${ticket.id} 200`],
+		);
+	});
+
+	suite.test('every operation of the node (test/e2e/workflows/every-operation.json)', async () => {
+		const { folder, sandbox, e2e } = context();
+		const run = await executeOk(folder, findWorkflow(e2e, 'test/e2e/workflows/every-operation.json'));
+
+		const customer = onlyItem(run, 'Create Customer');
+		assert.equal(customer.email, 'e2e.customer@example.com');
+		assert.equal(customer.plan, 'gold');
+		assert.deepEqual(onlyItem(run, 'Get Customer'), customer);
+		const renamed = onlyItem(run, 'Update Customer');
+		assert.equal(renamed.name, 'E2E Customer Renamed');
+		assert.equal(sandbox.store.getCustomer(String(customer.id))?.name, 'E2E Customer Renamed');
+
+		const ticket = onlyItem(run, 'Create Ticket');
+		assert.equal(ticket.priority, 'high');
+		assert.deepEqual((ticket.customer as Record<string, unknown>).id, customer.id);
+		assert.deepEqual(onlyItem(run, 'Get Ticket'), ticket);
+
+		const reply = onlyItem(run, 'Create Reply');
+		assert.equal(reply.body, 'Hello E2E Customer Renamed, the invoice is attached.');
+		assert.deepEqual(nodeOutput(run, 'Get Many Replies'), sandbox.store.listReplies(String(ticket.id)) as unknown as Array<Record<string, unknown>>);
+
+		assert.deepEqual(
+			nodeOutput(run, 'Get Many Customers').map((c) => c.id),
+			sandbox.store.listCustomers().slice(0, 3).map((c) => c.id),
+		);
+		const open = nodeOutput(run, 'Get Many Open Tickets');
+		assert.deepEqual(
+			open.map((t) => t.id),
+			sandbox.store.listTickets({ status: 'open', sortBy: 'updated_at', sort: 'asc' }).slice(0, 7).map((t) => t.id),
+		);
+		assert.ok(open.every((t) => t.status === 'open'));
+	});
+
+	suite.test('a wrong API secret fails the run with the 401 explanation, and nothing is retried blindly', async () => {
+		const { folder, sandbox, e2e } = context();
+		const before = lastSeq(sandbox);
+		const execution = await executeWorkflow(folder, findWorkflow(e2e, 'test/e2e/workflows/wrong-secret.json').id);
+		assert.equal(execution.exitCode, 1, `n8n execute must fail: ${explain(execution)}`);
+		const error = asRun(execution.run).data.resultData.error;
+		assert.ok(error, 'the run result carries the error');
+		assert.match(String(error.message), /Authentication failed \(HTTP 401\)/);
+		assert.match(String(error.description), /clock/);
+		const calls = callsSince(sandbox, before);
+		assert.ok(calls.length >= 1 && calls.length <= 2, `one request (and at most one re-signed retry): ${JSON.stringify(calls)}`);
+		assert.ok(sandbox.log.filter((e) => e.seq > before).every((e) => e.status === 401 && e.authError === 'invalid_signature'));
+	});
+
+	suite.test('examples/import-page-by-page.json: the If loop fetches every page once and writes every ticket', async () => {
+		const { folder, sandbox, examples } = context();
+		const before = lastSeq(sandbox);
+		const run = await executeOk(folder, findWorkflow(examples, 'examples/import-page-by-page.json'));
+		assert.deepEqual(
+			nodeOutput(run, 'Write Page').map((item) => item.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		const calls = callsSince(sandbox, before);
+		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), JSON.stringify(calls));
+		assert.ok(calls.every((c) => c.call === 'GET /tickets' && c.status === 200));
+	});
+
+	suite.test('examples/incremental-import.json: a second run imports only the tickets created since the first', async () => {
+		const { folder, sandbox, examples } = context();
+		const workflow = findWorkflow(examples, 'examples/incremental-import.json');
+		const first = await executeOk(folder, workflow);
+		assert.equal(nodeOutput(first, 'Store New Tickets').length, sandbox.store.ticketCount, 'the first run imports everything');
+		const created = [1, 2].map((n) =>
+			sandbox.store.createTicket({ subject: `New since the last import ${n}`, description: 'e2e', customer: { email: 'later@example.com' } }),
+		);
+		// n8n kept the watermark in the workflow's static data between the two `n8n execute` runs.
+		const second = await executeOk(folder, workflow);
+		assert.deepEqual(
+			nodeOutput(second, 'Store New Tickets').map((item) => item.id),
+			created.map((ticket) => ticket.id).reverse(),
+			`second run: watermark ${JSON.stringify(nodeOutput(second, 'Read Watermark'))}, ${nodeOutput(second, 'Store New Tickets').length} tickets`,
+		);
+	});
+
+	// Examples added later get at least this: they run through real n8n without an error.
+	const covered = new Set([
+		'examples/import-all-tickets.json',
+		'examples/create-reply-update.json',
+		'examples/import-page-by-page.json',
+		'examples/incremental-import.json',
+	]);
+	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !covered.has(w.file))) {
+		suite.test(`${workflow.file} runs without an error`, async () => {
+			await executeOk(context().folder, workflow);
+		});
+	}
+}

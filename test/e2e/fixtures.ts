@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { WorkflowJson } from '../harness';
+import { repoPath } from '../harness/repoPath';
+import type { CredentialImport } from './n8n/cli';
+
+/** The credential id the example workflows refer to. */
+export const SANDBOX_CREDENTIAL_ID = 'supportTicketSandbox';
+export const WRONG_SECRET_CREDENTIAL_ID = 'supportTicketWrongSecret';
+export const CREDENTIAL_TYPE = 'supportTicketApi';
+
+export interface SandboxAccess {
+	baseUrl: string;
+	apiKey: string;
+	apiSecret: string;
+}
+
+/** The sandbox credential the examples use, and one with a wrong secret for the 401 path. */
+export function sandboxCredentials(sandbox: SandboxAccess): CredentialImport[] {
+	const data = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret, webhookSecret: '' };
+	return [
+		{ id: SANDBOX_CREDENTIAL_ID, name: 'Support Ticket (sandbox)', type: CREDENTIAL_TYPE, data },
+		{
+			id: WRONG_SECRET_CREDENTIAL_ID,
+			name: 'Support Ticket (wrong secret)',
+			type: CREDENTIAL_TYPE,
+			data: { ...data, apiSecret: `${sandbox.apiSecret}-wrong` },
+		},
+	];
+}
+
+export type StoredWorkflowJson = WorkflowJson & { id: string; name: string; active?: boolean };
+
+export interface WorkflowFile {
+	/** Relative to the checkout, e.g. `examples/import-all-tickets.json`. */
+	file: string;
+	/** The id it is imported under: derived from the file name, so it is stable and readable. */
+	id: string;
+	json: StoredWorkflowJson;
+}
+
+/** `examples/import-all-tickets.json` → `exImportAllTickets` (letters and digits, as n8n's own ids). */
+function workflowId(folder: string, fileName: string): string {
+	const words = path.basename(fileName, '.json').split(/[^a-zA-Z0-9]+/).filter(Boolean);
+	const prefix = folder === 'examples' ? 'ex' : 'e2e';
+	return prefix + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+}
+
+function loadFolder(folder: string): WorkflowFile[] {
+	const dir = repoPath(...folder.split('/'));
+	return readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => {
+			const id = workflowId(folder.split('/')[0], name);
+			const json = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as StoredWorkflowJson;
+			return { file: `${folder}/${name}`, id, json: { ...json, id, active: false } };
+		});
+}
+
+/** Every shipped example workflow (examples/*.json). */
+export function exampleWorkflows(): WorkflowFile[] {
+	return loadFolder('examples');
+}
+
+/** Workflows that exist only for the end-to-end tests (test/e2e/workflows/*.json). */
+export function e2eWorkflows(): WorkflowFile[] {
+	return loadFolder('test/e2e/workflows');
+}
+
+export function findWorkflow(workflows: WorkflowFile[], file: string): WorkflowFile {
+	const found = workflows.find((workflow) => workflow.file === file);
+	if (!found) throw new Error(`${file} is missing`);
+	return found;
+}
+
+/** A workflow that starts with a Manual Trigger can run headless with `n8n execute`. */
+export function isManuallyTriggered(workflow: WorkflowFile): boolean {
+	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
+}
+
+// The trigger's webhook path (SupportTicketTrigger.node.ts); n8n's production URL of a trigger
+// node is /webhook/<the node's webhookId>/<path>.
+const TRIGGER_TYPE = 'n8n-nodes-support-ticket.supportTicketTrigger';
+const TRIGGER_PATH = 'support-ticket';
+
+/** The production webhook path of the workflow's Support Ticket Trigger, if it has one. */
+export function triggerWebhookPath(workflow: WorkflowFile): string | undefined {
+	const trigger = workflow.json.nodes.find((node) => node.type === TRIGGER_TYPE);
+	return trigger?.webhookId ? `/webhook/${trigger.webhookId}/${TRIGGER_PATH}` : undefined;
+}

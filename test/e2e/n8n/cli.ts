@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { freePort } from './ports';
+import { type CommandResult, runChecked, runCommand } from './run';
+import type { N8nUserFolder } from './userFolder';
+
+/**
+ * Runs `n8n <args>` for a user folder with the install's Node. Every n8n process starts a task
+ * broker (default port 5679): each gets a free port so commands may run beside `n8n start`.
+ */
+export async function runN8n(folder: N8nUserFolder, args: string[], timeoutMs = 180_000): Promise<CommandResult> {
+	const env = { ...folder.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	return runCommand(folder.install.nodeBin, [folder.install.n8nBin, ...args], { cwd: folder.root, env, timeoutMs });
+}
+
+async function runN8nChecked(folder: N8nUserFolder, args: string[], timeoutMs = 180_000): Promise<CommandResult> {
+	const env = { ...folder.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	return runChecked(folder.install.nodeBin, [folder.install.n8nBin, ...args], { cwd: folder.root, env, timeoutMs });
+}
+
+function withJsonFiles<T>(folder: N8nUserFolder, documents: object[], use: (dir: string) => Promise<T>): Promise<T> {
+	const dir = mkdtempSync(path.join(folder.root, 'import-'));
+	documents.forEach((document, index) => writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(document)));
+	return use(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** A credential as `n8n import:credentials` takes it: plain `data`, encrypted on import. */
+export interface CredentialImport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+export function importCredentials(folder: N8nUserFolder, credentials: CredentialImport[]): Promise<CommandResult> {
+	return withJsonFiles(folder, credentials, (dir) => runN8nChecked(folder, ['import:credentials', '--separate', `--input=${dir}`]));
+}
+
+/** Workflows must carry an `id`: the tests execute them by it. */
+export function importWorkflows(folder: N8nUserFolder, workflows: Array<{ id: string }>): Promise<CommandResult> {
+	return withJsonFiles(folder, workflows, (dir) => runN8nChecked(folder, ['import:workflow', '--separate', `--input=${dir}`]));
+}
+
+/**
+ * `n8n execute --rawOutput` mixes log lines into stdout, and on failure n8n logs the run data
+ * and then more lines. The run result is the JSON document that starts at a line consisting of
+ * `{` alone and ends at the first line consisting of `}` alone after which it parses.
+ */
+export function parseRawOutput(stdout: string): unknown {
+	const lines = stdout.split('\n').map((line) => line.replace(/\r$/, ''));
+	const start = lines.indexOf('{');
+	if (start === -1) return undefined;
+	for (let end = start + 1; end < lines.length; end++) {
+		if (lines[end] !== '}') continue;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n')) as unknown;
+		} catch {
+			// A nested closing brace at column 0 inside a string: keep looking.
+		}
+	}
+	return undefined;
+}
+
+export interface CliExecution {
+	/** Exit code of `n8n execute`: 0 when the workflow succeeded. */
+	exitCode: number | null;
+	/** The run data n8n printed, if it printed any. */
+	run: unknown;
+	command: CommandResult;
+}
+
+/** `n8n execute --id=<id> --rawOutput`: runs a stored workflow headless and returns its result. */
+export async function executeWorkflow(folder: N8nUserFolder, id: string, timeoutMs = 180_000): Promise<CliExecution> {
+	const command = await runN8n(folder, ['execute', `--id=${id}`, '--rawOutput'], timeoutMs);
+	return { exitCode: command.code, run: parseRawOutput(command.stdout), command };
+}
+
+/** Makes a stored workflow active (its triggers start with the next `n8n start`). */
+export function activateWorkflow(folder: N8nUserFolder, id: string): Promise<CommandResult> {
+	const major = Number(folder.install.version.split('.')[0]);
+	// 2.x publishes a version of the workflow; 1.x flips its active flag.
+	const args = major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+	return runN8nChecked(folder, args);
+}

@@ -1,0 +1,147 @@
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { cacheRoot, installAtomically } from './cache';
+import { ensureNode, type NodeRuntime, type NodeVersion } from './nodeRuntime';
+import { runChecked } from './run';
+
+/** How one n8n version is installed and run here (facts from shared/notes/real-n8n.md). */
+export interface N8nTarget {
+	version: string;
+	node: NodeVersion;
+	/** npm `overrides` of the runtime folder's package.json. */
+	overrides?: Record<string, string>;
+	/** Environment this version needs at run time. */
+	env: Record<string, string>;
+}
+
+export const N8N_TARGETS: Record<string, N8nTarget> = {
+	// n8n 2.x requires Node >= 24; 2.41.3 (newest) lacks @n8n/* dependencies on this registry.
+	'2.41.1': {
+		version: '2.41.1',
+		node: '24.21.0',
+		env: {
+			N8N_DISABLED_MODULES: 'mcp-registry,agents,instance-ai,chat-hub,workflow-builder,promotions,insights',
+		},
+	},
+	// The newest 1.x, on the machine's Node 20: self-hosted installs that have not upgraded.
+	'1.123.81': {
+		version: '1.123.81',
+		node: 'system',
+		// Its xlsx dependency points at a CDN this network cannot reach; the registry mirror is the same code.
+		overrides: { xlsx: 'npm:@e965/xlsx@0.20.3' },
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+	},
+};
+
+export const PRIMARY_N8N_VERSION = '2.41.1';
+
+/** Keeps n8n from phoning home or nagging, and makes it start the same way every time. */
+const QUIET_ENV: Record<string, string> = {
+	N8N_DIAGNOSTICS_ENABLED: 'false',
+	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+	N8N_TEMPLATES_ENABLED: 'false',
+	N8N_PERSONALIZATION_ENABLED: 'false',
+	N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+	N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+	N8N_HIRING_BANNER_ENABLED: 'false',
+	DB_TYPE: 'sqlite',
+};
+
+/** An installed n8n, ready to run with `node n8nBin ...` and `env`. */
+export interface N8nInstall {
+	version: string;
+	/** The cached runtime folder (holds node_modules/n8n). */
+	dir: string;
+	node: NodeRuntime;
+	nodeBin: string;
+	n8nBin: string;
+	/** Base environment for every n8n process of this version (no user folder yet). */
+	env: NodeJS.ProcessEnv;
+}
+
+/** The caller's environment without npm's and n8n's own variables, which would leak into the child. */
+export function cleanEnvironment(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^(npm_|N8N_|DB_|INIT_CWD$)/i.test(key)) continue;
+		env[key] = value;
+	}
+	return env;
+}
+
+function runtimeEnvironment(node: NodeRuntime): NodeJS.ProcessEnv {
+	const env = cleanEnvironment();
+	env.PATH = `${node.binDir}${path.delimiter}${env.PATH ?? ''}`;
+	// node-gyp builds native modules for the Node that will run them.
+	env.npm_config_nodedir = node.headersDir;
+	return env;
+}
+
+function cacheName(target: N8nTarget, node: NodeRuntime): string {
+	const nodeKey = target.node === 'system' ? `node${node.version.split('.')[0]}` : `node${node.version}`;
+	return `n8n-${target.version}-${nodeKey}`;
+}
+
+async function installInto(dir: string, target: N8nTarget, node: NodeRuntime, log: (line: string) => void): Promise<void> {
+	const env = { ...runtimeEnvironment(node), JOBS: '2' };
+	const manifest = {
+		name: 'n8n-runtime',
+		version: '0.0.0',
+		private: true,
+		description: `n8n ${target.version} for the end-to-end tests of n8n-nodes-support-ticket`,
+		dependencies: { n8n: target.version },
+		...(target.overrides ? { overrides: target.overrides } : {}),
+	};
+	writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, '\t')}\n`);
+	// Install scripts would try to download prebuilt binaries (kafka, sqlite3) from outside the
+	// registry: skip them all, then build the one native module n8n needs, sqlite3, from source.
+	log(`npm install n8n@${target.version} (Node ${node.version}) …`);
+	await runChecked('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', '--loglevel=error'], {
+		cwd: dir,
+		env,
+		timeoutMs: 30 * 60_000,
+	});
+	log('building sqlite3 from source …');
+	await runChecked('npm', ['rebuild', 'sqlite3', '--loglevel=error'], { cwd: dir, env, timeoutMs: 20 * 60_000 });
+	const probeFolder = mkdtempSync(path.join(tmpdir(), 'n8n-version-'));
+	try {
+		const { stdout } = await runChecked(node.nodeBin, [path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
+			cwd: dir,
+			env: { ...env, N8N_USER_FOLDER: probeFolder },
+			timeoutMs: 120_000,
+		});
+		if (!stdout.includes(target.version)) throw new Error(`installed n8n reports "${stdout.trim()}", expected ${target.version}`);
+	} finally {
+		rmSync(probeFolder, { recursive: true, force: true });
+	}
+}
+
+/**
+ * n8n `version` installed in the cache (first call: minutes; later calls: instant), with the
+ * Node runtime it needs. Interrupted installs are never reused (see installAtomically).
+ */
+export async function ensureN8n(version: string, log: (line: string) => void = () => undefined): Promise<N8nInstall> {
+	const target = N8N_TARGETS[version];
+	if (!target) throw new Error(`n8n ${version} is not a tested target (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	const node = await ensureNode(target.node);
+	const dir = path.join(cacheRoot(), cacheName(target, node));
+	const started = Date.now();
+	let installed = false;
+	await installAtomically(dir, async (tempDir) => {
+		installed = true;
+		log(`installing n8n ${version} into ${dir} (first run only, takes a few minutes)`);
+		await installInto(tempDir, target, node, log);
+	});
+	if (installed) log(`n8n ${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+	return {
+		version,
+		dir,
+		node,
+		nodeBin: node.nodeBin,
+		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		env: { ...runtimeEnvironment(node), ...QUIET_ENV, ...target.env },
+	};
+}

@@ -1,0 +1,113 @@
+/**
+ * The editor's REST API (`/rest/...`) of a running `n8n start`, as the browser uses it: a session
+ * cookie bound to a `browser-id` header. Used to set up the owner account and to run what only
+ * the server does, such as testing a credential.
+ */
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+/** The owner the end-to-end tests and `npm run dev` create (password meets n8n's rules). */
+export const DEV_OWNER: Owner = {
+	email: 'owner@example.com',
+	password: 'Sandbox-owner-1',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+};
+
+/** One row of the executions list. */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	workflowId: string;
+}
+
+/** One execution with its run data, which n8n sends `flatted`-serialized (see executionData.ts). */
+export interface StoredExecution extends ExecutionSummary {
+	data: string;
+}
+
+export interface RestResponse<T = unknown> {
+	status: number;
+	body: T;
+}
+
+export class N8nRestClient {
+	private cookie = '';
+
+	constructor(
+		readonly baseUrl: string,
+		private readonly browserId = 'n8n-nodes-support-ticket-e2e',
+	) {}
+
+	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<RestResponse<T>> {
+		const response = await fetch(`${this.baseUrl}/rest${path}`, {
+			method,
+			headers: {
+				'browser-id': this.browserId,
+				...(this.cookie ? { cookie: this.cookie } : {}),
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(60_000),
+		});
+		const auth = response.headers.getSetCookie().find((line) => line.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			// Not JSON: keep the text.
+		}
+		return { status: response.status, body: parsed as T };
+	}
+
+	private async expectOk<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await this.request<{ data: T }>(method, path, body);
+		if (response.status !== 200) throw new Error(`${method} /rest${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+		return response.body.data;
+	}
+
+	/** Whether the instance still waits for its owner account (`/rest/settings`, no login needed). */
+	async ownerIsSetUp(): Promise<boolean> {
+		const settings = await this.expectOk<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
+		return settings.userManagement?.showSetupOnFirstLoad === false;
+	}
+
+	/** Claims a fresh instance (what the "Set up owner account" screen does) and logs in as the owner. */
+	async setupOwner(owner: Owner): Promise<void> {
+		await this.expectOk('POST', '/owner/setup', owner);
+	}
+
+	async login(owner: Owner): Promise<void> {
+		// 1.x before LDAP support named the field `email`; 2.x and late 1.x take `emailOrLdapLoginId`.
+		await this.expectOk('POST', '/login', { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password });
+	}
+
+	/** Owner account set up on a fresh instance, or logged into on one that has it already. */
+	async ensureOwner(owner: Owner): Promise<void> {
+		if (await this.ownerIsSetUp()) await this.login(owner);
+		else await this.setupOwner(owner);
+	}
+
+	/** The editor's "Test" button of a credential: the server runs the credential type's `test` request. */
+	testCredential(credential: { id: string; name: string; type: string; data: Record<string, unknown> }): Promise<{ status: string; message: string }> {
+		return this.expectOk('POST', '/credentials/test', { credentials: credential });
+	}
+
+	/** Executions of one workflow, newest first (the editor's Executions tab). */
+	async listExecutions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const data = await this.expectOk<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
+		return data.results.map((row) => ({ ...row, id: String(row.id) }));
+	}
+
+	getExecution(id: string): Promise<StoredExecution> {
+		return this.expectOk('GET', `/executions/${id}`);
+	}
+}

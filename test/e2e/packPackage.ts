@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { repoRoot } from '../harness/repoPath';
+import { runChecked } from './n8n/run';
+
+export interface PackedPackage {
+	tarball: string;
+	version: string;
+}
+
+/**
+ * `npm pack` of the checkout, exactly what `npm publish` would upload (dist/ as built by
+ * `npm run build`, which must have run first).
+ */
+export async function packPackage(): Promise<PackedPackage> {
+	const root = repoRoot();
+	const destination = mkdtempSync(path.join(tmpdir(), 'support-ticket-pack-'));
+	const { stdout } = await runChecked('npm', ['pack', '--json', '--pack-destination', destination], { cwd: root });
+	const [packed] = JSON.parse(stdout) as Array<{ filename: string; version: string; files: Array<{ path: string }> }>;
+	if (!packed.files.some((file) => file.path.startsWith('dist/nodes/'))) {
+		throw new Error('the packed package has no dist/nodes: run `npm run build` first');
+	}
+	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+	return { tarball: path.join(destination, packed.filename), version: manifest.version };
+}
+
+/** Deletes the tarball and its temp folder. */
+export function removePackedPackage(packed: PackedPackage): void {
+	rmSync(path.dirname(packed.tarball), { recursive: true, force: true });
+}

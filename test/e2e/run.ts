@@ -1,0 +1,146 @@
+/**
+ * `npm run test:e2e [-- --n8n 2.41.1 --n8n 1.123.81]`: the package as users get it, in real n8n.
+ *
+ * Packs the package (`npm pack`), installs the tarball into a fresh n8n user folder as a
+ * community package, imports a credential pointed at the sandbox and the example workflows,
+ * runs them headless with `n8n execute --rawOutput`, then activates the webhook example and starts
+ * `n8n start` for what only the server does (credential test, signed webhooks delivered by the
+ * sandbox). Assertions read run results and executions (JSON) and the sandbox's state.
+ * Writes `{passed, failed}` to $TEST_SUMMARY_FILE (as jest does in .ci/run) and ends with
+ * "N passed, N failed".
+ */
+import { writeFileSync } from 'node:fs';
+
+import { startSandbox, type Sandbox } from '../sandbox';
+import { addCliCases } from './cliCases';
+import { e2eWorkflows, exampleWorkflows, findWorkflow, sandboxCredentials } from './fixtures';
+import { activateWorkflow, importCredentials, importWorkflows, type CredentialImport } from './n8n/cli';
+import { ensureN8n, N8N_TARGETS } from './n8n/n8nInstall';
+import { DEV_OWNER, N8nRestClient } from './n8n/restClient';
+import { startN8n, type RunningN8n } from './n8n/server';
+import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
+import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
+import { addServerCases } from './serverCases';
+import { Suite, type Totals } from './suite';
+import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
+
+const SEEDED_TICKETS = 250;
+
+function seconds(since: number): string {
+	return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+function add(a: Totals, b: Totals): Totals {
+	return { passed: a.passed + b.passed, failed: a.failed + b.failed };
+}
+
+interface Instance {
+	sandbox: Sandbox;
+	folder: N8nUserFolder;
+	credentials: CredentialImport[];
+}
+
+async function setUp(version: string, packed: PackedPackage, workflows: Array<{ id: string }>): Promise<Instance> {
+	let started = Date.now();
+	const install = await ensureN8n(version, (line) => console.log(`  ${line}`));
+	console.log(`  n8n ${version} on Node ${install.node.version} ready (${seconds(started)})`);
+	started = Date.now();
+	const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
+	try {
+		const folder = createUserFolder(install);
+		await installCommunityPackage(folder, packed.tarball, packed.version);
+		const credentials = sandboxCredentials(sandbox);
+		await importCredentials(folder, credentials);
+		await importWorkflows(folder, workflows);
+		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
+		return { sandbox, folder, credentials };
+	} catch (error) {
+		await sandbox.stop();
+		throw error;
+	}
+}
+
+async function runVersion(version: string, packed: PackedPackage): Promise<Totals> {
+	const examples = exampleWorkflows();
+	const e2e = e2eWorkflows();
+	let instance: Instance | undefined;
+	const current = (): Instance => {
+		if (!instance) throw new Error('no instance');
+		return instance;
+	};
+	const cli = new Suite(`n8n ${version}: headless runs (n8n execute)`);
+	addCliCases(cli, examples, () => ({ ...current(), examples, e2e }));
+	let rest: N8nRestClient | undefined;
+	let running: RunningN8n | undefined;
+	const server = new Suite(`n8n ${version}: server (n8n start)`);
+	const serverContext = () => {
+		if (!rest || !running) throw new Error('no server');
+		return { ...current(), rest, url: running.url, install: current().folder.install, examples };
+	};
+	addServerCases(server, serverContext);
+	addWebhookCases(server, serverContext);
+
+	console.log(`\n== n8n ${version}`);
+	try {
+		instance = await setUp(version, packed, [...examples, ...e2e].map((w) => w.json));
+	} catch (error) {
+		return add(cli.failAll(error), server.failAll(error));
+	}
+	try {
+		let totals = await cli.run();
+		try {
+			const started = Date.now();
+			// Active before the start, so n8n registers the trigger's production webhook as it starts.
+			await activateWorkflow(instance.folder, findWorkflow(examples, WEBHOOK_EXAMPLE).id);
+			running = await startN8n(instance.folder);
+			rest = new N8nRestClient(running.url);
+			await rest.setupOwner(DEV_OWNER);
+			console.log(`\n  webhook example activated, n8n start on ${running.url}, owner set up (${seconds(started)})`);
+		} catch (error) {
+			return add(totals, server.failAll(error));
+		}
+		totals = add(totals, await server.run());
+		return totals;
+	} finally {
+		await running?.stop();
+		await instance.sandbox.stop();
+		if (!process.env.E2E_KEEP_USER_FOLDER) removeUserFolder(instance.folder);
+	}
+}
+
+function requestedVersions(argv: string[]): string[] {
+	const versions: string[] = [];
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--n8n' && argv[i + 1]) versions.push(argv[++i]);
+		else throw new Error(`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	}
+	return versions.length ? versions : Object.keys(N8N_TARGETS);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const versions = requestedVersions(process.argv.slice(2));
+	let totals: Totals = { passed: 0, failed: 0 };
+	let packed: PackedPackage | undefined;
+	try {
+		packed = await packPackage();
+		console.log(`packed ${packed.tarball}`);
+	} catch (error) {
+		console.log(`npm pack failed: ${String(error)}`);
+		totals.failed++;
+	}
+	if (packed) {
+		for (const version of versions) totals = add(totals, await runVersion(version, packed));
+		removePackedPackage(packed);
+	}
+	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
+	console.log(`\nend-to-end (${versions.map((v) => `n8n ${v}`).join(', ')}) in ${seconds(started)}`);
+	console.log(`${totals.passed} passed, ${totals.failed} failed`);
+	process.exitCode = totals.failed ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify({ passed: 0, failed: 1 }));
+	process.exitCode = 1;
+});

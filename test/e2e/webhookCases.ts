@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+
+import type { Sandbox } from '../sandbox';
+import { signForTest } from '../sandbox/testClient';
+import { findWorkflow, triggerWebhookPath, type WorkflowFile } from './fixtures';
+import { parseExecutionData } from './n8n/executionData';
+import type { N8nInstall } from './n8n/n8nInstall';
+import type { N8nRestClient, ExecutionSummary } from './n8n/restClient';
+import { nodeOutput, type PrintedRun } from './runData';
+import type { Suite } from './suite';
+
+export const WEBHOOK_EXAMPLE = 'examples/webhook-sync.json';
+
+export interface WebhookContext {
+	url: string;
+	rest: N8nRestClient;
+	install: N8nInstall;
+	sandbox: Sandbox;
+	examples: WorkflowFile[];
+}
+
+function productionUrl(context: WebhookContext): { url: string; path: string } {
+	const path = triggerWebhookPath(findWorkflow(context.examples, WEBHOOK_EXAMPLE));
+	if (!path) throw new Error(`${WEBHOOK_EXAMPLE} has no Support Ticket Trigger with a webhookId`);
+	return { url: `${context.url}${path}`, path };
+}
+
+async function executionIds(context: WebhookContext): Promise<Set<string>> {
+	const executions = await context.rest.listExecutions(findWorkflow(context.examples, WEBHOOK_EXAMPLE).id);
+	return new Set(executions.map((e) => e.id));
+}
+
+/**
+ * Waits (bounded) until the workflow has at least `count` executions besides `known`, all
+ * finished, and returns those new ones.
+ */
+async function newExecutions(context: WebhookContext, known: Set<string>, count: number): Promise<ExecutionSummary[]> {
+	const workflowId = findWorkflow(context.examples, WEBHOOK_EXAMPLE).id;
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const executions = (await context.rest.listExecutions(workflowId)).filter((e) => !known.has(e.id));
+		const done = executions.every((e) => !['new', 'running', 'waiting'].includes(e.status));
+		if (executions.length >= count && done) return executions;
+		if (Date.now() > deadline) {
+			throw new Error(`expected ${count} new finished executions of ${workflowId}, have ${JSON.stringify(executions)}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+async function runOf(context: WebhookContext, id: string): Promise<PrintedRun> {
+	const execution = await context.rest.getExecution(id);
+	return { status: execution.status, data: parseExecutionData(context.install, execution.data) as PrintedRun['data'] };
+}
+
+/** A delivery the way the sandbox sends one, but built here so it can be altered before sending. */
+function signedDelivery(context: WebhookContext, payload: object, secret: string, timestampSeconds = Math.floor(Date.now() / 1000)) {
+	const body = JSON.stringify(payload);
+	const timestamp = String(timestampSeconds);
+	return {
+		body,
+		headers: {
+			'content-type': 'application/json',
+			'x-api-key': context.sandbox.apiKey,
+			'x-api-timestamp': timestamp,
+			'x-api-signature': signForTest(secret, timestamp, 'POST', productionUrl(context).path, body),
+			'x-event-id': (payload as { id: string }).id,
+		} as Record<string, string>,
+	};
+}
+
+async function post(url: string, delivery: { body: string; headers: Record<string, string> }): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(30_000) });
+	const text = await response.text();
+	try {
+		return { status: response.status, body: JSON.parse(text) as unknown };
+	} catch {
+		return { status: response.status, body: text };
+	}
+}
+
+/**
+ * The webhook example, activated, under `n8n start`: the sandbox delivers signed events to its
+ * production URL. Executions are read back through the REST API the editor's Executions tab uses.
+ */
+export function addWebhookCases(suite: Suite, context: () => WebhookContext): void {
+	suite.test(`${WEBHOOK_EXAMPLE}: signed deliveries from the service start the workflow, one execution per selected event`, async () => {
+		const ctx = context();
+		const { sandbox } = ctx;
+		const known = await executionIds(ctx);
+		const hook = sandbox.addWebhook({ url: productionUrl(ctx).url });
+		try {
+			const ticket = sandbox.store.createTicket({ subject: 'Webhook e2e', description: 'Delivered to n8n', customer: { email: 'hook.e2e@example.com' } });
+			const reply = sandbox.store.createReply(ticket.id, { body: 'A reply, delivered too' });
+			sandbox.store.updateTicket(ticket.id, { status: 'pending' });
+			await sandbox.webhooksIdle();
+			const deliveries = sandbox.deliveries.filter((d) => d.webhookId === hook);
+			// customer.created (not selected in the example) is answered 200 and starts nothing.
+			assert.deepEqual(
+				deliveries.map((d) => [d.event, d.status]),
+				[
+					['customer.created', 200],
+					['ticket.created', 200],
+					['reply.created', 200],
+					['ticket.updated', 200],
+				],
+			);
+			const selected = deliveries.filter((d) => d.event !== 'customer.created');
+			const executions = await newExecutions(ctx, known, selected.length);
+			assert.equal(executions.length, selected.length, 'one execution per selected event, none for the others');
+			const runs = await Promise.all(executions.map((e) => runOf(ctx, e.id)));
+			assert.ok(executions.every((e) => e.status === 'success' && e.mode === 'webhook'), JSON.stringify(executions));
+			const received = runs.map((run) => nodeOutput(run, 'On Ticket Event')[0]).sort((a, b) => String(a.id).localeCompare(String(b.id)));
+			assert.deepEqual(
+				received.map((item) => [item.id, item.event]),
+				selected.map((d) => [d.id, d.event]).sort((a, b) => a[0].localeCompare(b[0])),
+			);
+			// Get Ticket read the ticket each event was about (for the reply: its ticket).
+			for (const run of runs) assert.equal(nodeOutput(run, 'Get Ticket')[0].id, ticket.id);
+			assert.ok(reply.id);
+		} finally {
+			sandbox.removeWebhook(hook);
+		}
+	});
+
+	suite.test('forged, tampered and stale deliveries are refused with 401 and start nothing', async () => {
+		const ctx = context();
+		const { sandbox } = ctx;
+		const { url } = productionUrl(ctx);
+		const known = await executionIds(ctx);
+
+		// The service's own delivery, signed with a secret n8n does not have.
+		const forger = sandbox.addWebhook({ url, secret: 'not-the-shared-secret' });
+		sandbox.store.createTicket({ subject: 'Forged', description: 'Signed with the wrong secret', customer: { email: 'forger@example.com' } });
+		await sandbox.webhooksIdle();
+		sandbox.removeWebhook(forger);
+		const forged = sandbox.deliveries.filter((d) => d.webhookId === forger);
+		assert.ok(forged.length >= 1 && forged.every((d) => d.status === 401), JSON.stringify(forged.map((d) => [d.event, d.status])));
+
+		const payload = { id: 'evt_e2e_1', event: 'ticket.created', created_at: new Date().toISOString(), data: sandbox.store.listTickets()[0] };
+		const genuine = signedDelivery(ctx, payload, sandbox.apiSecret);
+		const refused: Array<[string, { body: string; headers: Record<string, string> }, string]> = [
+			['body changed after signing', { ...genuine, body: genuine.body.replace('ticket.created', 'ticket.updated') }, 'invalid_signature'],
+			['no signature header', { ...genuine, headers: { ...genuine.headers, 'x-api-signature': '' } }, 'missing_headers'],
+			['signed an hour ago', signedDelivery(ctx, payload, sandbox.apiSecret, Math.floor(Date.now() / 1000) - 3600), 'timestamp_outside_window'],
+		];
+		for (const [what, delivery, reason] of refused) {
+			if (!delivery.headers['x-api-signature']) delete delivery.headers['x-api-signature'];
+			const answer = await post(url, delivery);
+			assert.equal(answer.status, 401, `${what}: ${JSON.stringify(answer)}`);
+			assert.equal((answer.body as { error?: string }).error, reason, `${what}: ${JSON.stringify(answer.body)}`);
+		}
+
+		// A genuine delivery last: once its execution is listed, anything refused above would have been too.
+		assert.equal((await post(url, genuine)).status, 200);
+		const started = await newExecutions(ctx, known, 1);
+		assert.equal(started.length, 1, 'only the genuine delivery started the workflow');
+		assert.equal(nodeOutput(await runOf(ctx, started[0].id), 'On Ticket Event')[0].id, 'evt_e2e_1');
+	});
+
+	suite.test('a replayed delivery (same event id, same signature) starts nothing: Drop Duplicates is on by default', async () => {
+		const ctx = context();
+		const { sandbox } = ctx;
+		const { url } = productionUrl(ctx);
+		const known = await executionIds(ctx);
+		const payload = { id: 'evt_e2e_replay', event: 'ticket.created', created_at: new Date().toISOString(), data: sandbox.store.listTickets()[0] };
+		const delivery = signedDelivery(ctx, payload, sandbox.apiSecret);
+		assert.equal((await post(url, delivery)).status, 200);
+		assert.equal((await newExecutions(ctx, known, 1)).length, 1);
+		const replay = await post(url, delivery);
+		assert.equal(replay.status, 200);
+		// A different event last: once its execution is listed, a replay that started would be too.
+		assert.equal((await post(url, signedDelivery(ctx, { ...payload, id: 'evt_e2e_after_replay' }, sandbox.apiSecret))).status, 200);
+		const started = await newExecutions(ctx, known, 2);
+		const eventIds = await Promise.all(started.map(async (e) => nodeOutput(await runOf(ctx, e.id), 'On Ticket Event')[0].id));
+		assert.deepEqual(eventIds.sort(), ['evt_e2e_after_replay', 'evt_e2e_replay'], `the replay must not start the workflow again (answer to the replay: ${JSON.stringify(replay.body)})`);
+	});
+}
