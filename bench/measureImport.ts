@@ -9,6 +9,7 @@
  * Run with --expose-gc: the retained heap is read after full collections.
  */
 import { isolateUserFolder } from '../test/harness/isolateUserFolder';
+import { useNativeRegexEngine } from '../test/harness/nativeRegexEngine';
 import type { ImportMode } from './importWorkflows';
 import type { SignedTarget } from './rawTraversal';
 import { importTickets, registerImportNodes, runDataJsonBytes, runPages } from './runImport';
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
 	if (first.type !== 'job') throw new Error('expected a job');
 	const { job } = first;
 	isolateUserFolder();
+	// As n8n's server does, and as the tests do: no vm timeout firing on a busy machine.
+	useNativeRegexEngine();
 	const credentials = { supportTicketApi: { ...job.target } };
 	const tally = new TicketTally(job.tickets);
 	await registerImportNodes(tally, credentials);
