@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 
 import { version as n8nCoreVersion } from 'n8n-core/package.json';
 
-import { createPoller, isolateUserFolder, repoPath, runWorkflow, startWebhookReceiver, type WorkflowJson } from '../test/harness';
+import { createPoller, isolateUserFolder, repoPath, runWorkflow, startWebhookReceiver, useNativeRegexEngine, type WorkflowJson } from '../test/harness';
 import { startSandbox } from '../test/sandbox';
 
 const SEED = 1050;
@@ -18,6 +18,7 @@ function loadExample(name: string): WorkflowJson {
 
 async function main(): Promise<void> {
 	isolateUserFolder();
+	useNativeRegexEngine();
 	const sandbox = await startSandbox({ seed: SEED });
 	const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
 	const engine = `n8n-core ${n8nCoreVersion} WorkflowExecute, in-process`;

@@ -1,3 +1,5 @@
 import { isolateUserFolder } from './harness/isolateUserFolder';
+import { useNativeRegexEngine } from './harness/nativeRegexEngine';
 
 isolateUserFolder();
+useNativeRegexEngine();

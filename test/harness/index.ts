@@ -7,3 +7,4 @@ export { isolateUserFolder } from './isolateUserFolder';
 export { listSearch } from './listSearch';
 export { startWebhookReceiver, type WebhookReceiver, type ReceivedDelivery } from './webhookReceiver';
 export { createPoller, type Poller, type PollOutcome } from './pollTrigger';
+export { useNativeRegexEngine } from './nativeRegexEngine';

@@ -1,3 +1,5 @@
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import type { INode } from 'n8n-workflow';
 
 import { CREDENTIALS_REF, startWebhookReceiver, type WebhookReceiver } from '../../harness';
@@ -124,6 +126,12 @@ describe(`Security matrix: ${DELIVERIES} generated webhook deliveries`, () => {
 	afterAll(async () => receiver.stop());
 
 	it('accepts only genuinely signed deliveries, rejects every tampered one with 401, never crashes, never echoes the secret', async () => {
+		// Everything n8n's logger is given (the trigger logs each rejection) is captured and searched too.
+		const logger = Container.get(Logger);
+		const logged: string[] = [];
+		const spies = (['error', 'warn', 'info'] as const).map((level) =>
+			jest.spyOn(logger, level).mockImplementation((message: string, meta?: object) => void logged.push(`${message} ${JSON.stringify(meta ?? {})}`)),
+		);
 		const random = createRandom(20261122);
 		const counts = new Map<string, { sent: number; accepted: number; rejected: number; crashed: number }>();
 		const expectedStarts: string[] = [];
@@ -144,6 +152,9 @@ describe(`Security matrix: ${DELIVERIES} generated webhook deliveries`, () => {
 			if (GENUINE.has(mutation)) expectedStarts.push(`evt_m${n}`);
 		}
 		await receiver.idle();
+		for (const spy of spies) spy.mockRestore();
+		expect(logged.filter((line) => line.includes('rejected a delivery')).length).toBeGreaterThan(500);
+		expect(logged.filter((line) => line.includes(SECRET))).toEqual([]);
 
 		const table = Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
 		for (const [mutation, count] of Object.entries(table)) {

@@ -1,0 +1,233 @@
+import assert from 'node:assert/strict';
+
+import type { Sandbox, WebhookDelivery } from '../../sandbox';
+import { nodeOutput, onlyItem } from '../runData';
+import type { Suite } from '../suite';
+import type { ClusterProcess } from './queueCluster';
+import type { WorkflowFile } from '../fixtures';
+import type { PrintedRun } from '../runData';
+import { IMPORT_BY_WEBHOOK, productionUrl, triggerUrl } from './queueWorkflows';
+import { finishedExecution, jobForExecution, registeredInstances, storedRun, type ExecutionRecord } from './records';
+import type { QueueContext } from './run';
+import { sendDelivery } from './signedDelivery';
+
+const API = '/api/v1/external';
+const LOG_WAIT_MS = 10_000;
+
+function lastSeq(sandbox: Sandbox): number {
+	return sandbox.log.at(-1)?.seq ?? 0;
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(120_000),
+	});
+	const text = await response.text();
+	try {
+		return { status: response.status, body: JSON.parse(text) as unknown };
+	} catch {
+		return { status: response.status, body: text };
+	}
+}
+
+async function newestExecutionId(context: QueueContext): Promise<number> {
+	const [row] = await context.postgres.query<{ id: number | null }>('SELECT max(id) AS id FROM execution_entity');
+	return row?.id ?? 0;
+}
+
+/**
+ * Proof that `execution` ran on the worker: the Bull job that carried it was finished by the
+ * process registered as the worker (records in Redis); the process that received the request
+ * put it on the queue, no other did; the worker logged finishing it.
+ */
+async function assertRanOnWorker(context: QueueContext, execution: ExecutionRecord, receivedBy: ClusterProcess): Promise<void> {
+	const { cluster, redis } = context;
+	const job = await jobForExecution(redis, execution.id);
+	assert.ok(job, `no Bull job in Redis carried execution ${execution.id}`);
+	const instances = await registeredInstances(redis);
+	const kindOf = new Map(instances.map((instance) => [instance.hostId, instance.instanceType]));
+	assert.equal(kindOf.get(job.finishedBy ?? ''), 'worker', `job ${job.jobId} was finished by ${job.finishedBy}; registered: ${JSON.stringify(instances)}`);
+	const tag = `execution ${execution.id} (job ${job.jobId})`;
+	// Log lines arrive through pipes: wait (bounded) for the ones that must come, then check the rest.
+	await cluster.worker.process.waitForOutput(`Worker finished ${tag}`, LOG_WAIT_MS);
+	await receivedBy.process.waitForOutput(`Enqueued ${tag}`, LOG_WAIT_MS);
+	for (const other of [cluster.main, cluster.webhook].filter((process) => process !== receivedBy)) {
+		assert.ok(!other.process.output().includes(`Enqueued ${tag}`), `n8n ${other.role} enqueued ${tag} too`);
+	}
+}
+
+/**
+ * What the editor's "Execute workflow" button does: POST /rest/workflows/<id>/run from the
+ * workflow's Manual Trigger. With OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it.
+ */
+async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Promise<{ execution: ExecutionRecord; run: PrintedRun }> {
+	const { rest, postgres, install } = context;
+	const trigger = workflow.json.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	assert.ok(trigger, `${workflow.file} has no Manual Trigger`);
+	const started = await rest.request<{ data?: { executionId?: string } }>('POST', `/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: trigger.name } });
+	assert.equal(started.status, 200, JSON.stringify(started.body));
+	const executionId = started.body.data?.executionId;
+	assert.ok(executionId, JSON.stringify(started.body));
+	const execution = await finishedExecution(postgres, (row) => row.id === executionId);
+	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'manual', status: 'success' });
+	return { execution, run: await storedRun(postgres, install, executionId) };
+}
+
+function ticketIdOf(delivery: WebhookDelivery): string | undefined {
+	return (delivery.payload.data as { id?: string } | null)?.id;
+}
+
+/** The n8n processes of a queue-mode cluster, each with the package from its own user folder. */
+export function addQueueCases(suite: Suite, context: () => QueueContext): void {
+	let acceptedDelivery: WebhookDelivery | undefined;
+
+	suite.test('main, worker and webhook process register in Redis as one n8n 2.41.1 cluster; the worker reports ready', async () => {
+		const { redis, cluster } = context();
+		const instances = await registeredInstances(redis);
+		assert.deepEqual(instances.map((instance) => instance.instanceType).sort(), ['main', 'webhook', 'worker'], JSON.stringify(instances));
+		assert.ok(instances.every((instance) => instance.version === '2.41.1'), JSON.stringify(instances));
+		// The worker's health server (QUEUE_HEALTH_CHECK_ACTIVE): its database and Redis connections are up.
+		const readiness = await fetch(`${cluster.worker.url}/healthz/readiness`, { signal: AbortSignal.timeout(10_000) });
+		assert.equal(readiness.status, 200, await readiness.text());
+	});
+
+	suite.test('examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker', async () => {
+		const { sandbox, cluster, examples } = context();
+		const since = lastSeq(sandbox);
+		const { execution, run } = await runFromEditor(context(), examples.importAll);
+		// What the worker saved: every ticket, in the service's default order (newest first).
+		const tickets = nodeOutput(run, 'Get All Tickets');
+		assert.deepEqual(
+			tickets.map((ticket) => ticket.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		assert.deepEqual(tickets[0], sandbox.store.listTickets()[0] as unknown as Record<string, unknown>);
+		const calls = sandbox.log.filter((entry) => entry.seq > since);
+		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), 'pages fetched');
+		assert.ok(calls.every((entry) => entry.method === 'GET' && entry.pathname === `${API}/tickets` && entry.status === 200));
+		await assertRanOnWorker(context(), execution, cluster.main);
+	});
+
+	suite.test('examples/import-page-by-page.json run from the editor loops page by page on the worker', async () => {
+		const { sandbox, cluster, examples } = context();
+		const since = lastSeq(sandbox);
+		const { execution, run } = await runFromEditor(context(), examples.pageByPage);
+		const pages = Math.ceil(sandbox.store.ticketCount / 100);
+		assert.equal(run.data.resultData.runData['Get Page of Tickets']?.length, pages, 'one run of Get Page of Tickets per page');
+		assert.deepEqual(
+			nodeOutput(run, 'Write Page').map((ticket) => ticket.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		const calls = sandbox.log.filter((entry) => entry.seq > since);
+		assert.equal(calls.length, pages);
+		// Each call after the first carries the cursor the previous page returned.
+		assert.deepEqual(
+			calls.map((entry) => entry.query.cursor !== undefined),
+			calls.map((_, index) => index > 0),
+		);
+		await assertRanOnWorker(context(), execution, cluster.main);
+	});
+
+	suite.test('the same import started by a production webhook: received by the webhook process, run by the worker', async () => {
+		const { sandbox, postgres, cluster } = context();
+		const before = await newestExecutionId(context());
+		const response = await post(productionUrl(cluster.webhook.url, IMPORT_BY_WEBHOOK.path), {});
+		assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
+		// The webhook answers with the last node's items: the worker's result, relayed back.
+		assert.deepEqual(
+			(response.body as Array<{ id: string }>).map((item) => item.id),
+			sandbox.store.listTickets().map((ticket) => ticket.id),
+		);
+		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK.id);
+		assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
+		await assertRanOnWorker(context(), execution, cluster.webhook);
+	});
+
+	suite.test('main serves no production webhooks: the same URL on main is 404 and starts nothing', async () => {
+		const { cluster } = context();
+		const before = await newestExecutionId(context());
+		const response = await post(productionUrl(cluster.main.url, IMPORT_BY_WEBHOOK.path), {});
+		assert.equal(response.status, 404);
+		assert.equal(await newestExecutionId(context()), before);
+	});
+
+	suite.test('examples/webhook-sync.json: a signed ticket.created delivery is verified on the webhook process, the worker reads the ticket', async () => {
+		const { sandbox, postgres, cluster, install, examples } = context();
+		const before = await newestExecutionId(context());
+		const hook = sandbox.addWebhook({ url: triggerUrl(cluster.webhook.url, examples.webhookSync.json), events: ['ticket.created'] });
+		try {
+			const since = lastSeq(sandbox);
+			const ticket = sandbox.store.createTicket({
+				subject: 'Queue mode: printer on fire',
+				description: 'Reported while n8n runs as main, worker and webhook process.',
+				customer: { email: 'queue@example.com', name: 'Queue Tester' },
+			});
+			await sandbox.webhooksIdle();
+			const delivery = sandbox.deliveries.find((d) => d.event === 'ticket.created' && ticketIdOf(d) === ticket.id);
+			assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
+			assert.equal(delivery.status, 200, delivery.error);
+			acceptedDelivery = delivery;
+			const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === examples.webhookSync.id);
+			assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
+			const run = await storedRun(postgres, install, execution.id);
+			assert.deepEqual(onlyItem(run, 'On Ticket Event'), delivery.payload as unknown as Record<string, unknown>);
+			assert.deepEqual(onlyItem(run, 'Get Ticket'), sandbox.store.getTicket(ticket.id) as unknown as Record<string, unknown>);
+			const calls = sandbox.log.filter((entry) => entry.seq > since).map((entry) => `${entry.method} ${entry.pathname} ${entry.status}`);
+			assert.deepEqual(calls, [`GET ${API}/tickets/${ticket.id} 200`]);
+			await assertRanOnWorker(context(), execution, cluster.webhook);
+		} finally {
+			sandbox.removeWebhook(hook);
+		}
+	});
+
+	suite.test('a forged delivery is answered 401 by the trigger in the webhook process and starts nothing', async () => {
+		const { sandbox, cluster, examples } = context();
+		const before = await newestExecutionId(context());
+		const body = JSON.stringify({ id: 'evt_forged_1', event: 'ticket.created', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
+		const answer = await sendDelivery(triggerUrl(cluster.webhook.url, examples.webhookSync.json), { body, eventId: 'evt_forged_1' }, { apiKey: sandbox.apiKey, secret: 'not-the-secret' });
+		assert.equal(answer.status, 401, JSON.stringify(answer.body));
+		assert.equal((answer.body as { error?: string }).error, 'invalid_signature');
+		assert.equal(await newestExecutionId(context()), before);
+		// The package's own code ran in the webhook process: its warning is in that process's log only.
+		const warning = 'Support Ticket Trigger rejected a delivery (invalid_signature)';
+		await cluster.webhook.process.waitForOutput(warning, LOG_WAIT_MS);
+		assert.ok(!cluster.main.process.output().includes(warning) && !cluster.worker.process.output().includes(warning));
+	});
+
+	suite.test('a repeated delivery is dropped after the webhook process restarts: the seen event id is in the database, not in module memory', async () => {
+		const { sandbox, postgres, cluster, examples } = context();
+		assert.ok(acceptedDelivery, 'the first delivery did not get through');
+		await cluster.restart('webhook');
+		const before = await newestExecutionId(context());
+		const body = JSON.stringify(acceptedDelivery.payload);
+		const answer = await sendDelivery(triggerUrl(cluster.webhook.url, examples.webhookSync.json), { body, eventId: acceptedDelivery.id }, { apiKey: sandbox.apiKey, secret: sandbox.apiSecret });
+		assert.equal(answer.status, 200, JSON.stringify(answer.body));
+		assert.deepEqual(answer.body, { received: true, started: false, reason: `event ${acceptedDelivery.id} was already received` });
+		assert.equal(await newestExecutionId(context()), before);
+		// Where the fresh process found it: the workflow's static data, saved by the previous one.
+		const [stored] = await postgres.query<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${examples.webhookSync.id}'`);
+		assert.ok(JSON.stringify(stored?.staticData ?? null).includes(`"${acceptedDelivery.id}"`), `workflow static data: ${JSON.stringify(stored)}`);
+	});
+
+	suite.test('a restarted worker (a fresh process) imports exactly what the first one did', async () => {
+		const { sandbox, postgres, cluster } = context();
+		const url = productionUrl(cluster.webhook.url, IMPORT_BY_WEBHOOK.path);
+		const importIds = async (): Promise<string[]> => {
+			const before = await newestExecutionId(context());
+			const response = await post(url, {});
+			assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
+			const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK.id);
+			assert.equal(execution.status, 'success');
+			await assertRanOnWorker(context(), execution, cluster.webhook);
+			return (response.body as Array<{ id: string }>).map((item) => item.id);
+		};
+		const warm = await importIds();
+		await cluster.restart('worker');
+		const fresh = await importIds();
+		assert.deepEqual(fresh, warm);
+		assert.deepEqual(fresh, sandbox.store.listTickets().map((ticket) => ticket.id));
+	});
+}

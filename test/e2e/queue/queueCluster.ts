@@ -1,0 +1,196 @@
+import path from 'node:path';
+
+import type { N8nInstall } from '../n8n/n8nInstall';
+import { freePort } from '../n8n/ports';
+import { createUserFolder, installCommunityPackage, type N8nUserFolder } from '../n8n/userFolder';
+import type { PackedPackage } from '../packPackage';
+import type { PostgresServer } from './services/postgresServer';
+import type { RedisServer } from './services/redisServer';
+import { type ServiceProcess, startService } from './services/serviceProcess';
+
+/** The three kinds of n8n process in queue mode. */
+export type Role = 'main' | 'worker' | 'webhook';
+
+/** One running n8n process of the cluster. */
+export interface ClusterProcess {
+	role: Role;
+	folder: N8nUserFolder;
+	process: ServiceProcess;
+	/** Its HTTP server: the editor and REST API (main), production webhooks (webhook), health checks (worker). */
+	url: string;
+}
+
+export interface QueueCluster {
+	main: ClusterProcess;
+	worker: ClusterProcess;
+	webhook: ClusterProcess;
+	/** Stops one process and starts it again with the same folder and ports (a fresh Node process). */
+	restart(role: Role): Promise<ClusterProcess>;
+	stop(): Promise<void>;
+}
+
+/** The configuration every process of the cluster shares: one database, one queue, one key. */
+export function sharedQueueEnvironment(postgres: PostgresServer, redis: RedisServer): Record<string, string> {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: postgres.host,
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		// Credentials are encrypted by whichever process saves them and decrypted by the worker and
+		// the webhook process: all must share the key.
+		N8N_ENCRYPTION_KEY: 'queue-e2e-shared-encryption-key',
+		// Manual runs from the editor go to the workers too (n8n 3 makes this the only behaviour).
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		// Keep finished jobs in Redis: their record names the worker that ran them (evidence).
+		N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED: '100',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+	};
+}
+
+interface RoleSpec {
+	args: string[];
+	ready: string;
+	env: Record<string, string>;
+	url: string;
+}
+
+async function roleSpecs(): Promise<Record<Role, RoleSpec>> {
+	const [mainPort, webhookPort, workerHealthPort, mainBroker, workerBroker] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+	const mainUrl = `http://127.0.0.1:${mainPort}`;
+	const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+	return {
+		main: {
+			args: ['start'],
+			ready: 'Editor is now accessible',
+			url: mainUrl,
+			env: {
+				N8N_PORT: String(mainPort),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_HOST: '127.0.0.1',
+				N8N_PROTOCOL: 'http',
+				N8N_EDITOR_BASE_URL: `${mainUrl}/`,
+				// The editor shows production webhook URLs on the webhook process…
+				N8N_WEBHOOK_URL: `${webhookUrl}/`,
+				// …and main does not answer them at all, as n8n's docs recommend behind a load balancer.
+				N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+				N8N_SECURE_COOKIE: 'false',
+				N8N_RUNNERS_BROKER_PORT: String(mainBroker),
+			},
+		},
+		worker: {
+			args: ['worker', '--concurrency=5'],
+			ready: 'n8n worker is now ready',
+			url: `http://127.0.0.1:${workerHealthPort}`,
+			env: {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(workerHealthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				// The worker runs Code nodes through its own task broker: one port per process on a machine.
+				N8N_RUNNERS_BROKER_PORT: String(workerBroker),
+			},
+		},
+		webhook: {
+			args: ['webhook'],
+			ready: 'Webhook listener waiting for requests',
+			url: webhookUrl,
+			env: { N8N_PORT: String(webhookPort), N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_HOST: '127.0.0.1', N8N_PROTOCOL: 'http' },
+		},
+	};
+}
+
+export interface ClusterOptions {
+	install: N8nInstall;
+	packed: PackedPackage;
+	postgres: PostgresServer;
+	redis: RedisServer;
+	workDir: string;
+}
+
+/**
+ * One user folder per process, each with the package installed as a community package: processes
+ * of a real cluster run on different machines and each loads the package from its own disk.
+ */
+export async function createFolders(options: ClusterOptions): Promise<Record<Role, N8nUserFolder>> {
+	const shared = sharedQueueEnvironment(options.postgres, options.redis);
+	const folders = {} as Record<Role, N8nUserFolder>;
+	for (const role of ['main', 'worker', 'webhook'] as const) {
+		const folder = createUserFolder(options.install, { root: path.join(options.workDir, role), encryptionKey: shared.N8N_ENCRYPTION_KEY, env: shared });
+		await installCommunityPackage(folder, options.packed.tarball, options.packed.version);
+		folders[role] = folder;
+	}
+	return folders;
+}
+
+const START_TIMEOUT_MS = 180_000;
+
+async function startRole(role: Role, folder: N8nUserFolder, spec: RoleSpec, workDir: string): Promise<ClusterProcess> {
+	const process = startService({
+		name: `n8n ${role}`,
+		command: folder.install.nodeBin,
+		args: [folder.install.n8nBin, ...spec.args],
+		cwd: folder.root,
+		env: { ...folder.env, ...spec.env },
+		logFile: path.join(workDir, `n8n-${role}.log`),
+	});
+	try {
+		await process.waitForOutput(spec.ready, START_TIMEOUT_MS);
+	} catch (error) {
+		await process.stop();
+		throw error;
+	}
+	return { role, folder, process, url: spec.url };
+}
+
+/**
+ * Starts main first (it runs the migrations and registers the active workflows' webhooks in the
+ * database), then the worker and the webhook process, which find both there.
+ */
+export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir: string, log: (line: string) => void): Promise<QueueCluster> {
+	const specs = await roleSpecs();
+	const running: Partial<Record<Role, ClusterProcess>> = {};
+	const stopAll = async (): Promise<void> => {
+		// Entry points first, main last: nothing new is queued while workers wind down.
+		for (const role of ['webhook', 'worker', 'main'] as const) {
+			await running[role]?.process.stop('SIGTERM', 30_000);
+			delete running[role];
+		}
+	};
+	try {
+		for (const role of ['main', 'worker', 'webhook'] as const) {
+			const started = Date.now();
+			running[role] = await startRole(role, folders[role], specs[role], workDir);
+			log(`n8n ${role} ready on ${specs[role].url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+		}
+	} catch (error) {
+		await stopAll();
+		throw error;
+	}
+	const get = (role: Role): ClusterProcess => {
+		const found = running[role];
+		if (!found) throw new Error(`n8n ${role} is not running`);
+		return found;
+	};
+	return {
+		get main() {
+			return get('main');
+		},
+		get worker() {
+			return get('worker');
+		},
+		get webhook() {
+			return get('webhook');
+		},
+		async restart(role: Role): Promise<ClusterProcess> {
+			await running[role]?.process.stop('SIGTERM', 30_000);
+			delete running[role];
+			running[role] = await startRole(role, folders[role], specs[role], workDir);
+			return get(role);
+		},
+		stop: stopAll,
+	};
+}

@@ -1,0 +1,91 @@
+import type { IConnection, INode } from 'n8n-workflow';
+
+import { exampleWorkflows, findWorkflow, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
+
+export const IMPORT_EXAMPLE = 'examples/import-all-tickets.json';
+export const PAGE_BY_PAGE_EXAMPLE = 'examples/import-page-by-page.json';
+export const WEBHOOK_SYNC_EXAMPLE = 'examples/webhook-sync.json';
+
+/** Triggers that start a run from the editor or on a timer: the suite starts those runs by webhook. */
+const STARTERS = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger']);
+
+export interface QueueExamples {
+	importAll: WorkflowFile;
+	pageByPage: WorkflowFile;
+	webhookSync: WorkflowFile;
+}
+
+/** The shipped examples the queue suite runs. */
+export function queueExamples(): QueueExamples {
+	const examples = exampleWorkflows();
+	return {
+		importAll: findWorkflow(examples, IMPORT_EXAMPLE),
+		pageByPage: findWorkflow(examples, PAGE_BY_PAGE_EXAMPLE),
+		webhookSync: findWorkflow(examples, WEBHOOK_SYNC_EXAMPLE),
+	};
+}
+
+export interface ByWebhook {
+	/** Id of the stored copy. */
+	id: string;
+	/** Its production webhook path. */
+	path: string;
+	webhookId: string;
+	/** What the webhook answers once the run is done (n8n Webhook node `responseData`). */
+	responseData: 'allEntries' | 'firstEntryJson';
+}
+
+/**
+ * An example with its Manual Trigger (and Schedule Trigger) replaced by one production Webhook,
+ * everything else as shipped. Production executions are what workers run in any queue set-up,
+ * and a webhook starts one exactly when the test wants it (`n8n execute` does not support queue
+ * mode: it runs the workflow in its own process). The webhook answers with the last node's
+ * output, so the caller sees what the worker did.
+ */
+export function startedByWebhook(example: WorkflowFile, options: ByWebhook): StoredWorkflowJson {
+	const { json } = example;
+	const starters = json.nodes.filter((node) => STARTERS.has(node.type));
+	if (starters.length === 0) throw new Error(`${example.file} has no Manual or Schedule Trigger any more`);
+	const targets = new Map<string, IConnection>();
+	for (const starter of starters) {
+		for (const target of json.connections[starter.name]?.main?.[0] ?? []) targets.set(target.node, target);
+	}
+	const webhook: INode = {
+		id: `${options.id}-webhook`,
+		name: 'Run Requested',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: starters[0].position,
+		webhookId: options.webhookId,
+		parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: options.responseData, options: {} },
+	};
+	const connections = Object.fromEntries(Object.entries(json.connections).filter(([from]) => !starters.some((starter) => starter.name === from)));
+	connections[webhook.name] = { main: [[...targets.values()]] };
+	return {
+		...json,
+		id: options.id,
+		name: `${json.name} (production webhook)`,
+		nodes: [webhook, ...json.nodes.filter((node) => !starters.includes(node))],
+		connections,
+		active: false,
+	};
+}
+
+export const IMPORT_BY_WEBHOOK: ByWebhook = {
+	id: 'queueImportAllTickets',
+	path: 'queue-e2e-import-all-tickets',
+	webhookId: 'a0e1c2d3-0000-4000-8000-0000000000a1',
+	responseData: 'allEntries',
+};
+
+/** A production webhook URL (the webhook process serves them; main is told not to). */
+export function productionUrl(baseUrl: string, path: string): string {
+	return `${baseUrl}/webhook/${path}`;
+}
+
+/** The Support Ticket Trigger's production URL: `<webhookId>/<path>` of its one webhook. */
+export function triggerUrl(baseUrl: string, workflow: StoredWorkflowJson): string {
+	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-support-ticket.supportTicketTrigger');
+	if (!trigger?.webhookId) throw new Error(`${workflow.name} has no Support Ticket Trigger with a webhookId`);
+	return productionUrl(baseUrl, `${trigger.webhookId}/support-ticket`);
+}

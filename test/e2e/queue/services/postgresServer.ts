@@ -1,0 +1,114 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { freePort } from '../../n8n/ports';
+import { type ServiceProcess, startService } from './serviceProcess';
+
+const execFileAsync = promisify(execFile);
+
+/** A throwaway PostgreSQL cluster (Debian's packages) on a free loopback port. */
+export interface PostgresServer {
+	host: string;
+	port: number;
+	user: string;
+	database: string;
+	version: string;
+	process: ServiceProcess;
+	/** Runs one query and returns its rows as objects (`json_agg` of the query). */
+	query<Row>(sql: string): Promise<Row[]>;
+	stop(): Promise<void>;
+}
+
+const USER = 'n8n';
+const DATABASE = 'n8n';
+
+/**
+ * Debian installs the server binaries per major version under /usr/lib/postgresql/<major>/bin.
+ * QUEUE_E2E_POSTGRES_BIN points at another server's bin folder (another major version).
+ */
+function serverBinDir(): { dir: string; version: string } {
+	const override = process.env.QUEUE_E2E_POSTGRES_BIN;
+	if (override) {
+		const reported = execFileSync(path.join(override, 'postgres'), ['--version'], { encoding: 'utf8' });
+		return { dir: override, version: reported.replace(/^.*\)\s*/, '').trim() };
+	}
+	const root = '/usr/lib/postgresql';
+	const versions = existsSync(root)
+		? readdirSync(root)
+				.filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
+				.sort((a, b) => Number(b) - Number(a))
+		: [];
+	if (versions.length === 0) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
+	return { dir: path.join(root, versions[0], 'bin'), version: versions[0] };
+}
+
+/** PostgreSQL refuses to run as root: then the cluster belongs to Debian's `postgres` user. */
+function runAs(): { uid: number; gid: number } | undefined {
+	if (process.getuid?.() !== 0) return undefined;
+	const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+	const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+	return { uid, gid };
+}
+
+export async function startPostgres(workDir: string): Promise<PostgresServer> {
+	const { dir: bin, version } = serverBinDir();
+	const host = '127.0.0.1';
+	const port = await freePort();
+	const owner = runAs();
+	// Its own folder outside workDir, which (a private temp folder of root) the postgres user cannot enter.
+	const clusterDir = mkdtempSync(path.join(tmpdir(), 'queue-e2e-postgres-'));
+	let server: ServiceProcess | undefined;
+	const stop = async (): Promise<void> => {
+		await server?.stop();
+		rmSync(clusterDir, { recursive: true, force: true });
+	};
+	try {
+		if (owner) chownSync(clusterDir, owner.uid, owner.gid);
+		const dataDir = path.join(clusterDir, 'data');
+		// Trust on loopback only: a throwaway cluster that lives as long as the suite.
+		execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', USER, '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], {
+			stdio: 'pipe',
+			uid: owner?.uid,
+			gid: owner?.gid,
+			cwd: clusterDir,
+		});
+		server = startService({
+			name: 'postgres',
+			command: path.join(bin, 'postgres'),
+			// The socket goes into the cluster folder (the system's /var/run/postgresql may not exist);
+			// fsync off: the data is thrown away at the end.
+			args: ['-D', dataDir, '-p', String(port), '-k', clusterDir, '-c', `listen_addresses=${host}`, '-c', 'fsync=off'],
+			cwd: clusterDir,
+			logFile: path.join(workDir, 'postgres.log'),
+			uid: owner?.uid,
+			gid: owner?.gid,
+			// PostgreSQL's "fast" shutdown: it does not wait for clients to disconnect.
+			stopSignal: 'SIGINT',
+		});
+		await server.waitForOutput('database system is ready to accept connections', 60_000);
+		const psql = async (database: string, sql: string): Promise<string> => {
+			const { stdout } = await execFileAsync('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+				timeout: 30_000,
+				maxBuffer: 64 * 1024 * 1024,
+			});
+			return stdout;
+		};
+		await psql('postgres', `CREATE DATABASE ${DATABASE}`);
+		return {
+			host,
+			port,
+			user: USER,
+			database: DATABASE,
+			version,
+			process: server,
+			query: async <Row>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
+			stop,
+		};
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}

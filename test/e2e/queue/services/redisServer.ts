@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { freePort } from '../../n8n/ports';
+import { type ServiceProcess, startService } from './serviceProcess';
+
+const execFileAsync = promisify(execFile);
+
+/** A throwaway Redis (Debian's redis-server) on a free loopback port, nothing persisted. */
+export interface RedisServer {
+	host: string;
+	port: number;
+	process: ServiceProcess;
+	/** Runs one command with redis-cli and returns its reply as JSON (RESP3: hashes become objects). */
+	command(...args: string[]): Promise<unknown>;
+	stop(): Promise<void>;
+}
+
+export async function startRedis(workDir: string): Promise<RedisServer> {
+	const host = '127.0.0.1';
+	const port = await freePort();
+	const server = startService({
+		name: 'redis-server',
+		command: 'redis-server',
+		// No config file: only what is given here. Nothing is written to disk.
+		args: ['--port', String(port), '--bind', host, '--save', '', '--appendonly', 'no', '--dir', workDir, '--daemonize', 'no', '--protected-mode', 'yes'],
+		logFile: path.join(workDir, 'redis.log'),
+	});
+	const stop = (): Promise<void> => server.stop('SIGTERM', 10_000);
+	const command = async (...args: string[]): Promise<unknown> => {
+		const { stdout } = await execFileAsync('redis-cli', ['-h', host, '-p', String(port), '--json', ...args], { timeout: 10_000 });
+		return JSON.parse(stdout) as unknown;
+	};
+	try {
+		await server.waitForOutput('Ready to accept connections', 30_000);
+		const pong = await command('PING');
+		if (pong !== 'PONG') throw new Error(`redis-cli PING answered ${JSON.stringify(pong)}`);
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	return { host, port, process: server, command, stop };
+}

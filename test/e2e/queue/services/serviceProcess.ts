@@ -1,0 +1,135 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+
+/** A long-running child (a database, Redis, an n8n process) that the queue suite started and must stop. */
+export interface ServiceProcess {
+	readonly name: string;
+	readonly pid: number;
+	/** Where everything it printed goes, for reading after a failure. */
+	readonly logFile: string;
+	/** Everything it printed so far. */
+	output(): string;
+	/** Resolves once `line` appears in its output; rejects when it exits first or `timeoutMs` passes. */
+	waitForOutput(line: string | RegExp, timeoutMs: number): Promise<void>;
+	/** Sends `signal` (default: the service's stop signal), then SIGKILL after `graceMs`; resolves once it is gone. Idempotent. */
+	stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
+	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface ServiceOptions {
+	name: string;
+	command: string;
+	args: string[];
+	env?: NodeJS.ProcessEnv;
+	cwd?: string;
+	logFile: string;
+	/** Run as this user (the suite runs as root on CI; PostgreSQL refuses to run as root). */
+	uid?: number;
+	gid?: number;
+	/** The signal that shuts it down cleanly; default SIGTERM. */
+	stopSignal?: NodeJS.Signals;
+}
+
+/** Every service started and not yet gone, in start order: what a Ctrl+C must stop. */
+const live: ServiceProcess[] = [];
+
+/**
+ * Stops every service still running, newest first (n8n before its database and queue). For the
+ * suite's last line of defence: a failure or signal in the middle of a start-up.
+ */
+export async function stopEveryService(): Promise<void> {
+	for (let service = live.at(-1); service; service = live.at(-1)) {
+		await service.stop();
+		const index = live.indexOf(service);
+		if (index !== -1) live.splice(index, 1);
+	}
+}
+
+/**
+ * Starts a service in its own process group, so stopping it also stops whatever it started
+ * (n8n starts task runners). Output goes to a log file and is kept in memory for assertions.
+ */
+export function startService(options: ServiceOptions): ServiceProcess {
+	const log: WriteStream = createWriteStream(options.logFile, { flags: 'a' });
+	const child: ChildProcess = spawn(options.command, options.args, {
+		cwd: options.cwd,
+		env: options.env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+		uid: options.uid,
+		gid: options.gid,
+	});
+	if (child.pid === undefined) throw new Error(`could not start ${options.name} (${options.command})`);
+	const pid = child.pid;
+	let text = '';
+	const listeners = new Set<() => void>();
+	const onData = (chunk: Buffer): void => {
+		text += chunk.toString('utf8');
+		log.write(chunk);
+		for (const listener of listeners) listener();
+	};
+	child.stdout?.on('data', onData);
+	child.stderr?.on('data', onData);
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+		child.once('error', (error) => {
+			text += `\n[${options.name}: ${error.message}]\n`;
+			resolve({ code: null, signal: null });
+		});
+		child.once('exit', (code, signal) => resolve({ code, signal }));
+	}).then((result) => {
+		log.end();
+		for (const listener of listeners) listener();
+		return result;
+	});
+	let gone = false;
+	void exited.then(() => (gone = true));
+
+	const waitForOutput = (line: string | RegExp, timeoutMs: number): Promise<void> =>
+		new Promise((resolve, reject) => {
+			const matches = (): boolean => (typeof line === 'string' ? text.includes(line) : line.test(text));
+			const check = (): void => {
+				if (matches()) finish();
+				else if (gone) finish(new Error(`${options.name} exited before printing ${String(line)}:\n${tail(text)}`));
+			};
+			const timer = setTimeout(() => finish(new Error(`${options.name} did not print ${String(line)} within ${timeoutMs} ms:\n${tail(text)}`)), timeoutMs);
+			const finish = (error?: Error): void => {
+				clearTimeout(timer);
+				listeners.delete(check);
+				if (error) reject(error);
+				else resolve();
+			};
+			listeners.add(check);
+			check();
+		});
+
+	const stop = async (signal: NodeJS.Signals = options.stopSignal ?? 'SIGTERM', graceMs = 30_000): Promise<void> => {
+		if (!gone) {
+			signalGroup(pid, signal);
+			const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+			await exited;
+			clearTimeout(timer);
+		}
+		// Whatever it started in its group (task runners) goes with it.
+		signalGroup(pid, 'SIGKILL');
+	};
+
+	const service: ServiceProcess = { name: options.name, pid, logFile: options.logFile, output: () => text, waitForOutput, stop, exited };
+	live.push(service);
+	void exited.then(() => {
+		const index = live.indexOf(service);
+		if (index !== -1) live.splice(index, 1);
+	});
+	return service;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-pid, signal);
+	} catch {
+		// The group is already gone.
+	}
+}
+
+export function tail(text: string, lines = 40): string {
+	return text.split('\n').slice(-lines).join('\n');
+}
