@@ -40,16 +40,26 @@ export interface WorkflowFile {
 	json: StoredWorkflowJson;
 }
 
-/** `examples/import-all-tickets.json` → `exImportAllTickets` (letters and digits, as n8n's own ids). */
+/**
+ * n8n 1.x saves a workflow's static data only when its id has at most 16 characters (its
+ * `isWorkflowIdValid`; n8n's own ids are 16-character nanoids), so longer ids would silently
+ * lose every watermark, poll state and remembered event id there. 2.x allows 21.
+ */
+export const MAX_WORKFLOW_ID_LENGTH = 16;
+
+/**
+ * `examples/import-all-tickets.json` → `exImportAllTicke`: letters and digits like n8n's own ids,
+ * cut to {@link MAX_WORKFLOW_ID_LENGTH}.
+ */
 function workflowId(folder: string, fileName: string): string {
 	const words = path.basename(fileName, '.json').split(/[^a-zA-Z0-9]+/).filter(Boolean);
 	const prefix = folder === 'examples' ? 'ex' : 'e2e';
-	return prefix + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+	return (prefix + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')).slice(0, MAX_WORKFLOW_ID_LENGTH);
 }
 
 function loadFolder(folder: string): WorkflowFile[] {
 	const dir = repoPath(...folder.split('/'));
-	return readdirSync(dir)
+	const workflows = readdirSync(dir)
 		.filter((name) => name.endsWith('.json'))
 		.sort()
 		.map((name) => {
@@ -57,6 +67,10 @@ function loadFolder(folder: string): WorkflowFile[] {
 			const json = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as StoredWorkflowJson;
 			return { file: `${folder}/${name}`, id, json: { ...json, id, active: false } };
 		});
+	const ids = workflows.map((workflow) => workflow.id);
+	const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+	if (repeated) throw new Error(`two files in ${folder} get the workflow id ${repeated}: rename one`);
+	return workflows;
 }
 
 /** Every shipped example workflow (examples/*.json). */

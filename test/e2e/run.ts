@@ -3,28 +3,36 @@
  *
  * Packs the package (`npm pack`), installs the tarball into a fresh n8n user folder as a
  * community package, imports a credential pointed at the sandbox and the example workflows,
- * runs them headless with `n8n execute --rawOutput`, then activates the webhook example and starts
- * `n8n start` for what only the server does (credential test, signed webhooks delivered by the
- * sandbox). Assertions read run results and executions (JSON) and the sandbox's state.
+ * runs them headless with `n8n execute --rawOutput`, then activates the webhook example, a copy of
+ * the incremental import firing every 10 s and a copy of the poll example, and starts `n8n start`
+ * for what only the server does (credential test, signed webhooks delivered by the sandbox,
+ * manual runs from the editor, schedules, polls). Assertions read run results and executions
+ * (JSON) and the sandboxes' state.
  * Writes `{passed, failed}` to $TEST_SUMMARY_FILE (as jest does in .ci/run) and ends with
  * "N passed, N failed".
  */
 import { writeFileSync } from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../sandbox';
+import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
-import { e2eWorkflows, exampleWorkflows, findWorkflow, sandboxCredentials } from './fixtures';
+import { e2eWorkflows, exampleWorkflows, findWorkflow, sandboxCredentials, type WorkflowFile } from './fixtures';
 import { activateWorkflow, importCredentials, importWorkflows, type CredentialImport } from './n8n/cli';
 import { ensureN8n, N8N_TARGETS } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from './n8n/restClient';
 import { startN8n, type RunningN8n } from './n8n/server';
 import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
 import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
+import { PinnableClock } from './pinnableClock';
+import { addPollCases } from './pollCases';
+import { addScheduleCases } from './scheduleCases';
 import { addServerCases } from './serverCases';
 import { Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
 
 const SEEDED_TICKETS = 250;
+// The sandboxes of the active copies: a few pages' worth is enough.
+const ACTIVE_COPY_TICKETS = 30;
 
 function seconds(since: number): string {
 	return `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -35,27 +43,44 @@ function add(a: Totals, b: Totals): Totals {
 }
 
 interface Instance {
+	/** What the examples' own credential points at. */
 	sandbox: Sandbox;
 	folder: N8nUserFolder;
 	credentials: CredentialImport[];
+	scheduled: ActiveCopy;
+	importSandbox: Sandbox;
+	polling: ActiveCopy;
+	pollSandbox: Sandbox;
+	pollClock: PinnableClock;
 }
 
-async function setUp(version: string, packed: PackedPackage, workflows: Array<{ id: string }>): Promise<Instance> {
+async function setUp(version: string, packed: PackedPackage, examples: WorkflowFile[], e2e: WorkflowFile[]): Promise<Instance> {
 	let started = Date.now();
 	const install = await ensureN8n(version, (line) => console.log(`  ${line}`));
 	console.log(`  n8n ${version} on Node ${install.node.version} ready (${seconds(started)})`);
 	started = Date.now();
-	const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
+	const sandboxes: Sandbox[] = [];
 	try {
+		const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
+		sandboxes.push(sandbox);
+		const importSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS });
+		sandboxes.push(importSandbox);
+		const pollClock = new PinnableClock();
+		const pollSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS, now: pollClock.now });
+		sandboxes.push(pollSandbox);
+		const scheduled = scheduledImportCopy(examples, importSandbox);
+		const polling = activePollCopy(examples, pollSandbox);
+
 		const folder = createUserFolder(install);
 		await installCommunityPackage(folder, packed.tarball, packed.version);
 		const credentials = sandboxCredentials(sandbox);
-		await importCredentials(folder, credentials);
+		await importCredentials(folder, [...credentials, scheduled.credential, polling.credential]);
+		const workflows = [...examples, ...e2e, scheduled.workflow, polling.workflow].map((w) => w.json);
 		await importWorkflows(folder, workflows);
 		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
-		return { sandbox, folder, credentials };
+		return { sandbox, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
 	} catch (error) {
-		await sandbox.stop();
+		await Promise.all(sandboxes.map((s) => s.stop()));
 		throw error;
 	}
 }
@@ -78,11 +103,13 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		return { ...current(), rest, url: running.url, install: current().folder.install, examples };
 	};
 	addServerCases(server, serverContext);
-	addWebhookCases(server, serverContext);
+	addWebhookCases(server, version, serverContext);
+	addScheduleCases(server, serverContext);
+	addPollCases(server, serverContext);
 
 	console.log(`\n== n8n ${version}`);
 	try {
-		instance = await setUp(version, packed, [...examples, ...e2e].map((w) => w.json));
+		instance = await setUp(version, packed, examples, e2e);
 	} catch (error) {
 		return add(cli.failAll(error), server.failAll(error));
 	}
@@ -90,12 +117,15 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		let totals = await cli.run();
 		try {
 			const started = Date.now();
-			// Active before the start, so n8n registers the trigger's production webhook as it starts.
-			await activateWorkflow(instance.folder, findWorkflow(examples, WEBHOOK_EXAMPLE).id);
+			// Active before the start: n8n registers the trigger's production webhook, the schedule and
+			// the poll (whose first run notes where to start) as it starts.
+			for (const id of [findWorkflow(examples, WEBHOOK_EXAMPLE).id, instance.scheduled.workflow.id, instance.polling.workflow.id]) {
+				await activateWorkflow(instance.folder, id);
+			}
 			running = await startN8n(instance.folder);
 			rest = new N8nRestClient(running.url);
 			await rest.setupOwner(DEV_OWNER);
-			console.log(`\n  webhook example activated, n8n start on ${running.url}, owner set up (${seconds(started)})`);
+			console.log(`\n  webhook example and copies of the incremental import and the poll activated, n8n start on ${running.url}, owner set up (${seconds(started)})`);
 		} catch (error) {
 			return add(totals, server.failAll(error));
 		}
@@ -103,7 +133,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		return totals;
 	} finally {
 		await running?.stop();
-		await instance.sandbox.stop();
+		await Promise.all([instance.sandbox.stop(), instance.importSandbox.stop(), instance.pollSandbox.stop()]);
 		if (!process.env.E2E_KEEP_USER_FOLDER) removeUserFolder(instance.folder);
 	}
 }

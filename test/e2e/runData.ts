@@ -32,3 +32,8 @@ export function onlyItem(run: PrintedRun, nodeName: string): IDataObject {
 	if (items.length !== 1) throw new Error(`node "${nodeName}" put out ${items.length} items, expected 1`);
 	return items[0];
 }
+
+/** Items a node put out, or none when it did not run (n8n stops a branch that has no items). */
+export function nodeOutputIfRan(run: PrintedRun, nodeName: string): IDataObject[] {
+	return run.data.resultData.runData[nodeName] ? nodeOutput(run, nodeName) : [];
+}

@@ -110,4 +110,23 @@ export class N8nRestClient {
 	getExecution(id: string): Promise<StoredExecution> {
 		return this.expectOk('GET', `/executions/${id}`);
 	}
+
+	/** A stored workflow as the editor loads it. */
+	getWorkflow(id: string): Promise<Record<string, unknown> & { id: string }> {
+		return this.expectOk('GET', `/workflows/${id}`);
+	}
+
+	/**
+	 * The editor's "Execute workflow" from a trigger (manual mode): 1.x takes the workflow from
+	 * the body, 2.x from its database and the trigger's name; this body suits both.
+	 */
+	async runManually(workflowId: string, triggerName: string): Promise<string> {
+		const workflowData = await this.getWorkflow(workflowId);
+		const started = await this.expectOk<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${workflowId}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
+		if (!started.executionId) throw new Error(`manual run of ${workflowId} started no execution: ${JSON.stringify(started)}`);
+		return String(started.executionId);
+	}
 }

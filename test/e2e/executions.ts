@@ -1,0 +1,43 @@
+import { parseExecutionData } from './n8n/executionData';
+import type { N8nInstall } from './n8n/n8nInstall';
+import type { ExecutionSummary, N8nRestClient } from './n8n/restClient';
+import type { PrintedRun } from './runData';
+import { waitUntil } from './wait';
+
+const UNFINISHED = ['new', 'running', 'waiting'];
+
+export function isFinished(execution: ExecutionSummary): boolean {
+	return !UNFINISHED.includes(execution.status);
+}
+
+/** Executions of a workflow in the order they started (n8n's ids count up). */
+export async function executionsInOrder(rest: N8nRestClient, workflowId: string): Promise<ExecutionSummary[]> {
+	return (await rest.listExecutions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** Lists the workflow's executions (in start order) until `done` accepts them; bounded by `timeoutMs`. */
+export async function waitForExecutions(
+	rest: N8nRestClient,
+	workflowId: string,
+	what: string,
+	done: (executions: ExecutionSummary[]) => boolean | Promise<boolean>,
+	timeoutMs: number,
+	intervalMs = 500,
+): Promise<ExecutionSummary[]> {
+	let last: ExecutionSummary[] = [];
+	return waitUntil(
+		what,
+		async () => {
+			last = await executionsInOrder(rest, workflowId);
+			return (await done(last)) ? last : undefined;
+		},
+		timeoutMs,
+		{ intervalMs, seen: () => last },
+	);
+}
+
+/** One execution's run data, as the editor's execution view gets it. */
+export async function executionRun(rest: N8nRestClient, install: N8nInstall, id: string): Promise<PrintedRun> {
+	const execution = await rest.getExecution(id);
+	return { status: execution.status, data: parseExecutionData(install, execution.data) as PrintedRun['data'] };
+}

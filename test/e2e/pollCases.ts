@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+
+import type { Sandbox, Ticket } from '../sandbox';
+import { POLL_EXAMPLE, type ActiveCopy } from './activeCopies';
+import { executionRun, executionsInOrder, isFinished, waitForExecutions } from './executions';
+import { findWorkflow, type WorkflowFile } from './fixtures';
+import type { N8nInstall } from './n8n/n8nInstall';
+import type { N8nRestClient } from './n8n/restClient';
+import type { PinnableClock } from './pinnableClock';
+import { nodeOutput, onlyItem } from './runData';
+import type { Suite } from './suite';
+import { sleep, waitUntil } from './wait';
+
+const API = '/api/v1/external';
+const TRIGGER = 'On New Ticket';
+
+export interface PollContext {
+	rest: N8nRestClient;
+	install: N8nInstall;
+	examples: WorkflowFile[];
+	/** The sandbox of the examples' own credential. */
+	sandbox: Sandbox;
+	/** The poll example, active, on a sandbox of its own whose clock can be held still. */
+	polling: ActiveCopy;
+	pollSandbox: Sandbox;
+	pollClock: PinnableClock;
+}
+
+/** The reply the example's Acknowledge node writes. */
+function acknowledgement(ticket: Pick<Ticket, 'subject' | 'customer'>): string {
+	return `Hi ${ticket.customer.name || 'there'}, thanks for your message about "${ticket.subject}". We will get back to you soon.`;
+}
+
+function lastSeq(sandbox: Sandbox): number {
+	return sandbox.log.at(-1)?.seq ?? 0;
+}
+
+function isPoll(entry: Sandbox['log'][number]): boolean {
+	return entry.method === 'GET' && entry.pathname === `${API}/tickets`;
+}
+
+// How long n8n may take to start the execution of what a poll emitted, and that execution to
+// write its replies, before the test concludes that the poll emitted nothing.
+const EMIT_GRACE_MS = 5_000;
+
+/** The poll example: run from the editor (manual mode), and active under `n8n start`. */
+export function addPollCases(suite: Suite, context: () => PollContext): void {
+	suite.test(`${POLL_EXAMPLE} run from the editor (manual mode): the newest ticket comes out and Acknowledge replies to exactly that one`, async () => {
+		const { rest, install, examples, sandbox } = context();
+		const workflow = findWorkflow(examples, POLL_EXAMPLE);
+		const newest = sandbox.store.listTickets()[0];
+		const replies = sandbox.store.replyCount;
+		const before = lastSeq(sandbox);
+
+		const executionId = await rest.runManually(workflow.id, TRIGGER);
+		const executions = await waitForExecutions(rest, workflow.id, 'the manual run', (all) => all.some((e) => e.id === executionId && isFinished(e)), 60_000);
+		const execution = executions.find((e) => e.id === executionId);
+		assert.equal(execution?.mode, 'manual', JSON.stringify(execution));
+		assert.equal(execution?.status, 'success', JSON.stringify(execution));
+
+		const run = await executionRun(rest, install, executionId);
+		assert.deepEqual(nodeOutput(run, TRIGGER), [newest as unknown as Record<string, unknown>]);
+		const reply = onlyItem(run, 'Acknowledge');
+		assert.equal(reply.ticket_id, newest.id);
+		assert.equal(reply.body, acknowledgement(newest));
+		assert.equal(sandbox.store.replyCount, replies + 1, 'one reply written, nowhere else');
+		assert.equal(sandbox.store.listReplies(newest.id)[0].id, reply.id);
+		assert.deepEqual(
+			sandbox.log.filter((e) => e.seq > before).map((e) => [e.method, e.pathname.replace(API, ''), e.query, e.status]),
+			[
+				['GET', '/tickets', { per_page: '1' }, 200],
+				['POST', `/tickets/${newest.id}/replies`, {}, 201],
+			],
+		);
+	});
+
+	suite.test(
+		`${POLL_EXAMPLE} active (polls every minute): each ticket created after the first poll is acknowledged exactly once, oldest first, two with the same created_at included; older tickets are not`,
+		async () => {
+			const { rest, install, polling, pollSandbox: sandbox, pollClock } = context();
+			const workflowId = polling.workflow.id;
+			// n8n runs the first poll as it activates the workflow (it notes where to start and emits nothing).
+			await waitUntil('the first poll', () => (sandbox.log.some(isPoll) ? true : undefined), 75_000);
+			const older = sandbox.store.listTickets();
+			const olderReplies = older.map((t) => sandbox.store.listReplies(t.id).length);
+			const pollsBefore = sandbox.log.filter(isPoll).length;
+
+			// Created in one go (no poll can read between them); the first two share a created_at.
+			const at = Date.now();
+			const customer = { email: 'polled@example.com', name: 'Polly Poll' };
+			pollClock.pin(at);
+			const first = sandbox.store.createTicket({ subject: 'Polled 1 (same second)', description: 'e2e', customer });
+			const second = sandbox.store.createTicket({ subject: 'Polled 2 (same second)', description: 'e2e', customer });
+			pollClock.pin(at + 1000);
+			const third = sandbox.store.createTicket({ subject: 'Polled 3', description: 'e2e', customer });
+			pollClock.release();
+			assert.equal(first.created_at, second.created_at);
+			const created = [first, second, third];
+			const createdAt = Date.now();
+
+			// Within the bound: a poll acknowledges them (the next is at most a minute away), then one
+			// more poll ends without acknowledging anything again.
+			const acknowledgedAt = await waitUntil(
+				'a reply on each new ticket',
+				() => (created.every((t) => sandbox.store.listReplies(t.id).length > 0) ? lastSeq(sandbox) : undefined),
+				75_000,
+				{ seen: () => created.map((t) => sandbox.store.listReplies(t.id).length) },
+			);
+			await waitUntil('one more poll after the acknowledgements', () => (sandbox.log.some((e) => e.seq > acknowledgedAt && isPoll(e)) ? true : undefined), 150_000 - (Date.now() - createdAt));
+			await sleep(EMIT_GRACE_MS);
+			const executions = await executionsInOrder(rest, workflowId);
+
+			for (const ticket of created) {
+				assert.deepEqual(
+					sandbox.store.listReplies(ticket.id).map((r) => r.body),
+					[acknowledgement(ticket)],
+					`${ticket.id} is acknowledged exactly once`,
+				);
+			}
+			assert.deepEqual(
+				older.map((t) => sandbox.store.listReplies(t.id).length),
+				olderReplies,
+				'tickets from before the first poll get no acknowledgement',
+			);
+			assert.equal(executions.length, 1, `one execution, from the poll that found the new tickets: ${JSON.stringify(executions)}`);
+			assert.equal(executions[0].mode, 'trigger');
+			assert.equal(executions[0].status, 'success');
+			const run = await executionRun(rest, install, executions[0].id);
+			assert.deepEqual(
+				nodeOutput(run, TRIGGER).map((t) => t.id),
+				created.map((t) => t.id),
+				'oldest first; of two with the same created_at, the one created first',
+			);
+			assert.deepEqual(
+				nodeOutput(run, 'Acknowledge').map((r) => r.ticket_id),
+				created.map((t) => t.id),
+			);
+			assert.ok(sandbox.log.filter(isPoll).length >= pollsBefore + 2, 'at least the acknowledging poll and the one after it');
+		},
+	);
+}
