@@ -6,7 +6,7 @@
  * http://127.0.0.1:5678), otherwise starts the same environment itself on a free port and stops
  * it afterwards.
  *
- *   npm run screenshot [-- --url http://127.0.0.1:5678] [--workflow exCreateReplyUpdate] [--node "Create Ticket"]
+ *   npm run screenshot [-- --url http://127.0.0.1:5678] [--workflow exCreateReplyUpd] [--node "Create Ticket"]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,7 @@ interface ScreenshotOptions {
 }
 
 function parseArguments(argv: string[]): ScreenshotOptions {
-	const options: ScreenshotOptions = { url: 'http://127.0.0.1:5678', workflow: 'exCreateReplyUpdate', node: 'Create Ticket' };
+	const options: ScreenshotOptions = { url: 'http://127.0.0.1:5678', workflow: 'exCreateReplyUpd', node: 'Create Ticket' };
 	for (let i = 0; i < argv.length; i++) {
 		const value = argv[i + 1];
 		if (argv[i] === '--url' && value) options.url = value.replace(/\/$/, '');
