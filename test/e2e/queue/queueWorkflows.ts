@@ -1,6 +1,6 @@
 import type { IConnection, INode } from 'n8n-workflow';
 
-import { exampleWorkflows, findWorkflow, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
+import { exampleWorkflows, findWorkflow, MAX_WORKFLOW_ID_LENGTH, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
 
 export const IMPORT_EXAMPLE = 'examples/import-all-tickets.json';
 export const PAGE_BY_PAGE_EXAMPLE = 'examples/import-page-by-page.json';
@@ -26,7 +26,7 @@ export function queueExamples(): QueueExamples {
 }
 
 export interface ByWebhook {
-	/** Id of the stored copy. */
+	/** Id of the stored copy: at most {@link MAX_WORKFLOW_ID_LENGTH} characters, or n8n drops its static data. */
 	id: string;
 	/** Its production webhook path. */
 	path: string;
@@ -44,6 +44,7 @@ export interface ByWebhook {
  */
 export function startedByWebhook(example: WorkflowFile, options: ByWebhook): StoredWorkflowJson {
 	const { json } = example;
+	if (options.id.length > MAX_WORKFLOW_ID_LENGTH) throw new Error(`workflow id ${options.id} is longer than ${MAX_WORKFLOW_ID_LENGTH}: n8n would not save its static data`);
 	const starters = json.nodes.filter((node) => STARTERS.has(node.type));
 	if (starters.length === 0) throw new Error(`${example.file} has no Manual or Schedule Trigger any more`);
 	const targets = new Map<string, IConnection>();
@@ -72,7 +73,7 @@ export function startedByWebhook(example: WorkflowFile, options: ByWebhook): Sto
 }
 
 export const IMPORT_BY_WEBHOOK: ByWebhook = {
-	id: 'queueImportAllTickets',
+	id: 'queueImportAll',
 	path: 'queue-e2e-import-all-tickets',
 	webhookId: 'a0e1c2d3-0000-4000-8000-0000000000a1',
 	responseData: 'allEntries',
