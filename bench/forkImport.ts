@@ -3,10 +3,10 @@
  * sandbox's own request log, the calls the measured import made (the warm-up's are cleared
  * before it starts).
  */
-import { fork } from 'node:child_process';
 import path from 'node:path';
 
-import type { ImportChildMessage, ImportFigures, ImportJob, ImportParentMessage } from './measureImport';
+import { forkMeasuredChild, listCalls } from './measuredChild';
+import type { ImportFigures, ImportJob } from './measureImport';
 import type { SandboxProcess } from './sandboxProcess';
 
 export interface ImportMeasurement extends ImportFigures {
@@ -24,47 +24,11 @@ export interface ForkOptions {
 
 const DEFAULT_TIMEOUT_MS = 480_000;
 
-export function forkImport(job: ImportJob, sandbox: SandboxProcess, options: ForkOptions = {}): Promise<ImportMeasurement> {
-	const child = fork(path.join(__dirname, 'measureImport.js'), [], {
-		execArgv: ['--expose-gc', ...(job.heapCapMiB === undefined ? [] : [`--max-old-space-size=${job.heapCapMiB}`]), ...(options.execArgv ?? [])],
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+export async function forkImport(job: ImportJob, sandbox: SandboxProcess, options: ForkOptions = {}): Promise<ImportMeasurement> {
+	const { figures, log } = await forkMeasuredChild<ImportJob, ImportFigures>(path.join(__dirname, 'measureImport.js'), job, sandbox, {
+		execArgv: [...(job.heapCapMiB === undefined ? [] : [`--max-old-space-size=${job.heapCapMiB}`]), ...(options.execArgv ?? [])],
+		timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		label: `${job.mode} of ${job.tickets} tickets`,
 	});
-	const send = (message: ImportParentMessage): boolean => child.send(message);
-	return new Promise<ImportMeasurement>((resolve, reject) => {
-		let settled = false;
-		const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-		const timer = setTimeout(() => finish(new Error(`${job.mode} of ${job.tickets} tickets timed out after ${timeoutMs} ms`)), timeoutMs);
-		function finish(error: Error | undefined, value?: ImportMeasurement): void {
-			if (settled) return;
-			settled = true;
-			clearTimeout(timer);
-			if (error) {
-				if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-				reject(error);
-				return;
-			}
-			// Resolve once the child has gone, so it never overlaps with the next measurement.
-			if (child.exitCode !== null || child.signalCode !== null) resolve(value as ImportMeasurement);
-			else child.once('exit', () => resolve(value as ImportMeasurement));
-		}
-		let reported = false;
-		child.on('exit', (code, signal) => {
-			if (!reported) finish(new Error(`${job.mode} child exited early (${code ?? signal})`));
-		});
-		child.on('message', (message: ImportChildMessage) => {
-			void (async () => {
-				if (message.type === 'failed') return finish(new Error(`${job.mode} of ${job.tickets} tickets failed: ${message.error}`));
-				if (message.type === 'warm') {
-					await sandbox.clearLog();
-					send({ type: 'go' });
-					return;
-				}
-				reported = true;
-				const log = await sandbox.log();
-				const listCalls = log.filter((e) => e.method === 'GET' && e.pathname === '/api/v1/external/tickets' && e.status === 200);
-				finish(undefined, { ...message.figures, calls: listCalls.length, requests: log.length });
-			})().catch((error: unknown) => finish(error as Error));
-		});
-		send({ type: 'job', job });
-	});
+	return { ...figures, calls: listCalls(log), requests: log.length };
 }

@@ -11,6 +11,7 @@
 import { isolateUserFolder } from '../test/harness/isolateUserFolder';
 import { useNativeRegexEngine } from '../test/harness/nativeRegexEngine';
 import type { ImportMode } from './importWorkflows';
+import { fullGc, nextParentMessage, sendToParent } from './measuredChild';
 import type { SignedTarget } from './rawTraversal';
 import { importTickets, registerImportNodes, runDataJsonBytes, runPages } from './runImport';
 import { TicketTally, type TallyFigures } from './ticketTally';
@@ -56,28 +57,14 @@ export interface ProgressSample {
 	rssBytes: number;
 }
 
-export type ImportChildMessage = { type: 'warm' } | { type: 'done'; figures: ImportFigures } | { type: 'failed'; error: string };
-export type ImportParentMessage = { type: 'job'; job: ImportJob } | { type: 'go' };
 
 const WARM_UP_PAGES = 20;
 
-function fullGc(): void {
-	const gc = (globalThis as { gc?: () => void }).gc;
-	if (!gc) throw new Error('run the measurement child with --expose-gc');
-	gc();
-	gc();
-}
 
-function send(message: ImportChildMessage): Promise<void> {
-	return new Promise((resolve, reject) => process.send?.(message, undefined, {}, (error) => (error ? reject(error) : resolve())));
-}
 
-function nextMessage(): Promise<ImportParentMessage> {
-	return new Promise((resolve) => process.once('message', (message: ImportParentMessage) => resolve(message)));
-}
 
 async function main(): Promise<void> {
-	const first = await nextMessage();
+	const first = await nextParentMessage<ImportJob>();
 	if (first.type !== 'job') throw new Error('expected a job');
 	const { job } = first;
 	isolateUserFolder();
@@ -93,8 +80,8 @@ async function main(): Promise<void> {
 	const rssBeforeBytes = process.memoryUsage().rss;
 	const maxRssBeforeBytes = process.resourceUsage().maxRSS * 1024;
 	const heapBeforeBytes = process.memoryUsage().heapUsed;
-	await send({ type: 'warm' });
-	if ((await nextMessage()).type !== 'go') throw new Error('expected go');
+	await sendToParent<ImportFigures>({ type: 'warm' });
+	if ((await nextParentMessage<ImportJob>()).type !== 'go') throw new Error('expected go');
 
 	const progress: ProgressSample[] = [];
 	for (let tenth = 1; tenth <= 10; tenth++) {
@@ -117,7 +104,7 @@ async function main(): Promise<void> {
 	const maxRssBytes = process.resourceUsage().maxRSS * 1024;
 	// After the peak is read: summing the JSON makes garbage of its own.
 	const runDataBytes = runDataJsonBytes(outcome.last);
-	await send({
+	await sendToParent<ImportFigures>({
 		type: 'done',
 		figures: {
 			mode: job.mode,
@@ -142,7 +129,7 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (error: unknown) => {
-	await send({ type: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
+	await sendToParent<ImportFigures>({ type: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
 	process.exitCode = 1;
 	process.disconnect?.();
 });

@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 
 import { isolateUserFolder } from '../test/harness/isolateUserFolder';
+import { fullGc, nextParentMessage, sendToParent } from './measuredChild';
 import type { SignedTarget } from './rawTraversal';
 
 /**
@@ -46,18 +47,10 @@ export interface TraversalFigures {
 	heapAfterBytes: number;
 }
 
-export type ChildMessage = { type: 'warm' } | { type: 'done'; figures: TraversalFigures } | { type: 'failed'; error: string };
-export type ParentMessage = { type: 'job'; job: TraversalJob } | { type: 'go' };
 
 const WARM_UP_LIMIT = 250;
 const WARM_UP_RUNS = 20;
 
-function fullGc(): void {
-	const gc = (globalThis as { gc?: () => void }).gc;
-	if (!gc) throw new Error('run the measurement child with --expose-gc');
-	gc();
-	gc();
-}
 
 async function traverse(job: TraversalJob, limit: number | undefined): Promise<unknown[]> {
 	if (job.side === 'raw' || job.side === 'raw-new-connection') {
@@ -89,16 +82,10 @@ async function startProfiling(): Promise<() => Promise<unknown>> {
 	};
 }
 
-function send(message: ChildMessage): Promise<void> {
-	return new Promise((resolve, reject) => process.send?.(message, undefined, {}, (error) => (error ? reject(error) : resolve())));
-}
 
-function nextMessage(): Promise<ParentMessage> {
-	return new Promise((resolve) => process.once('message', (message: ParentMessage) => resolve(message)));
-}
 
 async function main(): Promise<void> {
-	const first = await nextMessage();
+	const first = await nextParentMessage<TraversalJob>();
 	if (first.type !== 'job') throw new Error('expected a job');
 	const { job } = first;
 	isolateUserFolder();
@@ -110,8 +97,8 @@ async function main(): Promise<void> {
 	const rssBeforeBytes = process.memoryUsage().rss;
 	const maxRssBeforeBytes = process.resourceUsage().maxRSS * 1024;
 	const heapBeforeBytes = process.memoryUsage().heapUsed;
-	await send({ type: 'warm' });
-	if ((await nextMessage()).type !== 'go') throw new Error('expected go');
+	await sendToParent<TraversalFigures>({ type: 'warm' });
+	if ((await nextParentMessage<TraversalJob>()).type !== 'go') throw new Error('expected go');
 
 	const stopProfiling = job.profilePath ? await startProfiling() : undefined;
 	const cpuStart = process.cpuUsage();
@@ -122,7 +109,7 @@ async function main(): Promise<void> {
 	if (stopProfiling && job.profilePath) writeFileSync(job.profilePath, JSON.stringify(await stopProfiling()));
 	fullGc();
 	const heapAfterBytes = process.memoryUsage().heapUsed;
-	await send({
+	await sendToParent<TraversalFigures>({
 		type: 'done',
 		figures: {
 			side: job.side,
@@ -140,7 +127,7 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (error: unknown) => {
-	await send({ type: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
+	await sendToParent<TraversalFigures>({ type: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
 	process.exitCode = 1;
 	process.disconnect?.();
 });

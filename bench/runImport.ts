@@ -6,7 +6,6 @@ import type { ICredentialDataDecryptedObject, IRunData } from 'n8n-workflow';
 
 import { runWorkflow, type WorkflowRun } from '../test/harness';
 import { addNodeTypes } from '../test/harness/extraNodeTypes';
-import { CopyingSplitOut } from './copyingSplitOut';
 import { ExecuteWorkflowTrigger } from './executeWorkflowTrigger';
 import { executeSubWorkflow } from './executeWorkflowNode';
 import {
@@ -44,7 +43,6 @@ export interface ImportOutcome {
 export async function registerImportNodes(tally: TicketTally, credentials: Credentials): Promise<void> {
 	await addNodeTypes({
 		'n8n-nodes-base.noOp': tallyingWriter(tally),
-		'n8n-nodes-base.splitOut': new CopyingSplitOut(),
 		'n8n-nodes-base.executeWorkflowTrigger': new ExecuteWorkflowTrigger(),
 		'n8n-nodes-base.executeWorkflow': executeSubWorkflow(pagePerExecution(), SUB_WORKFLOW_TRIGGER, credentials),
 	});

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ticketStateFields } from '../SupportTicket/actions/common.descriptions';
+import { ticketFilters } from '../SupportTicket/actions/common.descriptions';
 
 export const DEFAULT_MAX_PAGES_PER_POLL = 10;
 
@@ -28,18 +28,7 @@ export const pollProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { event: ['updatedTicket'] } },
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { event: ['newTicket', 'updatedTicket'] } },
-		options: ticketStateFields.map((field) => ({
-			...field,
-			description: field.description?.replace(/^(Priority|Status) of the ticket\./, 'Only tickets with this $1.'),
-		})),
-	},
+	ticketFilters({ show: { event: ['newTicket', 'updatedTicket'] } }),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,12 +1,12 @@
 import { PollContext } from 'n8n-core';
 import {
-	Workflow,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { activeWorkflow, StoredStaticData } from './activeWorkflow';
 import { additionalData } from './additionalData';
 import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
@@ -37,32 +37,21 @@ export async function createPoller(
 	triggerName: string,
 ): Promise<Poller> {
 	const { nodeTypes, credentialTypes } = await loadPackageTypes();
-	let stored = JSON.parse(JSON.stringify(workflowJson.staticData ?? {})) as IDataObject;
+	const stored = new StoredStaticData(workflowJson.staticData);
 	return {
 		get staticData() {
-			return stored;
+			return stored.current;
 		},
 		async poll() {
-			const staticData = JSON.parse(JSON.stringify(stored)) as IDataObject;
-			const workflow = new Workflow({
-				id: 'harness',
-				name: workflowJson.name ?? 'harness workflow',
-				nodes: workflowJson.nodes,
-				connections: workflowJson.connections,
-				active: true,
-				nodeTypes,
-				staticData,
-				settings: workflowJson.settings ?? {},
-			});
+			const staticData = stored.load();
+			const workflow = activeWorkflow(workflowJson, nodeTypes, staticData);
 			const node = workflow.getNode(triggerName) as INode;
 			const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 			if (!nodeType.poll) throw new Error(`${node.type} is not a polling node`);
 			const data = additionalData(new CredentialsHelper(credentialTypes, credentials));
 			const context = new PollContext(workflow, node, data, 'trigger', 'activate');
 			const result = await nodeType.poll.call(context);
-			if ((staticData as { __dataChanged?: boolean }).__dataChanged) {
-				stored = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-			}
+			stored.saveIfChanged(staticData);
 			if (!result) return { items: null };
 			const execution = await runWorkflow({ ...workflowJson, staticData }, credentials, {
 				mode: 'trigger',

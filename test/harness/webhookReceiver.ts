@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 
 import { WebhookContext } from 'n8n-core';
 import {
-	Workflow,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type INode,
@@ -12,6 +11,7 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { activeWorkflow, StoredStaticData } from './activeWorkflow';
 import { additionalData } from './additionalData';
 import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
@@ -69,7 +69,7 @@ export async function startWebhookReceiver(
 	const webhookId = trigger.webhookId ?? 'harness-webhook';
 	const webhookPath = `/webhook/${webhookId}/${String(description.path)}`;
 
-	let stored: IDataObject = JSON.parse(JSON.stringify(workflowJson.staticData ?? {})) as IDataObject;
+	const stored = new StoredStaticData(workflowJson.staticData);
 	const deliveries: ReceivedDelivery[] = [];
 	const executions: WorkflowRun[] = [];
 	const pending = new Set<Promise<void>>();
@@ -112,17 +112,8 @@ export async function startWebhookReceiver(
 			params: {},
 		});
 
-		const staticData = JSON.parse(JSON.stringify(stored)) as IDataObject;
-		const workflow = new Workflow({
-			id: 'harness',
-			name: workflowJson.name ?? 'harness workflow',
-			nodes: workflowJson.nodes,
-			connections: workflowJson.connections,
-			active: true,
-			nodeTypes,
-			staticData,
-			settings: workflowJson.settings ?? {},
-		});
+		const staticData = stored.load();
+		const workflow = activeWorkflow(workflowJson, nodeTypes, staticData);
 		const node = workflow.getNode(triggerName) as INode;
 		const data = additionalData(new CredentialsHelper(credentialTypes, credentials), {
 			httpRequest: req as never,
@@ -154,11 +145,9 @@ export async function startWebhookReceiver(
 			}
 		}
 		// n8n's live webhooks save the static data when the response is sent, before the run.
-		if ((staticData as { __dataChanged?: boolean }).__dataChanged) {
-			stored = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-		}
+		stored.saveIfChanged(staticData);
 		if (result.workflowData !== undefined) {
-			const run = await runWorkflow({ ...workflowJson, staticData: JSON.parse(JSON.stringify(stored)) as IDataObject }, credentials, {
+			const run = await runWorkflow({ ...workflowJson, staticData: stored.load() }, credentials, {
 				mode,
 				nodeName: triggerName,
 				data: result.workflowData,
@@ -176,7 +165,7 @@ export async function startWebhookReceiver(
 		deliveries,
 		executions,
 		get staticData() {
-			return stored;
+			return stored.current;
 		},
 		async idle() {
 			while (pending.size > 0) await Promise.allSettled([...pending]);

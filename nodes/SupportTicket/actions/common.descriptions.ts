@@ -91,6 +91,22 @@ export const ticketStateFields: INodeProperties[] = [
 	},
 ];
 
+/** The Filters collection of a ticket list (Get Many and the poll trigger): status and priority. */
+export function ticketFilters(displayOptions?: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		...(displayOptions ? { displayOptions } : {}),
+		options: ticketStateFields.map((field) => ({
+			...field,
+			description: field.description?.replace(/^(Priority|Status) of the ticket\./, 'Only tickets with this $1.'),
+		})),
+	};
+}
+
 export const customFieldsJson: INodeProperties = {
 	displayName: 'Custom Fields (JSON)',
 	name: 'customFieldsJson',

@@ -3,7 +3,8 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 /**
  * Stands in for n8n's Split Out node (`n8n-nodes-base.splitOut`) in its default use: one item per
  * entry of the array field named in "Fields To Split Out", other fields left out. An object entry
- * becomes the item's JSON, as in n8n.
+ * is copied into the item's JSON (`{ ...entry }`), as n8n 2.x does, so memory measured through the
+ * harness counts that copy too.
  */
 export class SplitOut implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,7 @@ export class SplitOut implements INodeType {
 			const list = item.json[field];
 			if (!Array.isArray(list)) throw new NodeOperationError(this.getNode(), `The field "${field}" is not a list`, { itemIndex });
 			for (const entry of list) {
-				const json = entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { [field]: entry as IDataObject[keyof IDataObject] };
+				const json = entry && typeof entry === 'object' && !Array.isArray(entry) ? { ...(entry as IDataObject) } : { [field]: entry as IDataObject[keyof IDataObject] };
 				out.push({ json, pairedItem: { item: itemIndex } });
 			}
 		});

@@ -8,22 +8,12 @@ import {
 
 import { readDateTime, resolveChoice } from '../../helpers/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
-import { pagingFields, ticketStateFields } from '../common.descriptions';
+import { pagingFields, ticketFilters } from '../common.descriptions';
 import { getMany } from '../getMany';
 
 const properties: INodeProperties[] = [
 	...pagingFields({ resource: ['ticket'], operation: ['getAll'] }),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: ticketStateFields.map((field) => ({
-			...field,
-			description: field.description?.replace(/^(Priority|Status) of the ticket\./, 'Only tickets with this $1.'),
-		})),
-	},
+	ticketFilters(),
 	{
 		displayName: 'Options',
 		name: 'options',
