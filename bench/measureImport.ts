@@ -11,7 +11,7 @@
 import { isolateUserFolder } from '../test/harness/isolateUserFolder';
 import { useNativeRegexEngine } from '../test/harness/nativeRegexEngine';
 import type { ImportMode } from './importWorkflows';
-import { fullGc, nextParentMessage, sendToParent } from './measuredChild';
+import { fullGc, nextParentMessage, runChildMain, sendToParent } from './measuredChild';
 import type { SignedTarget } from './rawTraversal';
 import { importTickets, registerImportNodes, runDataJsonBytes, runPages } from './runImport';
 import { TicketTally, type TallyFigures } from './ticketTally';
@@ -128,8 +128,4 @@ async function main(): Promise<void> {
 	process.disconnect();
 }
 
-main().catch(async (error: unknown) => {
-	await sendToParent<ImportFigures>({ type: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
-	process.exitCode = 1;
-	process.disconnect?.();
-});
+runChildMain(main);

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 
 import { isolateUserFolder } from '../test/harness/isolateUserFolder';
-import { fullGc, nextParentMessage, sendToParent } from './measuredChild';
+import { fullGc, nextParentMessage, runChildMain, sendToParent } from './measuredChild';
 import type { SignedTarget } from './rawTraversal';
 
 /**
@@ -126,8 +126,4 @@ async function main(): Promise<void> {
 	process.disconnect();
 }
 
-main().catch(async (error: unknown) => {
-	await sendToParent<TraversalFigures>({ type: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
-	process.exitCode = 1;
-	process.disconnect?.();
-});
+runChildMain(main);

@@ -89,3 +89,12 @@ export function nextParentMessage<Job>(): Promise<ParentMessage<Job>> {
 export function listCalls(log: RequestLogEntry[]): number {
 	return log.filter((entry) => entry.method === 'GET' && entry.pathname === '/api/v1/external/tickets' && entry.status === 200).length;
 }
+
+/** Child side: runs the child's main; a failure is reported to the parent, and the child exits. */
+export function runChildMain(main: () => Promise<void>): void {
+	main().catch(async (error: unknown) => {
+		await sendToParent({ type: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
+		process.exitCode = 1;
+		process.disconnect?.();
+	});
+}
