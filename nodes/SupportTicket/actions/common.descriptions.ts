@@ -183,3 +183,30 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 		},
 	];
 }
+
+/** Used when Options → Concurrent Requests is not set; chosen from bench/results.md. */
+export const DEFAULT_CONCURRENT_REQUESTS = 8;
+
+/**
+ * Options of the operations that handle each input item with its own request(s): how many items
+ * may be in flight at once. Get Many of tickets and customers has no such option: each page needs
+ * the cursor of the page before.
+ */
+export const concurrencyOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrent Requests',
+			name: 'concurrentRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			default: DEFAULT_CONCURRENT_REQUESTS,
+			description:
+				'How many input items are sent to the service at the same time. Output order stays the input order. When the service answers "too many requests" (429) or "unavailable" (503), the node lowers this for the rest of the run and waits as long as the service asks. 1 sends one item after another.',
+		},
+	],
+};

@@ -6,11 +6,13 @@ import {
 } from 'n8n-workflow';
 
 import { toNodeError } from '../helpers/toNodeError';
+import { RequestLimiter } from '../transport/concurrency';
+import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
 import * as customer from './customer/Customer.resource';
 import * as reply from './reply/Reply.resource';
 import * as ticket from './ticket/Ticket.resource';
 
-type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject[]>;
+type Operation = (this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter) => Promise<IDataObject[]>;
 
 const operations: Record<string, Record<string, { execute: Operation }>> = {
 	ticket: { create: ticket.create, get: ticket.get, getAll: ticket.getAll, update: ticket.update },
@@ -18,38 +20,78 @@ const operations: Record<string, Record<string, { execute: Operation }>> = {
 	customer: { create: customer.create, get: customer.get, getAll: customer.getAll, update: customer.update },
 };
 
+/** Operations with Options → Concurrent Requests: one item, its own request(s). */
+const CONCURRENT: Record<string, string[]> = {
+	ticket: ['create', 'get', 'update'],
+	reply: ['create', 'getAll'],
+	customer: ['create', 'get', 'update'],
+};
+
 /**
  * The one item loop of the node: every operation handles a single item; pairing of output to
- * input and "continue on fail" live here, once. Items are processed one after another, so a
- * batch of creates is sent in order and each is sent once.
+ * input and "continue on fail" live here, once. Up to Concurrent Requests items are in flight at
+ * once, paced by one RequestLimiter for the run; each item's output goes into its own slot, so
+ * the output order is the input order whatever order the answers come in. Without Continue On
+ * Fail the first failure stops new items from starting, the ones in flight finish, and the node
+ * fails with the error of the lowest failed item, as a one-by-one loop would have.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
+	const concurrency = readConcurrency(this, items.length);
+	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
+	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
+	// The lowest failed item (without Continue On Fail); Infinity while none failed.
+	let failedIndex = Number.POSITIVE_INFINITY;
+	let failedError: unknown;
+	let next = 0;
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		const resource = this.getNodeParameter('resource', itemIndex) as string;
 		const operation = this.getNodeParameter('operation', itemIndex) as string;
-		try {
-			const handler = operations[resource]?.[operation];
-			if (!handler) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`, {
-					itemIndex,
-				});
-			}
-			const results = await handler.execute.call(this, itemIndex);
-			for (const json of results) returnData.push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			if (this.continueOnFail()) {
-				const { message, description } = error as { message: string; description?: string };
-				returnData.push({
-					json: { error: message, ...(description ? { description } : {}) },
-					pairedItem: { item: itemIndex },
-				});
-				continue;
-			}
-			throw toNodeError(this.getNode(), error, itemIndex);
+		const handler = operations[resource]?.[operation];
+		if (!handler) {
+			throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex });
 		}
+		const results = await handler.execute.call(this, itemIndex, limiter);
+		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+	};
+
+	const worker = async (): Promise<void> => {
+		while (next < items.length && failedIndex === Number.POSITIVE_INFINITY) {
+			const itemIndex = next++;
+			try {
+				outputs[itemIndex] = await processItem(itemIndex);
+			} catch (error) {
+				if (this.continueOnFail()) {
+					const { message, description } = error as { message: string; description?: string };
+					outputs[itemIndex] = [
+						{ json: { error: message, ...(description ? { description } : {}) }, pairedItem: { item: itemIndex } },
+					];
+				} else if (itemIndex < failedIndex) {
+					failedIndex = itemIndex;
+					failedError = error;
+				}
+			}
+		}
+	};
+
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	if (failedIndex !== Number.POSITIVE_INFINITY) throw toNodeError(this.getNode(), failedError, failedIndex);
+	return [outputs.flat()];
+}
+
+/** Read once per run, from the first item: how many workers share the items. */
+function readConcurrency(ctx: IExecuteFunctions, itemCount: number): number {
+	if (itemCount <= 1) return 1;
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	if (!CONCURRENT[resource]?.includes(operation)) return 1;
+	const value = ctx.getNodeParameter('options.concurrentRequests', 0, DEFAULT_CONCURRENT_REQUESTS) as unknown;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100) {
+		throw new NodeOperationError(ctx.getNode(), `Concurrent Requests must be a whole number from 1 to 100, not ${JSON.stringify(value)}`, {
+			description: 'Set Options → Concurrent Requests to e.g. 8, or 1 to send one item after another.',
+			itemIndex: 0,
+		});
 	}
-	return [returnData];
+	return Math.min(value, itemCount);
 }

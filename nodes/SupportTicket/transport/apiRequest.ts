@@ -13,6 +13,7 @@ import {
 
 import { toNodeError } from '../helpers/toNodeError';
 import type { QueryInput } from '../../shared/serializeQuery';
+import type { RequestLimiter } from './concurrency';
 import { describeApiError, describeConnectionError, type ErrorContext } from './describeApiError';
 import {
 	DEFAULT_RETRY_POLICY,
@@ -39,6 +40,8 @@ export interface ApiRequest {
 	/** Names the resource in a 404 message. */
 	context?: ErrorContext;
 	retryPolicy?: RetryPolicy;
+	/** Shared by the items of one run when they are sent concurrently: paces every attempt. */
+	limiter?: RequestLimiter;
 }
 
 /**
@@ -65,11 +68,9 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		let response: IN8nHttpFullResponse | undefined;
 		let failure: AttemptFailure;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				options,
-			)) as IN8nHttpFullResponse;
+			const send = async () =>
+				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
+			response = await (request.limiter ? request.limiter.run(send) : send());
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
 			}

@@ -2,6 +2,7 @@ import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import type { QueryInput } from '../../shared/serializeQuery';
 import { apiRequest, type ApiContext } from './apiRequest';
+import type { RequestLimiter } from './concurrency';
 import type { ErrorContext } from './describeApiError';
 
 export const MAX_PER_PAGE = 100;
@@ -16,6 +17,8 @@ export interface PageRequest {
 	limit?: number;
 	itemIndex?: number;
 	context?: ErrorContext;
+	/** Paces the calls when items are processed concurrently (see concurrency.ts). */
+	limiter?: RequestLimiter;
 	/**
 	 * Ends the list early: the first item for which this is true, and everything after it, are
 	 * left out and no further page is fetched (e.g. the first ticket not newer than a date, in
@@ -57,7 +60,7 @@ async function requestPage(
 ): Promise<OnePage> {
 	const qs: QueryInput = { per_page: perPage, ...request.qs };
 	if (cursor !== undefined) qs.cursor = cursor;
-	const response = await apiRequest.call(ctx, { method: 'GET', path: request.path, qs, itemIndex: request.itemIndex, context });
+	const response = await apiRequest.call(ctx, { method: 'GET', path: request.path, qs, itemIndex: request.itemIndex, context, limiter: request.limiter });
 	let data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
 	const meta = (response.meta ?? {}) as ListMeta;
 	let hasMore = meta.has_more === true && typeof meta.next_cursor === 'string' && meta.next_cursor !== '';

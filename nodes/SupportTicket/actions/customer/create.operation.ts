@@ -2,7 +2,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest } from '../../transport/apiRequest';
 import { checkEmail, parseCustomFields, requireText } from '../../helpers/readParameters';
-import { customFieldsJson } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
+import type { RequestLimiter } from '../../transport/concurrency';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,15 +26,16 @@ const properties: INodeProperties[] = [
 			customFieldsJson,
 		],
 	},
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };
 	if (fields.name) body.name = fields.name;
-	const response = await apiRequest.call(this, { method: 'POST', path: '/customers', body, itemIndex });
+	const response = await apiRequest.call(this, { method: 'POST', path: '/customers', body, itemIndex, limiter });
 	return [response.data as IDataObject];
 }

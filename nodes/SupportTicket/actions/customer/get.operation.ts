@@ -2,18 +2,20 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest } from '../../transport/apiRequest';
 import { readId } from '../../helpers/readParameters';
-import { idLocator } from '../common.descriptions';
+import { concurrencyOptions, idLocator } from '../common.descriptions';
+import type { RequestLimiter } from '../../transport/concurrency';
 
-const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'searchCustomers')];
+const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'searchCustomers'), concurrencyOptions];
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['get'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'GET',
 		path: `/customers/${path}`,
 		itemIndex,
+		limiter,
 		context: { resource: 'customer', id },
 	});
 	return [response.data as IDataObject];

@@ -2,7 +2,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest } from '../../transport/apiRequest';
 import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../helpers/readParameters';
-import { customFieldsJson, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
+import type { RequestLimiter } from '../../transport/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('customer', 'customerId', 'searchCustomers'),
@@ -18,11 +19,12 @@ const properties: INodeProperties[] = [
 			customFieldsJson,
 		],
 	},
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['update'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
@@ -36,6 +38,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: `/customers/${path}`,
 		body,
 		itemIndex,
+		limiter,
 		context: { resource: 'customer', id },
 	});
 	return [response.data as IDataObject];

@@ -2,7 +2,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest } from '../../transport/apiRequest';
 import { parseCustomFields, readId, requireText } from '../../helpers/readParameters';
-import { customFieldsJson, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
+import type { RequestLimiter } from '../../transport/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -24,11 +25,12 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [customFieldsJson],
 	},
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const text = requireText(this, 'body', 'Body', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -38,6 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: `/tickets/${path}/replies`,
 		body,
 		itemIndex,
+		limiter,
 		context: { resource: 'ticket', id },
 	});
 	return [response.data as IDataObject];

@@ -1,17 +1,19 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { readId } from '../../helpers/readParameters';
-import { idLocator, pagingFields } from '../common.descriptions';
+import { concurrencyOptions, idLocator, pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
+import type { RequestLimiter } from '../../transport/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
 	...pagingFields({ resource: ['reply'], operation: ['getAll'] }),
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['getAll'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
-	return await getMany.call(this, itemIndex, { path: `/tickets/${path}/replies`, context: { resource: 'ticket', id } });
+	return await getMany.call(this, itemIndex, { path: `/tickets/${path}/replies`, context: { resource: 'ticket', id }, limiter });
 }

@@ -2,7 +2,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest } from '../../transport/apiRequest';
 import { checkEmail, parseCustomFields, requireText, resolveChoice } from '../../helpers/readParameters';
-import { customFieldsJson, ticketStateFields } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, ticketStateFields } from '../common.descriptions';
+import type { RequestLimiter } from '../../transport/concurrency';
 
 const properties: INodeProperties[] = [
 	{
@@ -51,11 +52,12 @@ const properties: INodeProperties[] = [
 			...ticketStateFields,
 		],
 	},
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);
 	const text = requireText(this, 'description', 'Description', itemIndex);
 	const email = checkEmail(this, requireText(this, 'customerEmail', 'Customer Email', itemIndex), 'Customer Email', itemIndex);
@@ -70,6 +72,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
 
-	const response = await apiRequest.call(this, { method: 'POST', path: '/tickets', body, itemIndex });
+	const response = await apiRequest.call(this, { method: 'POST', path: '/tickets', body, itemIndex, limiter });
 	return [response.data as IDataObject];
 }

@@ -2,18 +2,20 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest } from '../../transport/apiRequest';
 import { readId } from '../../helpers/readParameters';
-import { idLocator } from '../common.descriptions';
+import { concurrencyOptions, idLocator } from '../common.descriptions';
+import type { RequestLimiter } from '../../transport/concurrency';
 
-const properties: INodeProperties[] = [idLocator('ticket', 'ticketId', 'searchTickets')];
+const properties: INodeProperties[] = [idLocator('ticket', 'ticketId', 'searchTickets'), concurrencyOptions];
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['get'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'GET',
 		path: `/tickets/${path}`,
 		itemIndex,
+		limiter,
 		context: { resource: 'ticket', id },
 	});
 	return [response.data as IDataObject];

@@ -2,7 +2,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest } from '../../transport/apiRequest';
 import { assertSomethingToUpdate, compact, parseCustomFields, readId, resolveChoice } from '../../helpers/readParameters';
-import { customFieldsJson, idLocator, ticketStateFields } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, idLocator, ticketStateFields } from '../common.descriptions';
+import type { RequestLimiter } from '../../transport/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -19,11 +20,12 @@ const properties: INodeProperties[] = [
 			...ticketStateFields,
 		],
 	},
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['update'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
@@ -40,6 +42,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path: `/tickets/${path}`,
 		body,
 		itemIndex,
+		limiter,
 		context: { resource: 'ticket', id },
 	});
 	return [response.data as IDataObject];

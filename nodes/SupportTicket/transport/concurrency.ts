@@ -1,0 +1,93 @@
+import { sleep } from 'n8n-workflow';
+
+import { parseRetryAfter } from './retryPolicy';
+
+/** What the limiter needs to see of an answer: n8n's full response. */
+interface ResponseLike {
+	statusCode?: number;
+	headers?: Record<string, unknown>;
+}
+
+/** 429 and 503 say "too much, nothing was processed": the signal to slow down. */
+const SLOW_DOWN_STATUSES = [429, 503];
+
+/**
+ * How many requests of one node run may be on their way at once, shared by all items of the run
+ * (one instance per execution, never module state). Additive increase, multiplicative decrease:
+ * every 429/503 halves the allowance (once per round of requests, so a burst of refusals to
+ * requests sent together counts once), every success adds back 1/allowance, up to the maximum
+ * the user set. A `Retry-After` holds back every request of the run, not only the refused one, so
+ * a rate-limited service sees at most one attempt at a time after repeated refusals: never more
+ * than a node that sends one request after another.
+ */
+export class RequestLimiter {
+	private allowance: number;
+	private inFlight = 0;
+	private pausedUntil = 0;
+	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+	private waiting: Array<() => void> = [];
+
+	constructor(
+		readonly maxConcurrency: number,
+		private readonly now: () => number = Date.now,
+	) {
+		this.allowance = maxConcurrency;
+	}
+
+	/** Requests currently allowed at once (for tests and summaries). */
+	get concurrency(): number {
+		return Math.floor(this.allowance);
+	}
+
+	/** Sends one attempt once a slot is free and no `Retry-After` is pending, and learns from its answer. */
+	async run<T extends ResponseLike>(send: () => Promise<T>): Promise<T> {
+		await this.acquire();
+		const sentAt = this.now();
+		try {
+			const response = await send();
+			this.learn(response, sentAt);
+			return response;
+		} finally {
+			this.inFlight--;
+			this.wakeAll();
+		}
+	}
+
+	private async acquire(): Promise<void> {
+		for (;;) {
+			const pause = this.pausedUntil - this.now();
+			if (pause > 0) {
+				await sleep(pause);
+				continue;
+			}
+			if (this.inFlight < Math.floor(this.allowance)) {
+				this.inFlight++;
+				return;
+			}
+			await new Promise<void>((resolve) => this.waiting.push(resolve));
+		}
+	}
+
+	/** Waiters check again in the order they came; those that find no slot queue up again. */
+	private wakeAll(): void {
+		const waiting = this.waiting;
+		this.waiting = [];
+		for (const resolve of waiting) resolve();
+	}
+
+	private learn(response: ResponseLike, sentAt: number): void {
+		const status = response.statusCode ?? 0;
+		if (!SLOW_DOWN_STATUSES.includes(status)) {
+			this.allowance = Math.min(this.maxConcurrency, this.allowance + 1 / this.allowance);
+			return;
+		}
+		const now = this.now();
+		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now);
+		if (retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+		// Requests sent before the last decrease were sent under the old allowance: no second halving.
+		if (sentAt >= this.lastDecreaseAt) {
+			this.allowance = Math.max(1, Math.floor(this.allowance / 2));
+			this.lastDecreaseAt = now;
+		}
+	}
+}
