@@ -84,6 +84,11 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 		{ keys: context.keys, nowMs: context.now(), maxSkewSeconds: context.maxSkewSeconds },
 	);
 
+	const throttled = context.faults.throttle();
+	if (throttled) {
+		entry.fault = 429;
+		throw throttled;
+	}
 	const fault = context.faults.draw();
 	if (fault !== undefined) {
 		entry.fault = fault;

@@ -115,7 +115,26 @@ describe('sandbox fault injection', () => {
 		expect(Date.now() - started).toBeLessThan(100);
 	});
 
+	it('rate limit: a burst passes, the next request is refused 429 with Retry-After and creates nothing, tokens come back', async () => {
+		sandbox.setFaults({ rateLimit: { perSecond: 20, burst: 3 } });
+		const before = sandbox.store.ticketCount;
+		const statuses: number[] = [];
+		for (let i = 0; i < 3; i++) statuses.push((await client.post('/tickets', newTicket)).status);
+		const refused = await client.post('/tickets', newTicket);
+		expect(statuses).toEqual([201, 201, 201]);
+		expect(refused.status).toBe(429);
+		expect(refused.headers['retry-after']).toBe('1');
+		expect(errorOf(refused)).toMatchObject({ code: 'rate_limited' });
+		expect(sandbox.store.ticketCount).toBe(before + 3);
+		expect(sandbox.log.at(-1)?.fault).toBe(429);
+		await new Promise((resolve) => setTimeout(resolve, 120));
+		expect((await client.get('/tickets?per_page=1')).status).toBe(200);
+		expect(sandbox.getFaults()).toEqual({ rateLimit: { perSecond: 20, burst: 3 } });
+	});
+
 	it('rejects invalid fault settings', () => {
+		expect(() => sandbox.setFaults({ rateLimit: { perSecond: 0 } })).toThrow(RangeError);
+		expect(() => sandbox.setFaults({ rateLimit: { perSecond: 5, burst: 0 } })).toThrow(RangeError);
 		expect(() => sandbox.setFaults({ rate429: 1.5 })).toThrow(RangeError);
 		expect(() => sandbox.setFaults({ rate429: 0.6, rate503: 0.6 })).toThrow(RangeError);
 		expect(() => sandbox.setFaults({ latencyMs: [50, 10] })).toThrow(RangeError);

@@ -4,7 +4,9 @@
  * Faults are decided after authentication succeeds and before the request is processed: a
  * request answered 429 or 503 changed nothing (a POST created nothing), which is what lets
  * clients retry such POSTs safely. Latency applies to every /api request, before any check.
- * Draws come from a seeded PRNG so a given fault configuration replays identically.
+ * Draws come from a seeded PRNG so a given fault configuration replays identically. A rate limit
+ * (token bucket on the monotonic clock) answers 429 with the whole seconds until the next token in
+ * Retry-After, as a real service would; it is checked before the random draws.
  */
 import { ApiError } from './errors';
 import { createRandom, type Random } from './prng';
@@ -24,6 +26,16 @@ export interface FaultOptions {
 	seed?: number;
 	/** Faults forced on the next authenticated requests, in order, before any random draw. */
 	next?: InjectedFault[];
+	/**
+	 * Token bucket: `perSecond` requests per second on average, bursts of up to `burst` (default:
+	 * one second's worth). A request over the limit is answered 429 and processed nothing.
+	 */
+	rateLimit?: RateLimit;
+}
+
+export interface RateLimit {
+	perSecond: number;
+	burst?: number;
 }
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -32,6 +44,8 @@ export class FaultInjector {
 	private options: FaultOptions = {};
 	private random: Random = createRandom(1);
 	private queue: InjectedFault[] = [];
+	private tokens = 0;
+	private tokensAt = 0;
 
 	/** Replaces the whole configuration (`set({})` clears every fault); throws RangeError on bad values. */
 	set(options: FaultOptions): void {
@@ -39,6 +53,29 @@ export class FaultInjector {
 		this.options = normalized;
 		this.queue = [...(normalized.next ?? [])];
 		this.random = createRandom(normalized.seed ?? 1);
+		this.tokens = normalized.rateLimit ? burstOf(normalized.rateLimit) : 0;
+		this.tokensAt = performance.now();
+	}
+
+	/** A 429 when the rate limit is exhausted (the request takes a token otherwise); undefined without a limit. */
+	throttle(): ApiError | undefined {
+		const limit = this.options.rateLimit;
+		if (!limit) return undefined;
+		const now = performance.now();
+		this.tokens = Math.min(burstOf(limit), this.tokens + ((now - this.tokensAt) * limit.perSecond) / 1000);
+		this.tokensAt = now;
+		if (this.tokens >= 1) {
+			this.tokens -= 1;
+			return undefined;
+		}
+		const seconds = String(Math.max(1, Math.ceil((1 - this.tokens) / limit.perSecond)));
+		return new ApiError(
+			429,
+			'rate_limited',
+			`Rate limit of ${limit.perSecond} requests per second exceeded; nothing was processed. Retry after ${seconds} seconds.`,
+			{ retry_after: seconds },
+			{ 'retry-after': seconds },
+		);
 	}
 
 	/** Current settings; `next` lists the forced faults not yet consumed. */
@@ -89,7 +126,7 @@ export class FaultInjector {
 
 export function validateFaultOptions(input: unknown): FaultOptions {
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new RangeError('faults must be an object');
-	const { rate429, rate503, latencyMs, retryAfter, seed, next, ...unknown } = input as Record<string, unknown>;
+	const { rate429, rate503, latencyMs, retryAfter, seed, next, rateLimit, ...unknown } = input as Record<string, unknown>;
 	const unknownKeys = Object.keys(unknown);
 	if (unknownKeys.length > 0) throw new RangeError(`unknown fault option(s): ${unknownKeys.join(', ')}`);
 	const options: FaultOptions = {};
@@ -117,7 +154,20 @@ export function validateFaultOptions(input: unknown): FaultOptions {
 		if (!Array.isArray(next) || !next.every((f): f is InjectedFault => f === 429 || f === 503)) throw new RangeError('next must be an array of 429 and 503');
 		options.next = [...next];
 	}
+	if (rateLimit !== undefined) options.rateLimit = validateRateLimit(rateLimit);
 	return options;
+}
+
+function validateRateLimit(input: unknown): RateLimit {
+	const { perSecond, burst, ...unknown } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+	if (Object.keys(unknown).length > 0) throw new RangeError(`unknown rateLimit option(s): ${Object.keys(unknown).join(', ')}`);
+	if (typeof perSecond !== 'number' || !(perSecond > 0) || !Number.isFinite(perSecond)) throw new RangeError('rateLimit.perSecond must be a positive number');
+	if (burst !== undefined && !(Number.isSafeInteger(burst) && (burst as number) >= 1)) throw new RangeError('rateLimit.burst must be a whole number of at least 1');
+	return burst === undefined ? { perSecond } : { perSecond, burst: burst as number };
+}
+
+function burstOf(limit: RateLimit): number {
+	return limit.burst ?? Math.max(1, Math.round(limit.perSecond));
 }
 
 function probability(name: string, value: unknown): number {
