@@ -24,7 +24,8 @@ export class RequestLimiter {
 	private allowance: number;
 	private inFlight = 0;
 	private pausedUntil = 0;
-	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+	/** Counts decreases: an attempt sent under an older allowance does not lower it again. */
+	private decreases = 0;
 	private waiting: Array<() => void> = [];
 
 	constructor(
@@ -42,10 +43,10 @@ export class RequestLimiter {
 	/** Sends one attempt once a slot is free and no `Retry-After` is pending, and learns from its answer. */
 	async run<T extends ResponseLike>(send: () => Promise<T>): Promise<T> {
 		await this.acquire();
-		const sentAt = this.now();
+		const sentUnder = this.decreases;
 		try {
 			const response = await send();
-			this.learn(response, sentAt);
+			this.learn(response, sentUnder);
 			return response;
 		} finally {
 			this.inFlight--;
@@ -75,7 +76,7 @@ export class RequestLimiter {
 		for (const resolve of waiting) resolve();
 	}
 
-	private learn(response: ResponseLike, sentAt: number): void {
+	private learn(response: ResponseLike, sentUnder: number): void {
 		const status = response.statusCode ?? 0;
 		if (!SLOW_DOWN_STATUSES.includes(status)) {
 			this.allowance = Math.min(this.maxConcurrency, this.allowance + 1 / this.allowance);
@@ -84,10 +85,9 @@ export class RequestLimiter {
 		const now = this.now();
 		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now);
 		if (retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-		// Requests sent before the last decrease were sent under the old allowance: no second halving.
-		if (sentAt >= this.lastDecreaseAt) {
+		if (sentUnder === this.decreases) {
 			this.allowance = Math.max(1, Math.floor(this.allowance / 2));
-			this.lastDecreaseAt = now;
+			this.decreases++;
 		}
 	}
 }

@@ -1,0 +1,175 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { itemsWorkflow, runWorkflow } from '../../harness';
+import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
+
+/**
+ * Options → Concurrent Requests, through the engine over real HTTP: items are sent several at a
+ * time, yet the output is what the one-by-one loop gives (order, pairing, Continue On Fail), no
+ * create is sent twice under 429/503 and dropped connections, and a rate limit costs no item.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+let sandbox: Sandbox;
+let proxy: ResettingProxy;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 30 });
+	proxy = await startResettingProxy(sandbox.baseUrl);
+});
+afterAll(async () => {
+	await proxy.stop();
+	await sandbox.stop();
+});
+beforeEach(() => {
+	sandbox.clearLog();
+	sandbox.setFaults({});
+	proxy.setRules([]);
+});
+
+const credentials = () => ({ supportTicketApi: { baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } });
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+function createTickets(items: IDataObject[], options: IDataObject, settings: { continueOnFail?: boolean } = {}) {
+	return runWorkflow(
+		itemsWorkflow(
+			items,
+			NODE,
+			{
+				resource: 'ticket',
+				operation: 'create',
+				subject: '={{ $json.subject }}',
+				description: 'Created by the concurrency test',
+				customerEmail: '={{ $json.email }}',
+				options,
+			},
+			settings,
+		),
+		credentials(),
+	);
+}
+
+/** The most requests the sandbox was answering at the same moment. */
+function peakInFlight(log: readonly RequestLogEntry[]): number {
+	const edges = log.flatMap((e) => [
+		{ at: e.startedAt, step: 1 },
+		{ at: e.startedAt + e.durationMs, step: -1 },
+	]);
+	edges.sort((a, b) => a.at - b.at || a.step - b.step);
+	let current = 0;
+	let peak = 0;
+	for (const { step } of edges) peak = Math.max(peak, (current += step));
+	return peak;
+}
+
+function subjectCounts(tag: string): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const t of sandbox.store.listTickets()) if (t.subject.startsWith(tag)) counts.set(t.subject, (counts.get(t.subject) ?? 0) + 1);
+	return counts;
+}
+
+describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () => {
+	it('keeps order, pairing and Continue On Fail per item, and creates no ticket twice', async () => {
+		const tag = `conc-${Date.now().toString(36)}`;
+		const bad = new Set([7, 41]);
+		const items = Array.from({ length: 80 }, (_, i) => ({ subject: `${tag} #${i}`, email: bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com` }));
+		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, latencyMs: [5, 15], seed: 7 });
+		proxy.setRules([
+			{ method: 'POST', times: 2, when: 'before' },
+			{ method: 'POST', times: 2, when: 'after' },
+		]);
+
+		const result = await createTickets(items, { concurrentRequests: 8 }, { continueOnFail: true });
+
+		expect(result.error).toBeUndefined();
+		const output = result.output('Node');
+		expect(output.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		for (const index of bad) expect(output[index].json.error).toMatch(/not-an-email/);
+		const dropped = output.filter((o, i) => !bad.has(i) && o.json.error !== undefined);
+		expect(dropped).toHaveLength(4);
+		for (const o of dropped) expect(String(o.json.error)).toMatch(/connection/i);
+		const created = output.filter((o) => o.json.id !== undefined);
+		for (const o of created) expect(o.json.subject).toBe(items[(o.pairedItem as { item: number }).item].subject);
+
+		const counts = subjectCounts(tag);
+		expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
+		for (const o of created) expect(counts.get(String(o.json.subject))).toBe(1);
+		// Beyond those, only a POST dropped after the service answered may have created its ticket
+		// (the node could not know, so it reported the item as failed and did not send it again).
+		const droppedSubjects = dropped.map((o) => items[(o.pairedItem as { item: number }).item].subject);
+		const unreported = [...counts.keys()].filter((subject) => !created.some((o) => o.json.subject === subject));
+		expect(unreported.length).toBeLessThanOrEqual(2);
+		for (const subject of unreported) expect(droppedSubjects).toContain(subject);
+		expect(sandbox.log.some((e) => e.fault === 429) && sandbox.log.some((e) => e.fault === 503)).toBe(true);
+		expect(peakInFlight(sandbox.log)).toBeGreaterThan(1);
+		expect(peakInFlight(sandbox.log)).toBeLessThanOrEqual(8);
+	});
+
+	it('without Continue On Fail fails with the error of the first failing item and starts no item after it', async () => {
+		const tag = `stop-${Date.now().toString(36)}`;
+		const items = Array.from({ length: 60 }, (_, i) => ({ subject: `${tag} #${i}`, email: i === 20 || i === 25 ? `bad-${i}` : 'ok@example.com' }));
+		sandbox.setFaults({ latencyMs: [5, 15] });
+
+		const result = await createTickets(items, { concurrentRequests: 8 });
+
+		expect(result.error?.message).toMatch(/bad-20/);
+		const posts = sandbox.countCalls({ method: 'POST' });
+		expect(posts).toBeGreaterThanOrEqual(20);
+		// Items already in flight finish; none is started once the failure is known.
+		expect(posts).toBeLessThan(20 + 8 + 1);
+		expect([...subjectCounts(tag).values()].every((n) => n === 1)).toBe(true);
+	});
+});
+
+describe('Concurrent Requests under a rate limit', () => {
+	it('20 requests/s: every item succeeds, once, and the node slows down instead of flooding', async () => {
+		const tag = `rate-${Date.now().toString(36)}`;
+		const items = Array.from({ length: 50 }, (_, i) => ({ subject: `${tag} #${i}`, email: 'rate@example.com' }));
+		sandbox.setFaults({ rateLimit: { perSecond: 20 }, latencyMs: 5 });
+
+		const result = await createTickets(items, { concurrentRequests: 8 });
+
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
+		expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
+		const refused = sandbox.log.filter((e) => e.fault === 429).length;
+		// Each refusal holds back every request until Retry-After: far fewer refusals than items.
+		expect(refused).toBeLessThanOrEqual(items.length / 2);
+	});
+});
+
+describe('Concurrent Requests on other operations', () => {
+	it('reply Get Many for many tickets: each ticket’s replies stay together, in input order', async () => {
+		const tickets = sandbox.store.listTickets();
+		sandbox.setFaults({ latencyMs: [2, 10] });
+		const result = await runWorkflow(
+			itemsWorkflow(
+				tickets.map((t) => ({ id: t.id })),
+				NODE,
+				{ resource: 'reply', operation: 'getAll', ticketId: byId('={{ $json.id }}'), returnAll: true, options: { concurrentRequests: 6 } },
+			),
+			credentials(),
+		);
+		expect(result.error).toBeUndefined();
+		const expected = tickets.flatMap((t, item) => sandbox.store.listReplies(t.id).map((r) => ({ id: r.id, item })));
+		expect(expected.length).toBeGreaterThan(0);
+		expect(result.output('Node').map((o) => ({ id: o.json.id, item: (o.pairedItem as { item: number }).item }))).toEqual(expected);
+		expect(peakInFlight(sandbox.log)).toBeGreaterThan(1);
+	});
+
+	it('Concurrent Requests 1 sends one item after another, in input order', async () => {
+		const tag = `seq-${Date.now().toString(36)}`;
+		const items = Array.from({ length: 12 }, (_, i) => ({ subject: `${tag} #${i}`, email: 'seq@example.com' }));
+		sandbox.setFaults({ latencyMs: [2, 10] });
+		const result = await createTickets(items, { concurrentRequests: 1 });
+		expect(result.error).toBeUndefined();
+		expect(peakInFlight(sandbox.log)).toBe(1);
+		expect(sandbox.log.map((e) => (e.body as IDataObject | undefined)?.subject)).toEqual(items.map((i) => i.subject));
+	});
+
+	it('an impossible Concurrent Requests value is refused before any request', async () => {
+		const result = await createTickets([{ subject: 'a', email: 'a@example.com' }, { subject: 'b', email: 'b@example.com' }], { concurrentRequests: 0 });
+		expect(result.error?.message).toMatch(/Concurrent Requests must be a whole number from 1 to 100/);
+		expect(sandbox.log).toHaveLength(0);
+	});
+});

@@ -1,0 +1,67 @@
+import { RequestLimiter } from '../../../../nodes/SupportTicket/transport/concurrency';
+
+/** Unit tests of the pacing rules alone; the engine-level behaviour is in ../concurrency.test.ts. */
+type Answer = { statusCode: number; headers?: Record<string, string> };
+
+function deferred() {
+	let resolve: (answer: Answer) => void = () => undefined;
+	const promise = new Promise<Answer>((r) => (resolve = r));
+	return { promise, resolve };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('RequestLimiter', () => {
+	it('lets at most maxConcurrency attempts run at once', async () => {
+		const limiter = new RequestLimiter(3);
+		let running = 0;
+		let peak = 0;
+		const gates = Array.from({ length: 10 }, deferred);
+		const runs = gates.map((gate) =>
+			limiter.run(async () => {
+				peak = Math.max(peak, ++running);
+				const answer = await gate.promise;
+				running--;
+				return answer;
+			}),
+		);
+		await tick();
+		expect(running).toBe(3);
+		for (const gate of gates) {
+			gate.resolve({ statusCode: 200 });
+			await tick();
+		}
+		await Promise.all(runs);
+		expect(peak).toBe(3);
+	});
+
+	it('halves once for refusals of requests sent together, and climbs back one step per round of successes', async () => {
+		const limiter = new RequestLimiter(8);
+		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 429 }))));
+		expect(limiter.concurrency).toBe(4);
+		await limiter.run(async () => ({ statusCode: 503 }));
+		expect(limiter.concurrency).toBe(2);
+		await limiter.run(async () => ({ statusCode: 429 }));
+		await limiter.run(async () => ({ statusCode: 429 }));
+		expect(limiter.concurrency).toBe(1);
+		for (let i = 0; i < 3; i++) await limiter.run(async () => ({ statusCode: 201 }));
+		expect(limiter.concurrency).toBe(2);
+		for (let i = 0; i < 100; i++) await limiter.run(async () => ({ statusCode: 200 }));
+		expect(limiter.concurrency).toBe(8);
+	});
+
+	it('holds back every attempt of the run until Retry-After has passed', async () => {
+		const limiter = new RequestLimiter(4);
+		await limiter.run(async () => ({ statusCode: 429, headers: { 'retry-after': '0.2' } }));
+		const started = Date.now();
+		const sentAt: number[] = [];
+		await Promise.all(Array.from({ length: 3 }, () => limiter.run(async () => (sentAt.push(Date.now() - started), { statusCode: 200 }))));
+		expect(Math.min(...sentAt)).toBeGreaterThanOrEqual(150);
+	});
+
+	it('frees the slot of an attempt that threw (dropped connection)', async () => {
+		const limiter = new RequestLimiter(1);
+		await expect(limiter.run(async () => Promise.reject(new Error('ECONNRESET')))).rejects.toThrow('ECONNRESET');
+		await expect(limiter.run(async () => ({ statusCode: 200 }))).resolves.toEqual({ statusCode: 200 });
+	});
+});
