@@ -70,7 +70,10 @@ export function signRequestOptions(
 	nowMs: number,
 ): IHttpRequestOptions {
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
-	const target = new URL(joinUrl(options.baseURL, options.url));
+	// n8n's older request helper (the HTTP Request node with a predefined credential) names the URL `uri`.
+	const uri = (options as { uri?: unknown }).uri;
+	const legacy = typeof uri === 'string' && !options.url;
+	const target = new URL(joinUrl(options.baseURL, legacy ? uri : options.url));
 	target.hash = '';
 	const query = options.qs ? serializeQuery(options.qs as QueryInput) : '';
 	if (query) target.search = target.search ? `${target.search}&${query}` : `?${query}`;
@@ -100,6 +103,7 @@ export function signRequestOptions(
 	if (hasBody) headers['Content-Type'] = 'application/json';
 
 	const signed: IHttpRequestOptions = { ...options, method, url: wire.href, headers };
+	if (legacy) Object.assign(signed, { uri: wire.href });
 	delete signed.baseURL;
 	delete signed.qs;
 	delete signed.body;

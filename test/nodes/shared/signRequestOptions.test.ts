@@ -47,6 +47,15 @@ describe('joinUrl (axios combineURLs semantics)', () => {
 });
 
 describe('signRequestOptions', () => {
+	it('signs the older request helper\'s options (`uri`), as the HTTP Request node sends them with this credential', () => {
+		const legacy = { method: 'POST', uri: 'https://s.example.com/api/v1/external/tickets', qs: { a: 'b c' }, body: { subject: 'x' }, json: false };
+		const signed = signRequestOptions(deepFreeze(legacy) as unknown as IHttpRequestOptions, credentials, NOW);
+		expect((signed as unknown as { uri: string }).uri).toBe('https://s.example.com/api/v1/external/tickets?a=b%20c');
+		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets?a=b%20c');
+		expect(signed.body).toBe('{"subject":"x"}');
+		expectValidSignature(signed);
+	});
+
 	it('joins baseURL (trailing slash, path prefix), moves qs into the URL and signs that path', () => {
 		const signed = signRequestOptions(
 			{ baseURL: 'https://s.example.com/support/', url: '/api/v1/external/tickets', qs: { per_page: 1, status: 'on hold' } },
