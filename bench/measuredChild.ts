@@ -24,6 +24,8 @@ export interface ChildOptions {
 	timeoutMs: number;
 	/** Names the measurement in errors. */
 	label: string;
+	/** Runs after the warm-up's log was cleared, before `go`: e.g. switch latency or a rate limit on. */
+	beforeGo?: () => Promise<void>;
 }
 
 /** Parent side: runs `job` in a fresh child of `script` and resolves once the child has exited. */
@@ -56,6 +58,7 @@ export function forkMeasuredChild<Job, Figures>(script: string, job: Job, sandbo
 				if (message.type === 'failed') return finish(new Error(`${options.label} failed: ${message.error}`));
 				if (message.type === 'warm') {
 					await sandbox.clearLog();
+					await options.beforeGo?.();
 					send({ type: 'go' });
 					return;
 				}

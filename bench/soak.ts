@@ -13,6 +13,7 @@
  */
 import { isolateUserFolder } from '../test/harness';
 import { type FaultOptions, type Sandbox, startSandbox } from '../test/sandbox';
+import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common.descriptions';
 import { soakCreate } from './soakCreate';
 import { soakReturnAll } from './soakReturnAll';
 import { soakServerGone } from './soakServerGone';
@@ -56,7 +57,8 @@ async function main(): Promise<number> {
 		for (const step of [
 			(sandbox: Sandbox) => soakReturnAll(sandbox, { faults, createEveryMs: 5, sortOrder: 'desc' }),
 			(sandbox: Sandbox) => soakReturnAll(sandbox, { faults, createEveryMs: 5, sortOrder: 'asc' }),
-			(sandbox: Sandbox) => soakCreate(sandbox, CREATIONS, faults),
+			(sandbox: Sandbox) => soakCreate(sandbox, CREATIONS, faults, 1),
+			(sandbox: Sandbox) => soakCreate(sandbox, CREATIONS, faults, DEFAULT_CONCURRENT_REQUESTS),
 		]) {
 			const sandbox = await startSandbox({ seed: TICKETS });
 			try {

@@ -1,7 +1,8 @@
 /**
  * Soak 2: a 500-item workflow creates 500 tickets while the sandbox answers 30% of requests with
- * 429/503 and random latency. A faulted POST was not processed, so the node may and must retry
- * it: afterwards exactly 500 new tickets exist, each once, and the node returned 500 items.
+ * 429/503 and random latency, one item at a time or several concurrently (Options → Concurrent
+ * Requests). A faulted POST was not processed, so the node may and must retry it: afterwards
+ * exactly 500 new tickets exist, each once, and the node returned 500 items in input order.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -22,8 +23,8 @@ function giveUpOdds(count: number, faults: FaultOptions): string {
 	return `odds: at ${(rate * 100).toFixed(0)}% faults and ${DEFAULT_RETRY_POLICY.maxAttemptsNotProcessed} attempts a request is given up with p = ${(perRequest * 100).toFixed(3)}%, a run of ${count} with p = ${(perRun * 100).toFixed(0)}%`;
 }
 
-export async function soakCreate(sandbox: Sandbox, count: number, faults: FaultOptions): Promise<SoakStep> {
-	const title = `${count} ticket creations (a ${count}-item workflow), 429/503 faults and latency`;
+export async function soakCreate(sandbox: Sandbox, count: number, faults: FaultOptions, concurrentRequests: number): Promise<SoakStep> {
+	const title = `${count} ticket creations (a ${count}-item workflow, Concurrent Requests ${concurrentRequests}), 429/503 faults and latency`;
 	const tag = `soak-${Date.now().toString(36)}`;
 	const items: IDataObject[] = Array.from({ length: count }, (_, i) => ({
 		subject: `${tag} #${i + 1}`,
@@ -43,6 +44,7 @@ export async function soakCreate(sandbox: Sandbox, count: number, faults: FaultO
 				subject: '={{ $json.subject }}',
 				description: '={{ $json.description }}',
 				customerEmail: '={{ $json.email }}',
+				options: { concurrentRequests },
 			}),
 			{ supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } },
 		);
@@ -60,12 +62,14 @@ export async function soakCreate(sandbox: Sandbox, count: number, faults: FaultO
 	const posts = sandbox.log.filter((entry) => entry.method === 'POST');
 	const injected = posts.filter((entry) => entry.fault !== undefined).length;
 	const output = result.error ? 0 : result.output('Node').length;
+	const inOrder = !result.error && result.output('Node').every((item, i) => item.json.subject === items[i].subject);
 
 	const violations: string[] = [];
 	if (result.error) violations.push(`the creation run failed: ${result.error.message}`);
 	if (created !== count) violations.push(`${created} tickets exist afterwards, expected exactly ${count}`);
 	if (duplicated > 0) violations.push(`${duplicated} tickets were created more than once`);
 	if (!result.error && output !== count) violations.push(`the node returned ${output} items, expected ${count}`);
+	if (!result.error && !inOrder) violations.push('the output is not in input order');
 	return {
 		title,
 		lines: [

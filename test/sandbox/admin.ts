@@ -6,7 +6,7 @@
  *   GET    /__sandbox/log[?since=<seq>]   request log entries
  *   DELETE /__sandbox/log                 clear the log
  *   GET    /__sandbox/faults              current fault settings
- *   POST   /__sandbox/faults              replace fault settings ({} clears)
+ *   POST   /__sandbox/faults              replace fault settings ({} clears; latencyMs, rateLimit too)
  *   GET    /__sandbox/webhooks            webhooks and deliveries
  *   POST   /__sandbox/webhooks            {url, events?, secret?} -> {data: {id, ...}}
  *   DELETE /__sandbox/webhooks/<id>       remove a webhook

@@ -18,6 +18,7 @@ const USAGE = `Usage: node build/test/sandbox/cli.js [options]
   --secret S        API secret (default sandbox-secret)
   --max-skew N      accepted timestamp skew in seconds (default 300)
   --faults JSON     initial faults, e.g. '{"rate429":0.1,"latencyMs":[5,50]}'
+                    or '{"latencyMs":[25,35],"rateLimit":{"perSecond":20}}'
   --help            show this text`;
 
 interface CliOptions {
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
 			`  curl ${admin}/state`,
 			`  curl ${admin}/log`,
 			`  curl -X POST ${admin}/faults -d '{"rate429":0.2,"rate503":0.1,"latencyMs":[10,100]}'   ('{}' clears)`,
+			`  curl -X POST ${admin}/faults -d '{"latencyMs":30,"rateLimit":{"perSecond":20}}'   (slow, rate-limited service)`,
 			`  curl -X POST ${admin}/webhooks -d '{"url":"http://127.0.0.1:5678/webhook/x","events":["ticket.created"]}'`,
 			'Press Ctrl+C to stop.',
 		].join('\n'),
