@@ -4,6 +4,7 @@ import type { ItemComparison } from './compareItems';
 import { type Comparison, medianOf, ofSide, roundRatios } from './compareSides';
 import type { ItemSide } from './itemWorkflows';
 import { itemsSection, itemSummaryRows } from './itemsReport';
+import { realN8nSection, realN8nSummaryRows, type RealN8nFigures } from './realN8nReturnAll';
 import type { Measurement } from './forkMeasurement';
 import type { MachineFacts } from './machineFacts';
 import { memorySection } from './memorySection';
@@ -25,6 +26,7 @@ export interface BenchResults {
 	/** Return All with service latency. */
 	slowMain: Comparison;
 	items: ItemComparison[];
+	realN8n: RealN8nFigures;
 	/** The node side with the default Concurrent Requests. */
 	concurrent: ItemSide;
 	ratePerSecond: number;
@@ -74,6 +76,7 @@ function summaryTable(results: BenchResults): string {
 		[
 			...itemSummaryRows(results.items, results.concurrent, results.ratePerSecond),
 			...returnAllRows,
+			...realN8nSummaryRows(results.realN8n),
 			[`Return All ${main.tickets.toLocaleString('en')}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, verdict(nodeCalls.every((c) => c === main.expectedCalls))],
 			[`Return All ${main.tickets.toLocaleString('en')}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), '', ''],
 			['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, peakRss)), '', ''],
@@ -238,6 +241,7 @@ export function renderResults(results: BenchResults): string {
 		'',
 		roundsTable(main),
 		'',
+		realN8nSection(results.realN8n),
 		`## ${results.slowMain.title} service latency per request, ${results.rounds} rounds`,
 		'',
 		decompositionTable(results.slowMain, ['raw', 'n8n-http', 'node']),

@@ -21,6 +21,7 @@ import { profileRun } from './profileRun';
 import { type BenchResults, renderResults } from './report';
 import { startSandboxProcess } from './sandboxProcess';
 import { measureSigningCosts } from './signingCost';
+import { measureRealN8nReturnAll, type RealN8nFigures } from './realN8nReturnAll';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common.descriptions';
 import type { ItemSide } from './itemWorkflows';
@@ -32,6 +33,8 @@ function option(name: string, fallback: string): string {
 
 const LARGE = Number(option('large', '100000'));
 const SCALING_SIZES = [1_000, 10_000];
+/** The last scaling sandbox, reused for the real-n8n Return All. */
+const REAL_N8N_TICKETS = SCALING_SIZES[SCALING_SIZES.length - 1];
 const LIMIT = 250;
 const MAIN_SIDES: Side[] = ['raw', 'node', 'raw-new-connection', 'n8n-http'];
 /** Service latency of the "slow service" Return All, and of the per-item scenarios. */
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
 	}
 	let comparisons: Comparison[];
 	let items: Awaited<ReturnType<typeof compareItems>>;
+	let realN8n: RealN8nFigures;
 	try {
 		const [large, slow, itemSandbox, ...small] = sandboxes;
 		await slow.setFaults({ latencyMs: RETURN_ALL_LATENCY_MS });
@@ -101,6 +105,8 @@ async function main(): Promise<void> {
 			rounds,
 			log,
 		);
+		log(`real n8n ${n8n.version}: Return All ${REAL_N8N_TICKETS.toLocaleString('en')} through n8n execute`);
+		realN8n = await measureRealN8nReturnAll(n8n, small[small.length - 1], REAL_N8N_TICKETS);
 	} finally {
 		await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
 	}
@@ -125,6 +131,7 @@ async function main(): Promise<void> {
 		slowMain,
 		items,
 		concurrent: CONCURRENT,
+		realN8n,
 		ratePerSecond: RATE_LIMIT_PER_SECOND,
 		limit,
 		scaling,
