@@ -1,45 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Sandbox, startSandbox, type Ticket, type WebhookPayload } from './index';
+import { type Sandbox, startSandbox, type Ticket } from './index';
 import { type ItemBody, signForTest, TestClient, TestClock } from './testClient';
-
-interface Received {
-	path: string;
-	headers: http.IncomingHttpHeaders;
-	body: string;
-	payload: WebhookPayload;
-}
-
-/** A local webhook receiver that records requests and answers with `status`. */
-async function startReceiver(status = 200): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
-	const received: Received[] = [];
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			const body = Buffer.concat(chunks).toString('utf8');
-			received.push({ path: request.url ?? '', headers: request.headers, body, payload: JSON.parse(body) as WebhookPayload });
-			response.writeHead(status).end();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		received,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
-}
+import { startReceiver, type WebhookReceiver } from './webhookReceiver';
 
 describe('sandbox webhooks', () => {
 	const clock = new TestClock();
 	let sandbox: Sandbox;
 	let client: TestClient;
-	let receiver: Awaited<ReturnType<typeof startReceiver>>;
+	let receiver: WebhookReceiver;
 
 	beforeEach(async () => {
 		sandbox = await startSandbox({ now: clock.now });
