@@ -2,15 +2,15 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { CHANGE_KINDS, type ChangeDriverSummary, type Sandbox, startSandbox, type Ticket } from './index';
 import { TestClient } from './testClient';
-import { startReceiver, type WebhookReceiver } from './webhookReceiver';
+import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
 
 describe('sandbox change driver', () => {
 	const fixedNow = Date.parse('2025-06-01T12:00:00.000Z');
 	const sandboxes: Sandbox[] = [];
-	const receivers: WebhookReceiver[] = [];
-	const start = async (seed = 50): Promise<{ sandbox: Sandbox; receiver: WebhookReceiver }> => {
+	const receivers: RecordingReceiver[] = [];
+	const start = async (seed = 50): Promise<{ sandbox: Sandbox; receiver: RecordingReceiver }> => {
 		const sandbox = await startSandbox({ seed, now: () => fixedNow });
-		const receiver = await startReceiver();
+		const receiver = await startRecordingReceiver();
 		sandboxes.push(sandbox);
 		receivers.push(receiver);
 		sandbox.addWebhook({ url: receiver.url });
@@ -117,7 +117,7 @@ describe('sandbox change driver', () => {
 	});
 
 	it('runs from the CLI with a webhook, chaos and the driver, and stops cleanly on SIGTERM', async () => {
-		const receiver = await startReceiver();
+		const receiver = await startRecordingReceiver();
 		receivers.push(receiver);
 		const cli = spawn(
 			process.execPath,

@@ -2,15 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Sandbox, startSandbox, type WebhookChaosOptions, type WebhookCounters } from './index';
 import { signForTest, TestClient, TestClock } from './testClient';
-import { type ReceivedDelivery, startReceiver, type WebhookReceiver } from './webhookReceiver';
+import { type RecordedDelivery, startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
 
 const EVENTS = 400;
 
 /** Event number of evt_<n>. */
-const seqOf = (delivery: ReceivedDelivery): number => Number(delivery.payload.id.slice('evt_'.length));
+const seqOf = (delivery: RecordedDelivery): number => Number(delivery.payload.id.slice('evt_'.length));
 
 /** Arrivals carrying an event older than one that arrived before them. */
-function outOfOrder(received: readonly ReceivedDelivery[]): number {
+function outOfOrder(received: readonly RecordedDelivery[]): number {
 	let max = 0;
 	let count = 0;
 	for (const delivery of received) {
@@ -24,15 +24,15 @@ function outOfOrder(received: readonly ReceivedDelivery[]): number {
 describe('sandbox webhook chaos', () => {
 	const clock = new TestClock();
 	const sandboxes: Sandbox[] = [];
-	const receivers: WebhookReceiver[] = [];
+	const receivers: RecordingReceiver[] = [];
 
 	const start = async (chaos?: WebhookChaosOptions): Promise<Sandbox> => {
 		const sandbox = await startSandbox({ now: clock.now, webhookChaos: chaos });
 		sandboxes.push(sandbox);
 		return sandbox;
 	};
-	const receiver = async (respond?: Parameters<typeof startReceiver>[0]): Promise<WebhookReceiver> => {
-		const started = await startReceiver(respond);
+	const receiver = async (respond?: Parameters<typeof startRecordingReceiver>[0]): Promise<RecordingReceiver> => {
+		const started = await startRecordingReceiver(respond);
 		receivers.push(started);
 		return started;
 	};

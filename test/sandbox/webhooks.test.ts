@@ -2,18 +2,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Sandbox, startSandbox, type Ticket } from './index';
 import { type ItemBody, signForTest, TestClient, TestClock } from './testClient';
-import { startReceiver, type WebhookReceiver } from './webhookReceiver';
+import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
 
 describe('sandbox webhooks', () => {
 	const clock = new TestClock();
 	let sandbox: Sandbox;
 	let client: TestClient;
-	let receiver: WebhookReceiver;
+	let receiver: RecordingReceiver;
 
 	beforeEach(async () => {
 		sandbox = await startSandbox({ now: clock.now });
 		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
-		receiver = await startReceiver();
+		receiver = await startRecordingReceiver();
 	});
 
 	afterEach(async () => {
@@ -47,7 +47,7 @@ describe('sandbox webhooks', () => {
 	});
 
 	it('fires every event kind, keeps their order, and respects the events filter', async () => {
-		const filtered = await startReceiver();
+		const filtered = await startRecordingReceiver();
 		try {
 			sandbox.addWebhook({ url: receiver.url });
 			sandbox.addWebhook({ url: filtered.url, events: ['ticket.updated', 'customer.updated'] });
@@ -90,7 +90,7 @@ describe('sandbox webhooks', () => {
 	});
 
 	it('records a receiver error status without retrying', async () => {
-		const failing = await startReceiver(500);
+		const failing = await startRecordingReceiver(500);
 		try {
 			sandbox.addWebhook({ url: failing.url });
 			sandbox.emit('ticket.created', {});
@@ -103,7 +103,7 @@ describe('sandbox webhooks', () => {
 	});
 
 	it('retries a connection error once and records the error', async () => {
-		const gone = await startReceiver();
+		const gone = await startRecordingReceiver();
 		await gone.close();
 		sandbox.addWebhook({ url: gone.url });
 		sandbox.emit('ticket.created', {});

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebhookPayload } from './webhooks';
 
-export interface ReceivedDelivery {
+export interface RecordedDelivery {
 	path: string;
 	headers: http.IncomingHttpHeaders;
 	body: string;
@@ -15,14 +15,14 @@ export interface ReceivedDelivery {
 	at: number;
 }
 
-export interface WebhookReceiver {
+export interface RecordingReceiver {
 	url: string;
-	received: ReceivedDelivery[];
+	received: RecordedDelivery[];
 	close(): Promise<void>;
 }
 
-export async function startReceiver(respond: number | ((delivery: ReceivedDelivery) => number) = 200): Promise<WebhookReceiver> {
-	const received: ReceivedDelivery[] = [];
+export async function startRecordingReceiver(respond: number | ((delivery: RecordedDelivery) => number) = 200): Promise<RecordingReceiver> {
+	const received: RecordedDelivery[] = [];
 	const server = http.createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
