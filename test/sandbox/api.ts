@@ -15,6 +15,7 @@ import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery }
 import type { RequestLogEntry } from './requestLog';
 import type { Page, SandboxStore } from './store';
 import type { CancellableTimers } from './timers';
+import { formatResponseTimestamps, type TimestampFormat } from './timestampFormat';
 import { isJsonObject, type JsonObject } from './validation';
 
 export const API_PREFIX = '/api/v1/external';
@@ -29,6 +30,8 @@ export interface ApiContext {
 	now: () => number;
 	maxSkewSeconds: number;
 	isStopped: () => boolean;
+	/** How created_at / updated_at are written (default ISO 8601 UTC). */
+	timestampFormat?: TimestampFormat;
 }
 
 type RouteName = 'tickets' | 'ticket' | 'replies' | 'customers' | 'customer';
@@ -59,7 +62,7 @@ export async function handleApiRequest(
 	await context.timers.sleep(context.faults.latencyMs());
 	if (context.isStopped()) return undefined;
 	try {
-		return route(context, request, body, entry);
+		return formatResponseTimestamps(route(context, request, body, entry), context.timestampFormat ?? 'iso');
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
 		entry.errorCode = error.code;

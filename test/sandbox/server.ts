@@ -15,6 +15,7 @@ import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog'
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
 import { CancellableTimers } from './timers';
+import type { TimestampFormat } from './timestampFormat';
 import type { WebhookChaosOptions, WebhookCounters } from './webhookChaos';
 import { type WebhookDelivery, WebhookDispatcher, type WebhookOptions } from './webhooks';
 
@@ -39,6 +40,8 @@ export interface SandboxOptions {
 	now?: () => number;
 	/** Accepted |client - server| timestamp difference in seconds (default 300). */
 	maxSkewSeconds?: number;
+	/** How the API writes created_at / updated_at (default 'iso': ISO 8601 UTC with milliseconds). */
+	timestampFormat?: TimestampFormat;
 	/** Webhook chaos from the start (see webhookChaos.ts); setWebhookChaos changes it later. */
 	webhookChaos?: WebhookChaosOptions;
 }
@@ -118,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		now,
 		maxSkewSeconds: options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS,
 		isStopped: () => stopped,
+		timestampFormat: options.timestampFormat,
 	};
 
 	const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
