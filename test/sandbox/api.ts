@@ -15,7 +15,6 @@ import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery }
 import type { RequestLogEntry } from './requestLog';
 import type { Page, SandboxStore } from './store';
 import type { CancellableTimers } from './timers';
-import { formatResponseTimestamps, type TimestampFormat } from './timestampFormat';
 import { isJsonObject, type JsonObject } from './validation';
 
 export const API_PREFIX = '/api/v1/external';
@@ -30,8 +29,6 @@ export interface ApiContext {
 	now: () => number;
 	maxSkewSeconds: number;
 	isStopped: () => boolean;
-	/** How created_at / updated_at are written (default ISO 8601 UTC). */
-	timestampFormat?: TimestampFormat;
 }
 
 type RouteName = 'tickets' | 'ticket' | 'replies' | 'customers' | 'customer';
@@ -62,7 +59,7 @@ export async function handleApiRequest(
 	await context.timers.sleep(context.faults.latencyMs());
 	if (context.isStopped()) return undefined;
 	try {
-		return formatResponseTimestamps(route(context, request, body, entry), context.timestampFormat ?? 'iso');
+		return route(context, request, body, entry);
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
 		entry.errorCode = error.code;

@@ -15,7 +15,7 @@ import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog'
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
 import { CancellableTimers } from './timers';
-import type { TimestampFormat } from './timestampFormat';
+import { formatResponseTimestamps, type TimestampFormat } from './timestampFormat';
 import type { WebhookChaosOptions, WebhookCounters } from './webhookChaos';
 import { type WebhookDelivery, WebhookDispatcher, type WebhookOptions } from './webhooks';
 
@@ -121,7 +121,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		now,
 		maxSkewSeconds: options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS,
 		isStopped: () => stopped,
-		timestampFormat: options.timestampFormat,
 	};
 
 	const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
@@ -142,7 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				response.destroy();
 				return;
 			}
-			writeResponse(response, result);
+			writeResponse(response, formatResponseTimestamps(result, options.timestampFormat ?? 'iso'));
 			log.finish(entry, result.status);
 		} catch (error) {
 			// A sandbox bug (or an aborted upload): answer 500 so it is visible, never hang.
