@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -12,6 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { toNodeError } from '../helpers/toNodeError';
+import { baseUrlProblem } from '../../shared/baseUrl';
 import type { QueryInput } from '../../shared/serializeQuery';
 import { describeApiError, describeConnectionError, type ErrorContext } from './describeApiError';
 import {
@@ -49,9 +51,18 @@ export interface ApiRequest {
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const policy = request.retryPolicy ?? DEFAULT_RETRY_POLICY;
 	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
+	// Checked here too (the credential checks it when signing), so the message names the item.
+	const baseURL = typeof baseUrl === 'string' ? baseUrl.trim() : '';
+	const problem = baseUrlProblem(baseURL);
+	if (problem) {
+		throw new NodeOperationError(this.getNode(), problem, {
+			itemIndex: request.itemIndex ?? 0,
+			description: 'Open the credential, correct the Base URL and use its Test button.',
+		});
+	}
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		baseURL: String(baseUrl),
+		baseURL,
 		url: `${API_PREFIX}${request.path}`,
 		json: true,
 		returnFullResponse: true,
