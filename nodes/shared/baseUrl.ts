@@ -15,12 +15,7 @@ export function baseUrlProblem(value: string): string | undefined {
 	if (!WEB_ADDRESS.test(value)) {
 		return `The Base URL ${shown} in the credential is not a web address. ${BASE_URL_ADVICE}`;
 	}
-	try {
-		new URL(value);
-		return undefined;
-	} catch {
-		return `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
-	}
+	return URL.canParse(value) ? undefined : `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
 }
 
 /** The trimmed Base URL; throws an Error that says what a Base URL looks like. */

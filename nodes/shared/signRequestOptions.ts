@@ -74,11 +74,8 @@ type LegacyRequestOptions = IHttpRequestOptions & { uri?: string | URL };
 function targetUrl(options: LegacyRequestOptions): URL {
 	const url = String(options.url ?? options.uri ?? '').trim();
 	if (ABSOLUTE_URL.test(url)) {
-		try {
-			return new URL(url);
-		} catch {
-			throw new Error(`The request URL "${url}" is not a valid web address`);
-		}
+		if (!URL.canParse(url)) throw new Error(`The request URL "${url}" is not a valid web address`);
+		return new URL(url);
 	}
 	return new URL(joinUrl(readBaseUrl(options.baseURL ?? ''), url));
 }
