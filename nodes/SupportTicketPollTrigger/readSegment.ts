@@ -12,6 +12,14 @@ export interface Segment {
 	pages: number;
 	/** Set when the page budget ran out first: where to read on next time. */
 	resumeCursor?: string;
+	/** The service answered 400 to the `cursor` this segment started at: nothing was read. */
+	cursorRejected?: boolean;
+}
+
+/** A 400 to a request that carried a saved cursor: the cursor expired or its key changed. */
+function isRejectedCursor(error: unknown): boolean {
+	const { name, httpCode } = error as { name?: unknown; httpCode?: unknown };
+	return name === 'NodeApiError' && httpCode === '400';
 }
 
 /**
@@ -32,7 +40,14 @@ export async function readSegment(
 	for (let next = cursor; ; ) {
 		const qs: QueryInput = { per_page: perPage, ...source.qs };
 		if (next !== undefined) qs.cursor = next;
-		const response = await apiRequest.call(this, { method: 'GET', path: source.path, qs });
+		let response: IDataObject;
+		try {
+			response = await apiRequest.call(this, { method: 'GET', path: source.path, qs, context: { poll: true } });
+		} catch (error) {
+			// Only the cursor this segment was given can be stale; a later one was issued just now.
+			if (pages === 0 && cursor !== undefined && isRejectedCursor(error)) return { items, pages: 1, cursorRejected: true };
+			throw error;
+		}
 		pages++;
 		const data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
 		for (const record of data) {

@@ -66,6 +66,8 @@ export interface Sandbox {
 	emit(event: string, data: unknown): string;
 	/** Closes the server and every connection, aborts deliveries, cancels timers. Idempotent. */
 	stop(): Promise<void>;
+	/** A new cursor key, as a restart gives: every cursor issued so far is rejected (`invalid_cursor`). */
+	renewCursorKey(): void;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -176,5 +178,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		webhooksIdle: () => webhooks.idle(),
 		emit: (event, data) => webhooks.emit(event, data),
 		stop,
+		renewCursorKey: () => {
+			apiContext.cursors = new CursorCodec();
+		},
 	};
 }

@@ -14,6 +14,8 @@ export interface ErrorContext {
 	retryAfterMs?: number;
 	/** The cursor came from the node's Cursor parameter (one page at a time), not from paging. */
 	cursorFromParameter?: boolean;
+	/** The request is a poll trigger's: it starts again on its own at the next poll. */
+	poll?: boolean;
 	/** Total time the node waits between attempts of one request. */
 	budgetMs?: number;
 }
@@ -57,9 +59,11 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			if (service.code === 'invalid_cursor' || service.code === 'cursor_mismatch' || /cursor/i.test(service.message ?? '')) {
 				return {
 					message: 'The service rejected the page cursor',
-					description: context.cursorFromParameter
-						? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
-						: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
+					description: context.poll
+						? `The cursor may have expired, or the service restarted. Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
+						: context.cursorFromParameter
+							? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
+							: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
 				};
 			}
 			return { message: `The service rejected the request as invalid (HTTP 400)`, description: `Check the node's parameters.${said}` };
