@@ -1,5 +1,6 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
+import { toNodeError } from '../SupportTicket/helpers/toNodeError';
 import { apiRequest } from '../SupportTicket/transport/apiRequest';
 import { MAX_PER_PAGE } from '../SupportTicket/transport/paginate';
 import type { QueryInput } from '../shared/serializeQuery';
@@ -46,7 +47,7 @@ export async function readSegment(
 		} catch (error) {
 			// Only the cursor this segment was given can be stale; a later one was issued just now.
 			if (pages === 0 && cursor !== undefined && isRejectedCursor(error)) return { items, pages: 1, cursorRejected: true };
-			throw error;
+			throw toNodeError(this.getNode(), error, 0);
 		}
 		pages++;
 		const data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
