@@ -13,6 +13,7 @@ import { readRequestBody, writeResponse } from './http';
 import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog';
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
+import { SUCCESS_SHAPES, type SuccessShape } from './successShape';
 import { CancellableTimers } from './timers';
 import { type WebhookDelivery, WebhookDispatcher, type WebhookOptions } from './webhooks';
 
@@ -68,6 +69,8 @@ export interface Sandbox {
 	stop(): Promise<void>;
 	/** A new cursor key, as a restart gives: every cursor issued so far is rejected (`invalid_cursor`). */
 	renewCursorKey(): void;
+	/** How single-resource successes are answered: `{data}` (default), the bare resource, or 204. */
+	setSuccessShape(shape: SuccessShape): void;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -180,6 +183,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		stop,
 		renewCursorKey: () => {
 			apiContext.cursors = new CursorCodec();
+		},
+		setSuccessShape: (shape) => {
+			if (!SUCCESS_SHAPES.includes(shape)) throw new RangeError(`success shape must be one of ${SUCCESS_SHAPES.join(', ')}`);
+			apiContext.successShape = shape;
 		},
 	};
 }

@@ -81,9 +81,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 				CREDENTIAL_TYPE,
 				options,
 			)) as IN8nHttpFullResponse;
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
-			}
+			if (response.statusCode >= 200 && response.statusCode < 300) return withData(response.body, request.context);
 			failure = { status: response.statusCode };
 		} catch (error) {
 			const code = connectionErrorCode(error);
@@ -103,6 +101,19 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		waitedMs += delay;
 		await sleep(delay);
 	}
+}
+
+/**
+ * A success in the spec's envelope (`{data, meta?}`), whatever came back, so every operation's
+ * item has an object: a 204 or empty body gives what is known (the id that was asked for), a
+ * body without `data` is taken as the resource itself.
+ */
+function withData(body: unknown, context: ErrorContext | undefined): IDataObject {
+	if (Array.isArray(body)) return { data: body };
+	const root = body && typeof body === 'object' ? (body as IDataObject) : {};
+	if (root.data !== undefined && root.data !== null) return root;
+	if (Object.keys(root).length > 0) return { ...root, data: root };
+	return { data: context?.id !== undefined ? { id: context.id } : {} };
 }
 
 function connectionErrorCode(error: unknown): string | undefined {
