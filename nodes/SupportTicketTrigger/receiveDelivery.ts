@@ -72,7 +72,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 
 	const json: IDataObject = options.includeHeaders ? { ...payload, headers: withoutCredentials(req.headers) } : payload;
-	return { workflowData: [this.helpers.returnJsonArray(json)] };
+	return { workflowData: [this.helpers.returnJsonArray(json)], webhookResponse: { received: true, started: true } };
 }
 
 /**
