@@ -82,7 +82,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 				options,
 			)) as IN8nHttpFullResponse;
 			if (response.statusCode >= 200 && response.statusCode < 300) return withData(response.body, request.context);
-			failure = { status: response.statusCode };
+			failure = { status: response.statusCode, retryAfter: response.headers?.['retry-after'] !== undefined };
 		} catch (error) {
 			const code = connectionErrorCode(error);
 			if (!code) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
@@ -96,7 +96,15 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		if (!retryable || !withinBudget) {
 			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
 			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
-			throw toNodeApiError(this, request.method, failure, response, { ...request.context, attempts: attempt, ...tooLong }, request.itemIndex);
+			const mayBeProcessed = request.method === 'POST' && 'status' in failure && failure.status >= 502 && failure.status <= 504 && !isRetryable('POST', failure);
+			throw toNodeApiError(
+				this,
+				request.method,
+				failure,
+				response,
+				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
+				request.itemIndex,
+			);
 		}
 		waitedMs += delay;
 		await sleep(delay);

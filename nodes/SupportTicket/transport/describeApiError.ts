@@ -16,6 +16,8 @@ export interface ErrorContext {
 	cursorFromParameter?: boolean;
 	/** The request is a poll trigger's: it starts again on its own at the next poll. */
 	poll?: boolean;
+	/** A create answered by a gateway error (502/503 without Retry-After/504): not repeated, may exist. */
+	createNotRepeated?: boolean;
 	/** Total time the node waits between attempts of one request. */
 	budgetMs?: number;
 }
@@ -98,9 +100,12 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			};
 		default:
 			if (status >= 500) {
+				const notRepeated = context.createNotRepeated
+					? 'The create request was not repeated: this answer can come from a gateway after the service may have processed it, so check whether it exists before running again. '
+					: '';
 				return {
 					message: `The service had an error (HTTP ${status})${triedText(context)}${waitText(context)}`,
-					description: `${waitAdvice(context)}This is a problem on the service's side; try again later.${said}`,
+					description: `${notRepeated}${waitAdvice(context)}This is a problem on the service's side; try again later.${said}`,
 				};
 			}
 			return { message: `The service answered HTTP ${status}`, description: said.trim() || 'Unexpected answer from the service.' };
