@@ -2,7 +2,7 @@ import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } 
 
 import { toNodeError } from '../SupportTicket/helpers/toNodeError';
 import { apiRequest } from '../SupportTicket/transport/apiRequest';
-import { MAX_PER_PAGE } from '../SupportTicket/transport/paginate';
+import { MAX_PER_PAGE, readNextCursor } from '../SupportTicket/transport/paginate';
 import type { QueryInput } from '../shared/serializeQuery';
 import type { PollSource } from './pollEvents';
 import { compareTimestamps, isSeen, type Stamped, type Watermark } from './watermark';
@@ -56,17 +56,15 @@ export async function readSegment(
 			if (until && compareTimestamps(item.at, until.at) < 0) return { items, pages };
 			if (!isSeen(item, until)) items.push(item);
 		}
-		const meta = (response.meta ?? {}) as { has_more?: unknown; next_cursor?: unknown };
-		if (meta.has_more !== true || typeof meta.next_cursor !== 'string' || meta.next_cursor === '') {
-			return { items, pages };
-		}
-		if (meta.next_cursor === next) {
+		const nextCursor = readNextCursor(response.meta);
+		if (nextCursor === undefined) return { items, pages };
+		if (nextCursor === next) {
 			throw new NodeApiError(this.getNode(), response as JsonObject, {
 				message: 'The service returned the same page cursor twice; polling stopped to avoid a loop',
 			});
 		}
-		if (pages >= maxPages) return { items, pages, resumeCursor: meta.next_cursor };
-		next = meta.next_cursor;
+		if (pages >= maxPages) return { items, pages, resumeCursor: nextCursor };
+		next = nextCursor;
 	}
 }
 

@@ -13,7 +13,7 @@ import { readRequestBody, writeResponse } from './http';
 import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog';
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
-import { SUCCESS_SHAPES, type SuccessShape } from './successShape';
+import { checkResponseShape, type ResponseShape } from './responseShape';
 import { CancellableTimers } from './timers';
 import { type WebhookDelivery, WebhookDispatcher, type WebhookOptions } from './webhooks';
 
@@ -69,8 +69,8 @@ export interface Sandbox {
 	stop(): Promise<void>;
 	/** A new cursor key, as a restart gives: every cursor issued so far is rejected (`invalid_cursor`). */
 	renewCursorKey(): void;
-	/** How single-resource successes are answered: `{data}` (default), the bare resource, or 204. */
-	setSuccessShape(shape: SuccessShape): void;
+	/** Replaces how successes are shaped (responseShape.ts); `{}` restores the spec's shapes. */
+	setResponseShape(shape: ResponseShape): void;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -99,6 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		now,
 		maxSkewSeconds: options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS,
 		isStopped: () => stopped,
+		responseShape: {},
 	};
 
 	const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
@@ -184,9 +185,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		renewCursorKey: () => {
 			apiContext.cursors = new CursorCodec();
 		},
-		setSuccessShape: (shape) => {
-			if (!SUCCESS_SHAPES.includes(shape)) throw new RangeError(`success shape must be one of ${SUCCESS_SHAPES.join(', ')}`);
-			apiContext.successShape = shape;
+		setResponseShape: (shape) => {
+			apiContext.responseShape = checkResponseShape(shape);
 		},
 	};
 }

@@ -17,7 +17,7 @@ beforeAll(async () => {
 	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
 });
 afterAll(async () => sandbox.stop());
-afterEach(() => sandbox.setSuccessShape('envelope'));
+afterEach(() => sandbox.setResponseShape({}));
 
 async function runNode(parameters: IDataObject) {
 	sandbox.clearLog();
@@ -28,7 +28,7 @@ async function runNode(parameters: IDataObject) {
 
 describe('204 No Content', () => {
 	it('Update gives an item with the id that was updated, and the change is made once', async () => {
-		sandbox.setSuccessShape('noContent');
+		sandbox.setResponseShape({ single: 'noContent' });
 		const items = await runNode({ resource: 'ticket', operation: 'update', ticketId: byId('tkt_2'), updateFields: { status: 'solved' } });
 		expect(items.map((item) => item.json)).toEqual([{ id: 'tkt_2' }]);
 		expect(sandbox.log.map((entry) => [entry.method, entry.status])).toEqual([['PATCH', 204]]);
@@ -36,7 +36,7 @@ describe('204 No Content', () => {
 	});
 
 	it('Create gives an empty object (the service named no id), sent once', async () => {
-		sandbox.setSuccessShape('noContent');
+		sandbox.setResponseShape({ single: 'noContent' });
 		const before = sandbox.store.customerCount;
 		const items = await runNode({ resource: 'customer', operation: 'create', email: 'nocontent@example.com' });
 		expect(items.map((item) => item.json)).toEqual([{}]);
@@ -46,8 +46,25 @@ describe('204 No Content', () => {
 
 describe('a success without the data envelope', () => {
 	it('Get gives the resource as the service sent it', async () => {
-		sandbox.setSuccessShape('bare');
+		sandbox.setResponseShape({ single: 'bare' });
 		const items = await runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_3') });
 		expect(items.map((item) => item.json)).toEqual([sandbox.store.getTicket('tkt_3')]);
+	});
+});
+
+describe('has_more given as text', () => {
+	it('"true" goes on to the next page: Return All brings every ticket', async () => {
+		const many = await startSandbox({ seed: 150 });
+		try {
+			many.setResponseShape({ hasMoreAsText: true });
+			const run = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', returnAll: true }), {
+				supportTicketApi: { baseUrl: many.baseUrl, apiKey: many.apiKey, apiSecret: many.apiSecret },
+			});
+			expect(run.error).toBeUndefined();
+			expect(run.output('Node')).toHaveLength(150);
+			expect(many.log.map((entry) => entry.status)).toEqual([200, 200]);
+		} finally {
+			await many.stop();
+		}
 	});
 });
