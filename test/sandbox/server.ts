@@ -14,6 +14,7 @@ import { readRequestBody, writeResponse } from './http';
 import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog';
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
+import { checkResponseShape, type ResponseShape } from './responseShape';
 import { CancellableTimers } from './timers';
 import { formatResponseTimestamps, type TimestampFormat } from './timestampFormat';
 import type { WebhookChaosOptions, WebhookCounters } from './webhookChaos';
@@ -83,6 +84,10 @@ export interface Sandbox {
 	readonly driver: ChangeDriver | undefined;
 	/** Closes the server and every connection, aborts deliveries, cancels timers. Idempotent. */
 	stop(): Promise<void>;
+	/** A new cursor key, as a restart gives: every cursor issued so far is rejected (`invalid_cursor`). */
+	renewCursorKey(): void;
+	/** Replaces how successes are shaped (responseShape.ts); `{}` restores the spec's shapes. */
+	setResponseShape(shape: ResponseShape): void;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -121,6 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		now,
 		maxSkewSeconds: options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS,
 		isStopped: () => stopped,
+		responseShape: {},
 	};
 
 	const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
@@ -212,5 +218,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return driver;
 		},
 		stop,
+		renewCursorKey: () => {
+			apiContext.cursors = new CursorCodec();
+		},
+		setResponseShape: (shape) => {
+			apiContext.responseShape = checkResponseShape(shape);
+		},
 	};
 }

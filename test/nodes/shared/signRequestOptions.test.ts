@@ -157,3 +157,46 @@ describe('signRequestOptions', () => {
 		}
 	});
 });
+
+describe('signRequestOptions: legacy request options (n8n HTTP Request node, requestWithAuthentication)', () => {
+	it('reads the address from uri, takes qs, a lower-case method and an object body, and sends url only', () => {
+		const legacy = {
+			uri: 'https://s.example.com/api/v1/external/tickets?status=open',
+			method: 'post',
+			qs: { a: 'x y' },
+			body: { subject: 'S', description: 'D', customer: { email: 'a@example.com' } },
+			json: true,
+			headers: { 'content-type': 'application/json' },
+		} as unknown as IHttpRequestOptions;
+		const signed = signRequestOptions(legacy, credentials, NOW);
+		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets?status=open&a=x%20y');
+		expect(signed).not.toHaveProperty('uri');
+		expect(signed.method).toBe('POST');
+		expect(signed.body).toBe('{"subject":"S","description":"D","customer":{"email":"a@example.com"}}');
+		expectValidSignature(signed);
+	});
+
+	it('signs a legacy string body as the bytes axios will send', () => {
+		const legacy = { uri: 'https://s.example.com/x', method: 'PATCH', body: ' {"status":"open"} ', json: false } as unknown as IHttpRequestOptions;
+		const signed = signRequestOptions(legacy, credentials, NOW);
+		expect(signed.body).toBe('{"status":"open"}');
+		expectValidSignature(signed);
+	});
+});
+
+describe('signRequestOptions: Base URL', () => {
+	it('trims spaces around the Base URL', () => {
+		const signed = signRequestOptions({ baseURL: '  https://s.example.com/ \n', url: '/api/v1/external/tickets' }, credentials, NOW);
+		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets');
+	});
+
+	it.each([
+		['support.example.com', 'support.example.com'],
+		['', '(empty)'],
+		['ftp://s.example.com', 'ftp://s.example.com'],
+	])('explains what a Base URL looks like when given %j', (baseURL, shown) => {
+		expect(() => signRequestOptions({ baseURL, url: '/api/v1/external/tickets' }, credentials, NOW)).toThrow(
+			new RegExp(`Base URL .*${shown.replace(/[.()]/g, '\\$&')}.*https://.*e\\.g\\. https://support\\.example\\.com`),
+		);
+	});
+});
