@@ -4,11 +4,17 @@ import type { Watermark } from './watermark';
 
 /**
  * A stretch of older records a poll could not finish within its page budget: read on from
- * `cursor` until `until` (null: to the end) on later polls, so nothing is skipped.
+ * `cursor` until `until` (null: to the end) on later polls, so nothing is skipped. `from` is the
+ * oldest position already read (its timestamp and the ids seen there): if the service rejects
+ * the cursor (expired, or a restart with new cursor keys), the stretch is read again from the
+ * newest record, and everything at or above `from` is skipped, so nothing is emitted twice.
  */
 export interface Backlog {
-	cursor: string;
+	/** null: the cursor was rejected; read from the newest record down. */
+	cursor: string | null;
 	until: Watermark | null;
+	/** Missing in state saved by older versions. */
+	from?: Watermark | null;
 }
 
 /** Kept in the node's workflow static data, which n8n saves after each poll. */

@@ -1,10 +1,11 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
+import { toNodeError } from '../SupportTicket/helpers/toNodeError';
 import { apiRequest } from '../SupportTicket/transport/apiRequest';
-import { MAX_PER_PAGE } from '../SupportTicket/transport/paginate';
+import { MAX_PER_PAGE, readNextCursor } from '../SupportTicket/transport/paginate';
 import type { QueryInput } from '../shared/serializeQuery';
 import type { PollSource } from './pollEvents';
-import { compareTimestamps, isSeen, type Stamped, type Watermark } from './watermark';
+import { compareTimestamps, isSeen, type Stamped, stampOf, type Watermark } from './watermark';
 
 export interface Segment {
 	/** Records not seen before, newest first as the service listed them. */
@@ -12,6 +13,14 @@ export interface Segment {
 	pages: number;
 	/** Set when the page budget ran out first: where to read on next time. */
 	resumeCursor?: string;
+	/** The service answered 400 to the `cursor` this segment started at: nothing was read. */
+	cursorRejected?: boolean;
+}
+
+/** A 400 to a request that carried a saved cursor: the cursor expired or its key changed. */
+function isRejectedCursor(error: unknown): boolean {
+	const { name, httpCode } = error as { name?: unknown; httpCode?: unknown };
+	return name === 'NodeApiError' && httpCode === '400';
 }
 
 /**
@@ -32,7 +41,14 @@ export async function readSegment(
 	for (let next = cursor; ; ) {
 		const qs: QueryInput = { per_page: perPage, ...source.qs };
 		if (next !== undefined) qs.cursor = next;
-		const response = await apiRequest.call(this, { method: 'GET', path: source.path, qs });
+		let response: IDataObject;
+		try {
+			response = await apiRequest.call(this, { method: 'GET', path: source.path, qs, context: { poll: true } });
+		} catch (error) {
+			// Only the cursor this segment was given can be stale; a later one was issued just now.
+			if (pages === 0 && cursor !== undefined && isRejectedCursor(error)) return { items, pages: 1, cursorRejected: true };
+			throw toNodeError(this.getNode(), error, 0);
+		}
 		pages++;
 		const data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
 		for (const record of data) {
@@ -40,28 +56,25 @@ export async function readSegment(
 			if (until && compareTimestamps(item.at, until.at) < 0) return { items, pages };
 			if (!isSeen(item, until)) items.push(item);
 		}
-		const meta = (response.meta ?? {}) as { has_more?: unknown; next_cursor?: unknown };
-		if (meta.has_more !== true || typeof meta.next_cursor !== 'string' || meta.next_cursor === '') {
-			return { items, pages };
-		}
-		if (meta.next_cursor === next) {
+		const nextCursor = readNextCursor(response.meta);
+		if (nextCursor === undefined) return { items, pages };
+		if (nextCursor === next) {
 			throw new NodeApiError(this.getNode(), response as JsonObject, {
 				message: 'The service returned the same page cursor twice; polling stopped to avoid a loop',
 			});
 		}
-		if (pages >= maxPages) return { items, pages, resumeCursor: meta.next_cursor };
-		next = meta.next_cursor;
+		if (pages >= maxPages) return { items, pages, resumeCursor: nextCursor };
+		next = nextCursor;
 	}
 }
 
 function stamp(this: IPollFunctions, record: IDataObject, source: PollSource): Stamped {
-	const at = record[source.timestampField];
-	const id = record.id;
-	if (typeof at !== 'string' || at === '' || (typeof id !== 'string' && typeof id !== 'number')) {
+	const stamped = stampOf(record, source.timestampField);
+	if ('problem' in stamped) {
 		throw new NodeApiError(this.getNode(), record as JsonObject, {
-			message: `The service listed a ${source.noun} without ${typeof at !== 'string' || at === '' ? source.timestampField : 'id'}`,
-			description: `The poll trigger needs each ${source.noun}'s id and ${source.timestampField} to know what is new. Use the Support Ticket Trigger (webhooks) instead if the service does not send them.`,
+			message: `The service listed a ${source.noun} ${stamped.problem}`,
+			description: `The poll trigger needs each ${source.noun}'s id and ${source.timestampField} (ISO 8601, without a zone read as UTC, or Unix time in seconds or milliseconds) to know what is new. Use the Support Ticket Trigger (webhooks) instead if the service does not send them.`,
 		});
 	}
-	return { id: String(id), at, record };
+	return stamped;
 }

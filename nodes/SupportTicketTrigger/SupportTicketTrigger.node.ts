@@ -28,6 +28,9 @@ export class SupportTicketTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty, so n8n answers with the node's webhookResponse: without it n8n falls back to
+				// its default, the literal text "firstEntryJson".
+				responseData: '',
 				path: 'support-ticket',
 			},
 		],

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { DEFAULT_TOLERANCE_SECONDS } from '../shared/signature';
+import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from '../shared/signature';
 import { rememberDelivery } from './rememberDelivery';
 import { isSelectedEvent, parseEventList, readEventName } from './selectEvent';
 import { signedPath } from './signedPath';
@@ -36,7 +36,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const req = this.getRequestObject() as unknown as ReceivedRequest;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 
-	if (this.getNodeParameter('verifySignature', true) as boolean) {
+	const verified = this.getNodeParameter('verifySignature', true) as boolean;
+	if (verified) {
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const secret = String(credentials.webhookSecret || credentials.apiSecret || '');
 		const result = secret
@@ -64,14 +65,51 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 
 	if (options.dropDuplicates ?? true) {
-		const eventId = readEventId(req.headers, payload);
-		if (eventId !== undefined && !rememberDelivery(this.getWorkflowStaticData('node'), eventId)) {
-			return { webhookResponse: { received: true, started: false, reason: `event ${eventId} was already received` } };
+		const identity = deliveryIdentity(req.headers, payload, verified);
+		if (identity !== undefined && !rememberDelivery(this.getWorkflowStaticData('node'), identity.key)) {
+			return { webhookResponse: { received: true, started: false, reason: `${identity.name} was already received` } };
 		}
 	}
 
-	const json: IDataObject = options.includeHeaders ? { ...payload, headers: { ...req.headers } as IDataObject } : payload;
-	return { workflowData: [this.helpers.returnJsonArray(json)] };
+	const json: IDataObject = options.includeHeaders ? { ...payload, headers: withoutCredentials(req.headers) } : payload;
+	return { workflowData: [this.helpers.returnJsonArray(json)], webhookResponse: { received: true, started: true } };
+}
+
+/**
+ * What makes two deliveries "the same" for Drop Repeated Deliveries, from signed bytes only, so a
+ * captured delivery replayed with another (unsigned) `x-event-id` is still recognised:
+ * - an event envelope (`{id, event, data: {...}}`): its `id`, the event's own id, which also
+ *   matches the service re-sending the event later with a fresh signature;
+ * - a payload that is the resource itself (no `data` object): its `id` is the ticket's, shared by
+ *   every later update of it, so the signature (over timestamp and body) identifies the delivery:
+ *   a byte-identical replay within the timestamp window.
+ * Without signature verification nothing is signed; the `x-event-id` header is used as sent.
+ */
+function deliveryIdentity(
+	headers: RequestHeaders,
+	payload: IDataObject,
+	verified: boolean,
+): { key: string; name: string } | undefined {
+	const id = typeof payload.id === 'string' || typeof payload.id === 'number' ? String(payload.id) : undefined;
+	const isEnvelope = id !== undefined && payload.data !== null && typeof payload.data === 'object';
+	if (isEnvelope) return { key: id, name: `event ${id}` };
+	if (verified) {
+		const signature = headers[SIGNATURE_HEADER];
+		return typeof signature === 'string' ? { key: `sig:${signature.toLowerCase().slice(0, 32)}`, name: 'this signed delivery' } : undefined;
+	}
+	const header = headers[EVENT_ID_HEADER];
+	return typeof header === 'string' && header !== '' ? { key: header, name: `event ${header}` } : undefined;
+}
+
+/** Headers that carry credentials stay out of execution data (it is stored and shown to editors). */
+const CREDENTIAL_HEADERS = [API_KEY_HEADER, 'authorization', 'proxy-authorization', 'cookie'];
+
+function withoutCredentials(headers: RequestHeaders): IDataObject {
+	const kept: IDataObject = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (!CREDENTIAL_HEADERS.includes(name.toLowerCase())) kept[name] = value;
+	}
+	return kept;
 }
 
 /** The delivery as JSON, read from the bytes that were verified; other bodies are kept as text. */
@@ -90,8 +128,3 @@ function readPayload(req: ReceivedRequest): IDataObject {
 	return req.body === undefined ? {} : { body: req.body as string };
 }
 
-function readEventId(headers: RequestHeaders, payload: IDataObject): string | undefined {
-	const header = headers[EVENT_ID_HEADER];
-	if (typeof header === 'string' && header !== '') return header;
-	return typeof payload.id === 'string' || typeof payload.id === 'number' ? String(payload.id) : undefined;
-}

@@ -58,7 +58,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'dropDuplicates',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to start nothing for a delivery whose event ID (from its event ID header or payload) was already received; the last 1,000 IDs are remembered',
+				description:
+					'Whether to start nothing for a delivery already received: the same event ID in the signed payload (an event with a data object), else the same signed delivery sent again. The last 1,000 are remembered.',
 			},
 			{
 				displayName: 'Event Field',
@@ -73,7 +74,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'includeHeaders',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add the request headers to the output item under "headers"',
+				description: 'Whether to add the request headers to the output item under "headers" (without x-api-key, Authorization and Cookie)',
 			},
 			{
 				displayName: 'Public Path',

@@ -2,7 +2,9 @@
  * Turns the request options n8n hands to a credential's `authenticate()` into the exact request
  * that goes on the wire, signed. n8n calls it before serialization, so the options may arrive as
  * a relative `url` plus `baseURL`, a separate `qs` object, an object or string body, no method,
- * or as this function's own output again (n8n re-authenticates after a 401). Whatever the shape,
+ * or as this function's own output again (n8n re-authenticates after a 401). n8n's HTTP Request node
+ * calls it through the older `requestWithAuthentication`, whose options name the address `uri`
+ * (the HTTP client reads `url ?? uri`). Whatever the shape,
  * the result carries an absolute URL with the query already in it, a body that is already the
  * JSON text, and a signature over exactly those bytes. The input is never mutated.
  */
@@ -17,6 +19,7 @@ import {
 	type Body,
 } from './signature';
 import { serializeQuery, type QueryInput } from './serializeQuery';
+import { readBaseUrl } from './baseUrl';
 
 export interface SigningCredentials {
 	apiKey: string;
@@ -64,16 +67,26 @@ function withoutHeaders(headers: IDataObject | undefined, names: string[]): IDat
 	return kept;
 }
 
+/** Request options as the older `requestWithAuthentication` passes them (request-promise style). */
+type LegacyRequestOptions = IHttpRequestOptions & { uri?: string | URL };
+
+/** The absolute address to request, with a message that helps when it is not one. */
+function targetUrl(options: LegacyRequestOptions): URL {
+	const url = String(options.url ?? options.uri ?? '').trim();
+	if (ABSOLUTE_URL.test(url)) {
+		if (!URL.canParse(url)) throw new Error(`The request URL "${url}" is not a valid web address`);
+		return new URL(url);
+	}
+	return new URL(joinUrl(readBaseUrl(options.baseURL ?? ''), url));
+}
+
 export function signRequestOptions(
 	options: IHttpRequestOptions,
 	credentials: SigningCredentials,
 	nowMs: number,
 ): IHttpRequestOptions {
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
-	// n8n's older request helper (the HTTP Request node with a predefined credential) names the URL `uri`.
-	const uri = (options as { uri?: unknown }).uri;
-	const legacy = typeof uri === 'string' && !options.url;
-	const target = new URL(joinUrl(options.baseURL, legacy ? uri : options.url));
+	const target = targetUrl(options);
 	target.hash = '';
 	const query = options.qs ? serializeQuery(options.qs as QueryInput) : '';
 	if (query) target.search = target.search ? `${target.search}&${query}` : `?${query}`;
@@ -102,8 +115,8 @@ export function signRequestOptions(
 	});
 	if (hasBody) headers['Content-Type'] = 'application/json';
 
-	const signed: IHttpRequestOptions = { ...options, method, url: wire.href, headers };
-	if (legacy) Object.assign(signed, { uri: wire.href });
+	const signed: LegacyRequestOptions = { ...options, method, url: wire.href, headers };
+	delete signed.uri;
 	delete signed.baseURL;
 	delete signed.qs;
 	delete signed.body;

@@ -110,6 +110,24 @@ describe('signed requests through the n8n engine', () => {
 		expect(sandbox.log.map((entry) => entry.status)).toEqual([201, 201]);
 	});
 
+	it('signs the older requestWithAuthentication options (address in uri) that n8n\'s HTTP Request node sends', async () => {
+		const created = await request({
+			legacy: true,
+			method: 'post',
+			url: '/api/v1/external/customers',
+			body: JSON.stringify({ email: 'legacy@example.com', name: 'Zoë' }),
+		});
+		expect(created.error).toBeUndefined();
+		expect(created.output('Node')[0].json.statusCode).toBe(201);
+		const listed = await request({ legacy: true, method: 'GET', url: '/api/v1/external/tickets', qs: '{"status":"open","per_page":2}' });
+		expect(listed.error).toBeUndefined();
+		expect(sandbox.log.map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+			['POST', '/api/v1/external/customers', 201],
+			['GET', '/api/v1/external/tickets?status=open&per_page=2', 200],
+		]);
+		expect(sandbox.store.findCustomerByEmail('legacy@example.com')?.name).toBe('Zoë');
+	});
+
 	it('re-signs its own output when n8n retries after a 401, without changing the request', async () => {
 		credentials.apiSecret = 'wrong';
 		try {

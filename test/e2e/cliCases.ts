@@ -133,6 +133,24 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		assert.ok(sandbox.log.filter((e) => e.seq > before).every((e) => e.status === 401 && e.authError === 'invalid_signature'));
 	});
 
+	suite.test("n8n's HTTP Request node with the Support Ticket API credential: GET with query and POST with body are signed and accepted (test/e2e/workflows/http-request-node.json)", async () => {
+		const { folder, sandbox, e2e } = context();
+		const before = lastSeq(sandbox);
+		const run = await executeOk(folder, findWorkflow(e2e, 'test/e2e/workflows/http-request-node.json'));
+		const listed = onlyItem(run, 'List Open Tickets') as { data: Array<{ id: string }> };
+		assert.deepEqual(
+			listed.data.map((ticket) => ticket.id),
+			sandbox.store.listTickets({ status: 'open' }).slice(0, 2).map((ticket) => ticket.id),
+		);
+		const created = (onlyItem(run, 'Create Customer') as { data: { id: string; name: string } }).data;
+		assert.equal(created.name, 'Zoë über HTTP');
+		assert.equal(sandbox.store.findCustomerByEmail('http.node@example.com')?.id, created.id);
+		assert.deepEqual(
+			sandbox.log.filter((e) => e.seq > before).map((e) => `${e.method} ${e.path} ${e.status}`),
+			['GET /api/v1/external/tickets?status=open&per_page=2 200', 'POST /api/v1/external/customers 201'],
+		);
+	});
+
 	suite.test('examples/import-page-by-page.json: the If loop fetches every page once and writes every ticket', async () => {
 		const { folder, sandbox, examples } = context();
 		const before = lastSeq(sandbox);

@@ -104,3 +104,11 @@ export function triggerWebhookPath(workflow: WorkflowFile): string | undefined {
 	const trigger = workflow.json.nodes.find((node) => node.type === TRIGGER_TYPE);
 	return trigger?.webhookId ? `/webhook/${trigger.webhookId}/${TRIGGER_PATH}` : undefined;
 }
+
+/** Stands for the sandbox's address in test/e2e/workflows/*.json (a node's URL has no credential to read it from). */
+export const SANDBOX_URL_PLACEHOLDER = 'http://sandbox.e2e.invalid';
+
+export function pointAtSandbox(workflow: WorkflowFile, baseUrl: string): WorkflowFile {
+	const json = JSON.stringify(workflow.json).replaceAll(SANDBOX_URL_PLACEHOLDER, baseUrl);
+	return { ...workflow, json: JSON.parse(json) as WorkflowFile['json'] };
+}

@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
-import { e2eWorkflows, exampleWorkflows, findWorkflow, sandboxCredentials, type WorkflowFile } from './fixtures';
+import { e2eWorkflows, exampleWorkflows, findWorkflow, pointAtSandbox, sandboxCredentials, type WorkflowFile } from './fixtures';
 import { activateWorkflow, importCredentials, importWorkflows, type CredentialImport } from './n8n/cli';
 import { ensureN8n, N8N_TARGETS } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from './n8n/restClient';
@@ -75,7 +75,7 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 		await installCommunityPackage(folder, packed.tarball, packed.version);
 		const credentials = sandboxCredentials(sandbox);
 		await importCredentials(folder, [...credentials, scheduled.credential, polling.credential]);
-		const workflows = [...examples, ...e2e, scheduled.workflow, polling.workflow].map((w) => w.json);
+		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), scheduled.workflow, polling.workflow].map((w) => w.json);
 		await importWorkflows(folder, workflows);
 		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
 		return { sandbox, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };

@@ -152,7 +152,10 @@ export function addWebhookCases(suite: Suite, version: string, context: () => We
 		}
 
 		// A genuine delivery last: once its execution is listed, anything refused above would have been too.
-		assert.equal((await post(url, genuine)).status, 200);
+		const accepted = await post(url, genuine);
+		assert.equal(accepted.status, 200);
+		// The trigger's own answer, as JSON (without responseData n8n would send the text "firstEntryJson").
+		assert.deepEqual(accepted.body, { received: true, started: true });
 		const started = await newExecutions(ctx, known, 1);
 		assert.equal(started.length, 1, 'only the genuine delivery started the workflow');
 		assert.equal(nodeOutput(await runOf(ctx, started[0].id), 'On Ticket Event')[0].id, 'evt_e2e_1');

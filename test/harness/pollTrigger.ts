@@ -17,6 +17,8 @@ export interface PollOutcome {
 	items: INodeExecutionData[] | null;
 	/** The workflow run those items started, as n8n starts one per poll with data. */
 	execution?: WorkflowRun;
+	/** What the trigger logged as warnings during the poll (n8n writes them to its log). */
+	warnings: string[];
 }
 
 export interface Poller {
@@ -50,15 +52,19 @@ export async function createPoller(
 			if (!nodeType.poll) throw new Error(`${node.type} is not a polling node`);
 			const data = additionalData(new CredentialsHelper(credentialTypes, credentials));
 			const context = new PollContext(workflow, node, data, 'trigger', 'activate');
+			const warnings: string[] = [];
+			const ignore = () => undefined;
+			const logger = { error: ignore, info: ignore, debug: ignore, warn: (message: string) => void warnings.push(message) };
+			Object.defineProperty(context, 'logger', { value: { ...logger, scoped: () => logger } });
 			const result = await nodeType.poll.call(context);
 			stored.saveIfChanged(staticData);
-			if (!result) return { items: null };
+			if (!result) return { items: null, warnings };
 			const execution = await runWorkflow({ ...workflowJson, staticData }, credentials, {
 				mode: 'trigger',
 				nodeName: triggerName,
 				data: result,
 			});
-			return { items: result[0] ?? [], execution };
+			return { items: result[0] ?? [], execution, warnings };
 		},
 	};
 }

@@ -50,7 +50,7 @@ interface ExpressLikeResponse extends http.ServerResponse {
  * What n8n's webhook server does for an active workflow, in-process, on 127.0.0.1: reads the
  * raw body (as n8n's raw-body parser does), calls the trigger's `webhook()` through n8n-core's
  * WebhookContext with Express-style req/res, answers as n8n answers (the node's own response,
- * `webhookResponse`, or "Workflow was started"), then runs the workflow from the trigger with
+ * the description's `responseData`, `webhookResponse`, or "Workflow was started"), then runs the workflow from the trigger with
  * the returned items. Static data is saved between deliveries only when marked changed, the
  * way n8n persists it.
  */
@@ -66,6 +66,7 @@ export async function startWebhookReceiver(
 	const nodeType = nodeTypes.getByNameAndVersion(trigger.type, trigger.typeVersion);
 	const description = nodeType.description.webhooks?.[0];
 	if (!nodeType.webhook || !description) throw new Error(`${trigger.type} is not a webhook node`);
+	const onReceivedData = description.responseData;
 	const webhookId = trigger.webhookId ?? 'harness-webhook';
 	const webhookPath = `/webhook/${webhookId}/${String(description.path)}`;
 
@@ -141,7 +142,12 @@ export async function startWebhookReceiver(
 			if (result.workflowData === undefined) {
 				res.status(200).json(result.webhookResponse ?? { message: 'Webhook call received' });
 			} else {
-				res.status(200).json({ message: 'Workflow was started' });
+				// n8n's extractWebhookOnReceivedResponse: the description's responseData (default the
+				// text "firstEntryJson"), else the node's webhookResponse, else "Workflow was started".
+				const responseData = onReceivedData === undefined ? 'firstEntryJson' : onReceivedData;
+				if (responseData === 'noData') res.status(200).end();
+				else if (responseData) res.status(200).send(responseData);
+				else res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
 			}
 		}
 		// n8n's live webhooks save the static data when the response is sent, before the run.

@@ -14,6 +14,7 @@ import { type HttpResponse, isJsonContentType, MAX_BODY_BYTES, type RequestBody 
 import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery } from './listQuery';
 import type { RequestLogEntry } from './requestLog';
 import type { Page, SandboxStore } from './store';
+import { reshapeSuccess, type ResponseShape } from './responseShape';
 import type { CancellableTimers } from './timers';
 import { isJsonObject, type JsonObject } from './validation';
 
@@ -29,6 +30,8 @@ export interface ApiContext {
 	now: () => number;
 	maxSkewSeconds: number;
 	isStopped: () => boolean;
+	/** Shapes of successful answers (responseShape.ts); default: the spec's. */
+	responseShape: ResponseShape;
 }
 
 type RouteName = 'tickets' | 'ticket' | 'replies' | 'customers' | 'customer';
@@ -59,7 +62,7 @@ export async function handleApiRequest(
 	await context.timers.sleep(context.faults.latencyMs());
 	if (context.isStopped()) return undefined;
 	try {
-		return route(context, request, body, entry);
+		return reshapeSuccess(route(context, request, body, entry), context.responseShape);
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
 		entry.errorCode = error.code;

@@ -1,33 +1,47 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/apiRequest';
+import { readNextCursor } from '../transport/paginate';
 
 const PAGE_SIZE = 100;
+/** With a typed filter, one call reads on until this many matches... */
+const ENOUGH_MATCHES = 20;
+/** ...or this many pages (2,000 records); scrolling reads the rest. */
+const MAX_PAGES_PER_SEARCH = 20;
 
 /**
- * One page of the service's list per call; n8n asks for the next page (with our cursor as its
- * pagination token) as the user scrolls. The API has no text search, so the typed filter is
- * matched on each page here, against the label and the id.
+ * The service's list, one page per call while the user scrolls (our cursor is n8n's pagination
+ * token). The API has no text search, so a typed filter is matched here, against the label and
+ * the id; then pages are read on in the same call until enough match, so a match further down
+ * the list shows up instead of "no results".
  */
-async function searchPage(
+async function searchPages(
 	ctx: ILoadOptionsFunctions,
 	path: string,
 	label: (item: IDataObject) => string,
 	filter: string | undefined,
 	paginationToken: string | undefined,
 ): Promise<INodeListSearchResult> {
-	const response = await apiRequest.call(ctx, {
-		method: 'GET',
-		path,
-		qs: { per_page: PAGE_SIZE, ...(paginationToken ? { cursor: paginationToken } : {}) },
-	});
 	const needle = filter?.trim().toLowerCase();
-	const results = (Array.isArray(response.data) ? (response.data as IDataObject[]) : [])
-		.map((item) => ({ name: label(item), value: String(item.id) }))
-		.filter((entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value.toLowerCase().includes(needle));
-	const meta = (response.meta ?? {}) as IDataObject;
-	const next = meta.has_more === true && typeof meta.next_cursor === 'string' ? meta.next_cursor : undefined;
-	return { results, paginationToken: next };
+	const results: INodeListSearchItems[] = [];
+	let cursor = paginationToken || undefined;
+	for (let pages = 0; ; ) {
+		const response = await apiRequest.call(ctx, {
+			method: 'GET',
+			path,
+			qs: { per_page: PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+		});
+		pages++;
+		for (const item of Array.isArray(response.data) ? (response.data as IDataObject[]) : []) {
+			const entry = { name: label(item), value: String(item.id) };
+			if (!needle || entry.name.toLowerCase().includes(needle) || entry.value.toLowerCase().includes(needle)) results.push(entry);
+		}
+		const next = readNextCursor(response.meta);
+		if (!needle || next === undefined || next === cursor || results.length >= ENOUGH_MATCHES || pages >= MAX_PAGES_PER_SEARCH) {
+			return { results, paginationToken: next === cursor ? undefined : next };
+		}
+		cursor = next;
+	}
 }
 
 export async function searchTickets(
@@ -35,7 +49,7 @@ export async function searchTickets(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage(this, '/tickets', (t) => `${String(t.subject ?? '(no subject)')} (${String(t.id)})`, filter, paginationToken);
+	return await searchPages(this, '/tickets', (t) => `${String(t.subject ?? '(no subject)')} (${String(t.id)})`, filter, paginationToken);
 }
 
 export async function searchCustomers(
@@ -43,7 +57,7 @@ export async function searchCustomers(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage(
+	return await searchPages(
 		this,
 		'/customers',
 		(c) => (c.name ? `${String(c.name)} <${String(c.email)}>` : String(c.email ?? c.id)),

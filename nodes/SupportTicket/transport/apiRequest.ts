@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -12,6 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { toNodeError } from '../helpers/toNodeError';
+import { baseUrlProblem } from '../../shared/baseUrl';
 import type { QueryInput } from '../../shared/serializeQuery';
 import type { RequestLimiter } from './concurrency';
 import { describeApiError, describeConnectionError, type ErrorContext } from './describeApiError';
@@ -52,9 +54,18 @@ export interface ApiRequest {
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
 	const policy = request.retryPolicy ?? DEFAULT_RETRY_POLICY;
 	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
+	// Checked here too (the credential checks it when signing), so the message names the item.
+	const baseURL = typeof baseUrl === 'string' ? baseUrl.trim() : '';
+	const problem = baseUrlProblem(baseURL);
+	if (problem) {
+		throw new NodeOperationError(this.getNode(), problem, {
+			itemIndex: request.itemIndex ?? 0,
+			description: 'Open the credential, correct the Base URL and use its Test button.',
+		});
+	}
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		baseURL: String(baseUrl),
+		baseURL,
 		url: `${API_PREFIX}${request.path}`,
 		json: true,
 		returnFullResponse: true,
@@ -71,10 +82,8 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			const send = async () =>
 				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			response = await (request.limiter ? request.limiter.run(send) : send());
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				return (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
-			}
-			failure = { status: response.statusCode };
+			if (response.statusCode >= 200 && response.statusCode < 300) return withData(response.body, request.context);
+			failure = { status: response.statusCode, retryAfter: response.headers?.['retry-after'] !== undefined };
 		} catch (error) {
 			const code = connectionErrorCode(error);
 			if (!code) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
@@ -88,11 +97,32 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 		if (!retryable || !withinBudget) {
 			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
 			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
-			throw toNodeApiError(this, request.method, failure, response, { ...request.context, attempts: attempt, ...tooLong }, request.itemIndex);
+			const mayBeProcessed = request.method === 'POST' && 'status' in failure && failure.status >= 502 && failure.status <= 504 && !isRetryable('POST', failure);
+			throw toNodeApiError(
+				this,
+				request.method,
+				failure,
+				response,
+				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
+				request.itemIndex,
+			);
 		}
 		waitedMs += delay;
 		await sleep(delay);
 	}
+}
+
+/**
+ * A success in the spec's envelope (`{data, meta?}`), whatever came back, so every operation's
+ * item has an object: a 204 or empty body gives what is known (the id that was asked for), a
+ * body without `data` is taken as the resource itself.
+ */
+function withData(body: unknown, context: ErrorContext | undefined): IDataObject {
+	if (Array.isArray(body)) return { data: body };
+	const root = body && typeof body === 'object' ? (body as IDataObject) : {};
+	if (root.data !== undefined && root.data !== null) return root;
+	if (Object.keys(root).length > 0) return { ...root, data: root };
+	return { data: context?.id !== undefined ? { id: context.id } : {} };
 }
 
 function connectionErrorCode(error: unknown): string | undefined {

@@ -14,6 +14,10 @@ export interface ErrorContext {
 	retryAfterMs?: number;
 	/** The cursor came from the node's Cursor parameter (one page at a time), not from paging. */
 	cursorFromParameter?: boolean;
+	/** The request is a poll trigger's: it starts again on its own at the next poll. */
+	poll?: boolean;
+	/** A create answered by a gateway error (502/503 without Retry-After/504): not repeated, may exist. */
+	createNotRepeated?: boolean;
 	/** Total time the node waits between attempts of one request. */
 	budgetMs?: number;
 }
@@ -57,9 +61,11 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			if (service.code === 'invalid_cursor' || service.code === 'cursor_mismatch' || /cursor/i.test(service.message ?? '')) {
 				return {
 					message: 'The service rejected the page cursor',
-					description: context.cursorFromParameter
-						? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
-						: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
+					description: context.poll
+						? `The cursor may have expired, or the service restarted. Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
+						: context.cursorFromParameter
+							? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
+							: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
 				};
 			}
 			return { message: `The service rejected the request as invalid (HTTP 400)`, description: `Check the node's parameters.${said}` };
@@ -94,9 +100,12 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			};
 		default:
 			if (status >= 500) {
+				const notRepeated = context.createNotRepeated
+					? 'The create request was not repeated: this answer can come from a gateway after the service may have processed it, so check whether it exists before running again. '
+					: '';
 				return {
 					message: `The service had an error (HTTP ${status})${triedText(context)}${waitText(context)}`,
-					description: `${waitAdvice(context)}This is a problem on the service's side; try again later.${said}`,
+					description: `${notRepeated}${waitAdvice(context)}This is a problem on the service's side; try again later.${said}`,
 				};
 			}
 			return { message: `The service answered HTTP ${status}`, description: said.trim() || 'Unexpected answer from the service.' };

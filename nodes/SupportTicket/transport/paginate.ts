@@ -42,9 +42,18 @@ export interface OnePage extends IDataObject {
 	next_cursor: string | null;
 }
 
-interface ListMeta {
-	has_more?: unknown;
-	next_cursor?: unknown;
+/**
+ * The cursor of the next page, or undefined on the last page. Read tolerantly: `has_more` may
+ * come as `true`, `"true"` or `1` (a service that sends text must not end paging silently); a
+ * cursor without any `has_more` is followed; `false`, `"false"`, 0 or no cursor end the list.
+ */
+export function readNextCursor(meta: unknown): string | undefined {
+	if (!meta || typeof meta !== 'object') return undefined;
+	const { has_more: flag, next_cursor: cursor } = meta as IDataObject;
+	if (typeof cursor !== 'string' || cursor === '') return undefined;
+	if (flag === undefined || flag === null) return cursor;
+	const more = typeof flag === 'string' ? ['true', '1'].includes(flag.trim().toLowerCase()) : flag === true || flag === 1;
+	return more ? cursor : undefined;
 }
 
 /**
@@ -62,8 +71,8 @@ async function requestPage(
 	if (cursor !== undefined) qs.cursor = cursor;
 	const response = await apiRequest.call(ctx, { method: 'GET', path: request.path, qs, itemIndex: request.itemIndex, context, limiter: request.limiter });
 	let data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
-	const meta = (response.meta ?? {}) as ListMeta;
-	let hasMore = meta.has_more === true && typeof meta.next_cursor === 'string' && meta.next_cursor !== '';
+	const nextCursor = readNextCursor(response.meta);
+	let hasMore = nextCursor !== undefined;
 	if (request.until) {
 		const stop = data.findIndex(request.until);
 		if (stop !== -1) {
@@ -71,7 +80,7 @@ async function requestPage(
 			hasMore = false;
 		}
 	}
-	return { data, count: data.length, has_more: hasMore, next_cursor: hasMore ? (meta.next_cursor as string) : null };
+	return { data, count: data.length, has_more: hasMore, next_cursor: hasMore ? (nextCursor ?? null) : null };
 }
 
 function repeatedCursor(ctx: ApiContext, request: PageRequest, readSoFar: number): NodeApiError {

@@ -1,8 +1,9 @@
 /**
  * When to try a request again, and how long to wait first. Pure, so the rules can be tested
  * without a server: 429 and 502/503/504 and dropped connections are transient; a POST is repeated
- * only when the service said it did not process it (429, 503), never after a lost connection or a
- * gateway error, where the ticket may already exist.
+ * only when the service said it did not process it: 429, or 503 with Retry-After. A 503 without
+ * Retry-After may come from a gateway that gave up waiting while the service processed the
+ * request, like a lost connection or 502/504, where the ticket may already exist.
  */
 export interface RetryPolicy {
 	/** Attempts for dropped connections and gateway errors (502/504). */
@@ -32,12 +33,13 @@ const NOT_PROCESSED_STATUSES = [429, 503];
 const CONNECTION_ERRORS = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ESOCKETTIMEDOUT'];
 
 /** What went wrong with one attempt: an HTTP status, or a connection error code. */
-export type AttemptFailure = { status: number } | { connectionError: string };
+export type AttemptFailure = { status: number; retryAfter?: boolean } | { connectionError: string };
 
 export function isRetryable(method: string, failure: AttemptFailure): boolean {
 	const idempotent = method.toUpperCase() !== 'POST';
 	if ('status' in failure) {
-		return (idempotent ? TRANSIENT_STATUSES : NOT_PROCESSED_STATUSES).includes(failure.status);
+		if (idempotent) return TRANSIENT_STATUSES.includes(failure.status);
+		return failure.status === 429 || (failure.status === 503 && failure.retryAfter === true);
 	}
 	return idempotent && CONNECTION_ERRORS.includes(failure.connectionError);
 }

@@ -32,6 +32,8 @@ export class SignedRequest implements INodeType {
 			{ displayName: 'Query (JSON)', name: 'qs', type: 'json', default: '' },
 			{ displayName: 'Body (JSON)', name: 'body', type: 'json', default: '' },
 			{ displayName: 'Body As Text', name: 'bodyAsText', type: 'boolean', default: false },
+			// What n8n's HTTP Request node sends: the older helper, the address as `uri`.
+			{ displayName: 'Legacy Request', name: 'legacy', type: 'boolean', default: false },
 		],
 	};
 
@@ -54,6 +56,16 @@ export class SignedRequest implements INodeType {
 			if (body) {
 				const parsed = typeof body === 'string' ? JSON.parse(body) : body;
 				options.body = bodyAsText ? JSON.stringify(parsed) : parsed;
+			}
+			if (this.getNodeParameter('legacy', i)) {
+				const { url, baseURL, returnFullResponse, ...rest } = options;
+				const legacy = { ...rest, uri: baseURL ? `${baseURL}${url}` : url, resolveWithFullResponse: returnFullResponse, headers: {} };
+				const response = (await this.helpers.requestWithAuthentication.call(this, 'supportTicketApi', legacy, undefined, i)) as {
+					statusCode: number;
+					body: IDataObject;
+				};
+				out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: i } });
+				continue;
 			}
 			const response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,

@@ -111,6 +111,40 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 		expect(poller.staticData).toMatchObject({ 'node:On New': { pollState: { backlogs: [] } } });
 	});
 
+	it('a backlog cursor the service no longer accepts (restart, new cursor key): that stretch is read again from the top, none lost or repeated, and polling goes on', async () => {
+		const poller = await createPoller(pollWorkflow({ event: 'newTicket', options: { maxPagesPerPoll: 1 } }, false), env.credentials, 'On New');
+		await poller.poll();
+		const created: string[] = [];
+		for (let n = 0; n < 250; n++) {
+			env.clock.ms += n % 7 === 0 ? 0 : 10; // some share a created_at, also across page ends
+			created.push(newTicket(env.sandbox, n).id);
+		}
+		const seen = ids((await poller.poll()).items);
+		expect(seen).toHaveLength(100);
+		expect(poller.staticData).toMatchObject({ 'node:On New': { pollState: { backlogs: [expect.anything()] } } });
+
+		env.sandbox.renewCursorKey();
+		for (let n = 250; n < 255; n++) {
+			env.clock.ms += 10;
+			created.push(newTicket(env.sandbox, n).id);
+		}
+		const warnings: string[] = [];
+		for (let poll = 0; poll < 10 && seen.length < created.length; poll++) {
+			const outcome = await poller.poll();
+			warnings.push(...outcome.warnings);
+			seen.push(...ids(outcome.items));
+		}
+		expect(seen).toHaveLength(created.length);
+		expect(new Set(seen)).toEqual(new Set(created));
+		expect(warnings).toEqual([expect.stringMatching(/rejected the saved page cursor .*read again from the newest/)]);
+		expect(env.sandbox.log.filter((entry) => entry.errorCode === 'invalid_cursor')).toHaveLength(1);
+
+		env.clock.ms += 10;
+		const later = newTicket(env.sandbox, 999).id;
+		expect(ids((await poller.poll()).items)).toEqual([later]);
+		expect(poller.staticData).toMatchObject({ 'node:On New': { pollState: { backlogs: [] } } });
+	});
+
 	it('filters: only matching tickets; changing the filter starts afresh instead of reusing cursors', async () => {
 		const urgentOnly = await createPoller(pollWorkflow({ event: 'newTicket', filters: { priority: 'urgent' } }, false), env.credentials, 'On New');
 		await urgentOnly.poll();

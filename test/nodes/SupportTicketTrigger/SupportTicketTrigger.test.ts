@@ -91,6 +91,17 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 		});
 	});
 
+	it('answers a delivery that starts the workflow with JSON {received, started: true}, like its other answers', async () => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const body = JSON.stringify({ id: 'evt_started_1', event: 'ticket.created', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
+			const answer = await deliver({ url: receiver.url, secret: sandbox.apiSecret, body });
+			expect(answer.status).toBe(200);
+			expect(JSON.parse(answer.body)).toEqual({ received: true, started: true });
+			await receiver.idle();
+			expect(receiver.executions).toHaveLength(1);
+		});
+	});
+
 	it('answers 200 and starts nothing for events that are not selected; custom and prefix names can be added', async () => {
 		await withReceiver({ events: ['ticket.created'], options: { customEvents: 'customer.*' } }, credentials, async (receiver) => {
 			const hook = sandbox.addWebhook({ url: receiver.url });
@@ -216,6 +227,56 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 			for (let i = 0; i < 2; i++) expect((await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: payload('evt_r1') })).status).toBe(200);
 			await receiver.idle();
 			expect(receiver.executions).toHaveLength(2);
+		});
+	});
+});
+
+describe('Support Ticket Trigger: which deliveries count as repeated (signed bytes only)', () => {
+	const envelope = (id: string) => JSON.stringify({ id, event: 'ticket.updated', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
+	const started = (receiver: WebhookReceiver) => receiver.executions.map((run) => run.output('On Event')[0].json);
+
+	it('a captured delivery replayed with a new x-event-id header is dropped: the header is not signed', async () => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const timestamp = nowSeconds();
+			const body = envelope('evt_h1');
+			const sent = (eventId: string) => deliver({ url: receiver.url, secret: sandbox.apiSecret, body, timestamp, headers: { 'x-event-id': eventId } });
+			expect((await sent('evt_h1')).status).toBe(200);
+			const replay = await sent('evt_forged_new_id');
+			expect(replay.status).toBe(200);
+			expect(JSON.parse(replay.body)).toMatchObject({ started: false, reason: 'event evt_h1 was already received' });
+			await receiver.idle();
+			expect(started(receiver).map((item) => item.id)).toEqual(['evt_h1']);
+		});
+	});
+
+	it('a payload that is the resource itself (no data envelope): every update starts the workflow; only a byte-identical replay is dropped', async () => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const resource = (status: string) => JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', status });
+			const first = { url: receiver.url, secret: sandbox.apiSecret, body: resource('pending'), timestamp: nowSeconds() };
+			expect((await deliver(first)).status).toBe(200);
+			expect((await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: resource('solved') })).status).toBe(200);
+			const replay = await deliver(first);
+			expect(JSON.parse(replay.body)).toMatchObject({ started: false, reason: 'this signed delivery was already received' });
+			await receiver.idle();
+			expect(started(receiver).map((item) => item.status)).toEqual(['pending', 'solved']);
+		});
+	});
+
+	it('Include Headers leaves out the API key and other credentials the request carried', async () => {
+		await withReceiver({ options: { includeHeaders: true } }, credentials, async (receiver) => {
+			const answer = await deliver({
+				url: receiver.url,
+				secret: sandbox.apiSecret,
+				body: envelope('evt_h2'),
+				headers: { authorization: 'Bearer abc', cookie: 'session=1' },
+			});
+			expect(answer.status).toBe(200);
+			await receiver.idle();
+			const headers = started(receiver)[0].headers as IDataObject;
+			expect(headers).toMatchObject({ 'content-type': 'application/json', 'x-api-timestamp': expect.any(String) });
+			expect(Object.keys(headers)).not.toEqual(expect.arrayContaining(['x-api-key']));
+			expect(Object.keys(headers).filter((name) => ['x-api-key', 'authorization', 'cookie'].includes(name))).toEqual([]);
+			expect(JSON.stringify(started(receiver)[0])).not.toContain('sandbox-key');
 		});
 	});
 });

@@ -47,15 +47,6 @@ describe('joinUrl (axios combineURLs semantics)', () => {
 });
 
 describe('signRequestOptions', () => {
-	it('signs the older request helper\'s options (`uri`), as the HTTP Request node sends them with this credential', () => {
-		const legacy = { method: 'POST', uri: 'https://s.example.com/api/v1/external/tickets', qs: { a: 'b c' }, body: { subject: 'x' }, json: false };
-		const signed = signRequestOptions(deepFreeze(legacy) as unknown as IHttpRequestOptions, credentials, NOW);
-		expect((signed as unknown as { uri: string }).uri).toBe('https://s.example.com/api/v1/external/tickets?a=b%20c');
-		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets?a=b%20c');
-		expect(signed.body).toBe('{"subject":"x"}');
-		expectValidSignature(signed);
-	});
-
 	it('joins baseURL (trailing slash, path prefix), moves qs into the URL and signs that path', () => {
 		const signed = signRequestOptions(
 			{ baseURL: 'https://s.example.com/support/', url: '/api/v1/external/tickets', qs: { per_page: 1, status: 'on hold' } },
@@ -164,5 +155,48 @@ describe('signRequestOptions', () => {
 			expect(s.url).toBe('http://h/api/v1/external/tickets?status=open&per_page=5');
 			expect(s.headers).toEqual(signed[0].headers);
 		}
+	});
+});
+
+describe('signRequestOptions: legacy request options (n8n HTTP Request node, requestWithAuthentication)', () => {
+	it('reads the address from uri, takes qs, a lower-case method and an object body, and sends url only', () => {
+		const legacy = {
+			uri: 'https://s.example.com/api/v1/external/tickets?status=open',
+			method: 'post',
+			qs: { a: 'x y' },
+			body: { subject: 'S', description: 'D', customer: { email: 'a@example.com' } },
+			json: true,
+			headers: { 'content-type': 'application/json' },
+		} as unknown as IHttpRequestOptions;
+		const signed = signRequestOptions(legacy, credentials, NOW);
+		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets?status=open&a=x%20y');
+		expect(signed).not.toHaveProperty('uri');
+		expect(signed.method).toBe('POST');
+		expect(signed.body).toBe('{"subject":"S","description":"D","customer":{"email":"a@example.com"}}');
+		expectValidSignature(signed);
+	});
+
+	it('signs a legacy string body as the bytes axios will send', () => {
+		const legacy = { uri: 'https://s.example.com/x', method: 'PATCH', body: ' {"status":"open"} ', json: false } as unknown as IHttpRequestOptions;
+		const signed = signRequestOptions(legacy, credentials, NOW);
+		expect(signed.body).toBe('{"status":"open"}');
+		expectValidSignature(signed);
+	});
+});
+
+describe('signRequestOptions: Base URL', () => {
+	it('trims spaces around the Base URL', () => {
+		const signed = signRequestOptions({ baseURL: '  https://s.example.com/ \n', url: '/api/v1/external/tickets' }, credentials, NOW);
+		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets');
+	});
+
+	it.each([
+		['support.example.com', 'support.example.com'],
+		['', '(empty)'],
+		['ftp://s.example.com', 'ftp://s.example.com'],
+	])('explains what a Base URL looks like when given %j', (baseURL, shown) => {
+		expect(() => signRequestOptions({ baseURL, url: '/api/v1/external/tickets' }, credentials, NOW)).toThrow(
+			new RegExp(`Base URL .*${shown.replace(/[.()]/g, '\\$&')}.*https://.*e\\.g\\. https://support\\.example\\.com`),
+		);
 	});
 });

@@ -36,6 +36,23 @@ describe('"From list" pickers', () => {
 		expect(result.results.every((r) => r.name.toLowerCase().includes(ticket.id) || String(r.value).includes(ticket.id))).toBe(true);
 	});
 
+	it('a typed filter finds a match beyond the first page, reading on in one call', async () => {
+		const oldest = sandbox.store.listTickets().at(-1);
+		if (!oldest) throw new Error('no tickets');
+		sandbox.store.updateTicket(oldest.id, { subject: 'The Zebra printer' });
+		sandbox.clearLog();
+		const result = await listSearch(NODE, 'searchTickets', credentials, ' zebra PRINTER ');
+		expect(result.results).toEqual([{ name: `The Zebra printer (${oldest.id})`, value: oldest.id }]);
+		expect(sandbox.log.map((e) => e.status)).toEqual([200, 200, 200]);
+	});
+
+	it('a typed filter that matches nothing says so after reading the whole list, not after the first page', async () => {
+		const result = await listSearch(NODE, 'searchTickets', credentials, 'no ticket is called this');
+		expect(result.results).toEqual([]);
+		expect(result.paginationToken).toBeUndefined();
+		expect(sandbox.log).toHaveLength(3);
+	});
+
 	it('list customers with name and e-mail', async () => {
 		const result = await listSearch(NODE, 'searchCustomers', credentials);
 		const first = sandbox.store.listCustomers()[0];

@@ -1,0 +1,27 @@
+/**
+ * The credential's Base URL as requests use it: spaces around it trimmed, and a clear message
+ * instead of the HTTP client's bare "Invalid URL" when it is not a web address.
+ */
+export const BASE_URL_EXAMPLE = 'https://support.example.com';
+
+const WEB_ADDRESS = /^https?:\/\/[^/?#\s]+/i;
+
+/** What a Base URL looks like, for messages. */
+export const BASE_URL_ADVICE = `A Base URL is the full address of the service, starting with https:// (or http://), without /api/v1/external, e.g. ${BASE_URL_EXAMPLE}`;
+
+/** The problem with a Base URL, or undefined when it is usable (after trimming). */
+export function baseUrlProblem(value: string): string | undefined {
+	const shown = value === '' ? '(empty)' : `"${value}"`;
+	if (!WEB_ADDRESS.test(value)) {
+		return `The Base URL ${shown} in the credential is not a web address. ${BASE_URL_ADVICE}`;
+	}
+	return URL.canParse(value) ? undefined : `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
+}
+
+/** The trimmed Base URL; throws an Error that says what a Base URL looks like. */
+export function readBaseUrl(value: unknown): string {
+	const trimmed = typeof value === 'string' ? value.trim() : '';
+	const problem = baseUrlProblem(trimmed);
+	if (problem) throw new Error(problem);
+	return trimmed;
+}
