@@ -10,7 +10,10 @@
  *   GET    /__sandbox/webhooks            webhooks and deliveries
  *   POST   /__sandbox/webhooks            {url, events?, secret?} -> {data: {id, ...}}
  *   DELETE /__sandbox/webhooks/<id>       remove a webhook
+ *
+ * Webhook chaos and change driver routes: adminChaos.ts.
  */
+import { type ChaosAdminContext, routeChaosAdmin } from './adminChaos';
 import { ApiError } from './errors';
 import type { FaultInjector } from './faults';
 import type { HttpResponse, RequestBody } from './http';
@@ -20,7 +23,9 @@ import type { WebhookDispatcher } from './webhooks';
 
 export const ADMIN_PREFIX = '/__sandbox';
 
-export interface AdminContext {
+export type { DriverControl } from './adminChaos';
+
+export interface AdminContext extends ChaosAdminContext {
 	store: SandboxStore;
 	log: RequestLog;
 	faults: FaultInjector;
@@ -33,9 +38,11 @@ export function isAdminPath(target: string): boolean {
 	return target === ADMIN_PREFIX || target.startsWith(`${ADMIN_PREFIX}/`) || target.startsWith(`${ADMIN_PREFIX}?`);
 }
 
-export function handleAdminRequest(context: AdminContext, method: string, target: string, body: RequestBody): HttpResponse {
+export async function handleAdminRequest(context: AdminContext, method: string, target: string, body: RequestBody): Promise<HttpResponse> {
 	try {
-		return route(context, method, target, body);
+		const url = new URL(target, 'http://sandbox.invalid');
+		const chaos = await routeChaosAdmin(context, method, url.pathname.slice(ADMIN_PREFIX.length), url.searchParams, () => jsonBody(body) as Record<string, unknown>);
+		return chaos ?? route(context, method, target, body);
 	} catch (error) {
 		if (error instanceof ApiError) return { status: error.status, body: error.toBody(), headers: error.headers };
 		// Bad settings (RangeError/TypeError from faults or webhooks) are the caller's mistake.
@@ -61,6 +68,9 @@ function route(context: AdminContext, method: string, target: string, body: Requ
 			webhooks: webhooks.list(),
 			deliveries: webhooks.deliveries.length,
 			pending_deliveries: webhooks.deliveries.filter((d) => !d.done).length,
+			webhook_chaos: webhooks.getChaos(),
+			webhook_counters: webhooks.getCounters(),
+			driver: context.driver.current()?.summary() ?? null,
 		});
 	}
 	if (path === '/log' && method === 'GET') {

@@ -3,11 +3,14 @@
  *
  *   node build/test/sandbox/cli.js --port 4010 --seed 1000 [--key K --secret S]
  *                                  [--seed-random N] [--max-skew SECONDS] [--faults JSON]
+ *                                  [--webhook URL ...] [--webhook-chaos JSON] [--driver JSON]
  */
 import { ADMIN_PREFIX } from './admin';
 import { API_PREFIX } from './api';
+import { validateChangeDriverOptions } from './changeDriver';
 import { validateFaultOptions } from './faults';
 import { type SandboxOptions, startSandbox } from './server';
+import { validateWebhookChaos } from './webhookChaos';
 
 const USAGE = `Usage: node build/test/sandbox/cli.js [options]
 
@@ -18,16 +21,23 @@ const USAGE = `Usage: node build/test/sandbox/cli.js [options]
   --secret S        API secret (default sandbox-secret)
   --max-skew N      accepted timestamp skew in seconds (default 300)
   --faults JSON     initial faults, e.g. '{"rate429":0.1,"latencyMs":[5,50]}'
+  --webhook URL     register a webhook receiving every event (repeatable)
+  --webhook-chaos JSON  delivery chaos, e.g. '{"dropRate":0.1,"duplicateRate":0.1,"reorderWindow":5,"maxAttempts":5}'
+  --driver JSON     start the change driver, e.g. '{"ratePerSecond":20,"durationMs":60000,"seed":7}'
   --help            show this text`;
 
 interface CliOptions {
 	sandbox: SandboxOptions;
 	faults?: unknown;
+	webhooks: string[];
+	driver?: unknown;
 }
 
 function parseArguments(argv: string[]): CliOptions | 'help' {
 	const sandbox: SandboxOptions = { port: 4010 };
 	let faults: unknown;
+	let driver: unknown;
+	const webhooks: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
 		if (flag === '--help' || flag === '-h') return 'help';
@@ -55,11 +65,20 @@ function parseArguments(argv: string[]): CliOptions | 'help' {
 			case '--faults':
 				faults = validateFaultOptions(JSON.parse(value) as unknown);
 				break;
+			case '--webhook':
+				webhooks.push(value);
+				break;
+			case '--webhook-chaos':
+				sandbox.webhookChaos = validateWebhookChaos(JSON.parse(value) as unknown);
+				break;
+			case '--driver':
+				driver = validateChangeDriverOptions(JSON.parse(value) as unknown);
+				break;
 			default:
 				throw new Error(`unknown option ${flag}`);
 		}
 	}
-	return { sandbox, faults };
+	return { sandbox, faults, webhooks, driver };
 }
 
 function integer(flag: string, value: string): number {
@@ -84,6 +103,8 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const sandbox = await startSandbox(options.sandbox);
 	if (options.faults !== undefined) sandbox.setFaults(validateFaultOptions(options.faults));
+	for (const url of options.webhooks) sandbox.addWebhook({ url });
+	if (options.driver !== undefined) sandbox.startDriver(validateChangeDriverOptions(options.driver));
 	const admin = `${sandbox.baseUrl}${ADMIN_PREFIX}`;
 	console.log(
 		[
@@ -97,6 +118,9 @@ async function main(): Promise<void> {
 			`  curl ${admin}/log`,
 			`  curl -X POST ${admin}/faults -d '{"rate429":0.2,"rate503":0.1,"latencyMs":[10,100]}'   ('{}' clears)`,
 			`  curl -X POST ${admin}/webhooks -d '{"url":"http://127.0.0.1:5678/webhook/x","events":["ticket.created"]}'`,
+			`  curl -X POST ${admin}/webhooks/chaos -d '{"dropRate":0.1,"duplicateRate":0.1,"reorderWindow":5}'   ('{}' turns chaos off)`,
+			`  curl ${admin}/webhooks/counters`,
+			`  curl -X POST ${admin}/driver -d '{"ratePerSecond":20,"durationMs":60000}'   (curl ${admin}/driver for its summary)`,
 			'Press Ctrl+C to stop.',
 		].join('\n'),
 	);

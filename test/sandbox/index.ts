@@ -11,3 +11,5 @@ export { TICKET_PRIORITIES, TICKET_STATUSES } from './validation';
 export { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookOptions, type WebhookPayload } from './webhooks';
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './listQuery';
 export { MAX_BODY_BYTES } from './http';
+export { CHANGE_KINDS, type ChangeDriver, type ChangeDriverOptions, type ChangeDriverSummary, type ChangeKind } from './changeDriver';
+export type { WebhookChaosOptions, WebhookCounters } from './webhookChaos';

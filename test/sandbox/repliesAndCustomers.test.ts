@@ -43,11 +43,14 @@ describe('sandbox replies and customers endpoints', () => {
 			expect(sandbox.store.listReplies(ticket.id)).toEqual(list.data);
 		});
 
-		it('does not change the ticket when a reply is added', async () => {
+		it("moves the ticket's updated_at to the reply's created_at (and its place in the updated_at order), nothing else", async () => {
+			const other = sandbox.store.createTicket({ subject: 'Other', description: 'd', customer: { email: 'other@example.com' } });
 			const before = sandbox.store.getTicket(ticket.id);
 			clock.advance(1000);
-			await client.post(`/tickets/${ticket.id}/replies`, { body: 'third' });
-			expect(sandbox.store.getTicket(ticket.id)).toEqual(before);
+			const reply = ((await client.post(`/tickets/${ticket.id}/replies`, { body: 'third' })).json as ItemBody<Reply>).data;
+			expect(reply.created_at).not.toBe(before?.updated_at);
+			expect(sandbox.store.getTicket(ticket.id)).toEqual({ ...before, updated_at: reply.created_at });
+			expect(sandbox.store.listTickets({ sortBy: 'updated_at', sort: 'desc' }).map((t) => t.id).slice(0, 2)).toEqual([ticket.id, other.id]);
 		});
 
 		it('answers 404 for replies of an unknown ticket (list and create)', async () => {

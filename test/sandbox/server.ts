@@ -4,7 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleAdminRequest, isAdminPath } from './admin';
+import { type DriverControl, handleAdminRequest, isAdminPath } from './admin';
+import { ChangeDriver, type ChangeDriverOptions } from './changeDriver';
 import { type ApiContext, handleApiRequest } from './api';
 import { DEFAULT_MAX_SKEW_SECONDS } from './auth';
 import { CursorCodec } from './cursor';
@@ -14,6 +15,7 @@ import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog'
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
 import { CancellableTimers } from './timers';
+import type { WebhookChaosOptions, WebhookCounters } from './webhookChaos';
 import { type WebhookDelivery, WebhookDispatcher, type WebhookOptions } from './webhooks';
 
 export const DEFAULT_API_KEY = 'sandbox-key';
@@ -37,6 +39,8 @@ export interface SandboxOptions {
 	now?: () => number;
 	/** Accepted |client - server| timestamp difference in seconds (default 300). */
 	maxSkewSeconds?: number;
+	/** Webhook chaos from the start (see webhookChaos.ts); setWebhookChaos changes it later. */
+	webhookChaos?: WebhookChaosOptions;
 }
 
 export interface Sandbox {
@@ -64,6 +68,16 @@ export interface Sandbox {
 	webhooksIdle(): Promise<void>;
 	/** Sends an event of any name with the given data to subscribed webhooks; returns the event id. */
 	emit(event: string, data: unknown): string;
+	/** Replaces the webhook chaos settings; `{}` turns chaos off. Throws RangeError on bad values. */
+	setWebhookChaos(options: WebhookChaosOptions): void;
+	getWebhookChaos(): WebhookChaosOptions;
+	/** Delivery counters since start (or the last reset): delivered, dropped, duplicated, reordered, retried, failed, pending, ... */
+	webhookCounters(): WebhookCounters;
+	resetWebhookCounters(): void;
+	/** Starts the change driver (one at a time: throws if one is running). */
+	startDriver(options?: ChangeDriverOptions): ChangeDriver;
+	/** The driver started last, running or not. */
+	readonly driver: ChangeDriver | undefined;
 	/** Closes the server and every connection, aborts deliveries, cancels timers. Idempotent. */
 	stop(): Promise<void>;
 }
@@ -80,8 +94,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const timers = new CancellableTimers();
 	const faults = new FaultInjector();
 	const log = new RequestLog();
-	const webhooks = new WebhookDispatcher({ apiKey, defaultSecret: apiSecret, now, timers });
+	const webhooks = new WebhookDispatcher({ apiKey, defaultSecret: apiSecret, now, timers, chaos: options.webhookChaos });
 	store.onEvent((event, data) => webhooks.emit(event, data));
+	let driver: ChangeDriver | undefined;
+	const driverControl: DriverControl = {
+		start: (driverOptions) => {
+			if (stopped) throw new Error('the sandbox is stopped');
+			if (driver?.running) throw new Error('a change driver is already running: stop it first');
+			driver = new ChangeDriver(store, now, driverOptions);
+			return driver;
+		},
+		current: () => driver,
+	};
 
 	let stopped = false;
 	let baseUrl = '';
@@ -104,7 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		try {
 			const body = await readRequestBody(request);
 			if (admin) {
-				writeResponse(response, handleAdminRequest({ store, log, faults, webhooks, baseUrl, apiKey }, method, target, body));
+				writeResponse(response, await handleAdminRequest({ store, log, faults, webhooks, driver: driverControl, baseUrl, apiKey }, method, target, body));
 				return;
 			}
 			if (entry === undefined) return;
@@ -145,6 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const stop = (): Promise<void> => {
 		stopping ??= (async () => {
 			stopped = true;
+			await driver?.stop();
 			timers.cancelAll();
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 			server.closeAllConnections();
@@ -175,6 +200,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		webhooksIdle: () => webhooks.idle(),
 		emit: (event, data) => webhooks.emit(event, data),
+		setWebhookChaos: (chaos) => webhooks.setChaos(chaos),
+		getWebhookChaos: () => webhooks.getChaos(),
+		webhookCounters: () => webhooks.getCounters(),
+		resetWebhookCounters: () => webhooks.resetCounters(),
+		startDriver: (driverOptions) => driverControl.start(driverOptions ?? {}),
+		get driver() {
+			return driver;
+		},
 		stop,
 	};
 }

@@ -221,7 +221,14 @@ export class SandboxStore {
 	createReply(ticketId: string, body: unknown): Reply {
 		const ticket = this.requireTicket(ticketId);
 		const input = validateReplyCreate(requireObject(body));
-		const record = this.addReply(ticket, { body: input.body, createdAt: this.nowMs(), custom: nonEmpty(input.custom) });
+		const now = this.nowMs();
+		const record = this.addReply(ticket, { body: input.body, createdAt: now, custom: nonEmpty(input.custom) });
+		// A reply changes the ticket, as in real helpdesks: its updated_at moves to the reply's
+		// created_at, so a reconcile by updated_at finds tickets with new replies. The only event
+		// is reply.created (its ticket_id names the ticket to re-read).
+		this.ticketsByUpdatedAt.remove(ticket);
+		ticket.updatedAt = now;
+		this.ticketsByUpdatedAt.insert(ticket);
 		const reply = renderReply(record);
 		this.emit('reply.created', reply);
 		return reply;

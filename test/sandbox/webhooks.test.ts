@@ -1,50 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Sandbox, startSandbox, type Ticket, type WebhookPayload } from './index';
+import { type Sandbox, startSandbox, type Ticket } from './index';
 import { type ItemBody, signForTest, TestClient, TestClock } from './testClient';
-
-interface Received {
-	path: string;
-	headers: http.IncomingHttpHeaders;
-	body: string;
-	payload: WebhookPayload;
-}
-
-/** A local webhook receiver that records requests and answers with `status`. */
-async function startReceiver(status = 200): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
-	const received: Received[] = [];
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			const body = Buffer.concat(chunks).toString('utf8');
-			received.push({ path: request.url ?? '', headers: request.headers, body, payload: JSON.parse(body) as WebhookPayload });
-			response.writeHead(status).end();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		received,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
-}
+import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
 
 describe('sandbox webhooks', () => {
 	const clock = new TestClock();
 	let sandbox: Sandbox;
 	let client: TestClient;
-	let receiver: Awaited<ReturnType<typeof startReceiver>>;
+	let receiver: RecordingReceiver;
 
 	beforeEach(async () => {
 		sandbox = await startSandbox({ now: clock.now });
 		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
-		receiver = await startReceiver();
+		receiver = await startRecordingReceiver();
 	});
 
 	afterEach(async () => {
@@ -78,7 +47,7 @@ describe('sandbox webhooks', () => {
 	});
 
 	it('fires every event kind, keeps their order, and respects the events filter', async () => {
-		const filtered = await startReceiver();
+		const filtered = await startRecordingReceiver();
 		try {
 			sandbox.addWebhook({ url: receiver.url });
 			sandbox.addWebhook({ url: filtered.url, events: ['ticket.updated', 'customer.updated'] });
@@ -121,7 +90,7 @@ describe('sandbox webhooks', () => {
 	});
 
 	it('records a receiver error status without retrying', async () => {
-		const failing = await startReceiver(500);
+		const failing = await startRecordingReceiver(500);
 		try {
 			sandbox.addWebhook({ url: failing.url });
 			sandbox.emit('ticket.created', {});
@@ -134,7 +103,7 @@ describe('sandbox webhooks', () => {
 	});
 
 	it('retries a connection error once and records the error', async () => {
-		const gone = await startReceiver();
+		const gone = await startRecordingReceiver();
 		await gone.close();
 		sandbox.addWebhook({ url: gone.url });
 		sandbox.emit('ticket.created', {});
