@@ -4,7 +4,7 @@
  * deliveries that are dropped, repeated and reordered; stop the changes, let the deliveries settle,
  * run one reconcile (sync-reconcile.json) and compare the Data Tables with the service.
  */
-import type { Sandbox } from '../../sandbox';
+import type { ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../sandbox';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';
@@ -13,8 +13,6 @@ import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
 import { waitUntil } from '../wait';
 import { compareCustomers, compareTickets, type CopyDifference, describeDifference } from './compareCopy';
-import { type ChaosCounters, startChaosRelay } from './standInChaos';
-import { type DriverSummary, startStandInDriver } from './standInDriver';
 import { CUSTOMER_TABLE, readTable, TICKET_TABLE } from './syncTables';
 
 export const SYNC_EXAMPLES = {
@@ -49,9 +47,7 @@ export interface ProofSettings {
 	changes: number;
 	/** Changes made before the import starts (the driver is already running then). */
 	changesBeforeImport: number;
-	dropRate: number;
-	duplicateRate: number;
-	reorderWindow: number;
+	chaos: WebhookChaosOptions;
 	seed: number;
 }
 
@@ -59,28 +55,30 @@ export const DEFAULT_PROOF: ProofSettings = {
 	changesPerSecond: 8,
 	changes: 600,
 	changesBeforeImport: 40,
-	dropRate: 0.1,
-	duplicateRate: 0.1,
-	reorderWindow: 8,
+	// Lost, repeated, late and shuffled deliveries, several at once, failed ones retried.
+	chaos: { dropRate: 0.1, duplicateRate: 0.1, reorderWindow: 5, delayMs: [0, 200], concurrency: 4, maxAttempts: 5, backoffMs: 500, seed: 7 },
 	seed: 12,
 };
 
 export interface SyncFigures {
 	ticketsAtStart: number;
-	driver: DriverSummary;
-	deliveries: ChaosCounters;
+	driver: ChangeDriverSummary;
+	deliveries: WebhookCounters;
 	webhookExecutions: { total: number; failed: number };
 	importSeconds: number;
 	reconcileSeconds: number;
 	/** From the driver's last change to the moment the copy was read equal. */
 	lastChangeToEqualSeconds: number;
-	calls: { import: number; webhooksAndDuringRun: number; reconcile: number };
+	/** API calls: list pages read by the import and the reconcile, single records read after deliveries. */
+	calls: { importPages: number; recordReads: number; reconcile: number };
 	tickets: CopyDifference;
 	customers: CopyDifference;
 	/** Before the reconcile: what webhooks and the import alone left behind. */
 	beforeReconcile: { tickets: CopyDifference; customers: CopyDifference };
 }
 
+const LIST_PATH = /\/(tickets|customers)$/;
+const RECORD_PATH = /\/(tickets|customers)\/[^/]+$/;
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
 /** Where and why an execution failed, from its run data. */
@@ -121,20 +119,20 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 	const { rest } = target;
 	const path = triggerWebhookPath(workflows.webhooks);
 	if (!path) throw new Error(`${workflows.webhooks.file} has no Support Ticket Trigger with a webhookId`);
-	const relay = await startChaosRelay(target.webhookBaseUrl, { seed: settings.seed, dropRate: settings.dropRate, duplicateRate: settings.duplicateRate, window: settings.reorderWindow });
-	const hook = sandbox.addWebhook({ url: relay.url + path });
+	sandbox.setWebhookChaos(settings.chaos);
+	sandbox.resetWebhookCounters();
+	const hook = sandbox.addWebhook({ url: target.webhookBaseUrl + path });
 	const ticketsAtStart = sandbox.store.ticketCount;
-	const driver = startStandInDriver(sandbox, { perSecond: settings.changesPerSecond, count: settings.changes, seed: settings.seed });
+	sandbox.clearLog();
+	const driver = sandbox.startDriver({ ratePerSecond: settings.changesPerSecond, count: settings.changes, seed: settings.seed });
 	try {
-		await waitUntil('the first changes', () => (sandbox.deliveries.length >= settings.changesBeforeImport ? true : undefined), 60_000, { intervalMs: 100 });
-		const callsBefore = sandbox.countCalls();
+		await waitUntil('the first changes', () => (driver.summary().total >= settings.changesBeforeImport ? true : undefined), 60_000, { intervalMs: 100 });
 		const importSeconds = await runToEnd(rest, workflows.initialImport, 'Start Import');
-		const importCalls = sandbox.countCalls() - callsBefore;
-		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importCalls} calls (all calls so far ${sandbox.countCalls()}); driver at ${sandbox.deliveries.length} deliveries`);
-		const summary = await driver.done;
-		log(`driver done: ${summary.changes} changes ${JSON.stringify(summary.byKind)}`);
+		const importPages = sandbox.countCalls({ pathname: LIST_PATH });
+		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes`);
+		const summary = await driver.finished;
+		log(`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`);
 		await sandbox.webhooksIdle();
-		await relay.flush();
 		const executions = await waitUntil(
 			'the webhook executions to finish',
 			async () => {
@@ -149,27 +147,28 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		const beforeReconcile = await compareNow(rest, sandbox);
 		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
 		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
+		const recordReads = sandbox.countCalls({ pathname: RECORD_PATH });
 		const callsBeforeReconcile = sandbox.countCalls();
 		const reconcileSeconds = await runToEnd(rest, workflows.reconcile, 'Start Reconcile');
 		const reconcileCalls = sandbox.countCalls() - callsBeforeReconcile;
 		const after = await compareNow(rest, sandbox);
-		const lastChangeToEqualSeconds = (Date.now() - summary.lastChangeAt) / 1000;
+		const lastChangeToEqualSeconds = (Date.now() - Date.parse(summary.lastChangeWallAt ?? '')) / 1000;
 		return {
 			ticketsAtStart,
 			driver: summary,
-			deliveries: { ...relay.counters },
+			deliveries: sandbox.webhookCounters(),
 			webhookExecutions: { total, failed },
 			importSeconds,
 			reconcileSeconds,
 			lastChangeToEqualSeconds,
-			calls: { import: importCalls, webhooksAndDuringRun: callsBeforeReconcile - callsBefore - importCalls, reconcile: reconcileCalls },
+			calls: { importPages, recordReads, reconcile: reconcileCalls },
 			...after,
 			beforeReconcile,
 		};
 	} finally {
 		await driver.stop();
 		sandbox.removeWebhook(hook);
-		await relay.stop();
+		sandbox.setWebhookChaos({});
 	}
 }
 
@@ -183,9 +182,9 @@ async function countExecutions(rest: N8nRestClient, workflowId: string): Promise
 export function printFigures(label: string, figures: SyncFigures): string[] {
 	const d = figures.deliveries;
 	return [
-		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.changes} changes during the run ${JSON.stringify(figures.driver.byKind)}`,
-		`  deliveries: ${d.received} sent by the service, ${d.dropped} dropped (${pct(d.dropped, d.received)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.received)}), ${d.reordered} reordered, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
-		`  calls: initial import ${figures.calls.import}, webhooks ${figures.calls.webhooksAndDuringRun}, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
+		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.total} changes during the run ${JSON.stringify(figures.driver.byKind)}`,
+		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
+		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
 		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
 		`  after one reconcile: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
 		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s`,
