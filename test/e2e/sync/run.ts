@@ -6,7 +6,7 @@
  * tickets; see syncProof.ts for the scenario. Prints the figures; writes `{passed, failed}` to
  * $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -41,6 +41,7 @@ async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, work
 	const toImport = [workflows.initialImport, workflows.webhooks, workflows.reconcile].map((w) => w.json);
 	const active = [workflows.webhooks.id, workflows.reconcile.id];
 	const stops: Array<() => Promise<void>> = [];
+	mkdirSync(workDir, { recursive: true });
 	try {
 		if (mode === 'regular') {
 			const folder = createUserFolder(install, { root: path.join(workDir, 'regular') });
