@@ -4,7 +4,7 @@ import { apiRequest } from '../SupportTicket/transport/apiRequest';
 import { MAX_PER_PAGE } from '../SupportTicket/transport/paginate';
 import type { QueryInput } from '../shared/serializeQuery';
 import type { PollSource } from './pollEvents';
-import { compareTimestamps, isSeen, type Stamped, type Watermark } from './watermark';
+import { compareTimestamps, isSeen, type Stamped, stampOf, type Watermark } from './watermark';
 
 export interface Segment {
 	/** Records not seen before, newest first as the service listed them. */
@@ -55,13 +55,12 @@ export async function readSegment(
 }
 
 function stamp(this: IPollFunctions, record: IDataObject, source: PollSource): Stamped {
-	const at = record[source.timestampField];
-	const id = record.id;
-	if (typeof at !== 'string' || at === '' || (typeof id !== 'string' && typeof id !== 'number')) {
+	const stamped = stampOf(record, source.timestampField);
+	if ('problem' in stamped) {
 		throw new NodeApiError(this.getNode(), record as JsonObject, {
-			message: `The service listed a ${source.noun} without ${typeof at !== 'string' || at === '' ? source.timestampField : 'id'}`,
-			description: `The poll trigger needs each ${source.noun}'s id and ${source.timestampField} to know what is new. Use the Support Ticket Trigger (webhooks) instead if the service does not send them.`,
+			message: `The service listed a ${source.noun} ${stamped.problem}`,
+			description: `The poll trigger needs each ${source.noun}'s id and ${source.timestampField} (ISO 8601, without a zone read as UTC, or Unix time in seconds or milliseconds) to know what is new. Use the Support Ticket Trigger (webhooks) instead if the service does not send them.`,
 		});
 	}
-	return { id: String(id), at, record };
+	return stamped;
 }

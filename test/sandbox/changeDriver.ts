@@ -155,13 +155,13 @@ export class ChangeDriver {
 				case 'ticket.updated': {
 					const id = this.someTicket();
 					if (id === undefined) return this.skip(kind);
-					const field = pick(this.random, ['status', 'priority', 'subject'] as const);
+					const field = pick(this.random, ['status', 'priority', 'subject', 'description'] as const);
 					const body =
 						field === 'status'
 							? { status: pick(this.random, TICKET_STATUSES) }
 							: field === 'priority'
 								? { priority: pick(this.random, TICKET_PRIORITIES) }
-								: { subject: `Driver edit ${n}` };
+								: { [field]: `Driver edit ${n}` };
 					this.store.updateTicket(id, body);
 					this.touchTicket(id);
 					break;
@@ -181,7 +181,7 @@ export class ChangeDriver {
 				case 'customer.updated': {
 					if (this.store.customerCount === 0) return this.skip(kind);
 					const id = formatId(ID_PREFIX.customer, 1 + Math.floor(this.random() * this.store.customerCount));
-					this.store.updateCustomer(id, { name: `Driver Rename ${n}` });
+					this.store.updateCustomer(id, this.random() < 0.8 ? { name: `Driver Rename ${n}` } : { email: this.newEmail(n) });
 					this.touchedCustomers.add(id);
 					break;
 				}

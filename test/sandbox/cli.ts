@@ -20,10 +20,10 @@ const USAGE = `Usage: node build/test/sandbox/cli.js [options]
   --key K           API key (default sandbox-key)
   --secret S        API secret (default sandbox-secret)
   --max-skew N      accepted timestamp skew in seconds (default 300)
-  --faults JSON     initial faults, e.g. '{"rate429":0.1,"latencyMs":[5,50]}'
   --webhook URL     register a webhook receiving every event (repeatable)
   --webhook-chaos JSON  delivery chaos, e.g. '{"dropRate":0.1,"duplicateRate":0.1,"reorderWindow":5,"maxAttempts":5}'
   --driver JSON     start the change driver, e.g. '{"ratePerSecond":20,"durationMs":60000,"seed":7}'
+  --faults JSON     initial faults, e.g. '{"rate429":0.1,"latencyMs":[5,50]}'
   --help            show this text`;
 
 interface CliOptions {

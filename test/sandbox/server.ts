@@ -15,6 +15,7 @@ import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog'
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
 import { CancellableTimers } from './timers';
+import { formatResponseTimestamps, type TimestampFormat } from './timestampFormat';
 import type { WebhookChaosOptions, WebhookCounters } from './webhookChaos';
 import { type WebhookDelivery, WebhookDispatcher, type WebhookOptions } from './webhooks';
 
@@ -39,6 +40,8 @@ export interface SandboxOptions {
 	now?: () => number;
 	/** Accepted |client - server| timestamp difference in seconds (default 300). */
 	maxSkewSeconds?: number;
+	/** How the API writes created_at / updated_at (default 'iso': ISO 8601 UTC with milliseconds). */
+	timestampFormat?: TimestampFormat;
 	/** Webhook chaos from the start (see webhookChaos.ts); setWebhookChaos changes it later. */
 	webhookChaos?: WebhookChaosOptions;
 }
@@ -138,7 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				response.destroy();
 				return;
 			}
-			writeResponse(response, result);
+			writeResponse(response, formatResponseTimestamps(result, options.timestampFormat ?? 'iso'));
 			log.finish(entry, result.status);
 		} catch (error) {
 			// A sandbox bug (or an aborted upload): answer 500 so it is visible, never hang.

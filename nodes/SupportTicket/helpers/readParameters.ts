@@ -5,6 +5,7 @@
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
 
+import { parseServiceTimestamp } from '../../shared/serviceTimestamp';
 import { CUSTOM_VALUE } from '../actions/common.descriptions';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
@@ -105,27 +106,24 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 	return { mode: 'onePage', pageSize, cursor: cursor === '' ? undefined : cursor };
 }
 
-const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
-
 /**
- * A date and time as epoch milliseconds: an ISO 8601 text (a time without zone is read as UTC,
- * whatever the machine's zone), a JavaScript Date, or a Luxon DateTime from an expression such as
- * `{{ $now.minus({ days: 1 }) }}`. Empty means "not set".
+ * A date and time as epoch milliseconds, read like the service's own timestamps
+ * (parseServiceTimestamp): an ISO 8601 text (without zone: UTC, whatever the machine's zone),
+ * Unix time in seconds or milliseconds, a JavaScript Date, or a Luxon DateTime from an
+ * expression such as `{{ $now.minus({ days: 1 }) }}`. Empty means "not set".
  */
 export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	let ms = Number.NaN;
-	if (value instanceof Date) ms = value.getTime();
-	else if (typeof value === 'string') {
-		const text = value.trim();
-		if (text === '') return undefined;
-		ms = Date.parse(ZONELESS_DATE_TIME.test(text) ? `${text.replace(' ', 'T')}Z` : text);
-	} else if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
-		ms = Date.parse(String((value as { toISO: () => unknown }).toISO()));
-	}
-	if (Number.isNaN(ms)) {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	const luxon = typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function';
+	const ms = parseServiceTimestamp(luxon ? (value as { toISO: () => unknown }).toISO() : value);
+	if (ms === undefined) {
 		const shown = typeof value === 'string' ? `"${value}"` : typeof value;
-		throw invalid(ctx, itemIndex, `${label} ${shown} is not a date and time`, 'Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z, e.g. the created_at of a ticket.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${label} ${shown} is not a date and time`,
+			'Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z (without a zone it is read as UTC), e.g. the created_at of a ticket, or Unix time in seconds or milliseconds.',
+		);
 	}
 	return ms;
 }

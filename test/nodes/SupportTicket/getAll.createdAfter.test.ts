@@ -1,14 +1,20 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 
 import type { ICredentialDataDecryptedObject, IDataObject, IWorkflowBase } from 'n8n-workflow';
 
 import { repoPath, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox, type TimestampFormat } from '../../sandbox';
+import type { ZoneRun } from './createdAfterInZone';
 
 /**
- * Ticket Get Many, option "Created After": in the default order (newest first) reading stops at
- * the first ticket not newer than the date, so an incremental import costs the pages holding new
- * tickets plus at most one. Any other order is refused before a request is made.
+ * Ticket Get Many, option "Created After": the tickets created at or after the date. In the default
+ * order (newest first) reading stops at the first older ticket, so an incremental import costs the
+ * pages holding new tickets plus at most one. Any other order is refused before a request is made.
+ * The boundary is included so that feeding back the newest created_at seen cannot lose a ticket
+ * created later within the same timestamp; the boundary ticket comes again (upsert by id).
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
@@ -30,16 +36,16 @@ async function getMany(parameters: IDataObject) {
 
 const newestFirst = () => sandbox.store.listTickets();
 const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' });
-const newerThan = (iso: string) => newestFirst().filter((t) => Date.parse(t.created_at) > Date.parse(iso));
+const atOrAfter = (iso: string) => newestFirst().filter((t) => Date.parse(t.created_at) >= Date.parse(iso));
 
 describe('Return All with Created After', () => {
-	// The date is the created_at of the ticket at this position (newest first), so the tickets
-	// before it are the newer ones (fewer where timestamps are shared: equal is not "after").
+	// The date is the created_at of the ticket at this position (newest first), so the tickets up to
+	// it are the ones at or after it (more where it shares its timestamp with older ones).
 	it.each([0, 1, 30, 99, 100, 101, 150, 200, 250, 1049])(
-		'date of ticket #%i: exactly the newer tickets, in pages holding them + at most one call',
+		'date of ticket #%i: exactly the tickets at or after it, in pages holding them + at most one call',
 		async (position) => {
 			const after = newestFirst()[position].created_at;
-			const expected = newerThan(after).map((t) => t.id);
+			const expected = atOrAfter(after).map((t) => t.id);
 			const result = await getMany({ returnAll: true, options: { createdAfter: after } });
 			expect(result.error).toBeUndefined();
 			expect(result.output('Node').map((i) => i.json.id)).toEqual(expected);
@@ -51,13 +57,20 @@ describe('Return All with Created After', () => {
 		},
 	);
 
-	it('a date before every ticket reads everything in ⌈n/100⌉ calls; none after the newest reads one page', async () => {
+	it('a date before every ticket reads everything in ⌈n/100⌉ calls; the newest date gives the newest ticket(s) in one call', async () => {
 		const all = await getMany({ returnAll: true, options: { createdAfter: '2000-01-01T00:00:00Z' } });
 		expect(all.output('Node')).toHaveLength(TICKETS);
 		expect(listCalls()).toBe(Math.ceil(TICKETS / 100));
 
 		sandbox.clearLog();
-		const none = await getMany({ returnAll: true, options: { createdAfter: newestFirst()[0].created_at } });
+		const newest = newestFirst()[0].created_at;
+		const atNewest = await getMany({ returnAll: true, options: { createdAfter: newest } });
+		expect(atNewest.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(newest).map((t) => t.id));
+		expect(atNewest.output('Node').length).toBeGreaterThanOrEqual(1);
+		expect(listCalls()).toBe(1);
+
+		sandbox.clearLog();
+		const none = await getMany({ returnAll: true, options: { createdAfter: new Date(Date.parse(newest) + 1).toISOString() } });
 		expect(none.output('Node')).toHaveLength(0);
 		expect(listCalls()).toBe(1);
 	});
@@ -65,14 +78,14 @@ describe('Return All with Created After', () => {
 	it('with a Limit: stops at whichever comes first', async () => {
 		const after = newestFirst()[250].created_at;
 		const result = await getMany({ limit: 10, options: { createdAfter: after } });
-		expect(result.output('Node').map((i) => i.json.id)).toEqual(newerThan(after).slice(0, 10).map((t) => t.id));
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).slice(0, 10).map((t) => t.id));
 		expect(listCalls()).toBe(1);
 	});
 
 	it('with filters: the newer tickets that match', async () => {
 		const after = newestFirst()[500].created_at;
 		const result = await getMany({ returnAll: true, filters: { status: 'open' }, options: { createdAfter: after } });
-		expect(result.output('Node').map((i) => i.json.id)).toEqual(newerThan(after).filter((t) => t.status === 'open').map((t) => t.id));
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).filter((t) => t.status === 'open').map((t) => t.id));
 	});
 
 	it('in One Page per Run: the page ends at the first older ticket and says there is no more', async () => {
@@ -80,7 +93,7 @@ describe('Return All with Created After', () => {
 		const first = (await getMany({ pagination: 'onePage', pageSize: 100, options: { createdAfter: after } })).output('Node')[0].json;
 		expect(first).toMatchObject({ count: 100, has_more: true });
 		const second = (await getMany({ pagination: 'onePage', pageSize: 100, cursor: first.next_cursor, options: { createdAfter: after } })).output('Node')[0].json;
-		const expected = newerThan(after).map((t) => t.id);
+		const expected = atOrAfter(after).map((t) => t.id);
 		expect([...(first.data as IDataObject[]), ...(second.data as IDataObject[])].map((t) => t.id)).toEqual(expected);
 		expect(second).toMatchObject({ count: expected.length - 100, has_more: false, next_cursor: null });
 	});
@@ -90,11 +103,12 @@ describe('Return All with Created After', () => {
 		['without zone: read as UTC', (iso: string) => iso.replace(/Z$/, '')],
 		['an expression giving a Luxon DateTime', (iso: string) => `={{ DateTime.fromISO('${iso}') }}`],
 		['an expression giving a JavaScript Date', (iso: string) => `={{ new Date('${iso}') }}`],
+		['an expression giving epoch milliseconds', (iso: string) => `={{ ${Date.parse(iso)} }}`],
 	])('the date as %s', async (_name, form) => {
 		const after = newestFirst()[40].created_at;
 		const result = await getMany({ returnAll: true, options: { createdAfter: form(after) } });
 		expect(result.error).toBeUndefined();
-		expect(result.output('Node').map((i) => i.json.id)).toEqual(newerThan(after).map((t) => t.id));
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).map((t) => t.id));
 	});
 
 	it('an empty date (e.g. no watermark yet) means no limit', async () => {
@@ -118,7 +132,7 @@ describe('refused before any request', () => {
 	it('explicit Created At, Descending is the default order and is accepted', async () => {
 		const after = newestFirst()[5].created_at;
 		const result = await getMany({ returnAll: true, options: { createdAfter: after, sortBy: 'created_at', sortOrder: 'desc' } });
-		expect(result.output('Node').map((i) => i.json.id)).toEqual(newerThan(after).map((t) => t.id));
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).map((t) => t.id));
 	});
 
 	it('a text that is not a date', async () => {
@@ -129,10 +143,110 @@ describe('refused before any request', () => {
 	});
 });
 
+/** A sandbox whose clock the test can pin, so tickets can share one created_at or sit at chosen times. */
+async function pinnedSandbox(seed: number, timestampFormat?: TimestampFormat) {
+	let pinned: number | undefined;
+	const pinnable = await startSandbox({ seed, timestampFormat, now: () => pinned ?? Date.now(), maxSkewSeconds: 10 ** 9 });
+	return {
+		sandbox: pinnable,
+		pin: (ms?: number) => (pinned = ms),
+		newTicket: (n: number) => pinnable.store.createTicket({ subject: `Pinned ${n}`, description: 'd', customer: { email: `pinned${n}@example.com` } }),
+		run: async (createdAfter?: unknown) => {
+			const result = await runWorkflow(
+				singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', returnAll: true, options: createdAfter === undefined ? {} : { createdAfter } }),
+				{ supportTicketApi: { baseUrl: pinnable.baseUrl, apiKey: pinnable.apiKey, apiSecret: pinnable.apiSecret } },
+			);
+			expect(result.error).toBeUndefined();
+			return result.output('Node').map((i) => i.json);
+		},
+	};
+}
+
+describe('feeding back the newest created_at seen, as an incremental import does', () => {
+	it('a ticket created later within the same timestamp as that watermark is imported by the next run; after upserts by id, every ticket is in the copy exactly once', async () => {
+		const env = await pinnedSandbox(120);
+		const copy = new Map<string, IDataObject>(); // the destination: upsert by id
+		const importRun = async (createdAfter?: string) => {
+			const items = await env.run(createdAfter);
+			for (const ticket of items) copy.set(String(ticket.id), ticket);
+			return items;
+		};
+		try {
+			const first = await importRun();
+			expect(first).toHaveLength(120);
+			const watermark = String(first[0].created_at); // newest first
+			// After the run: one more ticket in the very millisecond of the watermark, one later.
+			env.pin(Date.parse(watermark));
+			const sameInstant = env.newTicket(1);
+			env.pin(Date.parse(watermark) + 1000);
+			const later = env.newTicket(2);
+			env.pin(undefined);
+			expect(sameInstant.created_at).toBe(watermark);
+
+			const second = await importRun(watermark);
+			expect(second.map((t) => t.id)).toEqual(expect.arrayContaining([sameInstant.id, later.id]));
+			expect(second.every((t) => Date.parse(String(t.created_at)) >= Date.parse(watermark))).toBe(true);
+			expect([...copy.keys()].sort()).toEqual(env.sandbox.store.listTickets().map((t) => t.id).sort());
+
+			// Nothing new: only the boundary ticket comes again, and the copy does not change.
+			const third = await importRun(String(second[0].created_at));
+			expect(third.map((t) => t.id)).toEqual([later.id]);
+			expect(copy.size).toBe(122);
+		} finally {
+			await env.sandbox.stop();
+		}
+	});
+});
+
+describe.each([
+	['Europe/Berlin', -120],
+	['America/New_York', 240],
+])('a service that sends created_at without a zone, n8n host in %s', (zone, offsetInJune) => {
+	it.each([
+		['as the service sent it (no zone)', '2025-06-01T12:00:00.000'],
+		['with Z', '2025-06-01T12:00:00.000Z'],
+	])('Created After %s: the tickets at or after it, none lost and no older one (both read as UTC)', async (_name, createdAfter) => {
+		// A child process, since TZ cannot change inside a jest test (see createdAfterInZone.ts).
+		const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'createdAfterInZone.js'), createdAfter], {
+			env: { ...process.env, TZ: zone },
+		});
+		const run = JSON.parse(stdout) as ZoneRun;
+		expect(run.offsetInJune).toBe(offsetInJune); // the zone was in force, else this proves nothing
+		expect(run.sentCreatedAt).toContain('2025-06-01T12:00:00.000'); // the service sent no zone
+		expect(run.ids).toEqual(run.expected);
+		expect(run.ids).toHaveLength(4);
+	});
+});
+
+describe.each([
+	['epoch-seconds', 1000],
+	['epoch-milliseconds', 1],
+] as const)('a service that sends created_at as a number (%s)', (format, unitMs) => {
+	it('Created After compares it as Unix time (below 1e11: seconds, else milliseconds), given as that number or as ISO', async () => {
+		const env = await pinnedSandbox(0, format);
+		try {
+			const boundary = Date.parse('2025-06-01T12:00:00Z');
+			const at = (offsetMs: number, n: number) => {
+				env.pin(boundary + offsetMs);
+				return env.newTicket(n).id;
+			};
+			at(-60_000, 1);
+			const expected = [at(0, 2), at(60_000, 3)].reverse();
+			env.pin(undefined);
+			const asNumber = await env.run(`={{ ${boundary / unitMs} }}`);
+			expect(asNumber.map((t) => t.created_at)).toContain(boundary / unitMs);
+			expect(asNumber.map((t) => t.id)).toEqual(expected);
+			expect((await env.run('2025-06-01T12:00:00Z')).map((t) => t.id)).toEqual(expected);
+		} finally {
+			await env.sandbox.stop();
+		}
+	});
+});
+
 describe('examples/incremental-import.json', () => {
 	const example = () => JSON.parse(readFileSync(repoPath('examples', 'incremental-import.json'), 'utf8')) as WorkflowJson;
 
-	it('two runs with tickets created between them import each ticket exactly once; a run with nothing new imports nothing', async () => {
+	it('two runs with tickets created between them import every ticket; a run with nothing new brings only the boundary ticket(s) again', async () => {
 		const fresh = await startSandbox({ seed: 230 });
 		const creds = { supportTicketApi: { baseUrl: fresh.baseUrl, apiKey: fresh.apiKey, apiSecret: fresh.apiSecret } };
 		// One static data object across runs, as n8n keeps it with the saved workflow.
@@ -146,22 +260,27 @@ describe('examples/incremental-import.json', () => {
 			imported.push(...ids);
 			return { ids, calls: fresh.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' }) };
 		};
+		const atOrAfterIds = (iso: string) => fresh.store.listTickets().filter((t) => t.created_at >= iso).map((t) => t.id);
 		try {
 			const first = await importRun();
 			expect(first.ids).toHaveLength(230);
 			expect(first.calls).toBe(3);
-			expect(staticData).toEqual({ global: { newestCreatedAt: fresh.store.listTickets()[0].created_at } });
+			const firstWatermark = fresh.store.listTickets()[0].created_at;
+			expect(staticData).toEqual({ global: { newestCreatedAt: firstWatermark } });
 
 			for (let i = 0; i < 40; i++) fresh.store.createTicket({ subject: `New ${i}`, description: 'After run 1', customer: { email: `n${i}@example.com` } });
 			const second = await importRun();
-			expect(second.ids).toEqual(fresh.store.listTickets().slice(0, 40).map((t) => t.id));
+			// The 40 new ones, and the ticket(s) at the first run's watermark again (Created After includes it).
+			expect(second.ids).toEqual(atOrAfterIds(firstWatermark));
+			expect(second.ids.slice(0, 40)).toEqual(fresh.store.listTickets().slice(0, 40).map((t) => t.id));
 			expect(second.calls).toBe(1);
 
 			const third = await importRun();
-			expect(third.ids).toEqual([]);
+			expect(third.ids).toEqual(atOrAfterIds(fresh.store.listTickets()[0].created_at));
+			expect(third.ids.length).toBeGreaterThanOrEqual(1);
 			expect(third.calls).toBe(1);
 
-			expect(imported.sort()).toEqual(fresh.store.listTickets().map((t) => t.id).sort());
+			expect([...new Set(imported)].sort()).toEqual(fresh.store.listTickets().map((t) => t.id).sort());
 			expect(new Set(imported).size).toBe(270);
 		} finally {
 			await fresh.stop();

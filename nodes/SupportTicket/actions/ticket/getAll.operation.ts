@@ -6,6 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
 import { readDateTime, resolveChoice } from '../../helpers/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
 import { pagingFields, ticketFilters } from '../common.descriptions';
@@ -27,7 +28,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Only tickets created after this moment (not at it). Reading stops at the first older ticket, so an import of what is new costs only the pages holding new tickets. Needs the default order, newest first. A time without zone is read as UTC.',
+					'Only tickets created at or after this moment. To import what is new, give the newest created_at imported so far: a ticket created later in that same instant is not lost, and the ticket(s) at that instant come again, so write by ID (upsert). Reading stops at the first older ticket, so only the pages holding new tickets are read. Needs the default order, newest first. A time without zone is read as UTC.',
 			},
 			{
 				displayName: 'Sort By',
@@ -76,9 +77,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw new NodeOperationError(this.getNode(), 'Created After needs the newest-first order', {
 			itemIndex,
 			description:
-				'Created After stops reading at the first ticket not newer than the date, which is right only when tickets come newest first. Remove the Sort By and Sort Order options (or set Created At, Descending), or remove Created After.',
+				'Created After stops reading at the first ticket older than the date, which is right only when tickets come newest first. Remove the Sort By and Sort Order options (or set Created At, Descending), or remove Created After.',
 		});
 	}
-	const until = (ticket: IDataObject) => Date.parse(String(ticket.created_at)) <= createdAfter;
+	// At or after, not strictly after: a workflow that feeds back the newest created_at it saw must
+	// not lose a ticket created later within that same timestamp (the boundary comes again instead).
+	const until = (ticket: IDataObject) => {
+		const createdAt = parseServiceTimestamp(ticket.created_at);
+		if (createdAt === undefined) {
+			throw new NodeOperationError(this.getNode(), `The service sent ticket ${String(ticket.id)} with a created_at Created After cannot read: ${JSON.stringify(ticket.created_at)}`, {
+				itemIndex,
+				description: 'Created After reads created_at as ISO 8601 (without a zone: UTC) or Unix time in seconds or milliseconds. Remove Created After to list the tickets without it.',
+			});
+		}
+		return createdAt < createdAfter;
+	};
 	return await getMany.call(this, itemIndex, { path: '/tickets', qs, until });
 }

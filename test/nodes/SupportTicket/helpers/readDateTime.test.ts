@@ -19,7 +19,9 @@ describe('readDateTime (Created After)', () => {
 		expect(read(undefined)).toBeUndefined();
 		expect(read(null)).toBeUndefined();
 		expect(() => read('last tuesday')).toThrow('Created After "last tuesday" is not a date and time');
-		expect(() => read(1717243200)).toThrow('Created After number is not a date and time');
+		expect(read(1748779200)).toBe(ms); // epoch seconds
+		expect(read(ms)).toBe(ms); // epoch milliseconds
+		expect(() => read(true)).toThrow('Created After boolean is not a date and time');
 	});
 
 	it("reads a time without zone as UTC in any machine zone (checked in a process running in Tokyo's zone)", () => {

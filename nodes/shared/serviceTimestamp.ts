@@ -1,0 +1,47 @@
+/**
+ * One reading of the service's timestamps (created_at, updated_at) and of dates users give to
+ * compare with them, so both sides mean the same instant whatever the n8n host's time zone.
+ * The spec only says "timestamp", so this accepts what a service may send:
+ * - ISO 8601 with a zone (`Z`, `+02:00`, `+0200`);
+ * - ISO 8601 without a zone, read as UTC (Date.parse would read it in the host's local time);
+ * - Unix time as a number or a text of digits: below 1e11 it is seconds (1e11 s is the year
+ *   5138), from 1e11 on milliseconds (1e11 ms is March 1973, before any ticket);
+ * - other texts only when they name their zone (e.g. an HTTP date ending in GMT).
+ */
+
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const UNIX_TIME = /^-?\d+(\.\d+)?$/;
+const NAMES_A_ZONE = /(GMT|UTC|[+-]\d{2}:?\d{2})/i;
+const SECONDS_BELOW = 1e11;
+
+/** Epoch milliseconds, or undefined when the value is no readable timestamp (empty included). */
+export function parseServiceTimestamp(value: unknown): number | undefined {
+	if (value instanceof Date) return finite(value.getTime());
+	if (typeof value === 'number') return fromUnixTime(value);
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (UNIX_TIME.test(text)) return fromUnixTime(Number(text));
+	const iso = ISO_DATE_TIME.exec(text);
+	if (iso) {
+		const [, date, time, zone] = iso;
+		if (time === undefined) return zone === undefined ? finite(Date.parse(date)) : undefined;
+		return finite(Date.parse(`${date}T${time}${normalizeZone(zone)}`));
+	}
+	return NAMES_A_ZONE.test(text) ? finite(Date.parse(text)) : undefined;
+}
+
+function fromUnixTime(value: number): number | undefined {
+	if (!Number.isFinite(value)) return undefined;
+	return Math.abs(value) < SECONDS_BELOW ? Math.round(value * 1000) : value;
+}
+
+/** No zone means UTC; `+0200` and `+02` become `+02:00`, which every Date.parse accepts. */
+function normalizeZone(zone: string | undefined): string {
+	if (zone === undefined || zone.toUpperCase() === 'Z') return 'Z';
+	const digits = zone.slice(1).replace(':', '');
+	return `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2, 4) || '00'}`;
+}
+
+function finite(ms: number): number | undefined {
+	return Number.isFinite(ms) ? ms : undefined;
+}

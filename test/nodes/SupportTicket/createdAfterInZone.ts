@@ -1,0 +1,61 @@
+/**
+ * Created After against a service that sends created_at without a zone, run in this process's
+ * time zone. Jest gives each test file a copy of process.env, so setting TZ there changes nothing:
+ * getAll.createdAfter.test.ts runs this file as a child process with TZ set instead.
+ *
+ *   TZ=Europe/Berlin node build/test/nodes/SupportTicket/createdAfterInZone.js <Created After>
+ *   → prints {"offsetInJune": -120, "ids": [...], "expected": [...], "sentCreatedAt": [...]}
+ */
+import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { isolateUserFolder } from '../../harness/isolateUserFolder';
+import { useNativeRegexEngine } from '../../harness/nativeRegexEngine';
+import { startSandbox } from '../../sandbox';
+
+export interface ZoneRun {
+	offsetInJune: number;
+	ids: string[];
+	expected: string[];
+	sentCreatedAt: unknown[];
+}
+
+/** Tickets at -3 h, -1 min, 0, +1 min, +30 min, +3 h around 2025-06-01T12:00:00Z; expected: those at or after it. */
+export async function createdAfterInThisZone(createdAfter: string): Promise<ZoneRun> {
+	let pinned = 0;
+	const sandbox = await startSandbox({ timestampFormat: 'iso-without-zone', now: () => pinned, maxSkewSeconds: 10 ** 9 });
+	try {
+		const boundary = Date.parse('2025-06-01T12:00:00Z');
+		const at = (offsetMs: number, n: number) => {
+			pinned = boundary + offsetMs;
+			return sandbox.store.createTicket({ subject: `Zone ${n}`, description: 'd', customer: { email: `zone${n}@example.com` } }).id;
+		};
+		at(-3 * 3600_000, 1);
+		at(-60_000, 2);
+		const expected = [at(0, 3), at(60_000, 4), at(30 * 60_000, 5), at(3 * 3600_000, 6)].reverse();
+		pinned = Date.now();
+		const result = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } }), {
+			supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
+		});
+		if (result.error) throw result.error;
+		const items = result.output('Node').map((i) => i.json);
+		return {
+			offsetInJune: new Date(boundary).getTimezoneOffset(),
+			ids: items.map((t) => String(t.id)),
+			expected,
+			sentCreatedAt: items.map((t) => t.created_at),
+		};
+	} finally {
+		await sandbox.stop();
+	}
+}
+
+if (require.main === module) {
+	isolateUserFolder();
+	useNativeRegexEngine();
+	createdAfterInThisZone(process.argv[2]).then(
+		(run) => process.stdout.write(JSON.stringify(run)),
+		(error: unknown) => {
+			console.error(error);
+			process.exitCode = 1;
+		},
+	);
+}
