@@ -72,7 +72,7 @@ async function main(): Promise<void> {
 				sandbox.clearLog();
 				const result = await runWorkflow(workflow, credentials, { mode: 'trigger', nodeName: 'Every Hour' });
 				if (result.error) throw result.error;
-				imported.push(result.output('Get New Tickets').length);
+				imported.push(result.output('Store New Tickets').length);
 				imported.push(sandbox.log.length);
 			}
 			const ok = imported[2] === 7;
