@@ -94,6 +94,10 @@ function addProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir
 		const problems = [figures.tickets, figures.customers].filter((d) => !isEqual(d));
 		if (problems.length) throw new Error(`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
 		if (figures.driver.total < 500) throw new Error(`only ${figures.driver.total} changes during the run`);
+		const { deliveries, dropped, duplicated, reordered } = figures.deliveries;
+		if (dropped < deliveries / 10 || duplicated < deliveries / 10 || reordered === 0) {
+			throw new Error(`too little chaos: ${dropped} dropped, ${duplicated} duplicated, ${reordered} reordered of ${deliveries}`);
+		}
 	});
 }
 
