@@ -93,6 +93,7 @@ function addProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir
 		for (const line of printFigures(`${mode} mode`, figures)) log(line);
 		const problems = [figures.tickets, figures.customers].filter((d) => !isEqual(d));
 		if (problems.length) throw new Error(`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
+		if (figures.watermark.saved !== figures.watermark.newest) throw new Error(`the reconcile saved the watermark ${figures.watermark.saved}, not ${figures.watermark.newest}`);
 		if (figures.driver.total < 500) throw new Error(`only ${figures.driver.total} changes during the run`);
 		const { deliveries, dropped, duplicated, reordered } = figures.deliveries;
 		if (dropped < deliveries / 10 || duplicated < deliveries / 10 || reordered === 0) {

@@ -13,7 +13,7 @@ import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
 import { waitUntil } from '../wait';
 import { compareCustomers, compareTickets, type CopyDifference, describeDifference } from './compareCopy';
-import { CUSTOMER_TABLE, readTable, TICKET_TABLE } from './syncTables';
+import { CUSTOMER_TABLE, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
 
 export const SYNC_EXAMPLES = {
 	initialImport: 'examples/sync-initial-import.json',
@@ -74,6 +74,8 @@ export interface SyncFigures {
 	calls: { importPages: number; recordReads: number; reconcile: number };
 	tickets: CopyDifference;
 	customers: CopyDifference;
+	/** The reconcile's saved watermark and the newest updated_at of the service: equal after a run. */
+	watermark: { saved: string; newest: string };
 	/** Before the reconcile: what webhooks and the import alone left behind. */
 	beforeReconcile: { tickets: CopyDifference; customers: CopyDifference };
 }
@@ -154,6 +156,11 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		const reconcileCalls = sandbox.countCalls() - callsBeforeReconcile;
 		const after = await compareNow(rest, sandbox);
 		const lastChangeToEqualSeconds = (Date.now() - Date.parse(summary.lastChangeWallAt ?? '')) / 1000;
+		const state = await readTable(rest, STATE_TABLE);
+		const watermark = {
+			saved: String(state.find((row) => row.key === 'reconcile_since')?.value),
+			newest: sandbox.store.listTickets({ sortBy: 'updated_at' })[0]?.updated_at ?? '',
+		};
 		return {
 			ticketsAtStart,
 			driver: summary,
@@ -162,6 +169,7 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 			importSeconds,
 			reconcileSeconds,
 			lastChangeToEqualSeconds,
+			watermark,
 			calls: { importPages, recordReads, reconcile: reconcileCalls },
 			...after,
 			beforeReconcile,
@@ -188,7 +196,7 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
 		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
 		`  after one reconcile: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
-		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s`,
+		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,
 	];
 }
 
