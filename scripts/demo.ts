@@ -118,7 +118,7 @@ async function main(): Promise<void> {
 		await sandbox.stop();
 	}
 	console.log(
-		'Keeping a copy in sync (examples/sync-*.json) uses n8n Data Tables, which only the n8n server runs: `npm run test:sync` proves it in real n8n 2.41.1 (installed on first use, then ~4 min per mode).\n',
+		'Keeping a copy in sync (examples/sync-*.json) uses n8n Data Tables, which only the n8n server runs: `npm run test:sync` proves it in real n8n 2.41.1 (installed on first use; then about 3 minutes per mode).\n',
 	);
 	console.log(failed ? 'Demo finished with errors.' : 'Demo finished. Next: `npm test`, or `npm run sandbox -- --port 4010 --seed 1000` and point a credential at it.');
 	process.exitCode = failed ? 1 : 0;
