@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox } from '../sandbox';
-import { findWorkflow, isManuallyTriggered, type WorkflowFile } from './fixtures';
+import { findWorkflow, isManuallyTriggered, usesDataTables, type WorkflowFile } from './fixtures';
 import { executeWorkflow, type CliExecution } from './n8n/cli';
 import type { N8nUserFolder } from './n8n/userFolder';
 import { asRun, nodeOutput, onlyItem, type PrintedRun } from './runData';
@@ -188,7 +188,7 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		'examples/import-page-by-page.json',
 		'examples/incremental-import.json',
 	]);
-	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !covered.has(w.file))) {
+	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !usesDataTables(w) && !covered.has(w.file))) {
 		suite.test(`${workflow.file} runs without an error`, async () => {
 			await executeOk(context().folder, workflow);
 		});

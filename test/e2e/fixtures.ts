@@ -94,6 +94,14 @@ export function isManuallyTriggered(workflow: WorkflowFile): boolean {
 	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
 }
 
+/**
+ * Data Table nodes run only under `n8n start` (`n8n execute` has the module disabled): such examples
+ * are proven by `npm run test:sync`, not by headless runs.
+ */
+export function usesDataTables(workflow: WorkflowFile): boolean {
+	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.dataTable');
+}
+
 // The trigger's webhook path (SupportTicketTrigger.node.ts); n8n's production URL of a trigger
 // node is /webhook/<the node's webhookId>/<path>.
 const TRIGGER_TYPE = 'n8n-nodes-support-ticket.supportTicketTrigger';

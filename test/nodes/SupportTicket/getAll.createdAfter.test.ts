@@ -266,7 +266,8 @@ describe('examples/incremental-import.json', () => {
 			expect(first.ids).toHaveLength(230);
 			expect(first.calls).toBe(3);
 			const firstWatermark = fresh.store.listTickets()[0].created_at;
-			expect(staticData).toEqual({ global: { newestCreatedAt: firstWatermark } });
+			// The watermark also keeps the ids imported at that moment (examples/incremental-import.json skips them next time).
+			expect(staticData).toMatchObject({ global: { newestCreatedAt: firstWatermark } });
 
 			for (let i = 0; i < 40; i++) fresh.store.createTicket({ subject: `New ${i}`, description: 'After run 1', customer: { email: `n${i}@example.com` } });
 			const second = await importRun();

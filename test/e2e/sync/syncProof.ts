@@ -1,0 +1,205 @@
+/**
+ * The sync proof, the same in every n8n set-up: with the sandbox already changing, run the initial
+ * import (examples/sync-initial-import.json) while the webhook workflow (sync-webhooks.json) gets
+ * deliveries that are dropped, repeated and reordered; stop the changes, let the deliveries settle,
+ * run one reconcile (sync-reconcile.json) and compare the Data Tables with the service.
+ */
+import type { ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../sandbox';
+import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
+import type { N8nRestClient } from '../n8n/restClient';
+import { isFinished } from '../executions';
+import { parseExecutionData } from '../n8n/executionData';
+import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
+import type { PrintedRun } from '../runData';
+import { waitUntil } from '../wait';
+import { compareCustomers, compareTickets, type CopyDifference, describeDifference } from './compareCopy';
+import { CUSTOMER_TABLE, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
+
+export const SYNC_EXAMPLES = {
+	initialImport: 'examples/sync-initial-import.json',
+	webhooks: 'examples/sync-webhooks.json',
+	reconcile: 'examples/sync-reconcile.json',
+} as const;
+
+export interface SyncWorkflows {
+	initialImport: WorkflowFile;
+	webhooks: WorkflowFile;
+	reconcile: WorkflowFile;
+}
+
+export function syncWorkflows(examples: WorkflowFile[]): SyncWorkflows {
+	return {
+		initialImport: findWorkflow(examples, SYNC_EXAMPLES.initialImport),
+		webhooks: findWorkflow(examples, SYNC_EXAMPLES.webhooks),
+		reconcile: findWorkflow(examples, SYNC_EXAMPLES.reconcile),
+	};
+}
+
+/** Where the proof talks to n8n: the editor's REST API (main) and the production webhooks. */
+export interface SyncTarget {
+	rest: N8nRestClient;
+	webhookBaseUrl: string;
+}
+
+export interface ProofSettings {
+	/** Changes per second while the driver runs, and how many in all. */
+	changesPerSecond: number;
+	changes: number;
+	/** Changes made before the import starts (the driver is already running then). */
+	changesBeforeImport: number;
+	chaos: WebhookChaosOptions;
+	seed: number;
+}
+
+export const DEFAULT_PROOF: ProofSettings = {
+	changesPerSecond: 8,
+	changes: 600,
+	changesBeforeImport: 40,
+	// Lost, repeated, late and shuffled deliveries, several at once, failed ones retried. Rates a
+	// little above 10 % so that the drawn shares stay at 10 % or more.
+	chaos: { dropRate: 0.13, duplicateRate: 0.13, reorderWindow: 5, delayMs: [0, 200], concurrency: 4, maxAttempts: 5, backoffMs: 500, seed: 7 },
+	seed: 12,
+};
+
+export interface SyncFigures {
+	ticketsAtStart: number;
+	driver: ChangeDriverSummary;
+	deliveries: WebhookCounters;
+	webhookExecutions: { total: number; failed: number };
+	importSeconds: number;
+	reconcileSeconds: number;
+	/** From the driver's last change to the moment the copy was read equal. */
+	lastChangeToEqualSeconds: number;
+	/** API calls: list pages read by the import and the reconcile, single records read after deliveries. */
+	calls: { importPages: number; recordReads: number; reconcile: number };
+	tickets: CopyDifference;
+	customers: CopyDifference;
+	/** The reconcile's saved watermark and the newest updated_at of the service: equal after a run. */
+	watermark: { saved: string; newest: string };
+	/** Before the reconcile: what webhooks and the import alone left behind. */
+	beforeReconcile: { tickets: CopyDifference; customers: CopyDifference };
+}
+
+const LIST_PATH = /\/(tickets|customers)$/;
+const RECORD_PATH = /\/(tickets|customers)\/[^/]+$/;
+const RUN_TIMEOUT_MS = 15 * 60_000;
+
+/** Where and why an execution failed, from its run data. */
+export async function executionError(rest: N8nRestClient, id: string): Promise<string> {
+	const install = await ensureN8n(PRIMARY_N8N_VERSION, () => undefined);
+	// The editor's execution view gets the run data itself (IRunExecutionData), not a whole IRun.
+	const data = parseExecutionData(install, (await rest.getExecution(id)).data) as PrintedRun['data'];
+	const { error, lastNodeExecuted } = data.resultData;
+	return `${lastNodeExecuted ?? '?'}: ${error?.message ?? '?'} ${error?.description ?? ''}`;
+}
+
+/** Starts a workflow from its Manual Trigger the way the editor does and waits until it finished. */
+async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trigger: string): Promise<number> {
+	const started = Date.now();
+	const id = await rest.runManually(workflow.id, trigger);
+	const execution = await waitUntil(
+		`${workflow.file} execution ${id} to finish`,
+		async () => (await rest.listExecutions(workflow.id)).find((e) => e.id === id && isFinished(e)),
+		RUN_TIMEOUT_MS,
+		{ intervalMs: 1000 },
+	);
+	if (execution.status !== 'success') throw new Error(`${workflow.file} execution ${id} ended ${execution.status}: ${await executionError(rest, id)}`);
+	return (Date.now() - started) / 1000;
+}
+
+async function compareNow(rest: N8nRestClient, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
+	return {
+		tickets: compareTickets(sandbox.store.listTickets(), await readTable(rest, TICKET_TABLE)),
+		customers: compareCustomers(sandbox.store.listCustomers(), await readTable(rest, CUSTOMER_TABLE)),
+	};
+}
+
+export function isEqual(difference: CopyDifference): boolean {
+	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
+}
+
+export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows: SyncWorkflows, settings: ProofSettings, log: (line: string) => void): Promise<SyncFigures> {
+	const { rest } = target;
+	const path = triggerWebhookPath(workflows.webhooks);
+	if (!path) throw new Error(`${workflows.webhooks.file} has no Support Ticket Trigger with a webhookId`);
+	sandbox.setWebhookChaos(settings.chaos);
+	sandbox.resetWebhookCounters();
+	const hook = sandbox.addWebhook({ url: target.webhookBaseUrl + path });
+	const ticketsAtStart = sandbox.store.ticketCount;
+	sandbox.clearLog();
+	const driver = sandbox.startDriver({ ratePerSecond: settings.changesPerSecond, count: settings.changes, seed: settings.seed });
+	try {
+		await waitUntil('the first changes', () => (driver.summary().total >= settings.changesBeforeImport ? true : undefined), 60_000, { intervalMs: 100 });
+		const importSeconds = await runToEnd(rest, workflows.initialImport, 'Start Import');
+		const importPages = sandbox.countCalls({ pathname: LIST_PATH });
+		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes`);
+		const summary = await driver.finished;
+		log(`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`);
+		await sandbox.webhooksIdle();
+		const executions = await waitUntil(
+			'the webhook executions to finish',
+			async () => {
+				const list = await rest.listExecutions(workflows.webhooks.id);
+				return list.every(isFinished) ? list : undefined;
+			},
+			RUN_TIMEOUT_MS,
+			{ intervalMs: 1000 },
+		);
+		const total = (await countExecutions(rest, workflows.webhooks.id)) ?? executions.length;
+		const failed = executions.filter((e) => e.status !== 'success').length;
+		const beforeReconcile = await compareNow(rest, sandbox);
+		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
+		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
+		const recordReads = sandbox.countCalls({ pathname: RECORD_PATH });
+		const callsBeforeReconcile = sandbox.countCalls();
+		const reconcileSeconds = await runToEnd(rest, workflows.reconcile, 'Start Reconcile');
+		const reconcileCalls = sandbox.countCalls() - callsBeforeReconcile;
+		const after = await compareNow(rest, sandbox);
+		const lastChangeToEqualSeconds = (Date.now() - Date.parse(summary.lastChangeWallAt ?? '')) / 1000;
+		const state = await readTable(rest, STATE_TABLE);
+		const watermark = {
+			saved: String(state.find((row) => row.key === 'reconcile_since')?.value),
+			newest: sandbox.store.listTickets({ sortBy: 'updated_at' })[0]?.updated_at ?? '',
+		};
+		return {
+			ticketsAtStart,
+			driver: summary,
+			deliveries: sandbox.webhookCounters(),
+			webhookExecutions: { total, failed },
+			importSeconds,
+			reconcileSeconds,
+			lastChangeToEqualSeconds,
+			watermark,
+			calls: { importPages, recordReads, reconcile: reconcileCalls },
+			...after,
+			beforeReconcile,
+		};
+	} finally {
+		await driver.stop();
+		sandbox.removeWebhook(hook);
+		sandbox.setWebhookChaos({});
+	}
+}
+
+/** The total count of a workflow's executions (the list itself is capped at 100 rows). */
+async function countExecutions(rest: N8nRestClient, workflowId: string): Promise<number | undefined> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const response = await rest.request<{ data?: { count?: number } }>('GET', `/executions?filter=${filter}&limit=1`);
+	return response.body.data?.count;
+}
+
+export function printFigures(label: string, figures: SyncFigures): string[] {
+	const d = figures.deliveries;
+	return [
+		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.total} changes during the run ${JSON.stringify(figures.driver.byKind)}`,
+		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
+		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
+		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
+		`  after one reconcile: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
+		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,
+	];
+}
+
+function pct(part: number, whole: number): string {
+	return whole ? `${((100 * part) / whole).toFixed(1)} %` : '-';
+}

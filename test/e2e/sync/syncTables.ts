@@ -1,0 +1,37 @@
+import type { N8nRestClient } from '../n8n/restClient';
+
+/**
+ * The Data Tables the sync examples keep (examples/sync-*.json create them): one row per ticket and
+ * per customer, keyed by the service's id, and the columns the copy keeps.
+ */
+export const TICKET_TABLE = 'st_tickets';
+export const CUSTOMER_TABLE = 'st_customers';
+export const STATE_TABLE = 'st_state';
+
+export const TICKET_COLUMNS = ['ticket_id', 'subject', 'description', 'status', 'priority', 'customer_id', 'created_at', 'updated_at'] as const;
+export const CUSTOMER_COLUMNS = ['customer_id', 'email', 'name', 'created_at', 'updated_at'] as const;
+
+export type Row = Record<string, unknown>;
+
+interface TableInfo {
+	id: string;
+	name: string;
+	projectId: string;
+}
+
+const PAGE = 250;
+
+/** Every row of a Data Table, read through the editor's REST API (what the Data Tables screen shows). */
+export async function readTable(rest: N8nRestClient, name: string): Promise<Row[]> {
+	const tables = await rest.request<{ data: { data: TableInfo[] } }>('GET', '/data-tables-global?take=100');
+	if (tables.status !== 200) throw new Error(`GET /rest/data-tables-global answered ${tables.status}: ${JSON.stringify(tables.body)}`);
+	const table = tables.body.data.data.find((t) => t.name === name);
+	if (!table) throw new Error(`no Data Table ${name}; tables: ${tables.body.data.data.map((t) => t.name).join(', ')}`);
+	const rows: Row[] = [];
+	for (let skip = 0; ; skip += PAGE) {
+		const page = await rest.request<{ data: { count: number; data: Row[] } }>('GET', `/projects/${table.projectId}/data-tables/${table.id}/rows?take=${PAGE}&skip=${skip}`);
+		if (page.status !== 200) throw new Error(`reading ${name} answered ${page.status}: ${JSON.stringify(page.body)}`);
+		rows.push(...page.body.data.data);
+		if (page.body.data.data.length < PAGE) return rows;
+	}
+}
