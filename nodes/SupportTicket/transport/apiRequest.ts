@@ -81,7 +81,7 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 				CREDENTIAL_TYPE,
 				options,
 			)) as IN8nHttpFullResponse;
-			if (response.statusCode >= 200 && response.statusCode < 300) return withData(response.body, request.context);
+			if (response.statusCode >= 200 && response.statusCode < 300) return withData(response.body, request.method === 'POST' ? undefined : request.context);
 			failure = { status: response.statusCode, retryAfter: response.headers?.['retry-after'] !== undefined };
 		} catch (error) {
 			const code = connectionErrorCode(error);
@@ -114,7 +114,8 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 /**
  * A success in the spec's envelope (`{data, meta?}`), whatever came back, so every operation's
  * item has an object: a 204 or empty body gives what is known (the id that was asked for), a
- * body without `data` is taken as the resource itself.
+ * body without `data` is taken as the resource itself. A create is given no context: the id
+ * asked for is not the new record's (a reply's context is its ticket).
  */
 function withData(body: unknown, context: ErrorContext | undefined): IDataObject {
 	if (Array.isArray(body)) return { data: body };
