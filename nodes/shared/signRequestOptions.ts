@@ -75,7 +75,7 @@ type LegacyRequestOptions = IHttpRequestOptions & { uri?: string | URL; form?: u
  * client after signing, so no signature could match it; the service takes JSON anyway.
  */
 function rejectFormBody(options: LegacyRequestOptions): void {
-	if (options.form === undefined && options.formData === undefined) return;
+	if (isEmptyBody(options.form) && isEmptyBody(options.formData)) return;
 	throw new Error(
 		'The Support Ticket API takes JSON bodies, not form data: in the HTTP Request node set Body Content Type to JSON',
 	);
