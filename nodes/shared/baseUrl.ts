@@ -15,7 +15,13 @@ export function baseUrlProblem(value: string): string | undefined {
 	if (!WEB_ADDRESS.test(value)) {
 		return `The Base URL ${shown} in the credential is not a web address. ${BASE_URL_ADVICE}`;
 	}
-	return URL.canParse(value) ? undefined : `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
+	if (!URL.canParse(value)) return `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
+	// The API path is appended as text (a path prefix must survive), so these would end up in the
+	// wrong place: the API path twice, or the API path inside the query or fragment.
+	const { pathname, search, hash } = new URL(value);
+	if (/\/api\/v1\/external\/?$/i.test(pathname)) return `The Base URL ${shown} in the credential ends with /api/v1/external, which is added to every request: remove it. ${BASE_URL_ADVICE}`;
+	if (search || hash || /[?#]/.test(value)) return `The Base URL ${shown} in the credential has a query (?) or fragment (#): remove it. ${BASE_URL_ADVICE}`;
+	return undefined;
 }
 
 /** The trimmed Base URL; throws an Error that says what a Base URL looks like. */

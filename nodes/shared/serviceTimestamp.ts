@@ -5,12 +5,13 @@
  * - ISO 8601 with a zone (`Z`, `+02:00`, `+0200`);
  * - ISO 8601 without a zone, read as UTC (Date.parse would read it in the host's local time);
  * - Unix time as a number or a text of digits: below 1e11 it is seconds (1e11 s is the year
- *   5138), from 1e11 on milliseconds (1e11 ms is March 1973, before any ticket);
+ *   5138), from 1e11 on milliseconds (1e11 ms is March 1973, before any ticket); a text needs
+ *   9 digits or more (from 1973), as shorter ones are calendar dates ("2024", "20240101");
  * - other texts only when they name their zone (e.g. an HTTP date ending in GMT).
  */
 
 const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const UNIX_TIME = /^-?\d+(\.\d+)?$/;
+const UNIX_TIME = /^-?\d{9,}(\.\d+)?$/;
 const NAMES_A_ZONE = /(GMT|UTC|[+-]\d{2}:?\d{2})/i;
 const SECONDS_BELOW = 1e11;
 
@@ -24,10 +25,17 @@ export function parseServiceTimestamp(value: unknown): number | undefined {
 	const iso = ISO_DATE_TIME.exec(text);
 	if (iso) {
 		const [, date, time, zone] = iso;
+		if (!isCalendarDate(date)) return undefined;
 		if (time === undefined) return zone === undefined ? finite(Date.parse(date)) : undefined;
 		return finite(Date.parse(`${date}T${time}${normalizeZone(zone)}`));
 	}
 	return NAMES_A_ZONE.test(text) ? finite(Date.parse(text)) : undefined;
+}
+
+/** Date.parse accepts any day up to 31 (30 February becomes 1 March). */
+function isCalendarDate(date: string): boolean {
+	const [year, month, day] = date.split('-').map(Number);
+	return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
 }
 
 function fromUnixTime(value: number): number | undefined {

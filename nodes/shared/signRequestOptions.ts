@@ -68,7 +68,18 @@ function withoutHeaders(headers: IDataObject | undefined, names: string[]): IDat
 }
 
 /** Request options as the older `requestWithAuthentication` passes them (request-promise style). */
-type LegacyRequestOptions = IHttpRequestOptions & { uri?: string | URL };
+type LegacyRequestOptions = IHttpRequestOptions & { uri?: string | URL; form?: unknown; formData?: unknown };
+
+/**
+ * A form body (the HTTP Request node's "Form Urlencoded" / "Form-Data") is encoded by the HTTP
+ * client after signing, so no signature could match it; the service takes JSON anyway.
+ */
+function rejectFormBody(options: LegacyRequestOptions): void {
+	if (isEmptyBody(options.form) && isEmptyBody(options.formData)) return;
+	throw new Error(
+		'The Support Ticket API takes JSON bodies, not form data: in the HTTP Request node set Body Content Type to JSON',
+	);
+}
 
 /** The absolute address to request, with a message that helps when it is not one. */
 function targetUrl(options: LegacyRequestOptions): URL {
@@ -86,6 +97,7 @@ export function signRequestOptions(
 	nowMs: number,
 ): IHttpRequestOptions {
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
+	rejectFormBody(options);
 	const target = targetUrl(options);
 	target.hash = '';
 	const query = options.qs ? serializeQuery(options.qs as QueryInput) : '';

@@ -82,7 +82,9 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 			const send = async () =>
 				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			response = await (request.limiter ? request.limiter.run(send) : send());
-			if (response.statusCode >= 200 && response.statusCode < 300) return withData(response.body, request.context);
+			// A create's own id is unknown until the service says it; a reply's context is its ticket.
+			if (response.statusCode >= 200 && response.statusCode < 300)
+				return withData(response.body, request.method === 'POST' ? undefined : request.context);
 			failure = { status: response.statusCode, retryAfter: response.headers?.['retry-after'] !== undefined };
 		} catch (error) {
 			const code = connectionErrorCode(error);
@@ -115,7 +117,8 @@ export async function apiRequest(this: ApiContext, request: ApiRequest): Promise
 /**
  * A success in the spec's envelope (`{data, meta?}`), whatever came back, so every operation's
  * item has an object: a 204 or empty body gives what is known (the id that was asked for), a
- * body without `data` is taken as the resource itself.
+ * body without `data` is taken as the resource itself. A create is given no context: the id
+ * asked for is not the new record's (a reply's context is its ticket).
  */
 function withData(body: unknown, context: ErrorContext | undefined): IDataObject {
 	if (Array.isArray(body)) return { data: body };

@@ -34,6 +34,9 @@ export class SignedRequest implements INodeType {
 			{ displayName: 'Body As Text', name: 'bodyAsText', type: 'boolean', default: false },
 			// What n8n's HTTP Request node sends: the older helper, the address as `uri`.
 			{ displayName: 'Legacy Request', name: 'legacy', type: 'boolean', default: false },
+			// Where a legacy request carries its body: the HTTP Request node's Body Content Type
+			// "Form Urlencoded" puts it in `form`, "Form-Data" in `formData`.
+			{ displayName: 'Legacy Body Field', name: 'legacyBodyField', type: 'string', default: 'body' },
 		],
 	};
 
@@ -59,7 +62,12 @@ export class SignedRequest implements INodeType {
 			}
 			if (this.getNodeParameter('legacy', i)) {
 				const { url, baseURL, returnFullResponse, ...rest } = options;
-				const legacy = { ...rest, uri: baseURL ? `${baseURL}${url}` : url, resolveWithFullResponse: returnFullResponse, headers: {} };
+				const legacy: IDataObject = { ...rest, uri: baseURL ? `${baseURL}${url}` : url, resolveWithFullResponse: returnFullResponse, headers: {} };
+				const bodyField = this.getNodeParameter('legacyBodyField', i) as string;
+				if (bodyField !== 'body' && legacy.body !== undefined) {
+					legacy[bodyField] = legacy.body;
+					delete legacy.body;
+				}
 				const response = (await this.helpers.requestWithAuthentication.call(this, 'supportTicketApi', legacy, undefined, i)) as {
 					statusCode: number;
 					body: IDataObject;
