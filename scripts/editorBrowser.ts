@@ -41,7 +41,7 @@ export async function answers(url: string): Promise<boolean> {
 /** n8n at `url` when one answers there (e.g. `npm run dev`'s), else the dev environment on a free port. */
 export async function editorEnvironment(url: string | undefined, log: (line: string) => void): Promise<{ url: string; env?: DevEnvironment }> {
 	if (url && (await answers(url))) return { url };
-	log(`No n8n on ${url ?? '--url'}: starting the npm run dev environment …`);
+	log(url ? `No n8n on ${url}: starting the npm run dev environment …` : 'Starting the npm run dev environment …');
 	const env = await startDevEnvironment({ port: await freePort(), log: (line) => log(`  ${line}`) });
 	return { url: env.url, env };
 }
