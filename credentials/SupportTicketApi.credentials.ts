@@ -80,5 +80,16 @@ export class SupportTicketApi implements ICredentialType {
 			method: 'GET',
 			qs: { per_page: 1 },
 		},
+		// Without a rule n8n shows only the status text ("Unauthorized").
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The service rejected the request signature: check the API key or API secret (and that the Base URL is the right account)',
+				},
+			},
+		],
 	};
 }

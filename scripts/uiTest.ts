@@ -1,0 +1,235 @@
+/**
+ * `npm run test:ui`: the package in n8n's editor, in a real browser, as a user meets it. Real n8n
+ * (2.41.1) with the package installed as a community package and the seeded sandbox (the
+ * `npm run dev` environment, started here on free ports unless --url names a running one).
+ *
+ *   1. sign in;
+ *   2. create a Support Ticket API credential through its form: the test succeeds; a wrong
+ *      API secret fails with the message the user reads;
+ *   3. in a new workflow, add the Support Ticket node from the node panel (search "Support
+ *      Ticket"), pick Ticket → Get, choose the ticket "From list" (the list loads more as it
+ *      scrolls and filters by typed text), execute the step and see the ticket in the output;
+ *   4. open the webhook trigger and read its production URL notice;
+ *   5. open the poll trigger.
+ *
+ * Each step saves docs/ui-<step>.jpg. Assertions read the page (text, elements), never pixels.
+ * Debian's Chromium (`apt-get install -y chromium`) and playwright-core, as `npm run screenshot`.
+ *
+ *   npm run test:ui [-- --url http://127.0.0.1:5678 --sandbox http://127.0.0.1:4010]
+ */
+import { writeFileSync } from 'node:fs';
+
+import type { Locator, Page } from 'playwright-core';
+
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../test/sandbox';
+import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
+
+interface UiTestOptions {
+	url?: string;
+	sandbox: string;
+}
+
+interface StepResult {
+	name: string;
+	ok: boolean;
+	error?: string;
+	screenshot?: string;
+}
+
+const STEP_TIMEOUT = 60_000;
+const STEP_COUNT = 5;
+
+function parseArguments(argv: string[]): UiTestOptions {
+	const options: UiTestOptions = { sandbox: 'http://127.0.0.1:4010' };
+	for (let i = 0; i < argv.length; i += 2) {
+		const value = argv[i + 1];
+		if (argv[i] === '--url' && value) options.url = value.replace(/\/$/, '');
+		else if (argv[i] === '--sandbox' && value) options.sandbox = value.replace(/\/$/, '');
+		else throw new Error(`unknown option ${argv[i]} (options: --url URL, --sandbox URL)`);
+	}
+	return options;
+}
+
+function expectText(actual: string, expected: RegExp, what: string): void {
+	if (!expected.test(actual)) throw new Error(`${what}: expected ${String(expected)}, the page shows "${actual.trim().slice(0, 300)}"`);
+}
+
+/** Modals n8n opens by itself (surveys, what's new) would cover what the test clicks. */
+async function dismissPopups(page: Page): Promise<void> {
+	for (const id of ['nps-survey-modal', 'version-updates-panel']) {
+		const popup = page.getByTestId(id);
+		if (await popup.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+	}
+}
+
+/** Polls `check` (bounded by STEP_TIMEOUT) for what a locator's auto-wait cannot express. */
+async function until(page: Page, what: string, check: () => Promise<boolean>): Promise<void> {
+	const deadline = Date.now() + STEP_TIMEOUT;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await page.waitForTimeout(250);
+	}
+}
+
+async function fillParameter(scope: Locator, name: string, value: string): Promise<void> {
+	const input = scope.getByTestId(`parameter-input-${name}`).locator('input, textarea').first();
+	await input.fill(value);
+}
+
+/** Step 2: the credential form, its automatic connection test, then a wrong secret. */
+async function createCredential(page: Page, url: string, sandboxUrl: string): Promise<string[]> {
+	await page.goto(`${url}/home/credentials`);
+	await dismissPopups(page);
+	await page.getByTestId('add-resource-credential').click();
+	await page.getByTestId('new-credential-type-select').locator('input').fill('Support Ticket');
+	await page.getByRole('option', { name: 'Support Ticket API' }).click();
+	await page.getByTestId('new-credential-type-button').click();
+	const modal = page.getByTestId('editCredential-modal');
+	await fillParameter(modal, 'baseUrl', sandboxUrl);
+	await fillParameter(modal, 'apiKey', DEFAULT_API_KEY);
+	await fillParameter(modal, 'apiSecret', DEFAULT_API_SECRET);
+	await modal.getByTestId('credential-save-button').click();
+	// n8n tests a credential when it is saved.
+	const success = modal.getByTestId('credentials-config-container-test-success');
+	await success.waitFor({ timeout: STEP_TIMEOUT });
+	expectText(await success.innerText(), /Connection tested successfully/, 'credential test with the right secret');
+	const shots = [await saveDocsScreenshot(page, 'ui-credential-test.jpg')];
+
+	await fillParameter(modal, 'apiSecret', `${DEFAULT_API_SECRET}-wrong`);
+	await modal.getByTestId('credential-save-button').click();
+	// The banner, then its "More details": the reason as the service gave it.
+	const failure = modal.getByText(/Couldn.t connect with these settings/i);
+	await failure.waitFor({ timeout: STEP_TIMEOUT });
+	await modal.getByText('More details').click();
+	const reason = modal.getByText(/API key or API secret/);
+	await reason.waitFor({ timeout: STEP_TIMEOUT });
+	expectText(await reason.innerText(), /signature/, 'the reason the wrong secret failed');
+	shots.push(await saveDocsScreenshot(page, 'ui-credential-wrong-secret.jpg'));
+
+	// Back to the right secret, so the node below runs with this credential.
+	await fillParameter(modal, 'apiSecret', DEFAULT_API_SECRET);
+	await modal.getByTestId('credential-save-button').click();
+	await success.waitFor({ timeout: STEP_TIMEOUT });
+	await page.keyboard.press('Escape');
+	await modal.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+	return shots;
+}
+
+/** The node panel's search, then the item with exactly this name. */
+async function pickFromNodePanel(page: Page, search: string, itemName: string): Promise<void> {
+	await page.getByTestId('node-creator-search-bar').fill(search);
+	await page.getByTestId('node-creator-item-name').getByText(itemName, { exact: true }).first().click();
+}
+
+async function newWorkflow(page: Page, url: string): Promise<void> {
+	await page.goto(`${url}/workflow/new`);
+	await dismissPopups(page);
+	await page.getByTestId('canvas-plus-button').first().click({ timeout: STEP_TIMEOUT });
+}
+
+/** Step 3: Ticket → Get with the ticket picked "From list", executed, the ticket in the output. */
+async function getTicketFromList(page: Page, url: string): Promise<string[]> {
+	await newWorkflow(page, url);
+	// An action node needs a trigger before it: the one a user picks to try a step.
+	await pickFromNodePanel(page, 'manual', 'Trigger manually');
+	await page.keyboard.press('Escape');
+	await page.getByTestId('node-creator-plus-button').click();
+	await pickFromNodePanel(page, 'Support Ticket', 'Support Ticket');
+	await page.getByTestId('node-creator-item-name').getByText('Get a ticket', { exact: true }).click();
+	const ndv = page.getByTestId('ndv');
+	await ndv.getByTestId('resource-locator-ticketId').waitFor({ timeout: STEP_TIMEOUT });
+	expectText(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue(), /^Ticket$/, 'resource');
+	expectText(await ndv.getByTestId('parameter-input-operation').locator('input').inputValue(), /^Get$/, 'operation');
+
+	await ndv.getByTestId('rlc-input').click();
+	const items = page.getByTestId('rlc-item');
+	await items.first().waitFor({ timeout: STEP_TIMEOUT });
+	// The service lists 100 tickets a page; scrolling to the end of the list loads the next page.
+	const loaded = await items.count();
+	await items.nth(loaded - 1).scrollIntoViewIfNeeded();
+	await until(page, 'the next page of tickets after scrolling', async () => (await items.count()) > loaded);
+	const afterScroll = await items.count();
+	console.log(`  list: ${loaded} tickets, ${afterScroll} after scrolling to the end`);
+
+	await page.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input').first().fill('Two-factor');
+	await until(page, 'only tickets matching "Two-factor"', async () => {
+		const texts = await items.allInnerTexts();
+		return texts.length > 0 && texts.every((text) => text.includes('Two-factor'));
+	});
+	const chosen = (await items.first().innerText()).trim();
+	const ticketId = /\((tkt_\d+)\)/.exec(chosen)?.[1];
+	if (!ticketId) throw new Error(`the list entry "${chosen}" names no ticket id`);
+	console.log(`  filtered by "Two-factor": ${await items.count()} tickets, picking "${chosen}"`);
+	const shots = [await saveDocsScreenshot(page, 'ui-ticket-from-list.jpg')];
+	await items.first().click();
+
+	await ndv.getByTestId('node-execute-button').first().click();
+	const output = ndv.getByTestId('output-panel');
+	await output.getByTestId('node-run-status-success').first().waitFor({ timeout: STEP_TIMEOUT }).catch(async () => {
+		throw new Error(`the step did not succeed: ${(await output.innerText()).slice(0, 400)}`);
+	});
+	await output.getByText(ticketId, { exact: true }).first().waitFor({ timeout: STEP_TIMEOUT });
+	await output.getByText('Two-factor codes rejected').first().waitFor({ timeout: STEP_TIMEOUT });
+	shots.push(await saveDocsScreenshot(page, 'ui-get-ticket-output.jpg'));
+	await page.keyboard.press('Escape');
+	return shots;
+}
+
+/** Steps 4 and 5: the triggers' panels. */
+async function openTrigger(page: Page, url: string, itemName: string, event: string, expected: RegExp, screenshot: string): Promise<string[]> {
+	await newWorkflow(page, url);
+	await pickFromNodePanel(page, 'Support Ticket', itemName);
+	const ndv = page.getByTestId('ndv');
+	// A trigger with events lists them in the panel first ("On any event", …).
+	await page.getByTestId('node-creator').getByText(event, { exact: true }).first().click();
+	await ndv.getByTestId('node-parameters').waitFor({ timeout: STEP_TIMEOUT });
+	await until(page, `the panel to show ${String(expected)}`, async () => expected.test(await ndv.innerText()));
+	return [await saveDocsScreenshot(page, screenshot)];
+}
+
+async function runStep(results: StepResult[], name: string, step: () => Promise<string[] | void>): Promise<boolean> {
+	const started = Date.now();
+	try {
+		const shots = (await step()) ?? [];
+		results.push({ name, ok: true, screenshot: shots.join(', ') });
+		console.log(`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)${shots.length ? `: ${shots.join(', ')}` : ''}`);
+		return true;
+	} catch (error) {
+		const text = error instanceof Error ? error.message : String(error);
+		results.push({ name, ok: false, error: text });
+		console.error(`✗ ${name}: ${text}`);
+		throw error;
+	}
+}
+
+async function main(): Promise<void> {
+	const missing = chromiumMissing();
+	if (missing) throw new Error(missing);
+	const options = parseArguments(process.argv.slice(2));
+	const { url, env } = await editorEnvironment(options.url, (line) => console.log(line));
+	const sandboxUrl = env?.sandbox.baseUrl ?? options.sandbox;
+	const results: StepResult[] = [];
+	try {
+		await withBrowserPage('ui-test', async (page) => {
+			await runStep(results, 'sign in', () => logIn(page, url));
+			await runStep(results, 'credential: test succeeds, a wrong secret fails', () => createCredential(page, url, sandboxUrl));
+			await runStep(results, 'node panel → Ticket → Get, ticket from list, execute', () => getTicketFromList(page, url));
+			await runStep(results, 'webhook trigger: production URL notice', () =>
+				openTrigger(page, url, 'Support Ticket', 'On any event', /copy the Production URL above/, 'ui-webhook-trigger.jpg'),
+			);
+			await runStep(results, 'poll trigger', () => openTrigger(page, url, 'Support Ticket Poll', 'On new ticket', /Poll Times/, 'ui-poll-trigger.jpg'));
+		});
+	} finally {
+		await env?.stop();
+		const passed = results.filter((result) => result.ok).length;
+		// A step that never ran after a failure counts as failed too.
+		const failed = STEP_COUNT - passed;
+		if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify({ passed, failed }));
+		console.log(`${passed} passed, ${failed} failed`);
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
