@@ -7,7 +7,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { resolveChoice } from '../SupportTicket/helpers/readParameters';
+import { resolveChoice } from '../shared/readParameters';
 import { pollSource, type PollEvent } from './pollEvents';
 import { pollNewRecords } from './pollNewRecords';
 import { DEFAULT_MAX_PAGES_PER_POLL, pollProperties } from './pollProperties';

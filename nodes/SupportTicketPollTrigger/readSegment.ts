@@ -1,8 +1,8 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { toNodeError } from '../SupportTicket/helpers/toNodeError';
-import { apiRequest } from '../SupportTicket/transport/apiRequest';
-import { MAX_PER_PAGE, readNextCursor } from '../SupportTicket/transport/paginate';
+import { toNodeError } from '../shared/toNodeError';
+import { apiRequest } from '../shared/apiRequest';
+import { MAX_PER_PAGE, readNextCursor } from '../shared/paginate';
 import type { QueryInput } from '../shared/serializeQuery';
 import type { PollSource } from './pollEvents';
 import { compareTimestamps, isSeen, type Stamped, stampOf, type Watermark } from './watermark';

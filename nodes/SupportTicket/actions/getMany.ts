@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readPaging } from '../helpers/readParameters';
-import { fetchOnePage, paginate, type PageRequest } from '../transport/paginate';
+import { readPaging } from '../../shared/readParameters';
+import { fetchOnePage, paginate, type PageRequest } from '../../shared/paginate';
 
 /**
  * The list part of every Get Many: all items or up to a limit (one item per result), or one page

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest } from '../transport/apiRequest';
-import { readNextCursor } from '../transport/paginate';
+import { apiRequest } from '../../shared/apiRequest';
+import { readNextCursor } from '../../shared/paginate';
 
 const PAGE_SIZE = 100;
 /** With a typed filter, one call reads on until this many matches... */

@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport/apiRequest';
-import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../helpers/readParameters';
+import { apiRequest } from '../../../shared/apiRequest';
+import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
-import type { RequestLimiter } from '../../transport/concurrency';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('customer', 'customerId', 'searchCustomers'),

@@ -1,9 +1,10 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport/apiRequest';
-import { checkEmail, parseCustomFields, requireText, resolveChoice } from '../../helpers/readParameters';
-import { concurrencyOptions, customFieldsJson, ticketStateFields } from '../common.descriptions';
-import type { RequestLimiter } from '../../transport/concurrency';
+import { apiRequest } from '../../../shared/apiRequest';
+import { checkEmail, parseCustomFields, requireText, resolveChoice } from '../../../shared/readParameters';
+import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
+import { ticketStateFields } from '../../../shared/ticketFields';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	{

@@ -7,9 +7,10 @@ import {
 } from 'n8n-workflow';
 
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
-import { readDateTime, resolveChoice } from '../../helpers/readParameters';
+import { readDateTime, resolveChoice } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
-import { pagingFields, ticketFilters } from '../common.descriptions';
+import { pagingFields } from '../common.descriptions';
+import { ticketFilters } from '../../../shared/ticketFields';
 import { getMany } from '../getMany';
 
 const properties: INodeProperties[] = [

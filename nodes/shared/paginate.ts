@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
-import type { QueryInput } from '../../shared/serializeQuery';
+import type { QueryInput } from './serializeQuery';
 import { apiRequest, type ApiContext } from './apiRequest';
 import type { RequestLimiter } from './concurrency';
 import type { ErrorContext } from './describeApiError';

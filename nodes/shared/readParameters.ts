@@ -5,8 +5,8 @@
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
 
-import { parseServiceTimestamp } from '../../shared/serviceTimestamp';
-import { CUSTOM_VALUE } from '../actions/common.descriptions';
+import { parseServiceTimestamp } from './serviceTimestamp';
+import { CUSTOM_VALUE } from './ticketFields';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -12,9 +12,9 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { toNodeError } from '../helpers/toNodeError';
-import { baseUrlProblem } from '../../shared/baseUrl';
-import type { QueryInput } from '../../shared/serializeQuery';
+import { toNodeError } from './toNodeError';
+import { baseUrlProblem } from './baseUrl';
+import type { QueryInput } from './serializeQuery';
 import type { RequestLimiter } from './concurrency';
 import { describeApiError, describeConnectionError, type ErrorContext } from './describeApiError';
 import {
