@@ -83,7 +83,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	// At or after, not strictly after: a workflow that feeds back the newest created_at it saw must
 	// not lose a ticket created later within that same timestamp (the boundary comes again instead).
-	const until = (ticket: IDataObject) => {
+	const endsBefore = (ticket: IDataObject) => {
 		const createdAt = parseServiceTimestamp(ticket.created_at);
 		if (createdAt === undefined) {
 			throw new NodeOperationError(this.getNode(), `The service sent ticket ${String(ticket.id)} with a created_at Created After cannot read: ${JSON.stringify(ticket.created_at)}`, {
@@ -93,5 +93,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}
 		return createdAt < createdAfter;
 	};
-	return await getMany.call(this, itemIndex, { path: '/tickets', qs, until });
+	return await getMany.call(this, itemIndex, { path: '/tickets', qs, endsBefore });
 }
