@@ -129,7 +129,7 @@ export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: stri
 }
 
 /** Return All, or a Limit of at least 1. */
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
 	if (!Number.isInteger(limit) || limit < 1) {

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 /** Marks the "Custom" entry of an option list; the matching free-text field then holds the value. */
 export const CUSTOM_VALUE = '__custom__';
 
-export const priorityOptions = [
+const priorityOptions = [
 	{ name: 'Low', value: 'low' },
 	{ name: 'Normal', value: 'normal' },
 	{ name: 'High', value: 'high' },
@@ -11,7 +11,7 @@ export const priorityOptions = [
 	{ name: 'Custom', value: CUSTOM_VALUE, description: 'Type a value the service accepts' },
 ];
 
-export const statusOptions = [
+const statusOptions = [
 	{ name: 'Open', value: 'open' },
 	{ name: 'Pending', value: 'pending' },
 	{ name: 'On Hold', value: 'on_hold' },
