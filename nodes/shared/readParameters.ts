@@ -54,23 +54,27 @@ export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemInde
 	return parsed as IDataObject;
 }
 
-/** An option list value, or the free-text value beside it when the user chose "Custom". */
-export function resolveChoice(
+/**
+ * Status and priority from a collection of ticketStateFields: each the listed value, or the
+ * Custom field's text when Custom is chosen; undefined when not set.
+ */
+export function readTicketState(
 	ctx: IExecuteFunctions | IPollFunctions,
 	fields: IDataObject,
-	name: 'priority' | 'status',
 	itemIndex: number,
-): string | undefined {
+): { status?: string; priority?: string } {
+	return { status: readChoice(ctx, fields, 'status', itemIndex), priority: readChoice(ctx, fields, 'priority', itemIndex) };
+}
+
+function readChoice(ctx: IExecuteFunctions | IPollFunctions, fields: IDataObject, name: 'priority' | 'status', itemIndex: number): string | undefined {
 	const value = fields[name];
 	if (value === undefined) return undefined;
 	if (value !== CUSTOM_VALUE) return String(value);
-	const customName = name === 'priority' ? 'customPriority' : 'customStatus';
-	const label = name === 'priority' ? 'Custom Priority' : 'Custom Status';
-	const custom = typeof fields[customName] === 'string' ? (fields[customName] as string).trim() : '';
-	if (!custom) {
-		throw invalid(ctx, itemIndex, `${label} is empty`, `${name === 'priority' ? 'Priority' : 'Status'} is set to Custom: add ${label} with the value to send.`);
-	}
-	return custom;
+	const label = name === 'priority' ? 'Priority' : 'Status';
+	const custom = fields[`custom${label}`];
+	const text = typeof custom === 'string' ? custom.trim() : '';
+	if (!text) throw invalid(ctx, itemIndex, `Custom ${label} is empty`, `${label} is set to Custom: add Custom ${label} with the value to send.`);
+	return text;
 }
 
 /** The id from a resource locator, checked and ready to put in a path. */
@@ -138,11 +142,11 @@ function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefine
 	return limit;
 }
 
-/** Drops the node's own helper keys and empty strings from a collection before it is sent. */
-export function compact(fields: IDataObject, omit: string[]): IDataObject {
+/** Drops empty strings from a collection before it is sent. */
+export function compact(fields: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(fields)) {
-		if (omit.includes(key) || value === '' || value === undefined) continue;
+		if (value === '' || value === undefined) continue;
 		out[key] = value;
 	}
 	return out;

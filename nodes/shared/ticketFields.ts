@@ -20,43 +20,48 @@ const statusOptions = [
 	{ name: 'Custom', value: CUSTOM_VALUE, description: 'Type a value the service accepts' },
 ];
 
-/** Priority and status, each an option list plus a free-text field for values not listed. */
-export const ticketStateFields: INodeProperties[] = [
-	{
-		displayName: 'Priority',
-		name: 'priority',
-		type: 'options',
-		options: priorityOptions,
-		default: 'normal',
-		description:
-			'Priority of the ticket. The service may know more values than listed: choose Custom and fill in Custom Priority.',
-	},
-	{
-		displayName: 'Custom Priority',
-		name: 'customPriority',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. critical',
-		description: 'Used when Priority is Custom',
-	},
-	{
-		displayName: 'Status',
-		name: 'status',
-		type: 'options',
-		options: statusOptions,
-		default: 'open',
-		description:
-			'Status of the ticket. The service may know more values than listed: choose Custom and fill in Custom Status.',
-	},
-	{
-		displayName: 'Custom Status',
-		name: 'customStatus',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. waiting_on_vendor',
-		description: 'Used when Status is Custom',
-	},
-];
+/**
+ * Priority and status, each an option list plus a free-text field for values the list does not
+ * name (the service may know more): to set on a ticket, or to filter a ticket list by.
+ */
+export function ticketStateFields(use: 'set' | 'filter'): INodeProperties[] {
+	const describe = (label: string) =>
+		`${use === 'set' ? `${label} of the ticket.` : `Only tickets with this ${label}.`} The service may know more values than listed: choose Custom and fill in Custom ${label}.`;
+	return [
+		{
+			displayName: 'Priority',
+			name: 'priority',
+			type: 'options',
+			options: priorityOptions,
+			default: 'normal',
+			description: describe('Priority'),
+		},
+		{
+			displayName: 'Custom Priority',
+			name: 'customPriority',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. critical',
+			description: 'Used when Priority is Custom',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: statusOptions,
+			default: 'open',
+			description: describe('Status'),
+		},
+		{
+			displayName: 'Custom Status',
+			name: 'customStatus',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. waiting_on_vendor',
+			description: 'Used when Status is Custom',
+		},
+	];
+}
 
 /** The Filters collection of a ticket list (Get Many and the poll trigger): status and priority. */
 export function ticketFilters(displayOptions?: INodeProperties['displayOptions']): INodeProperties {
@@ -67,9 +72,6 @@ export function ticketFilters(displayOptions?: INodeProperties['displayOptions']
 		placeholder: 'Add Filter',
 		default: {},
 		...(displayOptions ? { displayOptions } : {}),
-		options: ticketStateFields.map((field) => ({
-			...field,
-			description: field.description?.replace(/^(Priority|Status) of the ticket\./, 'Only tickets with this $1.'),
-		})),
+		options: ticketStateFields('filter'),
 	};
 }

@@ -27,10 +27,8 @@ export const description = updateDisplayOptions({ show: { resource: ['customer']
 export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {
-		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
-		...compact(fields, ['customFieldsJson']),
-	};
+	const { customFieldsJson, ...named } = fields;
+	const body: IDataObject = { ...parseCustomFields(this, customFieldsJson, itemIndex), ...compact(named) };
 	if (typeof body.email === 'string') body.email = checkEmail(this, body.email, 'Email', itemIndex);
 	assertSomethingToUpdate(this, body, itemIndex);
 	const response = await apiRequest.call(this, {

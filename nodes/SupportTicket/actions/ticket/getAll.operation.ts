@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
-import { readDateTime, resolveChoice } from '../../../shared/readParameters';
+import { readDateTime, readTicketState } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
 import { pagingFields } from '../common.descriptions';
 import { ticketFilters } from '../../../shared/ticketFields';
@@ -64,8 +64,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Only what the user set is sent: "where supported" in the spec means a parameter may be unknown.
 	const qs: QueryInput = {
-		status: resolveChoice(this, filters, 'status', itemIndex),
-		priority: resolveChoice(this, filters, 'priority', itemIndex),
+		...readTicketState(this, filters, itemIndex),
 		sort_by: options.sortBy as string | undefined,
 		sort: options.sortOrder as string | undefined,
 	};
