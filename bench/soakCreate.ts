@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { itemsWorkflow, runWorkflow } from '../test/harness';
 import type { FaultOptions, Sandbox } from '../test/sandbox';
-import { DEFAULT_RETRY_POLICY } from '../nodes/SupportTicket/transport/retryPolicy';
+import { DEFAULT_RETRY_POLICY } from '../nodes/shared/retryPolicy';
 import { NODE_TYPE } from './engineTraversal';
 import type { SoakStep } from './soakStep';
 

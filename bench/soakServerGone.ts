@@ -8,7 +8,7 @@
  *    retry reaches a server that no longer knows the cursor and must fail clearly, not restart
  *    silently from page one or return a partial list.
  */
-import { DEFAULT_RETRY_POLICY } from '../nodes/SupportTicket/transport/retryPolicy';
+import { DEFAULT_RETRY_POLICY } from '../nodes/shared/retryPolicy';
 import { runWorkflow, singleNodeWorkflow, type WorkflowRun } from '../test/harness';
 import { type Sandbox, startSandbox } from '../test/sandbox';
 import { getManyParameters, NODE_TYPE } from './engineTraversal';

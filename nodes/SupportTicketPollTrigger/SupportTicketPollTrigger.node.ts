@@ -7,7 +7,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { resolveChoice } from '../SupportTicket/helpers/readParameters';
+import { readTicketState } from '../shared/readParameters';
 import { pollSource, type PollEvent } from './pollEvents';
 import { pollNewRecords } from './pollNewRecords';
 import { DEFAULT_MAX_PAGES_PER_POLL, pollProperties } from './pollProperties';
@@ -35,15 +35,13 @@ export class SupportTicketPollTrigger implements INodeType {
 		const event = this.getNodeParameter('event') as PollEvent;
 		const filters = event === 'newCustomer' ? {} : (this.getNodeParameter('filters', {}) as IDataObject);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const chosen = {
-			status: resolveChoice(this, filters, 'status', 0),
-			priority: resolveChoice(this, filters, 'priority', 0),
-		};
+		// Status before priority: `query` below identifies saved poll state by this JSON.
+		const chosen = readTicketState(this, filters, 0);
 		const source = pollSource(event, chosen);
 
 		// A manual run shows the newest record, so fields can be mapped; it moves no watermark.
 		if (this.getMode() === 'manual') {
-			const newest = await readSegment.call(this, source, undefined, null, 1, 1);
+			const newest = await readSegment.call(this, { source, until: null, maxPages: 1, perPage: 1 });
 			return newest.items.length ? [this.helpers.returnJsonArray(newest.items[0].record)] : null;
 		}
 

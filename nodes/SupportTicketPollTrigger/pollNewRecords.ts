@@ -28,7 +28,7 @@ export async function pollNewRecords(this: IPollFunctions, settings: PollSetting
 	let state = loadPollState(staticData, query);
 
 	if (!state && !settings.emitExisting) {
-		const first = await readSegment.call(this, source, undefined, null, 1);
+		const first = await readSegment.call(this, { source, until: null, maxPages: 1 });
 		savePollState(staticData, { query, watermark: advance(null, first.items), backlogs: [] });
 		return [];
 	}
@@ -43,7 +43,7 @@ export async function pollNewRecords(this: IPollFunctions, settings: PollSetting
 		// State from older versions has no `from`: the watermark bounds what was emitted (a record may repeat).
 		const backlog: Backlog = { ...saved, from: saved.from === undefined ? state.watermark : saved.from };
 		if (budget > 0 && backlog.cursor !== null) {
-			const segment = await readSegment.call(this, source, backlog.cursor, backlog.until, budget);
+			const segment = await readSegment.call(this, { source, cursor: backlog.cursor, until: backlog.until, maxPages: budget });
 			budget -= segment.pages;
 			if (segment.cursorRejected) {
 				this.logger.warn(
@@ -60,14 +60,14 @@ export async function pollNewRecords(this: IPollFunctions, settings: PollSetting
 			next.backlogs.push(backlog);
 			continue;
 		}
-		const again = await readSegment.call(this, source, undefined, backlog.until, budget);
+		const again = await readSegment.call(this, { source, until: backlog.until, maxPages: budget });
 		budget -= again.pages;
 		const fresh = notYetEmitted(again.items, backlog.from);
 		found.push(...fresh);
 		if (again.resumeCursor) next.backlogs.push({ ...backlog, cursor: again.resumeCursor, from: lowest(backlog.from, fresh) });
 	}
 	if (budget > 0) {
-		const top = await readSegment.call(this, source, undefined, state.watermark, budget);
+		const top = await readSegment.call(this, { source, until: state.watermark, maxPages: budget });
 		found.push(...top.items);
 		next.watermark = advance(state.watermark, top.items);
 		if (top.resumeCursor) {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ticketFilters } from '../SupportTicket/actions/common.descriptions';
+import { ticketFilters } from '../shared/ticketFields';
 
 export const DEFAULT_MAX_PAGES_PER_POLL = 10;
 

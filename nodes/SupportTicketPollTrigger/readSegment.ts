@@ -1,9 +1,7 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { toNodeError } from '../SupportTicket/helpers/toNodeError';
-import { apiRequest } from '../SupportTicket/transport/apiRequest';
-import { MAX_PER_PAGE, readNextCursor } from '../SupportTicket/transport/paginate';
-import type { QueryInput } from '../shared/serializeQuery';
+import { listPages, MAX_PER_PAGE } from '../shared/paginate';
+import { toNodeError } from '../shared/toNodeError';
 import type { PollSource } from './pollEvents';
 import { compareTimestamps, isSeen, type Stamped, stampOf, type Watermark } from './watermark';
 
@@ -23,49 +21,41 @@ function isRejectedCursor(error: unknown): boolean {
 	return name === 'NodeApiError' && httpCode === '400';
 }
 
+export interface SegmentRequest {
+	source: PollSource;
+	/** Where to start: a saved `resumeCursor`; undefined for the newest records. */
+	cursor?: string;
+	/** The watermark: reading stops at the first record older than it; null reads to the end. */
+	until: Watermark | null;
+	maxPages: number;
+	perPage?: number;
+}
+
 /**
  * Reads newest-first from `cursor` (the first page when undefined) until the records reach the
  * watermark, the list ends, or `maxPages` pages were read. Records that share the watermark's
  * timestamp are all looked at, since the service's order among equal timestamps is not given.
  */
-export async function readSegment(
-	this: IPollFunctions,
-	source: PollSource,
-	cursor: string | undefined,
-	until: Watermark | null,
-	maxPages: number,
-	perPage = MAX_PER_PAGE,
-): Promise<Segment> {
+export async function readSegment(this: IPollFunctions, request: SegmentRequest): Promise<Segment> {
+	const { source, cursor, until, maxPages, perPage = MAX_PER_PAGE } = request;
 	const items: Stamped[] = [];
 	let pages = 0;
-	for (let next = cursor; ; ) {
-		const qs: QueryInput = { per_page: perPage, ...source.qs };
-		if (next !== undefined) qs.cursor = next;
-		let response: IDataObject;
-		try {
-			response = await apiRequest.call(this, { method: 'GET', path: source.path, qs, context: { poll: true } });
-		} catch (error) {
-			// Only the cursor this segment was given can be stale; a later one was issued just now.
-			if (pages === 0 && cursor !== undefined && isRejectedCursor(error)) return { items, pages: 1, cursorRejected: true };
-			throw toNodeError(this.getNode(), error, 0);
+	try {
+		for await (const page of listPages.call(this, { path: source.path, qs: source.qs, perPage, cursor, context: { poll: true } })) {
+			pages++;
+			for (const record of page.items) {
+				const item = stamp.call(this, record, source);
+				if (until && compareTimestamps(item.at, until.at) < 0) return { items, pages };
+				if (!isSeen(item, until)) items.push(item);
+			}
+			if (page.nextCursor !== undefined && pages >= maxPages) return { items, pages, resumeCursor: page.nextCursor };
 		}
-		pages++;
-		const data = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
-		for (const record of data) {
-			const item = stamp.call(this, record, source);
-			if (until && compareTimestamps(item.at, until.at) < 0) return { items, pages };
-			if (!isSeen(item, until)) items.push(item);
-		}
-		const nextCursor = readNextCursor(response.meta);
-		if (nextCursor === undefined) return { items, pages };
-		if (nextCursor === next) {
-			throw new NodeApiError(this.getNode(), response as JsonObject, {
-				message: 'The service returned the same page cursor twice; polling stopped to avoid a loop',
-			});
-		}
-		if (pages >= maxPages) return { items, pages, resumeCursor: nextCursor };
-		next = nextCursor;
+	} catch (error) {
+		// Only the cursor this segment was given can be stale; a later one was issued just now.
+		if (pages === 0 && cursor !== undefined && isRejectedCursor(error)) return { items, pages: 1, cursorRejected: true };
+		throw toNodeError(this.getNode(), error, 0);
 	}
+	return { items, pages };
 }
 
 function stamp(this: IPollFunctions, record: IDataObject, source: PollSource): Stamped {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** Enough for hours of deliveries at a steady rate; keeps workflow static data small. */
-export const REMEMBERED_EVENT_IDS = 1000;
+const REMEMBERED_EVENT_IDS = 1000;
 
 /**
  * Records an event id in the trigger's workflow static data and says whether it was new.

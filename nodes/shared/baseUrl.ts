@@ -2,12 +2,12 @@
  * The credential's Base URL as requests use it: spaces around it trimmed, and a clear message
  * instead of the HTTP client's bare "Invalid URL" when it is not a web address.
  */
-export const BASE_URL_EXAMPLE = 'https://support.example.com';
+const BASE_URL_EXAMPLE = 'https://support.example.com';
 
 const WEB_ADDRESS = /^https?:\/\/[^/?#\s]+/i;
 
 /** What a Base URL looks like, for messages. */
-export const BASE_URL_ADVICE = `A Base URL is the full address of the service, starting with https:// (or http://), without /api/v1/external, e.g. ${BASE_URL_EXAMPLE}`;
+const BASE_URL_ADVICE = `A Base URL is the full address of the service, starting with https:// (or http://), without /api/v1/external, e.g. ${BASE_URL_EXAMPLE}`;
 
 /** The problem with a Base URL, or undefined when it is usable (after trimming). */
 export function baseUrlProblem(value: string): string | undefined {

@@ -17,6 +17,9 @@ export class CredentialsHelper extends ICredentialsHelper {
 	/** Every options object handed to and returned by `authenticate()`, for tests to inspect. */
 	readonly authenticated: Array<{ input: IHttpRequestOptions; output: IHttpRequestOptions }> = [];
 
+	/** How often a credential was read (n8n's server decrypts it from the database each time). */
+	decryptedReads = 0;
+
 	constructor(
 		private readonly types: Map<string, ICredentialType>,
 		private readonly stored: Record<string, ICredentialDataDecryptedObject>,
@@ -64,6 +67,7 @@ export class CredentialsHelper extends ICredentialsHelper {
 		_nodeCredentials: INodeCredentialsDetails,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.decryptedReads++;
 		return this.withDefaults(type);
 	}
 

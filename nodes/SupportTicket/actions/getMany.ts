@@ -1,18 +1,61 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readPaging } from '../helpers/readParameters';
-import { fetchOnePage, paginate, type PageRequest } from '../transport/paginate';
+import { listPages, MAX_PER_PAGE, type ListRequest } from '../../shared/paginate';
+import { readPaging } from '../../shared/readParameters';
+
+export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter'> {
+	/**
+	 * Ends the list early: the first item for which this is true, and everything after it, are
+	 * left out and no further page is fetched (e.g. the first ticket not newer than a date, in
+	 * newest-first order).
+	 */
+	endsBefore?: (item: IDataObject) => boolean;
+}
+
+/** One page as the node returns it in "One Page per Run" mode: easy to use in expressions. */
+interface OnePage extends IDataObject {
+	data: IDataObject[];
+	count: number;
+	has_more: boolean;
+	/** Give this to the next run's Cursor; null on the last page. */
+	next_cursor: string | null;
+}
 
 /**
  * The list part of every Get Many: all items or up to a limit (one item per result), or one page
  * at the given cursor (one item holding the page), as the Pagination parameter says.
  */
-export async function getMany(this: IExecuteFunctions, itemIndex: number, request: Omit<PageRequest, 'limit' | 'itemIndex'>): Promise<IDataObject[]> {
+export async function getMany(this: IExecuteFunctions, itemIndex: number, request: GetManyRequest): Promise<IDataObject[]> {
 	const paging = readPaging(this, itemIndex);
+	const { path, qs, limiter, endsBefore } = request;
 	if (paging.mode === 'onePage') {
-		return [await fetchOnePage.call(this, { ...request, itemIndex }, paging.pageSize, paging.cursor)];
+		// Exactly one call: holds one page in memory, whatever the size of the list.
+		const context = { ...request.context, cursorFromParameter: paging.cursor !== undefined };
+		const pages = listPages.call(this, { path, qs, limiter, itemIndex, context, perPage: paging.pageSize, cursor: paging.cursor });
+		for await (const page of pages) {
+			const { items, ended } = cut(page.items, endsBefore);
+			const nextCursor = ended ? undefined : page.nextCursor;
+			return [{ data: items, count: items.length, has_more: nextCursor !== undefined, next_cursor: nextCursor ?? null } satisfies OnePage];
+		}
+		return []; // not reached: listPages yields a page or throws
 	}
+	// With a limit, `per_page = min(limit, 100)` and no page after the limit is reached: ⌈limit/100⌉ calls at most.
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
-	const { items } = await paginate.call(this, { ...request, limit, itemIndex });
-	return items;
+	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
+	const all: IDataObject[] = [];
+	for await (const page of listPages.call(this, { path, qs, context: request.context, limiter, itemIndex, perPage })) {
+		const { items, ended } = cut(page.items, endsBefore);
+		for (const item of items) {
+			all.push(item);
+			if (limit !== undefined && all.length >= limit) return all;
+		}
+		if (ended) break;
+	}
+	return all;
+}
+
+/** The page's items before the first one `endsBefore` picks, and whether the list ends there. */
+function cut(items: IDataObject[], endsBefore: GetManyRequest['endsBefore']): { items: IDataObject[]; ended: boolean } {
+	const stop = endsBefore ? items.findIndex(endsBefore) : -1;
+	return stop === -1 ? { items, ended: false } : { items: items.slice(0, stop), ended: true };
 }

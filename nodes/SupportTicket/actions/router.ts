@@ -5,8 +5,8 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { toNodeError } from '../helpers/toNodeError';
-import { RequestLimiter } from '../transport/concurrency';
+import { toNodeError } from '../../shared/toNodeError';
+import { RequestLimiter } from '../../shared/concurrency';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
 import * as customer from './customer/Customer.resource';
 import * as reply from './reply/Reply.resource';

@@ -1,9 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest } from '../transport/apiRequest';
-import { readNextCursor } from '../transport/paginate';
+import { listPages, MAX_PER_PAGE } from '../../shared/paginate';
 
-const PAGE_SIZE = 100;
 /** With a typed filter, one call reads on until this many matches... */
 const ENOUGH_MATCHES = 20;
 /** ...or this many pages (2,000 records); scrolling reads the rest. */
@@ -24,24 +22,18 @@ async function searchPages(
 ): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase();
 	const results: INodeListSearchItems[] = [];
-	let cursor = paginationToken || undefined;
-	for (let pages = 0; ; ) {
-		const response = await apiRequest.call(ctx, {
-			method: 'GET',
-			path,
-			qs: { per_page: PAGE_SIZE, ...(cursor ? { cursor } : {}) },
-		});
+	let pages = 0;
+	for await (const page of listPages.call(ctx, { path, perPage: MAX_PER_PAGE, cursor: paginationToken || undefined })) {
 		pages++;
-		for (const item of Array.isArray(response.data) ? (response.data as IDataObject[]) : []) {
+		for (const item of page.items) {
 			const entry = { name: label(item), value: String(item.id) };
 			if (!needle || entry.name.toLowerCase().includes(needle) || entry.value.toLowerCase().includes(needle)) results.push(entry);
 		}
-		const next = readNextCursor(response.meta);
-		if (!needle || next === undefined || next === cursor || results.length >= ENOUGH_MATCHES || pages >= MAX_PAGES_PER_SEARCH) {
-			return { results, paginationToken: next === cursor ? undefined : next };
+		if (!needle || page.nextCursor === undefined || results.length >= ENOUGH_MATCHES || pages >= MAX_PAGES_PER_SEARCH) {
+			return { results, paginationToken: page.nextCursor };
 		}
-		cursor = next;
 	}
+	return { results }; // not reached: the last page returns above
 }
 
 export async function searchTickets(

@@ -109,3 +109,16 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 		expect(out[1]).toMatchObject({ json: { id: existing }, pairedItem: { item: 1 } });
 	});
 });
+
+describe('a saved workflow with a Custom priority or status', () => {
+	it('ticket Get Many filters by the Custom value: priority "__custom__" + Custom Priority "urgent" sends priority=urgent', async () => {
+		const tickets = await run({
+			resource: 'ticket',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { priority: '__custom__', customPriority: ' urgent ', status: 'open' },
+		});
+		expect(sandbox.log.map((e) => e.path)).toEqual(['/api/v1/external/tickets?per_page=100&status=open&priority=urgent']);
+		expect(tickets.map((t) => t.id)).toEqual(sandbox.store.listTickets().filter((t) => t.priority === 'urgent' && t.status === 'open').map((t) => t.id));
+	});
+});

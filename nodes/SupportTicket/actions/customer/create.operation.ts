@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport/apiRequest';
-import { checkEmail, parseCustomFields, requireText } from '../../helpers/readParameters';
+import { apiRequest } from '../../../shared/apiRequest';
+import { checkEmail, parseCustomFields, requireText } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
-import type { RequestLimiter } from '../../transport/concurrency';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	{

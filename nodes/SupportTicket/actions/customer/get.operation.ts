@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport/apiRequest';
-import { readId } from '../../helpers/readParameters';
+import { apiRequest } from '../../../shared/apiRequest';
+import { readId } from '../../../shared/readParameters';
 import { concurrencyOptions, idLocator } from '../common.descriptions';
-import type { RequestLimiter } from '../../transport/concurrency';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'searchCustomers'), concurrencyOptions];
 

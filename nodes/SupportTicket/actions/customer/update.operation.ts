@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport/apiRequest';
-import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../helpers/readParameters';
+import { apiRequest } from '../../../shared/apiRequest';
+import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
-import type { RequestLimiter } from '../../transport/concurrency';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('customer', 'customerId', 'searchCustomers'),
@@ -27,10 +27,8 @@ export const description = updateDisplayOptions({ show: { resource: ['customer']
 export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {
-		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
-		...compact(fields, ['customFieldsJson']),
-	};
+	const { customFieldsJson, ...named } = fields;
+	const body: IDataObject = { ...parseCustomFields(this, customFieldsJson, itemIndex), ...compact(named) };
 	if (typeof body.email === 'string') body.email = checkEmail(this, body.email, 'Email', itemIndex);
 	assertSomethingToUpdate(this, body, itemIndex);
 	const response = await apiRequest.call(this, {

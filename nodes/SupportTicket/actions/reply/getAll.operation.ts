@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { readId } from '../../helpers/readParameters';
+import { readId } from '../../../shared/readParameters';
 import { concurrencyOptions, idLocator, pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
-import type { RequestLimiter } from '../../transport/concurrency';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),

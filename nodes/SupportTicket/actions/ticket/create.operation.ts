@@ -1,9 +1,10 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport/apiRequest';
-import { checkEmail, parseCustomFields, requireText, resolveChoice } from '../../helpers/readParameters';
-import { concurrencyOptions, customFieldsJson, ticketStateFields } from '../common.descriptions';
-import type { RequestLimiter } from '../../transport/concurrency';
+import { apiRequest } from '../../../shared/apiRequest';
+import { checkEmail, parseCustomFields, requireText, readTicketState } from '../../../shared/readParameters';
+import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
+import { ticketStateFields } from '../../../shared/ticketFields';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	{
@@ -49,7 +50,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. Nathan Smith',
 			},
 			customFieldsJson,
-			...ticketStateFields,
+			...ticketStateFields('set'),
 		],
 	},
 	concurrencyOptions,
@@ -67,8 +68,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, limite
 	body.subject = subject;
 	body.description = text;
 	body.customer = { email, ...(fields.customerName ? { name: fields.customerName } : {}) };
-	const priority = resolveChoice(this, fields, 'priority', itemIndex);
-	const status = resolveChoice(this, fields, 'status', itemIndex);
+	const { priority, status } = readTicketState(this, fields, itemIndex);
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
 

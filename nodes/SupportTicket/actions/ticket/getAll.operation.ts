@@ -7,9 +7,10 @@ import {
 } from 'n8n-workflow';
 
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
-import { readDateTime, resolveChoice } from '../../helpers/readParameters';
+import { readDateTime, readTicketState } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
-import { pagingFields, ticketFilters } from '../common.descriptions';
+import { pagingFields } from '../common.descriptions';
+import { ticketFilters } from '../../../shared/ticketFields';
 import { getMany } from '../getMany';
 
 const properties: INodeProperties[] = [
@@ -63,8 +64,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Only what the user set is sent: "where supported" in the spec means a parameter may be unknown.
 	const qs: QueryInput = {
-		status: resolveChoice(this, filters, 'status', itemIndex),
-		priority: resolveChoice(this, filters, 'priority', itemIndex),
+		...readTicketState(this, filters, itemIndex),
 		sort_by: options.sortBy as string | undefined,
 		sort: options.sortOrder as string | undefined,
 	};
@@ -82,7 +82,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	// At or after, not strictly after: a workflow that feeds back the newest created_at it saw must
 	// not lose a ticket created later within that same timestamp (the boundary comes again instead).
-	const until = (ticket: IDataObject) => {
+	const endsBefore = (ticket: IDataObject) => {
 		const createdAt = parseServiceTimestamp(ticket.created_at);
 		if (createdAt === undefined) {
 			throw new NodeOperationError(this.getNode(), `The service sent ticket ${String(ticket.id)} with a created_at Created After cannot read: ${JSON.stringify(ticket.created_at)}`, {
@@ -92,5 +92,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}
 		return createdAt < createdAfter;
 	};
-	return await getMany.call(this, itemIndex, { path: '/tickets', qs, until });
+	return await getMany.call(this, itemIndex, { path: '/tickets', qs, endsBefore });
 }

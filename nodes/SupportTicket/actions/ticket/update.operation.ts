@@ -1,9 +1,10 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport/apiRequest';
-import { assertSomethingToUpdate, compact, parseCustomFields, readId, resolveChoice } from '../../helpers/readParameters';
-import { concurrencyOptions, customFieldsJson, idLocator, ticketStateFields } from '../common.descriptions';
-import type { RequestLimiter } from '../../transport/concurrency';
+import { apiRequest } from '../../../shared/apiRequest';
+import { assertSomethingToUpdate, compact, parseCustomFields, readId, readTicketState } from '../../../shared/readParameters';
+import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
+import { ticketStateFields } from '../../../shared/ticketFields';
+import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -17,7 +18,7 @@ const properties: INodeProperties[] = [
 			{ displayName: 'Subject', name: 'subject', type: 'string', default: '', placeholder: 'e.g. Cannot log in' },
 			{ displayName: 'Description', name: 'description', type: 'string', default: '', typeOptions: { rows: 4 } },
 			customFieldsJson,
-			...ticketStateFields,
+			...ticketStateFields('set'),
 		],
 	},
 	concurrencyOptions,
@@ -28,12 +29,9 @@ export const description = updateDisplayOptions({ show: { resource: ['ticket'], 
 export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {
-		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
-		...compact(fields, ['customFieldsJson', 'priority', 'status', 'customPriority', 'customStatus']),
-	};
-	const priority = resolveChoice(this, fields, 'priority', itemIndex);
-	const status = resolveChoice(this, fields, 'status', itemIndex);
+	const { subject, description } = fields;
+	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), ...compact({ subject, description }) };
+	const { priority, status } = readTicketState(this, fields, itemIndex);
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
 	assertSomethingToUpdate(this, body, itemIndex);

@@ -1,6 +1,6 @@
-import { RequestLimiter } from '../../../../nodes/SupportTicket/transport/concurrency';
+import { RequestLimiter } from '../../../nodes/shared/concurrency';
 
-/** Unit tests of the pacing rules alone; the engine-level behaviour is in ../concurrency.test.ts. */
+/** Unit tests of the pacing rules alone; the engine-level behaviour is in ../SupportTicket/concurrency.test.ts. */
 type Answer = { statusCode: number; headers?: Record<string, string> };
 
 function deferred() {

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../../harness';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
  * Successes without the `{data}` envelope: the spec allows 204 with no body on operations it does

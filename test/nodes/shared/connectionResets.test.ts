@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../../harness';
-import { startResettingProxy, type ResettingProxy } from '../../../harness/resettingProxy';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
  * Dropped connections, through the engine: the sandbox sits behind a proxy that destroys chosen

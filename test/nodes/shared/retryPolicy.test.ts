@@ -4,7 +4,7 @@ import {
 	maxAttemptsFor,
 	parseRetryAfter,
 	retryDelayMs,
-} from '../../../../nodes/SupportTicket/transport/retryPolicy';
+} from '../../../nodes/shared/retryPolicy';
 
 describe('retry policy', () => {
 	it.each([

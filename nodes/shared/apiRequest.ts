@@ -12,9 +12,9 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { toNodeError } from '../helpers/toNodeError';
-import { baseUrlProblem } from '../../shared/baseUrl';
-import type { QueryInput } from '../../shared/serializeQuery';
+import { toNodeError } from './toNodeError';
+import { baseUrlProblem } from './baseUrl';
+import type { QueryInput } from './serializeQuery';
 import type { RequestLimiter } from './concurrency';
 import { describeApiError, describeConnectionError, type ErrorContext } from './describeApiError';
 import {
@@ -24,13 +24,13 @@ import {
 	parseRetryAfter,
 	retryDelayMs,
 	type AttemptFailure,
-	type RetryPolicy,
 } from './retryPolicy';
 
 export const API_PREFIX = '/api/v1/external';
 export const CREDENTIAL_TYPE = 'supportTicketApi';
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+/** The n8n functions (`this`) of the three nodes' methods that call the service. */
+export type ApiFunctions = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -41,9 +41,27 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Names the resource in a 404 message. */
 	context?: ErrorContext;
-	retryPolicy?: RetryPolicy;
 	/** Shared by the items of one run when they are sent concurrently: paces every attempt. */
 	limiter?: RequestLimiter;
+	/** From readServiceBaseUrl, when the caller sends many requests (a list traversal): read once, not per request. */
+	baseURL?: string;
+}
+
+/**
+ * The credential's Base URL, checked. Checked here too (the credential checks it when signing), so
+ * the message names the item. Every read makes n8n decrypt the credential: a traversal reads it once.
+ */
+export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Promise<string> {
+	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
+	const baseURL = typeof baseUrl === 'string' ? baseUrl.trim() : '';
+	const problem = baseUrlProblem(baseURL);
+	if (problem) {
+		throw new NodeOperationError(this.getNode(), problem, {
+			itemIndex,
+			description: 'Open the credential, correct the Base URL and use its Test button.',
+		});
+	}
+	return baseURL;
 }
 
 /**
@@ -51,18 +69,9 @@ export interface ApiRequest {
  * failures wait (`Retry-After` or backoff) and try again within a bounded number of attempts and
  * time; whatever is left becomes a NodeApiError that says what happened and what to do.
  */
-export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
-	const policy = request.retryPolicy ?? DEFAULT_RETRY_POLICY;
-	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
-	// Checked here too (the credential checks it when signing), so the message names the item.
-	const baseURL = typeof baseUrl === 'string' ? baseUrl.trim() : '';
-	const problem = baseUrlProblem(baseURL);
-	if (problem) {
-		throw new NodeOperationError(this.getNode(), problem, {
-			itemIndex: request.itemIndex ?? 0,
-			description: 'Open the credential, correct the Base URL and use its Test button.',
-		});
-	}
+export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promise<IDataObject> {
+	const policy = DEFAULT_RETRY_POLICY;
+	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		baseURL,
@@ -137,7 +146,7 @@ function connectionErrorCode(error: unknown): string | undefined {
 }
 
 function toNodeApiError(
-	ctx: ApiContext,
+	ctx: ApiFunctions,
 	method: string,
 	failure: AttemptFailure,
 	response: IN8nHttpFullResponse | undefined,

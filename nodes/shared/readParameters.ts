@@ -5,8 +5,8 @@
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
 
-import { parseServiceTimestamp } from '../../shared/serviceTimestamp';
-import { CUSTOM_VALUE } from '../actions/common.descriptions';
+import { parseServiceTimestamp } from './serviceTimestamp';
+import { CUSTOM_VALUE } from './ticketFields';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -54,23 +54,27 @@ export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemInde
 	return parsed as IDataObject;
 }
 
-/** An option list value, or the free-text value beside it when the user chose "Custom". */
-export function resolveChoice(
+/**
+ * Status and priority from a collection of ticketStateFields: each the listed value, or the
+ * Custom field's text when Custom is chosen; undefined when not set.
+ */
+export function readTicketState(
 	ctx: IExecuteFunctions | IPollFunctions,
 	fields: IDataObject,
-	name: 'priority' | 'status',
 	itemIndex: number,
-): string | undefined {
+): { status?: string; priority?: string } {
+	return { status: readChoice(ctx, fields, 'status', itemIndex), priority: readChoice(ctx, fields, 'priority', itemIndex) };
+}
+
+function readChoice(ctx: IExecuteFunctions | IPollFunctions, fields: IDataObject, name: 'priority' | 'status', itemIndex: number): string | undefined {
 	const value = fields[name];
 	if (value === undefined) return undefined;
 	if (value !== CUSTOM_VALUE) return String(value);
-	const customName = name === 'priority' ? 'customPriority' : 'customStatus';
-	const label = name === 'priority' ? 'Custom Priority' : 'Custom Status';
-	const custom = typeof fields[customName] === 'string' ? (fields[customName] as string).trim() : '';
-	if (!custom) {
-		throw invalid(ctx, itemIndex, `${label} is empty`, `${name === 'priority' ? 'Priority' : 'Status'} is set to Custom: add ${label} with the value to send.`);
-	}
-	return custom;
+	const label = name === 'priority' ? 'Priority' : 'Status';
+	const custom = fields[`custom${label}`];
+	const text = typeof custom === 'string' ? custom.trim() : '';
+	if (!text) throw invalid(ctx, itemIndex, `Custom ${label} is empty`, `${label} is set to Custom: add Custom ${label} with the value to send.`);
+	return text;
 }
 
 /** The id from a resource locator, checked and ready to put in a path. */
@@ -129,7 +133,7 @@ export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: stri
 }
 
 /** Return All, or a Limit of at least 1. */
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
 	if (!Number.isInteger(limit) || limit < 1) {
@@ -138,11 +142,11 @@ export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | u
 	return limit;
 }
 
-/** Drops the node's own helper keys and empty strings from a collection before it is sent. */
-export function compact(fields: IDataObject, omit: string[]): IDataObject {
+/** Drops empty strings from a collection before it is sent. */
+export function compact(fields: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(fields)) {
-		if (omit.includes(key) || value === '' || value === undefined) continue;
+		if (value === '' || value === undefined) continue;
 		out[key] = value;
 	}
 	return out;

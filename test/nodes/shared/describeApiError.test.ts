@@ -1,4 +1,4 @@
-import { describeApiError } from '../../../../nodes/SupportTicket/transport/describeApiError';
+import { describeApiError } from '../../../nodes/shared/describeApiError';
 
 describe('describeApiError: a rejected page cursor', () => {
 	const body = { error: { code: 'invalid_cursor', message: 'The cursor is not valid' } };

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow, testCredential } from '../../../harness';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { runWorkflow, singleNodeWorkflow, testCredential } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 /** The Base URL as users type it: spaces around it are forgiven, a missing scheme is explained. */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';

@@ -33,7 +33,7 @@ interface ServiceError {
 	fields?: Record<string, unknown>;
 }
 
-export function readServiceError(body: unknown): ServiceError {
+function readServiceError(body: unknown): ServiceError {
 	if (!body || typeof body !== 'object') return typeof body === 'string' && body ? { message: body.slice(0, 300) } : {};
 	const root = body as IDataObject;
 	const error = (typeof root.error === 'object' && root.error !== null ? root.error : root) as IDataObject;

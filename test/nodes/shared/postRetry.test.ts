@@ -1,8 +1,8 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { runWorkflow, singleNodeWorkflow } from '../../../harness';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
  * A create is repeated only when the service said it did not process it. A gateway in front of

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../../harness';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
  * A reply created with a 204 (no body): the only id known is the ticket's. The item must not

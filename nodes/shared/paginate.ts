@@ -1,0 +1,88 @@
+import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
+
+import { apiRequest, readServiceBaseUrl, type ApiFunctions } from './apiRequest';
+import type { RequestLimiter } from './concurrency';
+import type { ErrorContext } from './describeApiError';
+import type { QueryInput } from './serializeQuery';
+
+export const MAX_PER_PAGE = 100;
+/** Stops a service that keeps saying `has_more` forever: 100,000 pages of 100 is 10 million items. */
+const MAX_PAGES = 100_000;
+
+/** One list of the service, read page by page: Get Many, the list search and the poll trigger. */
+export interface ListRequest {
+	path: string;
+	/** Filters and sort: sent byte-identical on every page, since the cursor is bound to them. */
+	qs?: QueryInput;
+	perPage: number;
+	/** Where to start: a `next_cursor` given out earlier; undefined for the first page. */
+	cursor?: string;
+	itemIndex?: number;
+	context?: ErrorContext;
+	/** Paces the calls when items are processed concurrently (see concurrency.ts). */
+	limiter?: RequestLimiter;
+}
+
+export interface ListPage {
+	items: IDataObject[];
+	/** The cursor of the page after this one; undefined on the last page. */
+	nextCursor: string | undefined;
+}
+
+/**
+ * The cursor of the next page, or undefined on the last page. Read tolerantly: `has_more` may
+ * come as `true`, `"true"` or `1` (a service that sends text must not end paging silently); a
+ * cursor without any `has_more` is followed; `false`, `"false"`, 0, no cursor or no `meta` end
+ * the list.
+ */
+function readNextCursor(meta: unknown): string | undefined {
+	if (!meta || typeof meta !== 'object') return undefined;
+	const { has_more: flag, next_cursor: cursor } = meta as IDataObject;
+	if (typeof cursor !== 'string' || cursor === '') return undefined;
+	if (flag === undefined || flag === null) return cursor;
+	const more = typeof flag === 'string' ? ['true', '1'].includes(flag.trim().toLowerCase()) : flag === true || flag === 1;
+	return more ? cursor : undefined;
+}
+
+function repeatedCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoFar: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message: 'The service returned the same page cursor twice; reading stopped to avoid a loop',
+		description: `${readSoFar} items were read before the repeat. This is a fault of the service; try again later.`,
+		itemIndex,
+	});
+}
+
+/**
+ * The pages of one list, in order, as the caller asks for them (stop by leaving the loop). The
+ * rules every list follows: the next page is `meta.next_cursor` while `meta.has_more`; a short or
+ * empty page with more to come goes on; a cursor given out before (or the one started from) is
+ * an error instead of a loop. A failed page is retried by apiRequest on its own, so a fault never
+ * restarts the traversal. The credential's Base URL is read once for all pages.
+ */
+export async function* listPages(this: ApiFunctions, request: ListRequest): AsyncGenerator<ListPage, void> {
+	const baseURL = await readServiceBaseUrl.call(this, request.itemIndex);
+	const seenCursors = new Set<string>(request.cursor === undefined ? [] : [request.cursor]);
+	let cursor = request.cursor;
+	let readSoFar = 0;
+	for (let pages = 0; ; pages++) {
+		if (pages >= MAX_PAGES) {
+			throw new NodeApiError(this.getNode(), {} as JsonObject, {
+				message: `Paging stopped after ${MAX_PAGES} pages while the service still reported more`,
+				description: 'Use a Limit or filters to read fewer items at a time, or Pagination "One Page per Run".',
+				itemIndex: request.itemIndex,
+			});
+		}
+		const qs: QueryInput = { per_page: request.perPage, ...request.qs };
+		if (cursor !== undefined) qs.cursor = cursor;
+		const { itemIndex, context, limiter } = request;
+		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL });
+		const items = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
+		const nextCursor = readNextCursor(response.meta);
+		readSoFar += items.length;
+		if (nextCursor !== undefined && seenCursors.has(nextCursor)) throw repeatedCursor(this, itemIndex, readSoFar);
+		yield { items, nextCursor };
+		if (nextCursor === undefined) return;
+		seenCursors.add(nextCursor);
+		cursor = nextCursor;
+	}
+}
