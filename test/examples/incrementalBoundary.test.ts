@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => sandbox.stop());
 
 it('incremental-import: a ticket created in the watermark millisecond after a run is imported by the next run exactly once', async () => {
-	const workflow: WorkflowJson = { ...(JSON.parse(readFileSync(repoPath('examples', 'incremental-import.json'), 'utf8')) as WorkflowJson), staticData: {} };
+	const workflow: WorkflowJson = { ...(JSON.parse(readFileSync(repoPath('test', 'e2e', 'workflows', 'incremental-import-static-data.json'), 'utf8')) as WorkflowJson), staticData: {} };
 	const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
 	const run = async (): Promise<string[]> => {
 		const result = await runWorkflow(workflow, credentials, { mode: 'trigger', nodeName: 'Every Hour' });
