@@ -1,5 +1,7 @@
 /**
- * examples/incremental-import.json feeds the newest created_at it imported back into Created After.
+ * test/e2e/workflows/incremental-import-static-data.json (the incremental import with its watermark
+ * in static data; examples/incremental-import.json keeps it in a Data Table and is proven by
+ * `npm run test:sync`) feeds the newest created_at it imported back into Created After.
  * A ticket created later within that same millisecond must come with the next run, exactly once,
  * and the ones already imported at that moment must not come again.
  */
