@@ -18,12 +18,12 @@ export const CALL_NODE = 'Import One Page';
 export const RETURN_ALL_NODE = 'Get All Tickets';
 
 function example(file: string): WorkflowJson {
-	return JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
+	return JSON.parse(readFileSync(repoPath(...file.split('/')), 'utf8')) as WorkflowJson;
 }
 
-/** examples/import-page-by-page.json as shipped: the If node loops back, all inside one execution. */
+/** test/e2e/workflows/import-page-by-page.json (the loop once shipped as an example): the If node loops back, all inside one execution. */
 export function loopInOneExecution(): WorkflowJson {
-	return example('import-page-by-page.json');
+	return example('test/e2e/workflows/import-page-by-page.json');
 }
 
 /**
@@ -37,7 +37,7 @@ export function loopInOneExecution(): WorkflowJson {
  * every ticket.)
  */
 export function pagePerExecution(): WorkflowJson {
-	const shipped = example('import-page-by-page.json');
+	const shipped = example('test/e2e/workflows/import-page-by-page.json');
 	const manual = shipped.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	const write = shipped.nodes.find((node) => node.name === 'Write Page');
 	if (!manual || !write || !shipped.nodes.some((node) => node.name === LOOP_NODE)) throw new Error('import-page-by-page.json changed shape');
@@ -78,7 +78,7 @@ export function pagePerExecution(): WorkflowJson {
  * loop stays inside one execution, but each turn keeps only the cursor, not the page.
  */
 export function subWorkflowParent(): WorkflowJson {
-	const shipped = example('import-page-by-page.json');
+	const shipped = example('test/e2e/workflows/import-page-by-page.json');
 	const manual = shipped.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	const page = shipped.nodes.find((node) => node.name === PAGE_NODE);
 	const loop = shipped.nodes.find((node) => node.name === LOOP_NODE);
@@ -106,7 +106,7 @@ export function subWorkflowParent(): WorkflowJson {
 
 /** examples/import-all-tickets.json (Return All), with the same Write step after it as the page examples. */
 export function returnAll(): WorkflowJson {
-	const shipped = example('import-all-tickets.json');
+	const shipped = example('examples/import-all-tickets.json');
 	const source = shipped.nodes.find((node) => node.name === RETURN_ALL_NODE);
 	if (!source) throw new Error('import-all-tickets.json changed shape');
 	const write: INode = {

@@ -37,7 +37,7 @@ const verdict = (ok: boolean): string => (ok ? 'met' : '**not met**');
 export const MODE_MEANING: Record<ImportMode, string> = {
 	'page-per-execution': 'one page per execution, the cursor carried to the next execution (sub-workflow alone, or a scheduled run resuming from a saved cursor)',
 	'sub-workflow-per-page': 'a parent workflow loops with an If node and calls the one-page sub-workflow per page (Execute Workflow); the sub-workflow hands back only the cursor',
-	'loop-in-one-execution': 'examples/import-page-by-page.json as shipped: Get Page → Split Out → Write Page, the If node loops back inside one execution',
+	'loop-in-one-execution': 'test/e2e/workflows/import-page-by-page.json (the If loop): Get Page → Split Out → Write Page, the If node loops back inside one execution',
 	'return-all': 'examples/import-all-tickets.json (Return All) followed by the same Write step',
 };
 
@@ -161,7 +161,7 @@ function conclusion(results: MemoryResults): string {
 		`- **Up to about 100,000 tickets, Return All is fine** (so is the page loop in one execution): n8n holds every ticket until the execution ends, ${perTicket(all)} with Return All here${all ? ` (${mib(retained(all))} MiB at ${count(all.tickets)})` : ''}, on top of n8n's own memory, and writes it all to its database when the execution is saved.`,
 		`- **Beyond that, or in a container with little memory, run one page per execution** (Pagination *One Page per Run*): a parent workflow that calls a sub-workflow per page (Execute Workflow), or a scheduled workflow that saves \`next_cursor\` (workflow static data or a data store) and reads the next page on its next run. Each execution holds one page, so memory does not grow with the account${page ? `: ${count(page.tickets)} tickets went through with ${mib(retained(page))} MiB of heap left after the import; the peak of ${mib(page.maxRssBytes)} MiB stops rising after the first few thousand pages (table below) and is mostly V8 leaving old pages' garbage uncollected while it has room` : ''}${capped ? ` (with V8's old space capped at ${capped.heapCapMiB} MiB the same import peaked at ${mib(capped.maxRssBytes)} MiB; how far the uncapped peak rises depends on the heap limit V8 picks from the machine's memory)` : ''}.`,
 		`- **End the sub-workflow with a node that returns only \`has_more\` and \`next_cursor\`.** n8n hands the caller the output of the sub-workflow's last node, and the parent's loop keeps what every call handed back until it ends: the cursor alone costs ${sub ? `about ${f1(retained(sub) / Math.ceil(sub.tickets / 100) / 1024)} KiB per page (${mib(retained(sub))} MiB for ${count(sub.tickets)} tickets)` : 'a few KiB per page'}; ending with the tickets would make the parent keep them all, like the loop in one execution. For no growth at all, let a schedule carry the cursor instead of a parent.`,
-		`- **The shipped loop in one execution (examples/import-page-by-page.json) does not bound memory:** each page is written before the next is fetched, but n8n keeps every node run's output until the execution ends, ${perTicket(loop)}${loop ? ` (${mib(retained(loop))} MiB of heap, ${mib(loop.maxRssBytes)} MiB peak RSS at ${count(loop.tickets)}; up to ${f0(loop.runDataBytes / MIB)} MiB of execution data to save)` : ''}. Use it where Return All would do as well, or to try the loop before moving its body into a sub-workflow.`,
+		`- **The loop in one execution (test/e2e/workflows/import-page-by-page.json) does not bound memory:** each page is written before the next is fetched, but n8n keeps every node run's output until the execution ends, ${perTicket(loop)}${loop ? ` (${mib(retained(loop))} MiB of heap, ${mib(loop.maxRssBytes)} MiB peak RSS at ${count(loop.tickets)}; up to ${f0(loop.runDataBytes / MIB)} MiB of execution data to save)` : ''}. Use it where Return All would do as well, or to try the loop before moving its body into a sub-workflow.`,
 	];
 	return lines.join('\n');
 }
@@ -198,7 +198,7 @@ export function renderMemoryResults(results: MemoryResults): string {
 		'',
 		...(['page-per-execution', 'sub-workflow-per-page', 'loop-in-one-execution', 'return-all'] as ImportMode[]).map((mode) => `- \`${mode}\`: ${MODE_MEANING[mode]}.`),
 		'',
-		'All four write to the same place: the examples\' "Write Page" (n8n\'s No Operation node), replaced by a stand-in that passes the',
+		'All four write to the same place: the loop\'s "Write Page" (n8n\'s No Operation node), replaced by a stand-in that passes the',
 		'items on as No Operation does and ticks each ticket off in a bitmap (n/8 bytes, allocated before the measurement), which is how',
 		'"written exactly once" is counted without holding the tickets. Split Out copies each ticket into a new object, as n8n 2.x\'s node',
 		'does. The one-page sub-workflow is the shipped example without the If node, started by an Execute Workflow Trigger with',

@@ -9,7 +9,7 @@ import type { CredentialImport } from './n8n/cli';
  * up in the request logs, deliveries and replies the other server tests assert on.
  */
 export interface ActiveCopy {
-	/** The example it is a copy of. */
+	/** The example (or e2e workflow) it is a copy of. */
 	example: string;
 	workflow: WorkflowFile;
 	credential: CredentialImport;
@@ -37,12 +37,13 @@ function copyOf(examples: WorkflowFile[], file: string, id: string, label: strin
 	return { example: file, workflow: { file: `${file} (copy ${id})`, id, json }, credential };
 }
 
-export const INCREMENTAL_EXAMPLE = 'examples/incremental-import.json';
+/** The incremental import with its watermark in static data (examples/incremental-import.json keeps it in a Data Table). */
+export const INCREMENTAL_EXAMPLE = 'test/e2e/workflows/incremental-import-static-data.json';
 export const POLL_EXAMPLE = 'examples/poll-new-tickets.json';
 export const SCHEDULE_SECONDS = 10;
 
 /**
- * examples/incremental-import.json with its Schedule Trigger firing every 10 seconds instead of
+ * test/e2e/workflows/incremental-import-static-data.json with its Schedule Trigger firing every 10 seconds instead of
  * every hour (the node keeps its name "Every Hour": connections refer to it).
  */
 export function scheduledImportCopy(examples: WorkflowFile[], sandbox: SandboxAccess): ActiveCopy {

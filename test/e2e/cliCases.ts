@@ -151,10 +151,10 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		);
 	});
 
-	suite.test('examples/import-page-by-page.json: the If loop fetches every page once and writes every ticket', async () => {
-		const { folder, sandbox, examples } = context();
+	suite.test('test/e2e/workflows/import-page-by-page.json: the If loop fetches every page once and writes every ticket', async () => {
+		const { folder, sandbox, e2e } = context();
 		const before = lastSeq(sandbox);
-		const run = await executeOk(folder, findWorkflow(examples, 'examples/import-page-by-page.json'));
+		const run = await executeOk(folder, findWorkflow(e2e, 'test/e2e/workflows/import-page-by-page.json'));
 		assert.deepEqual(
 			nodeOutput(run, 'Write Page').map((item) => item.id),
 			sandbox.store.listTickets().map((ticket) => ticket.id),
@@ -164,9 +164,9 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		assert.ok(calls.every((c) => c.call === 'GET /tickets' && c.status === 200));
 	});
 
-	suite.test('examples/incremental-import.json: a second run imports only the tickets created since the first', async () => {
-		const { folder, sandbox, examples } = context();
-		const workflow = findWorkflow(examples, 'examples/incremental-import.json');
+	suite.test('test/e2e/workflows/incremental-import-static-data.json: a second run imports only the tickets created since the first', async () => {
+		const { folder, sandbox, e2e } = context();
+		const workflow = findWorkflow(e2e, 'test/e2e/workflows/incremental-import-static-data.json');
 		const first = await executeOk(folder, workflow);
 		assert.equal(nodeOutput(first, 'Store New Tickets').length, sandbox.store.ticketCount, 'the first run imports everything');
 		const created = [1, 2].map((n) =>
@@ -185,8 +185,6 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 	const covered = new Set([
 		'examples/import-all-tickets.json',
 		'examples/create-reply-update.json',
-		'examples/import-page-by-page.json',
-		'examples/incremental-import.json',
 	]);
 	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !usesDataTables(w) && !covered.has(w.file))) {
 		suite.test(`${workflow.file} runs without an error`, async () => {

@@ -68,7 +68,7 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 		const pollClock = new PinnableClock();
 		const pollSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS, now: pollClock.now });
 		sandboxes.push(pollSandbox);
-		const scheduled = scheduledImportCopy(examples, importSandbox);
+		const scheduled = scheduledImportCopy(e2e, importSandbox);
 		const polling = activePollCopy(examples, pollSandbox);
 
 		const folder = createUserFolder(install);

@@ -11,7 +11,7 @@ import type { Suite } from './suite';
 export interface ScheduleContext {
 	rest: N8nRestClient;
 	install: N8nInstall;
-	/** The incremental-import example, active, on a sandbox of its own. */
+	/** The incremental import with its watermark in static data, active, on a sandbox of its own. */
 	scheduled: ActiveCopy;
 	importSandbox: Sandbox;
 }
@@ -24,7 +24,7 @@ interface ImportRun {
 }
 
 /**
- * The incremental-import example as users run it: active, its Schedule Trigger firing (every
+ * The incremental import with its watermark in static data, run as users run a schedule: active, its Schedule Trigger firing (every
  * 10 s here instead of every hour) under `n8n start`. The watermark lives in the workflow's static
  * data, which n8n saves after each scheduled run.
  */

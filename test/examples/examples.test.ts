@@ -35,6 +35,12 @@ describe('example workflows, as shipped in examples/', () => {
 		}
 	});
 
+	it('none ends in a No Operation placeholder: each writes its results somewhere real or shows them', () => {
+		const files = readdirSync(repoPath('examples')).filter((file) => file.endsWith('.json'));
+		const placeholders = files.flatMap((file) => load(file).nodes.filter((node) => node.type === 'n8n-nodes-base.noOp').map((node) => `${file}: ${node.name}`));
+		expect(placeholders).toEqual([]);
+	});
+
 	it('import-all-tickets returns every ticket once', async () => {
 		const run = await runWorkflow(load('import-all-tickets.json'), credentials);
 		expect(run.error).toBeUndefined();

@@ -1,5 +1,7 @@
 /**
- * examples/incremental-import.json feeds the newest created_at it imported back into Created After.
+ * test/e2e/workflows/incremental-import-static-data.json (the incremental import with its watermark
+ * in static data; examples/incremental-import.json keeps it in a Data Table and is proven by
+ * `npm run test:sync`) feeds the newest created_at it imported back into Created After.
  * A ticket created later within that same millisecond must come with the next run, exactly once,
  * and the ones already imported at that moment must not come again.
  */
@@ -18,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => sandbox.stop());
 
 it('incremental-import: a ticket created in the watermark millisecond after a run is imported by the next run exactly once', async () => {
-	const workflow: WorkflowJson = { ...(JSON.parse(readFileSync(repoPath('examples', 'incremental-import.json'), 'utf8')) as WorkflowJson), staticData: {} };
+	const workflow: WorkflowJson = { ...(JSON.parse(readFileSync(repoPath('test', 'e2e', 'workflows', 'incremental-import-static-data.json'), 'utf8')) as WorkflowJson), staticData: {} };
 	const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
 	const run = async (): Promise<string[]> => {
 		const result = await runWorkflow(workflow, credentials, { mode: 'trigger', nodeName: 'Every Hour' });

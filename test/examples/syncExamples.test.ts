@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 
 import { repoPath, type WorkflowJson } from '../harness';
 
-const SYNC_FILES = ['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json'];
+// incremental-import writes into the same st_tickets table with the same rules.
+const SYNC_FILES = ['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json', 'incremental-import.json'];
 const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 
 type Json = Record<string, unknown>;
@@ -81,5 +82,27 @@ describe('sync examples', () => {
 		const code = String(load('sync-initial-import.json').nodes.find((node) => node.name === 'Plan Ticket Writes')?.parameters.jsCode);
 		const decisions = runPlan(code, { 'One Item per Ticket': [ticket('tkt_9', '2026-02-01T00:00:00.000Z')] }, [{}]);
 		expect(decisions.map((d) => d.action)).toEqual(['summary', 'insert']);
+	});
+
+	it('incremental-import: the tickets at the watermark come again and are not written twice; a new one in the same millisecond is inserted', () => {
+		const code = String(load('incremental-import.json').nodes.find((node) => node.name === 'Plan Ticket Writes')?.parameters.jsCode);
+		const atWatermark = ticket('tkt_1', '2026-02-01T00:00:00.000Z');
+		const sameMillisecond = ticket('tkt_2', '2026-02-01T00:00:00.000Z');
+		const decisions = runPlan(code, { 'Get New Tickets': [sameMillisecond, atWatermark] }, [row(10, 'tkt_1', '2026-02-01T00:00:00.000Z')]);
+		expect(decisions.map((d) => [d.action, d.ticket_id])).toEqual([
+			['summary', undefined],
+			['insert', 'tkt_2'],
+		]);
+	});
+
+	it('incremental-import saves the watermark only after the writes, from the newest ticket read', () => {
+		const workflow = load('incremental-import.json');
+		const outgoing = workflow.connections['Plan Ticket Writes'].main[0]?.map((c) => c.node);
+		expect(outgoing).toEqual(['Route Ticket Writes', 'Save Watermark']);
+		const position = (name: string) => workflow.nodes.find((node) => node.name === name)?.position ?? [0, 0];
+		// Execution order v1 runs the upper branch (the writes) first.
+		expect(position('Route Ticket Writes')[1]).toBeLessThan(position('Save Watermark')[1]);
+		const save = workflow.nodes.find((node) => node.name === 'Save Watermark');
+		expect((save?.parameters.columns as { value: Json }).value).toEqual({ key: 'incremental_created_after', value: "={{ $('Get New Tickets').first().json.created_at }}" });
 	});
 });

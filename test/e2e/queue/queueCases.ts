@@ -111,7 +111,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		await assertRanOnWorker(context(), execution, cluster.main);
 	});
 
-	suite.test('examples/import-page-by-page.json run from the editor loops page by page on the worker', async () => {
+	suite.test('test/e2e/workflows/import-page-by-page.json run from the editor loops page by page on the worker', async () => {
 		const { sandbox, cluster, examples } = context();
 		const since = lastSeq(sandbox);
 		const { execution, run } = await runFromEditor(context(), examples.pageByPage);

@@ -1,9 +1,9 @@
 import type { IConnection, INode } from 'n8n-workflow';
 
-import { exampleWorkflows, findWorkflow, MAX_WORKFLOW_ID_LENGTH, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
+import { e2eWorkflows, exampleWorkflows, findWorkflow, MAX_WORKFLOW_ID_LENGTH, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
 
 export const IMPORT_EXAMPLE = 'examples/import-all-tickets.json';
-export const PAGE_BY_PAGE_EXAMPLE = 'examples/import-page-by-page.json';
+export const PAGE_BY_PAGE_EXAMPLE = 'test/e2e/workflows/import-page-by-page.json';
 export const WEBHOOK_SYNC_EXAMPLE = 'examples/webhook-sync.json';
 
 /** Triggers that start a run from the editor or on a timer: the suite starts those runs by webhook. */
@@ -15,12 +15,12 @@ export interface QueueExamples {
 	webhookSync: WorkflowFile;
 }
 
-/** The shipped examples the queue suite runs. */
+/** The shipped examples the queue suite runs, and the page-by-page loop kept as an e2e workflow. */
 export function queueExamples(): QueueExamples {
 	const examples = exampleWorkflows();
 	return {
 		importAll: findWorkflow(examples, IMPORT_EXAMPLE),
-		pageByPage: findWorkflow(examples, PAGE_BY_PAGE_EXAMPLE),
+		pageByPage: findWorkflow(e2eWorkflows(), PAGE_BY_PAGE_EXAMPLE),
 		webhookSync: findWorkflow(examples, WEBHOOK_SYNC_EXAMPLE),
 	};
 }

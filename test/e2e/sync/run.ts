@@ -3,7 +3,8 @@
  * equal to the service, in real n8n 2.41.1 (regular mode on SQLite, and queue mode: main + worker +
  * webhook process on PostgreSQL and Redis). The three examples are imported as shipped, the
  * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
- * tickets; see syncProof.ts for the scenario. Prints the figures; writes `{passed, failed}` to
+ * tickets; see syncProof.ts for the scenario. Then examples/incremental-import.json, alone in a
+ * fresh n8n, against a sandbox whose clock can be held (incrementalProof.ts). Prints the figures; writes `{passed, failed}` to
  * $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,13 +12,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { exampleWorkflows, sandboxCredentials } from '../fixtures';
+import { exampleWorkflows, sandboxCredentials, type WorkflowFile } from '../fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from '../n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
 import { startN8n } from '../n8n/server';
 import { createUserFolder, installCommunityPackage, removeUserFolder } from '../n8n/userFolder';
 import { packPackage, type PackedPackage, removePackedPackage } from '../packPackage';
+import { PinnableClock } from '../pinnableClock';
 import { createFolders, startCluster } from '../queue/queueCluster';
 import { startPostgres } from '../queue/services/postgresServer';
 import { startRedis } from '../queue/services/redisServer';
@@ -25,8 +27,10 @@ import { stopEveryService } from '../queue/services/serviceProcess';
 import { Suite, type Totals } from '../suite';
 import { DEFAULT_PROOF, isEqual, printFigures, proveSync, type SyncFigures, type SyncTarget, syncWorkflows } from './syncProof';
 import { describeDifference } from './compareCopy';
+import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
 
 const SEEDED_TICKETS = 2000;
+const INCREMENTAL_SEEDED_TICKETS = 250;
 
 type Mode = 'regular' | 'queue';
 
@@ -34,12 +38,23 @@ function log(line: string): void {
 	console.log(`  ${line}`);
 }
 
-/** Runs `body` against a fresh n8n set-up of `mode` with the sync examples imported and activated. */
-async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, workDir: string, body: (target: SyncTarget) => Promise<void>): Promise<void> {
-	const install = await ensureN8n(PRIMARY_N8N_VERSION, log);
+interface N8nWorkflows {
+	toImport: WorkflowFile[];
+	/** Ids of the workflows to activate. */
+	active: string[];
+}
+
+/** The sync examples, the webhook and reconcile workflows active. */
+function syncSetUp(): N8nWorkflows {
 	const workflows = syncWorkflows(exampleWorkflows());
-	const toImport = [workflows.initialImport, workflows.webhooks, workflows.reconcile].map((w) => w.json);
-	const active = [workflows.webhooks.id, workflows.reconcile.id];
+	return { toImport: [workflows.initialImport, workflows.webhooks, workflows.reconcile], active: [workflows.webhooks.id, workflows.reconcile.id] };
+}
+
+/** Runs `body` against a fresh n8n set-up of `mode` with `workflows` imported and activated. */
+async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, workDir: string, workflows: N8nWorkflows, body: (target: SyncTarget) => Promise<void>): Promise<void> {
+	const install = await ensureN8n(PRIMARY_N8N_VERSION, log);
+	const toImport = workflows.toImport.map((w) => w.json);
+	const { active } = workflows;
 	const stops: Array<() => Promise<void>> = [];
 	mkdirSync(workDir, { recursive: true });
 	try {
@@ -83,7 +98,7 @@ function addProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir
 		const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
 		let figures: SyncFigures | undefined;
 		try {
-			await withN8n(mode, packed(), sandbox, path.join(workDir, mode), async (target) => {
+			await withN8n(mode, packed(), sandbox, path.join(workDir, mode), syncSetUp(), async (target) => {
 				figures = await proveSync(target, sandbox, syncWorkflows(exampleWorkflows()), DEFAULT_PROOF, log);
 			});
 		} finally {
@@ -102,6 +117,21 @@ function addProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir
 	});
 }
 
+function addIncrementalProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
+	suite.test(`${mode} mode: ${INCREMENTAL_EXAMPLE} copies each ticket once, one created in the watermark's millisecond included; the watermark moves`, async () => {
+		const clock = new PinnableClock();
+		const sandbox = await startSandbox({ seed: INCREMENTAL_SEEDED_TICKETS, now: clock.now });
+		const workflow = incrementalWorkflow(exampleWorkflows());
+		try {
+			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-incremental`), { toImport: [workflow], active: [] }, async (target) => {
+				await proveIncremental(target, sandbox, clock, workflow, log);
+			});
+		} finally {
+			await sandbox.stop();
+		}
+	});
+}
+
 function requestedModes(argv: string[]): Mode[] {
 	const modes: Mode[] = [];
 	for (let i = 0; i < argv.length; i++) {
@@ -116,9 +146,13 @@ async function main(): Promise<void> {
 	const modes = requestedModes(process.argv.slice(2));
 	const workDir = mkdtempSync(path.join(tmpdir(), 'n8n-sync-'));
 	let packed: PackedPackage | undefined;
-	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json)`);
+	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json, incremental-import.json)`);
 	for (const mode of modes) {
 		addProof(suite, mode, () => {
+			if (!packed) throw new Error('not packed');
+			return packed;
+		}, workDir);
+		addIncrementalProof(suite, mode, () => {
 			if (!packed) throw new Error('not packed');
 			return packed;
 		}, workDir);

@@ -80,7 +80,7 @@ export interface SyncFigures {
 	beforeReconcile: { tickets: CopyDifference; customers: CopyDifference };
 }
 
-const LIST_PATH = /\/(tickets|customers)$/;
+export const LIST_PATH = /\/(tickets|customers)$/;
 const RECORD_PATH = /\/(tickets|customers)\/[^/]+$/;
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
@@ -94,7 +94,7 @@ export async function executionError(rest: N8nRestClient, id: string): Promise<s
 }
 
 /** Starts a workflow from its Manual Trigger the way the editor does and waits until it finished. */
-async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trigger: string): Promise<number> {
+export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trigger: string): Promise<number> {
 	const started = Date.now();
 	const id = await rest.runManually(workflow.id, trigger);
 	const execution = await waitUntil(

@@ -243,8 +243,8 @@ describe.each([
 	});
 });
 
-describe('examples/incremental-import.json', () => {
-	const example = () => JSON.parse(readFileSync(repoPath('examples', 'incremental-import.json'), 'utf8')) as WorkflowJson;
+describe('test/e2e/workflows/incremental-import-static-data.json', () => {
+	const example = () => JSON.parse(readFileSync(repoPath('test', 'e2e', 'workflows', 'incremental-import-static-data.json'), 'utf8')) as WorkflowJson;
 
 	it('two runs with tickets created between them import every ticket; a run with nothing new brings only the boundary ticket(s) again', async () => {
 		const fresh = await startSandbox({ seed: 230 });
@@ -266,7 +266,7 @@ describe('examples/incremental-import.json', () => {
 			expect(first.ids).toHaveLength(230);
 			expect(first.calls).toBe(3);
 			const firstWatermark = fresh.store.listTickets()[0].created_at;
-			// The watermark also keeps the ids imported at that moment (examples/incremental-import.json skips them next time).
+			// The watermark also keeps the ids imported at that moment (test/e2e/workflows/incremental-import-static-data.json skips them next time).
 			expect(staticData).toMatchObject({ global: { newestCreatedAt: firstWatermark } });
 
 			for (let i = 0; i < 40; i++) fresh.store.createTicket({ subject: `New ${i}`, description: 'After run 1', customer: { email: `n${i}@example.com` } });

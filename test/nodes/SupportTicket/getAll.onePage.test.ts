@@ -156,8 +156,8 @@ describe('400 invalid cursor: what the user reads', () => {
 	});
 });
 
-describe('examples/import-page-by-page.json', () => {
-	const example = () => JSON.parse(readFileSync(repoPath('examples', 'import-page-by-page.json'), 'utf8')) as WorkflowJson;
+describe('test/e2e/workflows/import-page-by-page.json', () => {
+	const example = () => JSON.parse(readFileSync(repoPath('test', 'e2e', 'workflows', 'import-page-by-page.json'), 'utf8')) as WorkflowJson;
 
 	function withPageSize(workflow: WorkflowJson, pageSize: number, filters: IDataObject = {}): WorkflowJson {
 		for (const node of workflow.nodes) {
