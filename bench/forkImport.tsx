@@ -1,5 +1,5 @@
 /**
- * Runs one ImportJob in a fresh child process (bench/measureImport.ts) and counts, from the
+ * Runs one ImportJob in a fresh child process (bench/measureImport.tsx) and counts, from the
  * sandbox's own request log, the calls the measured import made (the warm-up's are cleared
  * before it starts).
  */

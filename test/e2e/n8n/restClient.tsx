@@ -26,7 +26,7 @@ export interface ExecutionSummary {
 	workflowId: string;
 }
 
-/** One execution with its run data, which n8n sends `flatted`-serialized (see executionData.ts). */
+/** One execution with its run data, which n8n sends `flatted`-serialized (see executionData.tsx). */
 export interface StoredExecution extends ExecutionSummary {
 	data: string;
 }

@@ -219,7 +219,7 @@ export function renderResults(results: BenchResults): string {
 		'  same conditions (same sandbox process, same flags, fresh child processes, order rotated every round, all sizes interleaved',
 		'  round by round), not the milliseconds. Client CPU time is shown next to wall time: it moves less when the machine is busy.',
 		'- **Processes:** the sandbox (`build/test/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child',
-		'  (`bench/measureTraversal.ts`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC, and',
+		'  (`bench/measureTraversal.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC, and',
 		'  then times exactly one traversal. Peak RSS is that child\'s `process.resourceUsage().maxRSS` (so it includes what each side',
 		'  has to load: n8n-core for the node); "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is',
 		'  `heapUsed` after the traversal and a full GC, minus before, with all items still held. Calls are counted from the sandbox\'s own',

@@ -62,6 +62,6 @@ export function compareCustomers(service: Customer[], copy: Row[]): CopyDifferen
 }
 
 export function describeDifference(what: string, difference: CopyDifference): string {
-	const sample = <T>(list: T[]) => JSON.stringify(list.slice(0, 5));
+	const sample = <T,>(list: T[]) => JSON.stringify(list.slice(0, 5));
 	return `${what}: ${difference.compared} compared, ${difference.missing.length} missing ${sample(difference.missing)}, ${difference.extra.length} extra ${sample(difference.extra)}, ${difference.stale.length} stale ${sample(difference.stale)}`;
 }

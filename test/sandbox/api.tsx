@@ -30,7 +30,7 @@ export interface ApiContext {
 	now: () => number;
 	maxSkewSeconds: number;
 	isStopped: () => boolean;
-	/** Shapes of successful answers (responseShape.ts); default: the spec's. */
+	/** Shapes of successful answers (responseShape.tsx); default: the spec's. */
 	responseShape: ResponseShape;
 }
 

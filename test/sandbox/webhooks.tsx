@@ -9,7 +9,7 @@
  *
  * i.e. the same scheme as API requests. Without chaos, deliveries to one URL are sequential, in
  * event order; a connection error is tried once more after 100 ms; any HTTP status is final
- * (recorded). With chaos (webhookChaos.ts) deliveries can be dropped, duplicated, delayed,
+ * (recorded). With chaos (webhookChaos.tsx) deliveries can be dropped, duplicated, delayed,
  * reordered, sent concurrently, and retried with backoff on any non-2xx answer or error.
  */
 import http from 'node:http';

@@ -11,7 +11,7 @@
  *   POST   /__sandbox/webhooks            {url, events?, secret?} -> {data: {id, ...}}
  *   DELETE /__sandbox/webhooks/<id>       remove a webhook
  *
- * Webhook chaos and change driver routes: adminChaos.ts.
+ * Webhook chaos and change driver routes: adminChaos.tsx.
  */
 import { type ChaosAdminContext, routeChaosAdmin } from './adminChaos';
 import { ApiError } from './errors';

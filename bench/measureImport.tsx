@@ -2,7 +2,7 @@
  * Child process of one memory measurement: one import mode over one sandbox, alone in its
  * process, so its peak RSS (`resourceUsage().maxRSS`) belongs to that import and nothing else.
  *
- * Protocol over the IPC channel, as bench/measureTraversal.ts: the parent sends an ImportJob;
+ * Protocol over the IPC channel, as bench/measureTraversal.tsx: the parent sends an ImportJob;
  * the child loads the harness, warms up with WARM_UP_PAGES one-page executions (the JIT settles,
  * too few tickets to move the peak), answers `warm`; the parent clears the sandbox log and
  * answers `go`; the child imports every ticket and answers `done` with its figures.

@@ -1,7 +1,7 @@
 /**
  * Created After against a service that sends created_at without a zone, run in this process's
  * time zone. Jest gives each test file a copy of process.env, so setting TZ there changes nothing:
- * getAll.createdAfter.test.ts runs this file as a child process with TZ set instead.
+ * getAll.createdAfter.test.tsx runs this file as a child process with TZ set instead.
  *
  *   TZ=Europe/Berlin node build/test/nodes/SupportTicket/createdAfterInZone.js <Created After>
  *   → prints {"offsetInJune": -120, "ids": [...], "expected": [...], "sentCreatedAt": [...]}

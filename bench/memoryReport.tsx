@@ -235,7 +235,7 @@ export function renderMemoryResults(results: MemoryResults): string {
 			'.',
 		`- **Load average** (1/5/15 min) before: ${results.loadBefore}; after: ${results.loadAfter} (a shared machine: times move from run to run; memory figures much less).`,
 		'- **Processes:** the sandbox (`build/test/sandbox/cli.js --seed n`) runs in a process of its own; every measurement runs in a',
-		'  fresh child (`bench/measureImport.ts`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness',
+		'  fresh child (`bench/measureImport.tsx`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness',
 		'  (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and then imports',
 		'  every ticket once. Peak RSS is that child\'s `process.resourceUsage().maxRSS`, so it includes n8n-core and the package as loaded',
 		'  (the "RSS before" column); "retained heap" is `heapUsed` after the import and a full GC minus before, with the last execution\'s',

@@ -43,7 +43,7 @@ export interface SandboxOptions {
 	maxSkewSeconds?: number;
 	/** How the API writes created_at / updated_at (default 'iso': ISO 8601 UTC with milliseconds). */
 	timestampFormat?: TimestampFormat;
-	/** Webhook chaos from the start (see webhookChaos.ts); setWebhookChaos changes it later. */
+	/** Webhook chaos from the start (see webhookChaos.tsx); setWebhookChaos changes it later. */
 	webhookChaos?: WebhookChaosOptions;
 }
 
@@ -86,7 +86,7 @@ export interface Sandbox {
 	stop(): Promise<void>;
 	/** A new cursor key, as a restart gives: every cursor issued so far is rejected (`invalid_cursor`). */
 	renewCursorKey(): void;
-	/** Replaces how successes are shaped (responseShape.ts); `{}` restores the spec's shapes. */
+	/** Replaces how successes are shaped (responseShape.tsx); `{}` restores the spec's shapes. */
 	setResponseShape(shape: ResponseShape): void;
 }
 

@@ -2,7 +2,7 @@
  * `npm run screenshot`: docs/screenshot-node.jpg, the Support Ticket node open in the n8n editor.
  *
  * Uses Debian's Chromium (`apt-get install -y chromium`) driven by playwright-core (see
- * editorBrowser.ts); it downloads no browser. Runs against `npm run dev`'s n8n when one answers on --url (default
+ * editorBrowser.tsx); it downloads no browser. Runs against `npm run dev`'s n8n when one answers on --url (default
  * http://127.0.0.1:5678), otherwise starts the same environment itself on a free port and stops
  * it afterwards.
  *

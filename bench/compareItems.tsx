@@ -1,7 +1,7 @@
 /**
  * What a user feels with per-item operations: N creates and N gets against a service that takes
  * its time (fixed latency) and one that rate-limits, by this node one at a time, this node
- * concurrently, and n8n's HTTP Request node. Every side runs in a fresh child (measureItems.ts),
+ * concurrently, and n8n's HTTP Request node. Every side runs in a fresh child (measureItems.tsx),
  * all sides of a scenario back to back in every round, order rotated; counts come from the
  * sandbox's own request log: creates per subject (duplicates, lost items), refusals, rate.
  */

@@ -104,7 +104,7 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 			database: DATABASE,
 			version,
 			process: server,
-			query: async <Row>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
+			query: async <Row,>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
 			stop,
 		};
 	} catch (error) {

@@ -74,7 +74,7 @@ export function itemsSection(comparisons: ItemComparison[]): string {
 		'## Per-item operations: what a user waits for',
 		'',
 		'Sides: ' + sides.map((side) => `\`${side}\` = ${sideMeaning(side)}`).join('; ') + '.',
-		'Each measurement is a fresh child (`bench/measureItems.ts`) that runs one workflow (a node that emits N items → the side) through',
+		'Each measurement is a fresh child (`bench/measureItems.tsx`) that runs one workflow (a node that emits N items → the side) through',
 		'WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then the parent switches the scenario\'s latency / rate limit on',
 		'and the N-item run is timed. Counts come from the sandbox\'s request log: "created" = distinct subjects of this run answered 201,',
 		'"duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the',

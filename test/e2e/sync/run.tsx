@@ -3,8 +3,8 @@
  * equal to the service, in real n8n 2.41.1 (regular mode on SQLite, and queue mode: main + worker +
  * webhook process on PostgreSQL and Redis). The three examples are imported as shipped, the
  * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
- * tickets; see syncProof.ts for the scenario. Then examples/incremental-import.json, alone in a
- * fresh n8n, against a sandbox whose clock can be held (incrementalProof.ts). Prints the figures; writes `{passed, failed}` to
+ * tickets; see syncProof.tsx for the scenario. Then examples/incremental-import.json, alone in a
+ * fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx). Prints the figures; writes `{passed, failed}` to
  * $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Child process of one per-item measurement (protocol: measuredChild.ts): loads its side, warms
+ * Child process of one per-item measurement (protocol: measuredChild.tsx): loads its side, warms
  * up with a short run (no latency, no rate limit), answers `warm`; the parent clears the log,
  * switches the sandbox's latency / rate limit on and answers `go`; the child runs the N-item
  * workflow once through WorkflowExecute and reports what a user sees: wall time, output items,
