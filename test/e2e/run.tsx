@@ -11,7 +11,6 @@
  * Writes `{passed, failed}` to $TEST_SUMMARY_FILE (as jest does in .ci/run) and ends with
  * "N passed, N failed".
  */
-import { writeFileSync } from 'node:fs';
 
 import { startSandbox, type Sandbox } from '../sandbox';
 import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
@@ -27,7 +26,7 @@ import { PinnableClock } from './pinnableClock';
 import { addPollCases } from './pollCases';
 import { addScheduleCases } from './scheduleCases';
 import { addServerCases } from './serverCases';
-import { Suite, type Totals } from './suite';
+import { reportTotals, runMain, Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
 
 const SEEDED_TICKETS = 250;
@@ -163,14 +162,7 @@ async function main(): Promise<void> {
 		for (const version of versions) totals = add(totals, await runVersion(version, packed));
 		removePackedPackage(packed);
 	}
-	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
-	console.log(`\nend-to-end (${versions.map((v) => `n8n ${v}`).join(', ')}) in ${seconds(started)}`);
-	console.log(`${totals.passed} passed, ${totals.failed} failed`);
-	process.exitCode = totals.failed ? 1 : 0;
+	reportTotals(totals, `end-to-end (${versions.map((v) => `n8n ${v}`).join(', ')}) in ${seconds(started)}`);
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify({ passed: 0, failed: 1 }));
-	process.exitCode = 1;
-});
+runMain(main);

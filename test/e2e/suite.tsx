@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+
 /**
  * A small sequential test runner for the end-to-end suites: they share expensive state (an n8n
  * install, a user folder, a running server) and must run in order, one n8n process at a time
@@ -57,4 +59,23 @@ function indent(text: string): string {
 		.split('\n')
 		.map((line) => `      ${line}`)
 		.join('\n');
+}
+
+/**
+ * The end of every e2e runner: totals to $TEST_SUMMARY_FILE (as jest does in .ci/run), the
+ * plain "N passed, N failed" line, the exit code.
+ */
+export function reportTotals(totals: Totals, what: string): void {
+	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
+	console.log(`\n${what}`);
+	console.log(`${totals.passed} passed, ${totals.failed} failed`);
+	process.exitCode = totals.failed ? 1 : 0;
+}
+
+/** Runs a runner's main; a crash outside every test still counts as one failure. */
+export function runMain(main: () => Promise<void>): void {
+	main().catch((error: unknown) => {
+		console.error(error);
+		reportTotals({ passed: 0, failed: 1 }, 'the runner itself failed');
+	});
 }

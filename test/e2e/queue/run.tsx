@@ -8,7 +8,7 @@
  * registry in Redis, and the processes' logs. Everything started is stopped at the end, also on
  * failure or Ctrl+C. Writes `{passed, failed}` to $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -18,7 +18,7 @@ import { activateWorkflow, importCredentials, importWorkflows } from '../n8n/cli
 import { ensureN8n, type N8nInstall, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
 import { packPackage } from '../packPackage';
-import { Suite, type Totals } from '../suite';
+import { reportTotals, runMain, Suite, type Totals } from '../suite';
 import { addQueueCases } from './queueCases';
 import { createFolders, type QueueCluster, startCluster } from './queueCluster';
 import { IMPORT_BY_WEBHOOK, type QueueExamples, queueExamples, startedByWebhook } from './queueWorkflows';
@@ -142,14 +142,7 @@ async function main(): Promise<void> {
 	const keep = totals.failed > 0 || Boolean(process.env.E2E_KEEP_USER_FOLDER);
 	if (keep) console.log(`\nlogs and user folders kept in ${workDir}`);
 	else rmSync(workDir, { recursive: true, force: true });
-	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
-	console.log(`\nqueue mode end-to-end in ${seconds(started)}`);
-	console.log(`${totals.passed} passed, ${totals.failed} failed`);
-	process.exitCode = totals.failed ? 1 : 0;
+	reportTotals(totals, `queue mode end-to-end in ${seconds(started)}`);
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify({ passed: 0, failed: 1 }));
-	process.exitCode = 1;
-});
+runMain(main);

@@ -7,7 +7,7 @@
  * fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx). Prints the figures; writes `{passed, failed}` to
  * $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -24,7 +24,7 @@ import { createFolders, startCluster } from '../queue/queueCluster';
 import { startPostgres } from '../queue/services/postgresServer';
 import { startRedis } from '../queue/services/redisServer';
 import { stopEveryService } from '../queue/services/serviceProcess';
-import { Suite, type Totals } from '../suite';
+import { reportTotals, runMain, Suite, type Totals } from '../suite';
 import { DEFAULT_PROOF, isEqual, printFigures, proveSync, type SyncFigures, type SyncTarget, syncWorkflows } from './syncProof';
 import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
@@ -168,14 +168,7 @@ async function main(): Promise<void> {
 	}
 	if (totals.failed === 0 && !process.env.E2E_KEEP_USER_FOLDER) rmSync(workDir, { recursive: true, force: true });
 	else console.log(`\nlogs and user folders kept in ${workDir}`);
-	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
-	console.log(`\nsync proof (${modes.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-	console.log(`${totals.passed} passed, ${totals.failed} failed`);
-	process.exitCode = totals.failed ? 1 : 0;
+	reportTotals(totals, `sync proof (${modes.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify({ passed: 0, failed: 1 }));
-	process.exitCode = 1;
-});
+runMain(main);
