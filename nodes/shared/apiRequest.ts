@@ -43,9 +43,12 @@ export interface ApiRequest {
 	context?: ErrorContext;
 	/** Shared by the items of one run when they are sent concurrently: paces every attempt. */
 	limiter?: RequestLimiter;
-	/** From readServiceBaseUrl, when the caller sends many requests (a list traversal): read once, not per request. */
+	/** From readServiceBaseUrl, when the caller sends many requests (a list traversal, a run's items): read once, not per request. */
 	baseURL?: string;
 }
+
+/** What the items of one node run share: the limiter pacing their requests, and the Base URL read once. */
+export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL'>;
 
 /**
  * The credential's Base URL, checked. Checked here too (the credential checks it when signing), so

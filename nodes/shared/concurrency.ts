@@ -10,15 +10,19 @@ interface ResponseLike {
 
 /** 429 and 503 say "too much, nothing was processed": the signal to slow down. */
 const SLOW_DOWN_STATUSES = [429, 503];
+/** Rate limits count requests per second, so the allowance grows back per second, not per round trip. */
+const INCREASE_EVERY_MS = 1000;
 
 /**
  * How many requests of one node run may be on their way at once, shared by all items of the run
  * (one instance per execution, never module state). Additive increase, multiplicative decrease:
  * every 429/503 halves the allowance (once per round of requests, so a burst of refusals to
- * requests sent together counts once), every success adds back 1/allowance, up to the maximum
- * the user set. A `Retry-After` holds back every request of the run, not only the refused one, so
- * a rate-limited service sees at most one attempt at a time after repeated refusals: never more
- * than a node that sends one request after another.
+ * requests sent together counts once); it grows back by one after a second and a round of
+ * successes without a refusal, up to the maximum the user set. Growing per round trip instead
+ * (30 ms against a nearby service) ran into a per-second limit again within a fraction of a
+ * second, with every request in flight refused. A `Retry-After` holds back every request of the
+ * run, not only the refused one, so a rate-limited service sees one attempt at a time after
+ * repeated refusals, as from a node that sends one request after another.
  */
 export class RequestLimiter {
 	private allowance: number;
@@ -26,6 +30,9 @@ export class RequestLimiter {
 	private pausedUntil = 0;
 	/** Counts decreases: an attempt sent under an older allowance does not lower it again. */
 	private decreases = 0;
+	/** When the allowance last changed, and the successes since. */
+	private changedAt = 0;
+	private successesSinceChange = 0;
 	private waiting: Array<() => void> = [];
 
 	constructor(
@@ -78,13 +85,22 @@ export class RequestLimiter {
 
 	private learn(response: ResponseLike, sentUnder: number): void {
 		const status = response.statusCode ?? 0;
+		const now = this.now();
 		if (!SLOW_DOWN_STATUSES.includes(status)) {
-			this.allowance = Math.min(this.maxConcurrency, this.allowance + 1 / this.allowance);
+			if (this.allowance >= this.maxConcurrency) return;
+			this.successesSinceChange++;
+			if (this.successesSinceChange >= this.allowance && now - this.changedAt >= INCREASE_EVERY_MS) {
+				this.allowance = Math.min(this.maxConcurrency, this.allowance + 1);
+				this.changedAt = now;
+				this.successesSinceChange = 0;
+			}
 			return;
 		}
-		const now = this.now();
 		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now);
 		if (retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+		// Any refusal restarts the second without refusals, counted from when sending may resume.
+		this.changedAt = Math.max(now, this.pausedUntil);
+		this.successesSinceChange = 0;
 		if (sentUnder === this.decreases) {
 			this.allowance = Math.max(1, Math.floor(this.allowance / 2));
 			this.decreases++;

@@ -21,6 +21,8 @@ export interface ListRequest {
 	context?: ErrorContext;
 	/** Paces the calls when items are processed concurrently (see concurrency.ts). */
 	limiter?: RequestLimiter;
+	/** The credential's Base URL when the caller has read it already; read once per list otherwise. */
+	baseURL?: string;
 }
 
 export interface ListPage {
@@ -60,7 +62,7 @@ function repeatedCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSo
  * restarts the traversal. The credential's Base URL is read once for all pages.
  */
 export async function* listPages(this: ApiFunctions, request: ListRequest): AsyncGenerator<ListPage, void> {
-	const baseURL = await readServiceBaseUrl.call(this, request.itemIndex);
+	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
 	const seenCursors = new Set<string>(request.cursor === undefined ? [] : [request.cursor]);
 	let cursor = request.cursor;
 	let readSoFar = 0;

@@ -5,6 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { readServiceBaseUrl, type RunShared } from '../../shared/apiRequest';
 import { toNodeError } from '../../shared/toNodeError';
 import { RequestLimiter } from '../../shared/concurrency';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
@@ -12,7 +13,7 @@ import * as customer from './customer/Customer.resource';
 import * as reply from './reply/Reply.resource';
 import * as ticket from './ticket/Ticket.resource';
 
-type Operation = (this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter) => Promise<IDataObject[]>;
+type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared) => Promise<IDataObject[]>;
 
 const operations: Record<string, Record<string, { execute: Operation }>> = {
 	ticket: { create: ticket.create, get: ticket.get, getAll: ticket.getAll, update: ticket.update },
@@ -33,12 +34,22 @@ const CONCURRENT: Record<string, string[]> = {
  * once, paced by one RequestLimiter for the run; each item's output goes into its own slot, so
  * the output order is the input order whatever order the answers come in. Without Continue On
  * Fail the first failure stops new items from starting, the ones in flight finish, and the node
- * fails with the error of the lowest failed item, as a one-by-one loop would have.
+ * fails with the error of the lowest failed item, as a one-by-one loop would have. Resource and
+ * operation are read once (as n8n's own routers do), and so is the credential's Base URL: n8n's
+ * server decrypts the credential on every read.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const concurrency = readConcurrency(this, items.length);
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const handler = operations[resource]?.[operation];
+	if (!handler) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex: 0 });
+	}
+	const concurrency = CONCURRENT[resource]?.includes(operation) ? readConcurrency(this, items.length) : 1;
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
+	// Read by the first item that starts; a wrong Base URL fails every item with the same message.
+	let baseURL: Promise<string> | undefined;
 	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
 	// The lowest failed item (without Continue On Fail); Infinity while none failed.
 	let failedIndex = Number.POSITIVE_INFINITY;
@@ -46,13 +57,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let next = 0;
 
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
-		const resource = this.getNodeParameter('resource', itemIndex) as string;
-		const operation = this.getNodeParameter('operation', itemIndex) as string;
-		const handler = operations[resource]?.[operation];
-		if (!handler) {
-			throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex });
-		}
-		const results = await handler.execute.call(this, itemIndex, limiter);
+		baseURL ??= readServiceBaseUrl.call(this, itemIndex);
+		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL });
 		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 
@@ -83,9 +89,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 /** Read once per run, from the first item: how many workers share the items. */
 function readConcurrency(ctx: IExecuteFunctions, itemCount: number): number {
 	if (itemCount <= 1) return 1;
-	const resource = ctx.getNodeParameter('resource', 0) as string;
-	const operation = ctx.getNodeParameter('operation', 0) as string;
-	if (!CONCURRENT[resource]?.includes(operation)) return 1;
 	const value = ctx.getNodeParameter('options.concurrentRequests', 0, DEFAULT_CONCURRENT_REQUESTS) as unknown;
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100) {
 		throw new NodeOperationError(ctx.getNode(), `Concurrent Requests must be a whole number from 1 to 100, not ${JSON.stringify(value)}`, {

@@ -35,8 +35,9 @@ describe('RequestLimiter', () => {
 		expect(peak).toBe(3);
 	});
 
-	it('halves once for refusals of requests sent together, and climbs back one step per round of successes', async () => {
-		const limiter = new RequestLimiter(8);
+	it('halves once for refusals of requests sent together, and climbs back one step per second of successes', async () => {
+		let now = 0;
+		const limiter = new RequestLimiter(8, () => now);
 		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 429 }))));
 		expect(limiter.concurrency).toBe(4);
 		await limiter.run(async () => ({ statusCode: 503 }));
@@ -44,10 +45,32 @@ describe('RequestLimiter', () => {
 		await limiter.run(async () => ({ statusCode: 429 }));
 		await limiter.run(async () => ({ statusCode: 429 }));
 		expect(limiter.concurrency).toBe(1);
-		for (let i = 0; i < 3; i++) await limiter.run(async () => ({ statusCode: 201 }));
+		// Within the second of the last refusal, successes do not raise it: a per-second limit would refuse again.
+		for (let i = 0; i < 100; i++) await limiter.run(async () => ({ statusCode: 201 }));
+		expect(limiter.concurrency).toBe(1);
+		now += 1000;
+		await limiter.run(async () => ({ statusCode: 201 }));
 		expect(limiter.concurrency).toBe(2);
-		for (let i = 0; i < 100; i++) await limiter.run(async () => ({ statusCode: 200 }));
+		for (let second = 0; second < 10; second++) {
+			now += 1000;
+			for (let i = 0; i < 8; i++) await limiter.run(async () => ({ statusCode: 200 }));
+		}
 		expect(limiter.concurrency).toBe(8);
+	});
+
+	it('counts the second without refusals from the end of a Retry-After', async () => {
+		let now = 0;
+		const limiter = new RequestLimiter(4, () => now);
+		await limiter.run(async () => ({ statusCode: 429, headers: { 'retry-after': '0' } }));
+		await limiter.run(async () => ({ statusCode: 429 }));
+		expect(limiter.concurrency).toBe(1);
+		await limiter.run(async () => ({ statusCode: 429, headers: { 'retry-after': '2' } }));
+		now = 2500; // half a second after sending may resume
+		await limiter.run(async () => ({ statusCode: 200 }));
+		expect(limiter.concurrency).toBe(1);
+		now = 3000;
+		await limiter.run(async () => ({ statusCode: 200 }));
+		expect(limiter.concurrency).toBe(2);
 	});
 
 	it('holds back every attempt of the run until Retry-After has passed', async () => {

@@ -1,9 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/apiRequest';
+import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { checkEmail, parseCustomFields, requireText } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
-import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	{
@@ -31,11 +30,11 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };
 	if (fields.name) body.name = fields.name;
-	const response = await apiRequest.call(this, { method: 'POST', path: '/customers', body, itemIndex, limiter });
+	const response = await apiRequest.call(this, { method: 'POST', path: '/customers', body, itemIndex, ...shared });
 	return [response.data as IDataObject];
 }

@@ -1,21 +1,20 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/apiRequest';
+import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { readId } from '../../../shared/readParameters';
 import { concurrencyOptions, idLocator } from '../common.descriptions';
-import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'searchCustomers'), concurrencyOptions];
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['get'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'GET',
 		path: `/customers/${path}`,
 		itemIndex,
-		limiter,
+		...shared,
 		context: { resource: 'customer', id },
 	});
 	return [response.data as IDataObject];

@@ -1,5 +1,6 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
+import type { RunShared } from '../../../shared/apiRequest';
 import { pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
 
@@ -7,6 +8,6 @@ const properties: INodeProperties[] = [...pagingFields({ resource: ['customer'],
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['getAll'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return await getMany.call(this, itemIndex, { path: '/customers' });
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+	return await getMany.call(this, itemIndex, { path: '/customers', ...shared });
 }

@@ -1,9 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/apiRequest';
+import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
-import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('customer', 'customerId', 'searchCustomers'),
@@ -24,7 +23,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['update'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const { customFieldsJson, ...named } = fields;
@@ -36,7 +35,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, limite
 		path: `/customers/${path}`,
 		body,
 		itemIndex,
-		limiter,
+		...shared,
 		context: { resource: 'customer', id },
 	});
 	return [response.data as IDataObject];

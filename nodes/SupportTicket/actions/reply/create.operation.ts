@@ -1,9 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/apiRequest';
+import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { parseCustomFields, readId, requireText } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
-import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -30,7 +29,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const text = requireText(this, 'body', 'Body', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -40,7 +39,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, limite
 		path: `/tickets/${path}/replies`,
 		body,
 		itemIndex,
-		limiter,
+		...shared,
 		context: { resource: 'ticket', id },
 	});
 	return [response.data as IDataObject];

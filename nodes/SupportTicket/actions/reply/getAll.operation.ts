@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
+import type { RunShared } from '../../../shared/apiRequest';
 import { readId } from '../../../shared/readParameters';
 import { concurrencyOptions, idLocator, pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
-import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['getAll'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
-	return await getMany.call(this, itemIndex, { path: `/tickets/${path}/replies`, context: { resource: 'ticket', id }, limiter });
+	return await getMany.call(this, itemIndex, { path: `/tickets/${path}/replies`, context: { resource: 'ticket', id }, ...shared });
 }

@@ -1,10 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/apiRequest';
+import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { checkEmail, parseCustomFields, requireText, readTicketState } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/ticketFields';
-import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	{
@@ -58,7 +57,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);
 	const text = requireText(this, 'description', 'Description', itemIndex);
 	const email = checkEmail(this, requireText(this, 'customerEmail', 'Customer Email', itemIndex), 'Customer Email', itemIndex);
@@ -72,6 +71,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, limite
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
 
-	const response = await apiRequest.call(this, { method: 'POST', path: '/tickets', body, itemIndex, limiter });
+	const response = await apiRequest.call(this, { method: 'POST', path: '/tickets', body, itemIndex, ...shared });
 	return [response.data as IDataObject];
 }

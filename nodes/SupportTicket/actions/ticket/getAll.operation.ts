@@ -6,6 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import type { RunShared } from '../../../shared/apiRequest';
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
 import { readDateTime, readTicketState } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
@@ -59,7 +60,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['getAll'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Only what the user set is sent: "where supported" in the spec means a parameter may be unknown.
@@ -69,7 +70,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		sort: options.sortOrder as string | undefined,
 	};
 	const createdAfter = readDateTime(this, options.createdAfter, 'Created After', itemIndex);
-	if (createdAfter === undefined) return await getMany.call(this, itemIndex, { path: '/tickets', qs });
+	if (createdAfter === undefined) return await getMany.call(this, itemIndex, { path: '/tickets', qs, ...shared });
 
 	// Stopping at the first older ticket is right only when every later ticket is older still.
 	const newestFirst = (qs.sort_by ?? 'created_at') === 'created_at' && (qs.sort ?? 'desc') === 'desc';
@@ -92,5 +93,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}
 		return createdAt < createdAfter;
 	};
-	return await getMany.call(this, itemIndex, { path: '/tickets', qs, endsBefore });
+	return await getMany.call(this, itemIndex, { path: '/tickets', qs, endsBefore, ...shared });
 }

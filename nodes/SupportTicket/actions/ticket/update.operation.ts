@@ -1,10 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/apiRequest';
+import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { assertSomethingToUpdate, compact, parseCustomFields, readId, readTicketState } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/ticketFields';
-import type { RequestLimiter } from '../../../shared/concurrency';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -26,7 +25,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['update'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, limiter?: RequestLimiter): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const { subject, description } = fields;
@@ -40,7 +39,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, limite
 		path: `/tickets/${path}`,
 		body,
 		itemIndex,
-		limiter,
+		...shared,
 		context: { resource: 'ticket', id },
 	});
 	return [response.data as IDataObject];

@@ -1,0 +1,47 @@
+import { itemsWorkflow, runWorkflow } from '../../../harness';
+import { startSandbox, type Sandbox } from '../../../sandbox';
+
+/**
+ * The item loop reads what is the same for every item once per run. n8n's server decrypts a
+ * credential from its database on every read: signing reads it once per request (n8n's own
+ * read), the node itself once per run for the Base URL.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const ITEMS = 10;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: ITEMS });
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.clearLog());
+
+const ids = Array.from({ length: ITEMS }, (_, i) => ({ id: `tkt_${i + 1}` }));
+const getTickets = (concurrentRequests: number) => ({
+	resource: 'ticket',
+	operation: 'get',
+	ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+	options: { concurrentRequests },
+});
+
+describe.each([1, 4])('Ticket → Get of 10 items, Concurrent Requests %i', (concurrentRequests) => {
+	it('reads the credential once for the node and once per request for signing: 11 reads', async () => {
+		const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
+		const run = await runWorkflow(itemsWorkflow(ids, NODE, getTickets(concurrentRequests)), credentials);
+		expect(run.error).toBeUndefined();
+		expect(run.output('Node').map((item) => item.json.id)).toEqual(ids.map(({ id }) => id));
+		expect(sandbox.log).toHaveLength(ITEMS);
+		expect(run.credentialsHelper.decryptedReads).toBe(ITEMS + 1);
+	});
+
+	it('a wrong Base URL with Continue On Fail gives every item the error, and sends nothing', async () => {
+		const credentials = { supportTicketApi: { baseUrl: 'support.example.com', apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
+		const run = await runWorkflow(itemsWorkflow(ids, NODE, getTickets(concurrentRequests), { onError: 'continueRegularOutput' }), credentials);
+		expect(run.error).toBeUndefined();
+		const output = run.output('Node');
+		expect(output).toHaveLength(ITEMS);
+		for (const item of output) expect(item.json.error).toMatch(/"support\.example\.com" in the credential is not a web address/);
+		expect(output.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
+		expect(sandbox.log).toHaveLength(0);
+	});
+});
