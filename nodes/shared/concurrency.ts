@@ -10,29 +10,39 @@ interface ResponseLike {
 
 /** 429 and 503 say "too much, nothing was processed": the signal to slow down. */
 const SLOW_DOWN_STATUSES = [429, 503];
-/** Rate limits count requests per second, so the allowance grows back per second, not per round trip. */
-const INCREASE_EVERY_MS = 1000;
+/** Rate limits count requests per second: the window successes are counted in, and the pace of growing back. */
+const SECOND_MS = 1000;
+/** Near the level that was refused last, the allowance probes upwards this slowly. */
+const PROBE_EVERY_MS = 10_000;
 
 /**
  * How many requests of one node run may be on their way at once, shared by all items of the run
- * (one instance per execution, never module state). Additive increase, multiplicative decrease:
- * every 429/503 halves the allowance (once per round of requests, so a burst of refusals to
- * requests sent together counts once); it grows back by one after a second and a round of
- * successes without a refusal, up to the maximum the user set. Growing per round trip instead
- * (30 ms against a nearby service) ran into a per-second limit again within a fraction of a
- * second, with every request in flight refused. A `Retry-After` holds back every request of the
- * run, not only the refused one, so a rate-limited service sees one attempt at a time after
- * repeated refusals, as from a node that sends one request after another.
+ * (one instance per execution, never module state).
+ *
+ * A 429/503 (once per round of requests: refusals of requests sent together count once) lowers
+ * the allowance to half, or further, to what the service kept up with in the last second: the
+ * round-trip times of the successes answered in that second, summed, divided by the second
+ * (Little's law: how many requests were on their way on average). It grows back by one per second
+ * without a refusal, and once it is one below the level that was refused, by one per ten seconds
+ * only: growing back per round trip (30 ms against a nearby service) ran into a per-second limit
+ * again within a fraction of a second, with every request in flight refused.
+ *
+ * A `Retry-After` holds back every request of the run, not only the refused one, as a node
+ * that sends one request after another would wait.
  */
 export class RequestLimiter {
 	private allowance: number;
+	/** The allowance under which the last refusal came; probing near it goes slowly. */
+	private refusedAt = Number.POSITIVE_INFINITY;
 	private inFlight = 0;
 	private pausedUntil = 0;
 	/** Counts decreases: an attempt sent under an older allowance does not lower it again. */
 	private decreases = 0;
-	/** When the allowance last changed, and the successes since. */
+	/** When the allowance last changed (or was refused), and the successes since. */
 	private changedAt = 0;
 	private successesSinceChange = 0;
+	/** Successes of the last second: when answered, and how long each was on its way. */
+	private recent: Array<{ at: number; roundTripMs: number }> = [];
 	private waiting: Array<() => void> = [];
 
 	constructor(
@@ -44,16 +54,17 @@ export class RequestLimiter {
 
 	/** Requests currently allowed at once (for tests and summaries). */
 	get concurrency(): number {
-		return Math.floor(this.allowance);
+		return this.allowance;
 	}
 
 	/** Sends one attempt once a slot is free and no `Retry-After` is pending, and learns from its answer. */
 	async run<T extends ResponseLike>(send: () => Promise<T>): Promise<T> {
 		await this.acquire();
 		const sentUnder = this.decreases;
+		const sentAt = this.now();
 		try {
 			const response = await send();
-			this.learn(response, sentUnder);
+			this.learn(response, sentUnder, sentAt);
 			return response;
 		} finally {
 			this.inFlight--;
@@ -68,7 +79,7 @@ export class RequestLimiter {
 				await sleep(pause);
 				continue;
 			}
-			if (this.inFlight < Math.floor(this.allowance)) {
+			if (this.inFlight < this.allowance) {
 				this.inFlight++;
 				return;
 			}
@@ -83,17 +94,13 @@ export class RequestLimiter {
 		for (const resolve of waiting) resolve();
 	}
 
-	private learn(response: ResponseLike, sentUnder: number): void {
+	private learn(response: ResponseLike, sentUnder: number, sentAt: number): void {
 		const status = response.statusCode ?? 0;
 		const now = this.now();
+		while (this.recent.length > 0 && now - this.recent[0].at >= SECOND_MS) this.recent.shift();
 		if (!SLOW_DOWN_STATUSES.includes(status)) {
-			if (this.allowance >= this.maxConcurrency) return;
-			this.successesSinceChange++;
-			if (this.successesSinceChange >= this.allowance && now - this.changedAt >= INCREASE_EVERY_MS) {
-				this.allowance = Math.min(this.maxConcurrency, this.allowance + 1);
-				this.changedAt = now;
-				this.successesSinceChange = 0;
-			}
+			this.recent.push({ at: now, roundTripMs: now - sentAt });
+			this.growBack(now);
 			return;
 		}
 		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now);
@@ -101,9 +108,21 @@ export class RequestLimiter {
 		// Any refusal restarts the second without refusals, counted from when sending may resume.
 		this.changedAt = Math.max(now, this.pausedUntil);
 		this.successesSinceChange = 0;
-		if (sentUnder === this.decreases) {
-			this.allowance = Math.max(1, Math.floor(this.allowance / 2));
-			this.decreases++;
+		if (sentUnder !== this.decreases) return;
+		this.decreases++;
+		this.refusedAt = this.allowance;
+		const keptUpWith = this.recent.length > 0 ? Math.floor(this.recent.reduce((sum, s) => sum + s.roundTripMs, 0) / SECOND_MS) : Number.POSITIVE_INFINITY;
+		this.allowance = Math.max(1, Math.min(Math.floor(this.allowance / 2), keptUpWith));
+	}
+
+	private growBack(now: number): void {
+		if (this.allowance >= this.maxConcurrency) return;
+		this.successesSinceChange++;
+		const every = this.allowance + 1 >= this.refusedAt ? PROBE_EVERY_MS : SECOND_MS;
+		if (this.successesSinceChange >= this.allowance && now - this.changedAt >= every) {
+			this.allowance++;
+			this.changedAt = now;
+			this.successesSinceChange = 0;
 		}
 	}
 }

@@ -35,9 +35,8 @@ describe('RequestLimiter', () => {
 		expect(peak).toBe(3);
 	});
 
-	it('halves once for refusals of requests sent together, and climbs back one step per second of successes', async () => {
-		let now = 0;
-		const limiter = new RequestLimiter(8, () => now);
+	it('halves once for refusals of requests sent together', async () => {
+		const limiter = new RequestLimiter(8, () => 0);
 		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 429 }))));
 		expect(limiter.concurrency).toBe(4);
 		await limiter.run(async () => ({ statusCode: 503 }));
@@ -45,32 +44,56 @@ describe('RequestLimiter', () => {
 		await limiter.run(async () => ({ statusCode: 429 }));
 		await limiter.run(async () => ({ statusCode: 429 }));
 		expect(limiter.concurrency).toBe(1);
-		// Within the second of the last refusal, successes do not raise it: a per-second limit would refuse again.
-		for (let i = 0; i < 100; i++) await limiter.run(async () => ({ statusCode: 201 }));
-		expect(limiter.concurrency).toBe(1);
-		now += 1000;
-		await limiter.run(async () => ({ statusCode: 201 }));
+	});
+
+	it('lowers further, to what the service kept up with in the last second', async () => {
+		let now = 0;
+		const limiter = new RequestLimiter(32, () => now);
+		// 20 pairs of successes, 50 ms each, within the second: on average 2 on their way at once.
+		for (let i = 0; i < 20; i++) {
+			const gate = deferred();
+			const pair = [limiter.run(() => gate.promise), limiter.run(() => gate.promise)];
+			await tick();
+			now += 50;
+			gate.resolve({ statusCode: 200 });
+			await Promise.all(pair);
+		}
+		await limiter.run(async () => ({ statusCode: 429 }));
 		expect(limiter.concurrency).toBe(2);
-		for (let second = 0; second < 10; second++) {
+	});
+
+	it('grows back one step per second of successes, and one per ten seconds next to the refused level', async () => {
+		let now = 0;
+		const limiter = new RequestLimiter(8, () => now);
+		await limiter.run(async () => ({ statusCode: 429 }));
+		expect(limiter.concurrency).toBe(4);
+		// Within the second of the refusal, successes do not raise it: a per-second limit would refuse again.
+		for (let i = 0; i < 100; i++) await limiter.run(async () => ({ statusCode: 201 }));
+		expect(limiter.concurrency).toBe(4);
+		const levels: number[] = [];
+		for (let second = 0; second < 12; second++) {
 			now += 1000;
 			for (let i = 0; i < 8; i++) await limiter.run(async () => ({ statusCode: 200 }));
+			levels.push(limiter.concurrency);
 		}
+		expect(levels).toEqual([5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
+		now += 10_000;
+		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 200 }))));
 		expect(limiter.concurrency).toBe(8);
 	});
 
 	it('counts the second without refusals from the end of a Retry-After', async () => {
 		let now = 0;
-		const limiter = new RequestLimiter(4, () => now);
-		await limiter.run(async () => ({ statusCode: 429, headers: { 'retry-after': '0' } }));
+		const limiter = new RequestLimiter(8, () => now);
 		await limiter.run(async () => ({ statusCode: 429 }));
-		expect(limiter.concurrency).toBe(1);
 		await limiter.run(async () => ({ statusCode: 429, headers: { 'retry-after': '2' } }));
+		expect(limiter.concurrency).toBe(2);
 		now = 2500; // half a second after sending may resume
-		await limiter.run(async () => ({ statusCode: 200 }));
-		expect(limiter.concurrency).toBe(1);
+		for (let i = 0; i < 4; i++) await limiter.run(async () => ({ statusCode: 200 }));
+		expect(limiter.concurrency).toBe(2);
 		now = 3000;
 		await limiter.run(async () => ({ statusCode: 200 }));
-		expect(limiter.concurrency).toBe(2);
+		expect(limiter.concurrency).toBe(3);
 	});
 
 	it('holds back every attempt of the run until Retry-After has passed', async () => {
