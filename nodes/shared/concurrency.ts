@@ -14,10 +14,16 @@ const SLOW_DOWN_STATUSES = [429, 503];
 const SECOND_MS = 1000;
 /** Near the level that was refused last, the allowance probes upwards this slowly. */
 const PROBE_EVERY_MS = 10_000;
+/** A run starts with this many at once and doubles per round of successes until the first refusal. */
+const FIRST_ALLOWANCE = 4;
 
 /**
  * How many requests of one node run may be on their way at once, shared by all items of the run
  * (one instance per execution, never module state).
+ *
+ * A run starts with 4 at once and adds one per success (doubling per round trip) up to the
+ * maximum the user set, so a service with a small rate limit sees a few requests refused, not
+ * the whole first round.
  *
  * A 429/503 (once per round of requests: refusals of requests sent together count once) lowers
  * the allowance to half, or further, to what the service kept up with in the last second: the
@@ -32,6 +38,8 @@ const PROBE_EVERY_MS = 10_000;
  */
 export class RequestLimiter {
 	private allowance: number;
+	/** Until the first refusal, every success adds one. */
+	private startingUp = true;
 	/** The allowance under which the last refusal came; probing near it goes slowly. */
 	private refusedAt = Number.POSITIVE_INFINITY;
 	private inFlight = 0;
@@ -49,7 +57,7 @@ export class RequestLimiter {
 		readonly maxConcurrency: number,
 		private readonly now: () => number = Date.now,
 	) {
-		this.allowance = maxConcurrency;
+		this.allowance = Math.min(maxConcurrency, FIRST_ALLOWANCE);
 	}
 
 	/** Requests currently allowed at once (for tests and summaries). */
@@ -68,7 +76,7 @@ export class RequestLimiter {
 			return response;
 		} finally {
 			this.inFlight--;
-			this.wakeAll();
+			this.wakeFreeSlots();
 		}
 	}
 
@@ -87,11 +95,9 @@ export class RequestLimiter {
 		}
 	}
 
-	/** Waiters check again in the order they came; those that find no slot queue up again. */
-	private wakeAll(): void {
-		const waiting = this.waiting;
-		this.waiting = [];
-		for (const resolve of waiting) resolve();
+	/** As many waiters as there are free slots check again, first come first; one that finds none queues up again. */
+	private wakeFreeSlots(): void {
+		for (let free = this.allowance - this.inFlight; free > 0 && this.waiting.length > 0; free--) this.waiting.shift()?.();
 	}
 
 	private learn(response: ResponseLike, sentUnder: number, sentAt: number): void {
@@ -109,6 +115,7 @@ export class RequestLimiter {
 		this.changedAt = Math.max(now, this.pausedUntil);
 		this.successesSinceChange = 0;
 		if (sentUnder !== this.decreases) return;
+		this.startingUp = false;
 		this.decreases++;
 		this.refusedAt = this.allowance;
 		const keptUpWith = this.recent.length > 0 ? Math.floor(this.recent.reduce((sum, s) => sum + s.roundTripMs, 0) / SECOND_MS) : Number.POSITIVE_INFINITY;
@@ -117,6 +124,10 @@ export class RequestLimiter {
 
 	private growBack(now: number): void {
 		if (this.allowance >= this.maxConcurrency) return;
+		if (this.startingUp) {
+			this.allowance++;
+			return;
+		}
 		this.successesSinceChange++;
 		const every = this.allowance + 1 >= this.refusedAt ? PROBE_EVERY_MS : SECOND_MS;
 		if (this.successesSinceChange >= this.allowance && now - this.changedAt >= every) {

@@ -11,6 +11,14 @@ function deferred() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Successes long enough ago to be outside the last second: a limiter at its maximum, with nothing to learn from. */
+async function atMaximum(maxConcurrency: number, clock: { now: number }): Promise<RequestLimiter> {
+	const limiter = new RequestLimiter(maxConcurrency, () => clock.now);
+	while (limiter.concurrency < maxConcurrency) await limiter.run(async () => ({ statusCode: 200 }));
+	clock.now += 60_000;
+	return limiter;
+}
+
 describe('RequestLimiter', () => {
 	it('lets at most maxConcurrency attempts run at once', async () => {
 		const limiter = new RequestLimiter(3);
@@ -35,8 +43,25 @@ describe('RequestLimiter', () => {
 		expect(peak).toBe(3);
 	});
 
+	it('starts with 4 at once and adds one per success up to the maximum (doubling per round trip)', async () => {
+		const limiter = new RequestLimiter(32);
+		const gates = Array.from({ length: 12 }, deferred);
+		let running = 0;
+		const runs = gates.map((gate) => limiter.run(async () => (running++, gate.promise)));
+		await tick();
+		expect(running).toBe(4);
+		gates[0].resolve({ statusCode: 200 });
+		await tick();
+		// One slot freed and one added: two more start.
+		expect(running).toBe(6);
+		expect(limiter.concurrency).toBe(5);
+		for (const gate of gates) gate.resolve({ statusCode: 200 });
+		await Promise.all(runs);
+		expect(limiter.concurrency).toBe(16);
+	});
+
 	it('halves once for refusals of requests sent together', async () => {
-		const limiter = new RequestLimiter(8, () => 0);
+		const limiter = await atMaximum(8, { now: 0 });
 		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 429 }))));
 		expect(limiter.concurrency).toBe(4);
 		await limiter.run(async () => ({ statusCode: 503 }));
@@ -47,14 +72,14 @@ describe('RequestLimiter', () => {
 	});
 
 	it('lowers further, to what the service kept up with in the last second', async () => {
-		let now = 0;
-		const limiter = new RequestLimiter(32, () => now);
+		const clock = { now: 0 };
+		const limiter = await atMaximum(32, clock);
 		// 20 pairs of successes, 50 ms each, within the second: on average 2 on their way at once.
 		for (let i = 0; i < 20; i++) {
 			const gate = deferred();
 			const pair = [limiter.run(() => gate.promise), limiter.run(() => gate.promise)];
 			await tick();
-			now += 50;
+			clock.now += 50;
 			gate.resolve({ statusCode: 200 });
 			await Promise.all(pair);
 		}
@@ -63,8 +88,8 @@ describe('RequestLimiter', () => {
 	});
 
 	it('grows back one step per second of successes, and one per ten seconds next to the refused level', async () => {
-		let now = 0;
-		const limiter = new RequestLimiter(8, () => now);
+		const clock = { now: 0 };
+		const limiter = await atMaximum(8, clock);
 		await limiter.run(async () => ({ statusCode: 429 }));
 		expect(limiter.concurrency).toBe(4);
 		// Within the second of the refusal, successes do not raise it: a per-second limit would refuse again.
@@ -72,26 +97,26 @@ describe('RequestLimiter', () => {
 		expect(limiter.concurrency).toBe(4);
 		const levels: number[] = [];
 		for (let second = 0; second < 12; second++) {
-			now += 1000;
+			clock.now += 1000;
 			for (let i = 0; i < 8; i++) await limiter.run(async () => ({ statusCode: 200 }));
 			levels.push(limiter.concurrency);
 		}
 		expect(levels).toEqual([5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
-		now += 10_000;
+		clock.now += 10_000;
 		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 200 }))));
 		expect(limiter.concurrency).toBe(8);
 	});
 
 	it('counts the second without refusals from the end of a Retry-After', async () => {
-		let now = 0;
-		const limiter = new RequestLimiter(8, () => now);
+		const clock = { now: 0 };
+		const limiter = await atMaximum(8, clock);
 		await limiter.run(async () => ({ statusCode: 429 }));
 		await limiter.run(async () => ({ statusCode: 429, headers: { 'retry-after': '2' } }));
 		expect(limiter.concurrency).toBe(2);
-		now = 2500; // half a second after sending may resume
+		clock.now += 2500; // half a second after sending may resume
 		for (let i = 0; i < 4; i++) await limiter.run(async () => ({ statusCode: 200 }));
 		expect(limiter.concurrency).toBe(2);
-		now = 3000;
+		clock.now += 500;
 		await limiter.run(async () => ({ statusCode: 200 }));
 		expect(limiter.concurrency).toBe(3);
 	});
