@@ -1,50 +1,23 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, startWebhookReceiver, type WebhookReceiver, type WorkflowJson } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { chainWorkflow, startWebhookReceiver, useSandbox, workflowNode, type WebhookReceiver, type WorkflowJson } from '../../harness';
 import { deliver, nowSeconds } from './deliveries';
 
 const TRIGGER = 'n8n-nodes-support-ticket.supportTicketTrigger';
 const WEBHOOK_SECRET = 'whsec-ünïcode "quoted" secret';
 
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 3 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
+const { sandbox, credentials } = useSandbox({ seed: 3 });
 
 /** Support Ticket Trigger → Support Ticket (get the ticket the event names): the webhook sync recipe. */
 function syncWorkflow(parameters: IDataObject = {}): WorkflowJson {
-	const trigger: INode = {
-		id: 'trigger',
-		name: 'On Event',
-		type: TRIGGER,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: 'b5a5c1c4-0000-4000-8000-000000000001',
-		parameters: { events: ['*'], ...parameters } as INode['parameters'],
-		credentials: CREDENTIALS_REF,
-	};
-	const getTicket: INode = {
-		id: 'get',
-		name: 'Get Ticket',
-		type: 'n8n-nodes-support-ticket.supportTicket',
-		typeVersion: 1,
-		position: [220, 0],
-		parameters: {
-			resource: 'ticket',
-			operation: 'get',
-			ticketId: { __rl: true, mode: 'id', value: '={{ $json.data.ticket_id ?? $json.data.id }}' },
-		},
-		credentials: CREDENTIALS_REF,
-	};
-	return {
-		nodes: [trigger, getTicket],
-		connections: { 'On Event': { main: [[{ node: 'Get Ticket', type: 'main', index: 0 }]] } },
-	};
+	const trigger = workflowNode('On Event', TRIGGER, { events: ['*'], ...parameters }, { webhookId: 'b5a5c1c4-0000-4000-8000-000000000001' });
+	const getTicket = workflowNode(
+		'Get Ticket',
+		'n8n-nodes-support-ticket.supportTicket',
+		{ resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: '={{ $json.data.ticket_id ?? $json.data.id }}' } },
+		{ position: [220, 0] },
+	);
+	return chainWorkflow(trigger, getTicket);
 }
 
 async function withReceiver<T>(

@@ -1,0 +1,46 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
+
+/** The Support Ticket API credential that reaches `sandbox`, or the same service at `baseUrl` (a proxy in front of it). */
+export function credentialsFor(
+	sandbox: Pick<Sandbox, 'baseUrl' | 'apiKey' | 'apiSecret'>,
+	baseUrl = sandbox.baseUrl,
+): ICredentialDataDecryptedObject {
+	return { baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+}
+
+export interface SandboxFixture {
+	/** The sandbox of the enclosing test file or describe block: use it in tests and hooks (it starts in beforeAll). */
+	readonly sandbox: Sandbox;
+	/** `credentialsFor(sandbox)`, filled in beforeAll; a test may change a field if it puts it back. */
+	readonly credentials: ICredentialDataDecryptedObject;
+}
+
+/**
+ * Jest fixture: one sandbox for the enclosing file or describe block, started in beforeAll and
+ * stopped in afterAll. Before each test its request log is empty, and it has no faults and answers
+ * in the spec's shapes, whatever the test before it set.
+ */
+export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
+	let started: Sandbox | undefined;
+	const credentials: ICredentialDataDecryptedObject = {};
+	beforeAll(async () => {
+		started = await startSandbox(options);
+		Object.assign(credentials, credentialsFor(started));
+	});
+	afterAll(async () => started?.stop());
+	beforeEach(() => {
+		started?.clearLog();
+		started?.setFaults({});
+		started?.setResponseShape({});
+	});
+	// Reads pass through to the sandbox once it has started, so tests use `sandbox.x` as with their own.
+	const sandbox = new Proxy({} as Sandbox, {
+		get(_target, key) {
+			if (!started) throw new Error('The sandbox starts in beforeAll: use it inside a test or a hook');
+			return Reflect.get(started, key) as unknown;
+		},
+	});
+	return { sandbox, credentials };
+}
