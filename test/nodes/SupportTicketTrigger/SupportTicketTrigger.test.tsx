@@ -33,6 +33,13 @@ async function withReceiver<T>(
 	}
 }
 
+/** Waits until the sandbox has sent every delivery and the workflow runs they started are done; returns the deliveries of webhook `hook`. */
+async function settledDeliveries(receiver: WebhookReceiver, hook: string) {
+	await sandbox.webhooksIdle();
+	await receiver.idle();
+	return sandbox.deliveries.filter((d) => d.webhookId === hook);
+}
+
 describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', () => {
 	it('starts the workflow once per event with the delivery as the item, and the next node reads the ticket', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
@@ -41,10 +48,7 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 				const ticket = sandbox.store.createTicket({ subject: 'Printer on fire', description: 'Again', customer: { email: 'ops@example.com' } });
 				sandbox.store.updateTicket(ticket.id, { status: 'pending' });
 				sandbox.store.createReply(ticket.id, { body: 'We are on it' });
-				await sandbox.webhooksIdle();
-				await receiver.idle();
-
-				const mine = sandbox.deliveries.filter((d) => d.webhookId === hook);
+				const mine = await settledDeliveries(receiver, hook);
 				expect(mine.map((d) => [d.event, d.status])).toEqual([
 					['ticket.created', 200],
 					['ticket.updated', 200],
@@ -83,10 +87,7 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 				sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
 				sandbox.store.createCustomer({ email: 'filtered.in@example.com' });
 				sandbox.emit('ticket.merged', { id: ticket.id });
-				await sandbox.webhooksIdle();
-				await receiver.idle();
-
-				const mine = sandbox.deliveries.filter((d) => d.webhookId === hook);
+				const mine = await settledDeliveries(receiver, hook);
 				// A ticket for a new e-mail address also creates its customer (customer.created first).
 				expect(mine.map((d) => [d.event, d.status])).toEqual([
 					['customer.created', 200],
