@@ -35,12 +35,19 @@ export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
 		started?.setFaults({});
 		started?.setResponseShape({});
 	});
-	// Reads pass through to the sandbox once it has started, so tests use `sandbox.x` as with their own.
-	const sandbox = new Proxy({} as Sandbox, {
+	return { sandbox: startedInBeforeAll(() => started), credentials };
+}
+
+/**
+ * Stands for an object a beforeAll hook creates: reads pass through to it once it exists, so a
+ * fixture can hand it out when the test file is loaded and tests use `thing.x` as with their own.
+ */
+export function startedInBeforeAll<T extends object>(current: () => T | undefined): T {
+	return new Proxy({} as T, {
 		get(_target, key) {
-			if (!started) throw new Error('The sandbox starts in beforeAll: use it inside a test or a hook');
-			return Reflect.get(started, key) as unknown;
+			const target = current();
+			if (target === undefined) throw new Error('This starts in beforeAll: use it inside a test or a hook');
+			return Reflect.get(target, key) as unknown;
 		},
 	});
-	return { sandbox, credentials };
 }
