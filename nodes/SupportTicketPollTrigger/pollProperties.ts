@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection } from '../shared/optionsCollection';
 import { ticketFilters } from '../shared/ticketFields';
 
 export const DEFAULT_MAX_PAGES_PER_POLL = 10;
@@ -29,30 +30,23 @@ export const pollProperties: INodeProperties[] = [
 		displayOptions: { show: { event: ['updatedTicket'] } },
 	},
 	ticketFilters({ show: { event: ['newTicket', 'updatedTicket'] } }),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Emit Existing Items on First Poll',
-				name: 'emitExisting',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether the first poll after activation emits every existing item. Off: it only notes where to start, and later polls emit what is new.',
-			},
-			{
-				displayName: 'Max Pages per Poll',
-				name: 'maxPagesPerPoll',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_PAGES_PER_POLL,
-				description:
-					'Pages of 100 read at most in one poll. When more is new, the next polls read the rest first, so nothing is skipped.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Emit Existing Items on First Poll',
+			name: 'emitExisting',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the first poll after activation emits every existing item. Off: it only notes where to start, and later polls emit what is new.',
+		},
+		{
+			displayName: 'Max Pages per Poll',
+			name: 'maxPagesPerPoll',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_PAGES_PER_POLL,
+			description:
+				'Pages of 100 read at most in one poll. When more is new, the next polls read the rest first, so nothing is skipped.',
+		},
+	]),
 ];

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TOLERANCE_SECONDS } from '../shared/signature';
+import { optionsCollection } from '../shared/optionsCollection';
 import { ANY_EVENT, KNOWN_EVENTS } from './selectEvent';
 
 export const triggerProperties: INodeProperties[] = [
@@ -37,62 +38,55 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { verifySignature: [false] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Additional Event Names',
-				name: 'customEvents',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. ticket.merged, ticket.*',
-				description:
-					'Further event names to accept, separated by commas. A name ending in .* accepts every event with that prefix.',
-			},
-			{
-				displayName: 'Drop Repeated Deliveries',
-				name: 'dropDuplicates',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to start nothing for a delivery already received: the same event ID in the signed payload (an event with a data object), else the same signed delivery sent again. The last 1,000 are remembered.',
-			},
-			{
-				displayName: 'Event Field',
-				name: 'eventField',
-				type: 'string',
-				default: 'event',
-				placeholder: 'e.g. event or meta.type',
-				description: 'Field of the delivery that holds the event name (a dot path for nested fields)',
-			},
-			{
-				displayName: 'Include Headers',
-				name: 'includeHeaders',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add the request headers to the output item under "headers" (without x-api-key, Authorization and Cookie)',
-			},
-			{
-				displayName: 'Public Path',
-				name: 'publicPath',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. /n8n/webhook/abc123/support-ticket',
-				description:
-					'The path the service calls, if a proxy in front of n8n rewrites it. The signature covers the path the service used; leave empty when n8n receives it unchanged.',
-			},
-			{
-				displayName: 'Timestamp Tolerance (Seconds)',
-				name: 'toleranceSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_TOLERANCE_SECONDS,
-				description: 'How far the x-api-timestamp of a delivery may be from this server\'s clock; older deliveries are rejected as replays',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Additional Event Names',
+			name: 'customEvents',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. ticket.merged, ticket.*',
+			description:
+				'Further event names to accept, separated by commas. A name ending in .* accepts every event with that prefix.',
+		},
+		{
+			displayName: 'Drop Repeated Deliveries',
+			name: 'dropDuplicates',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to start nothing for a delivery already received: the same event ID in the signed payload (an event with a data object), else the same signed delivery sent again. The last 1,000 are remembered.',
+		},
+		{
+			displayName: 'Event Field',
+			name: 'eventField',
+			type: 'string',
+			default: 'event',
+			placeholder: 'e.g. event or meta.type',
+			description: 'Field of the delivery that holds the event name (a dot path for nested fields)',
+		},
+		{
+			displayName: 'Include Headers',
+			name: 'includeHeaders',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add the request headers to the output item under "headers" (without x-api-key, Authorization and Cookie)',
+		},
+		{
+			displayName: 'Public Path',
+			name: 'publicPath',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. /n8n/webhook/abc123/support-ticket',
+			description:
+				'The path the service calls, if a proxy in front of n8n rewrites it. The signature covers the path the service used; leave empty when n8n receives it unchanged.',
+		},
+		{
+			displayName: 'Timestamp Tolerance (Seconds)',
+			name: 'toleranceSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TOLERANCE_SECONDS,
+			description: 'How far the x-api-timestamp of a delivery may be from this server\'s clock; older deliveries are rejected as replays',
+		},
+	]),
 ];

@@ -1,23 +1,14 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow, testCredential } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
 /**
  * The credential through the real n8n engine against the sandbox over HTTP: the "Test" button's
  * request, and signed GET/POST/PATCH sent by a node via httpRequestWithAuthentication.
  */
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
 // The sandbox keeps the true time while a test skews the clock the credential reads.
 const realNow = Date.now.bind(Date);
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 30, now: realNow });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: 30, now: realNow });
 afterEach(() => jest.restoreAllMocks());
 
 function request(parameters: IDataObject) {

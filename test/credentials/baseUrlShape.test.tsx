@@ -1,7 +1,4 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
-import { testCredential } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { testCredential, useSandbox } from '../harness';
 
 /**
  * Base URLs that parse as addresses but cannot work: the API path already in them (the field
@@ -9,15 +6,7 @@ import { startSandbox, type Sandbox } from '../sandbox';
  * would land inside it, so requests go to the service's root). The credential Test must say so
  * before sending anything, not report a 404 or an answer from the wrong address.
  */
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 32 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: 32 });
 
 it.each([
 	['with the API path', '/api/v1/external', /api\/v1\/external/],

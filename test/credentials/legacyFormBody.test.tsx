@@ -1,7 +1,6 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { runWorkflow, singleNodeWorkflow, useSandbox } from '../harness';
 
 /**
  * n8n's HTTP Request node (Predefined Credential Type) with Body Content Type "Form Urlencoded"
@@ -9,15 +8,7 @@ import { startSandbox, type Sandbox } from '../sandbox';
  * The HTTP client sends those bytes, so a signature over an empty body cannot be right: the
  * user must get a clear error before anything is sent, not a 401 "invalid signature".
  */
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 31 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: 31 });
 
 function request(parameters: IDataObject) {
 	return runWorkflow(singleNodeWorkflow('harness.signedRequest', parameters), { supportTicketApi: credentials });

@@ -2,7 +2,6 @@ import { LoadOptionsContext } from 'n8n-core';
 import {
 	Workflow,
 	type ICredentialDataDecryptedObject,
-	type INode,
 	type INodeListSearchResult,
 	type INodeType,
 } from 'n8n-workflow';
@@ -10,7 +9,7 @@ import {
 import { additionalData } from './additionalData';
 import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
-import { CREDENTIALS_REF } from './workflows';
+import { workflowNode } from './workflows';
 
 /**
  * Calls a node's `listSearch` method the way the editor does when the user opens a "From list"
@@ -24,15 +23,7 @@ export async function listSearch(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const { nodeTypes, credentialTypes } = await loadPackageTypes();
-	const node: INode = {
-		id: 'node',
-		name: 'Node',
-		type: nodeType,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: CREDENTIALS_REF,
-	};
+	const node = workflowNode('Node', nodeType, {});
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	const data = additionalData(new CredentialsHelper(credentialTypes, credentials));
 	const context = new LoadOptionsContext(workflow, node, data, 'parameters.ticketId');

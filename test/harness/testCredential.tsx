@@ -3,7 +3,6 @@ import {
 	createRunExecutionData,
 	Workflow,
 	type ICredentialDataDecryptedObject,
-	type INode,
 	type INodeCredentialTestResult,
 	type INodeType,
 } from 'n8n-workflow';
@@ -11,6 +10,7 @@ import {
 import { additionalData } from './additionalData';
 import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
+import { workflowNode } from './workflows';
 
 /**
  * Runs a credential's `test` request the way n8n's server does when the user clicks "Test"
@@ -50,15 +50,7 @@ export async function testCredential(
 			],
 		},
 	};
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'temp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [typeName]: { id: 'harness', name: 'harness' } },
-	};
+	const node = workflowNode('Temp-Node', 'temp', {}, { credentials: { [typeName]: { id: 'harness', name: 'harness' } } });
 	const workflow = new Workflow({
 		nodes: [node],
 		connections: {},

@@ -1,21 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { type RequestLogEntry, type Sandbox, startSandbox } from './index';
+import type { RequestLogEntry } from './index';
 import { TestClient } from './testClient';
+import { useSandboxClient } from './useSandboxClient';
 
 describe('sandbox admin surface', () => {
-	let sandbox: Sandbox;
-	let client: TestClient;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ seed: 20 });
-		client = new TestClient(sandbox.baseUrl);
-	});
-
-	afterAll(async () => {
-		client.close();
-		await sandbox.stop();
-	});
+	const { sandbox, client } = useSandboxClient({ seed: 20 });
 
 	it('reports state without authentication', async () => {
 		const response = await client.raw('GET', '/__sandbox/state');

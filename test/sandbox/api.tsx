@@ -118,6 +118,8 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 
 	const params = parseQueryString(rawQuery);
 	const endpoint = `${method} ${matched.pattern}`;
+	// Only the lists take a query (paging, filters, sort).
+	if (method !== 'GET' || matched.name === 'ticket' || matched.name === 'customer') assertNoQuery(params, endpoint);
 	const { store } = context;
 	const id = matched.id;
 	switch (`${method} ${matched.name}`) {
@@ -135,18 +137,10 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 			return listResponse(context, store.pageTickets(filters, query.perPage, after), query.perPage, canonical);
 		}
 		case 'POST tickets':
-			assertNoQuery(params, endpoint);
 			return { status: 201, body: { data: store.createTicket(jsonBody(request, body)) } };
-		case 'GET ticket': {
-			assertNoQuery(params, endpoint);
-			const ticket = store.getTicket(id);
-			if (ticket === undefined) throw notFound('Ticket', id);
-			return { status: 200, body: { data: ticket } };
-		}
+		case 'GET ticket':
 		case 'PATCH ticket':
-			assertNoQuery(params, endpoint);
-			store.assertTicketExists(id);
-			return { status: 200, body: { data: store.updateTicket(id, jsonBody(request, body)) } };
+			return readOrUpdate(method, store.getTicket(id), 'Ticket', id, () => store.updateTicket(id, jsonBody(request, body)));
 		case 'GET replies': {
 			const query = parsePageQuery(params, endpoint);
 			store.assertTicketExists(id);
@@ -155,7 +149,6 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 			return listResponse(context, store.pageReplies(id, query.perPage, after), query.perPage, canonical);
 		}
 		case 'POST replies':
-			assertNoQuery(params, endpoint);
 			store.assertTicketExists(id);
 			return { status: 201, body: { data: store.createReply(id, jsonBody(request, body)) } };
 		case 'GET customers': {
@@ -165,21 +158,19 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 			return listResponse(context, store.pageCustomers(query.perPage, after), query.perPage, canonical);
 		}
 		case 'POST customers':
-			assertNoQuery(params, endpoint);
 			return { status: 201, body: { data: store.createCustomer(jsonBody(request, body)) } };
-		case 'GET customer': {
-			assertNoQuery(params, endpoint);
-			const customer = store.getCustomer(id);
-			if (customer === undefined) throw notFound('Customer', id);
-			return { status: 200, body: { data: customer } };
-		}
+		case 'GET customer':
 		case 'PATCH customer':
-			assertNoQuery(params, endpoint);
-			store.assertCustomerExists(id);
-			return { status: 200, body: { data: store.updateCustomer(id, jsonBody(request, body)) } };
+			return readOrUpdate(method, store.getCustomer(id), 'Customer', id, () => store.updateCustomer(id, jsonBody(request, body)));
 		default:
 			throw new Error(`unhandled route ${method} ${matched.name}`);
 	}
+}
+
+/** GET or PATCH of one record: an unknown id is a 404 before the body is looked at. */
+function readOrUpdate<T>(method: string, found: T | undefined, resource: string, id: string, update: () => T): HttpResponse {
+	if (found === undefined) throw notFound(resource, id);
+	return { status: 200, body: { data: method === 'PATCH' ? update() : found } };
 }
 
 function matchRoute(pathname: string): Route | undefined {

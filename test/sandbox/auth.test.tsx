@@ -1,21 +1,10 @@
-import { type Sandbox, startSandbox } from './index';
-import { API, errorOf, signForTest, TestClient, TestClock } from './testClient';
+import { API, errorOf, signForTest, TestClock } from './testClient';
+import { useSandboxClient } from './useSandboxClient';
 
 describe('sandbox authentication (spec section 5)', () => {
 	const clock = new TestClock();
-	let sandbox: Sandbox;
-	let client: TestClient;
+	const { sandbox, client } = useSandboxClient({ seed: 3, now: clock.now, keys: { 'second-key': 'second-secret' } });
 	const nowSeconds = (): number => Math.floor(clock.ms / 1000);
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ seed: 3, now: clock.now, keys: { 'second-key': 'second-secret' } });
-		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
-	});
-
-	afterAll(async () => {
-		client.close();
-		await sandbox.stop();
-	});
 
 	it('accepts a correctly signed request', async () => {
 		const response = await client.get('/tickets?per_page=2');

@@ -1,22 +1,12 @@
-import { type Sandbox, startSandbox } from './index';
+import { startSandbox } from './index';
 import { errorOf, TestClient } from './testClient';
+import { useSandboxClient } from './useSandboxClient';
 
 describe('sandbox fault injection', () => {
-	let sandbox: Sandbox;
-	let client: TestClient;
+	const { sandbox, client } = useSandboxClient({ seed: 5 });
 	const newTicket = { subject: 's', description: 'd', customer: { email: 'fault@example.com' } };
 
-	beforeAll(async () => {
-		sandbox = await startSandbox({ seed: 5 });
-		client = new TestClient(sandbox.baseUrl);
-	});
-
 	afterEach(() => sandbox.setFaults({}));
-
-	afterAll(async () => {
-		client.close();
-		await sandbox.stop();
-	});
 
 	it('answers 429 rate_limited with Retry-After in seconds', async () => {
 		sandbox.setFaults({ rate429: 1, retryAfter: 7 });

@@ -8,6 +8,7 @@
  * (token bucket on the monotonic clock) answers 429 with the whole seconds until the next token in
  * Retry-After, as a real service would; it is checked before the random draws.
  */
+import { drawMilliseconds, isNonNegativeInteger, milliseconds, probability, seedSetting } from './chaosSettings';
 import { ApiError } from './errors';
 import { createRandom, type Random } from './prng';
 
@@ -86,11 +87,7 @@ export class FaultInjector {
 	}
 
 	latencyMs(): number {
-		const latency = this.options.latencyMs;
-		if (latency === undefined) return 0;
-		if (typeof latency === 'number') return latency;
-		const [min, max] = latency;
-		return min + Math.floor(this.random() * (max - min + 1));
+		return drawMilliseconds(this.options.latencyMs, this.random);
 	}
 
 	/** The fault to inject for this request, if any. Consumes one draw when rates are set. */
@@ -133,23 +130,12 @@ export function validateFaultOptions(input: unknown): FaultOptions {
 	if (rate429 !== undefined) options.rate429 = probability('rate429', rate429);
 	if (rate503 !== undefined) options.rate503 = probability('rate503', rate503);
 	if ((options.rate429 ?? 0) + (options.rate503 ?? 0) > 1) throw new RangeError('rate429 + rate503 must not exceed 1');
-	if (latencyMs !== undefined) {
-		if (Array.isArray(latencyMs) && latencyMs.length === 2 && latencyMs.every(isNonNegativeInteger) && latencyMs[0] <= latencyMs[1]) {
-			options.latencyMs = [latencyMs[0], latencyMs[1]];
-		} else if (isNonNegativeInteger(latencyMs)) {
-			options.latencyMs = latencyMs;
-		} else {
-			throw new RangeError('latencyMs must be a non-negative integer or [min, max] with min <= max');
-		}
-	}
+	if (latencyMs !== undefined) options.latencyMs = milliseconds('latencyMs', latencyMs);
 	if (retryAfter !== undefined) {
 		if (retryAfter !== 'http-date' && !isNonNegativeInteger(retryAfter)) throw new RangeError("retryAfter must be a non-negative integer (seconds) or 'http-date'");
 		options.retryAfter = retryAfter;
 	}
-	if (seed !== undefined) {
-		if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
-		options.seed = seed as number;
-	}
+	if (seed !== undefined) options.seed = seedSetting(seed);
 	if (next !== undefined) {
 		if (!Array.isArray(next) || !next.every((f): f is InjectedFault => f === 429 || f === 503)) throw new RangeError('next must be an array of 429 and 503');
 		options.next = [...next];
@@ -168,13 +154,4 @@ function validateRateLimit(input: unknown): RateLimit {
 
 function burstOf(limit: RateLimit): number {
 	return limit.burst ?? Math.max(1, Math.round(limit.perSecond));
-}
-
-function probability(name: string, value: unknown): number {
-	if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new RangeError(`${name} must be a number between 0 and 1`);
-	return value;
-}
-
-function isNonNegativeInteger(value: unknown): value is number {
-	return Number.isSafeInteger(value) && (value as number) >= 0;
 }

@@ -105,26 +105,22 @@ export class KeysetIndex<T extends { readonly seq: number }> {
 
 	/** First index whose (key, seq) is >= the given position. */
 	private lowerBound(key: number, seq: number): number {
-		let low = 0;
-		let high = this.items.length;
-		while (low < high) {
-			const mid = (low + high) >>> 1;
-			const item = this.items[mid];
-			if (compareKeyset(this.keyOf(item), item.seq, key, seq) < 0) low = mid + 1;
-			else high = mid;
-		}
-		return low;
+		return this.firstIndexWhere((item) => compareKeyset(this.keyOf(item), item.seq, key, seq) >= 0);
 	}
 
 	/** First index whose (key, seq) is > the given position. */
 	private upperBound(key: number, seq: number): number {
+		return this.firstIndexWhere((item) => compareKeyset(this.keyOf(item), item.seq, key, seq) > 0);
+	}
+
+	/** Binary search: the first index where `atOrPast` holds (it holds for every later index too), else the length. */
+	private firstIndexWhere(atOrPast: (item: T) => boolean): number {
 		let low = 0;
 		let high = this.items.length;
 		while (low < high) {
 			const mid = (low + high) >>> 1;
-			const item = this.items[mid];
-			if (compareKeyset(this.keyOf(item), item.seq, key, seq) <= 0) low = mid + 1;
-			else high = mid;
+			if (atOrPast(this.items[mid])) high = mid;
+			else low = mid + 1;
 		}
 		return low;
 	}

@@ -1,5 +1,6 @@
-import { type Reply, type Sandbox, startSandbox, type Ticket } from './index';
+import { type Reply, startSandbox, type Ticket } from './index';
 import { errorOf, type ListBody, TestClient, TestClock } from './testClient';
+import { useSandboxClient } from './useSandboxClient';
 
 type SortKey = 'created_at' | 'updated_at';
 
@@ -16,19 +17,11 @@ function ids(items: Array<{ id: string }>): string[] {
 
 describe('sandbox lists and pagination (spec 4.1)', () => {
 	const clock = new TestClock();
-	let sandbox: Sandbox;
-	let client: TestClient;
+	const { sandbox, client } = useSandboxClient({ seed: 300, now: clock.now });
 	let seeded: Ticket[];
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ seed: 300, now: clock.now });
-		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
 		seeded = sandbox.store.listTickets();
-	});
-
-	afterAll(async () => {
-		client.close();
-		await sandbox.stop();
 	});
 
 	const page = async (path: string): Promise<ListBody<Ticket>> => {

@@ -1,23 +1,12 @@
-import { type Sandbox, startSandbox, type Ticket } from './index';
-import { TestClient } from './testClient';
+import type { Ticket } from './index';
+import { useSandboxClient } from './useSandboxClient';
 
 /**
  * Sanity run of the keyset pagination at scale: 100,000 tickets traversed at per_page=100
  * over real HTTP. No timing assertion (that would be flaky); the duration is reported.
  */
 describe('sandbox at scale', () => {
-	let sandbox: Sandbox;
-	let client: TestClient;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ seed: 100_000 });
-		client = new TestClient(sandbox.baseUrl);
-	});
-
-	afterAll(async () => {
-		client.close();
-		await sandbox.stop();
-	});
+	const { sandbox, client } = useSandboxClient({ seed: 100_000 });
 
 	it('traverses 100,000 tickets in 1,000 pages, each exactly once', async () => {
 		const started = Date.now();

@@ -1,21 +1,14 @@
-import { type Customer, type Reply, type Sandbox, startSandbox, type Ticket } from './index';
-import { API, errorOf, type ItemBody, type ListBody, TestClient, TestClock } from './testClient';
+import type { Customer, Reply, Ticket } from './index';
+import { API, errorOf, type ItemBody, type ListBody, TestClock } from './testClient';
+import { useSandboxClient } from './useSandboxClient';
 
 describe('sandbox replies and customers endpoints', () => {
 	const clock = new TestClock();
-	let sandbox: Sandbox;
-	let client: TestClient;
+	const { sandbox, client } = useSandboxClient({ now: clock.now });
 	let ticket: Ticket;
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ now: clock.now });
-		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
 		ticket = sandbox.store.createTicket({ subject: 's', description: 'd', customer: { email: 'owner@example.com', name: 'Owner' } });
-	});
-
-	afterAll(async () => {
-		client.close();
-		await sandbox.stop();
 	});
 
 	describe('replies', () => {

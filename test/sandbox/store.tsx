@@ -172,10 +172,6 @@ export class SandboxStore {
 		this.requireTicket(id);
 	}
 
-	assertCustomerExists(id: string): void {
-		this.requireCustomer(id);
-	}
-
 	// ---- writes (validated like the API; throw ApiError 400/404/422) ---------------------------
 
 	createTicket(body: unknown): Ticket {
@@ -194,9 +190,7 @@ export class SandboxStore {
 			custom: nonEmpty(input.custom),
 		};
 		this.addTicket(record);
-		const ticket = renderTicket(record);
-		this.emit('ticket.created', ticket);
-		return ticket;
+		return this.emitted('ticket.created', renderTicket(record));
 	}
 
 	/** Any status may follow any other: the spec shows no transition rules. */
@@ -210,12 +204,8 @@ export class SandboxStore {
 		if (input.priority !== undefined) record.priority = input.priority;
 		if (input.status !== undefined) record.status = input.status;
 		record.custom = mergeCustom(record.custom, input.custom);
-		this.ticketsByUpdatedAt.remove(record); // re-index under the new updated_at
-		record.updatedAt = now;
-		this.ticketsByUpdatedAt.insert(record);
-		const ticket = renderTicket(record);
-		this.emit('ticket.updated', ticket);
-		return ticket;
+		this.touchTicket(record, now);
+		return this.emitted('ticket.updated', renderTicket(record));
 	}
 
 	createReply(ticketId: string, body: unknown): Reply {
@@ -226,12 +216,8 @@ export class SandboxStore {
 		// A reply changes the ticket, as in real helpdesks: its updated_at moves to the reply's
 		// created_at, so a reconcile by updated_at finds tickets with new replies. The only event
 		// is reply.created (its ticket_id names the ticket to re-read).
-		this.ticketsByUpdatedAt.remove(ticket);
-		ticket.updatedAt = now;
-		this.ticketsByUpdatedAt.insert(ticket);
-		const reply = renderReply(record);
-		this.emit('reply.created', reply);
-		return reply;
+		this.touchTicket(ticket, now);
+		return this.emitted('reply.created', renderReply(record));
 	}
 
 	createCustomer(body: unknown): Customer {
@@ -239,9 +225,7 @@ export class SandboxStore {
 		this.assertEmailFree(input.email);
 		const now = this.nowMs();
 		const record = this.addCustomer({ email: input.email, name: input.name ?? null, createdAt: now, updatedAt: now, custom: nonEmpty(input.custom) });
-		const customer = renderCustomer(record);
-		this.emit('customer.created', customer);
-		return customer;
+		return this.emitted('customer.created', renderCustomer(record));
 	}
 
 	updateCustomer(id: string, body: unknown): Customer {
@@ -256,9 +240,7 @@ export class SandboxStore {
 		if (input.name !== undefined) record.name = input.name;
 		record.custom = mergeCustom(record.custom, input.custom);
 		record.updatedAt = this.nowMs();
-		const customer = renderCustomer(record);
-		this.emit('customer.updated', customer);
-		return customer;
+		return this.emitted('customer.updated', renderCustomer(record));
 	}
 
 	// ---- seeding (no validation, no events) -----------------------------------------------------
@@ -294,6 +276,19 @@ export class SandboxStore {
 
 	private nowMs(): number {
 		return Math.floor(this.now());
+	}
+
+	/** Emits `event` with `data` and hands `data` back: what every write returns. */
+	private emitted<T extends Ticket | Reply | Customer>(event: StoreEventName, data: T): T {
+		this.emit(event, data);
+		return data;
+	}
+
+	/** Moves a ticket's updated_at to `now`, re-indexing it under the new value. */
+	private touchTicket(record: TicketRecord, now: number): void {
+		this.ticketsByUpdatedAt.remove(record);
+		record.updatedAt = now;
+		this.ticketsByUpdatedAt.insert(record);
 	}
 
 	private emit(event: StoreEventName, data: Ticket | Reply | Customer): void {

@@ -1,23 +1,13 @@
-import { MAX_BODY_BYTES, type Sandbox, startSandbox, type Ticket } from './index';
-import { API, errorOf, type ItemBody, TestClient, TestClock } from './testClient';
+import { MAX_BODY_BYTES, type Ticket } from './index';
+import { API, errorOf, type ItemBody, TestClock } from './testClient';
+import { useSandboxClient } from './useSandboxClient';
 
 describe('sandbox tickets endpoints', () => {
 	const clock = new TestClock();
-	let sandbox: Sandbox;
-	let client: TestClient;
+	const { sandbox, client } = useSandboxClient({ now: clock.now });
 
 	const validTicket = { subject: 'Printer on fire', description: 'It is really on fire', customer: { email: 'ada@example.com', name: 'Ada' } };
 	const dataOf = (body: unknown): Ticket => (body as ItemBody<Ticket>).data;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ now: clock.now });
-		client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, clock.now);
-	});
-
-	afterAll(async () => {
-		client.close();
-		await sandbox.stop();
-	});
 
 	describe('POST /tickets', () => {
 		it('creates a ticket: 201, defaults, customer, timestamps from the clock', async () => {

@@ -4,6 +4,7 @@
  * retried with backoff. Every decision comes from a seeded PRNG, so a configuration replays
  * the same drops and duplicates; with delays on, arrival order also depends on timing.
  */
+import { drawMilliseconds, milliseconds, probability, seedSetting } from './chaosSettings';
 import { createRandom, type Random } from './prng';
 
 export interface WebhookChaosOptions {
@@ -81,10 +82,7 @@ export class ChaosDice {
 	}
 
 	delayMs(): number {
-		const delay = this.options.delayMs;
-		if (delay === undefined) return 0;
-		if (typeof delay === 'number') return delay;
-		return delay[0] + Math.floor(this.decisions() * (delay[1] - delay[0] + 1));
+		return drawMilliseconds(this.options.delayMs, this.decisions);
 	}
 
 	/** Fisher-Yates in place. */
@@ -118,38 +116,18 @@ export function validateWebhookChaos(input: unknown): WebhookChaosOptions {
 	const options: WebhookChaosOptions = {};
 	if (dropRate !== undefined) options.dropRate = probability('dropRate', dropRate);
 	if (duplicateRate !== undefined) options.duplicateRate = probability('duplicateRate', duplicateRate);
-	if (delayMs !== undefined) {
-		if (Array.isArray(delayMs) && delayMs.length === 2 && delayMs.every(isNonNegativeInteger) && delayMs[0] <= delayMs[1]) {
-			options.delayMs = [delayMs[0], delayMs[1]];
-		} else if (isNonNegativeInteger(delayMs)) {
-			options.delayMs = delayMs;
-		} else {
-			throw new RangeError('delayMs must be a non-negative integer or [min, max] with min <= max');
-		}
-	}
+	if (delayMs !== undefined) options.delayMs = milliseconds('delayMs', delayMs);
 	if (reorderWindow !== undefined) options.reorderWindow = integerIn('reorderWindow', reorderWindow, 1, 10_000);
 	if (reorderHoldMs !== undefined) options.reorderHoldMs = integerIn('reorderHoldMs', reorderHoldMs, 0, 600_000);
 	if (concurrency !== undefined) options.concurrency = integerIn('concurrency', concurrency, 1, MAX_CONCURRENCY);
 	if (maxAttempts !== undefined) options.maxAttempts = integerIn('maxAttempts', maxAttempts, 1, MAX_ATTEMPTS);
 	if (backoffMs !== undefined) options.backoffMs = integerIn('backoffMs', backoffMs, 0, 600_000);
 	if (maxBackoffMs !== undefined) options.maxBackoffMs = integerIn('maxBackoffMs', maxBackoffMs, 0, 600_000);
-	if (seed !== undefined) {
-		if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
-		options.seed = seed as number;
-	}
+	if (seed !== undefined) options.seed = seedSetting(seed);
 	return options;
-}
-
-function probability(name: string, value: unknown): number {
-	if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new RangeError(`${name} must be a number between 0 and 1`);
-	return value;
 }
 
 function integerIn(name: string, value: unknown, min: number, max: number): number {
 	if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) throw new RangeError(`${name} must be an integer from ${min} to ${max}`);
 	return value as number;
-}
-
-function isNonNegativeInteger(value: unknown): value is number {
-	return Number.isSafeInteger(value) && (value as number) >= 0;
 }

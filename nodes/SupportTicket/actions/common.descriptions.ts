@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../shared/optionsCollection';
 
 export function idLocator(resource: 'ticket' | 'customer', name: string, searchMethod: string): INodeProperties {
 	const label = resource === 'ticket' ? 'Ticket' : 'Customer';
@@ -30,6 +32,38 @@ export function idLocator(resource: 'ticket' | 'customer', name: string, searchM
 				],
 			},
 		],
+	};
+}
+
+/** The Operation picker of one resource, then each operation's fields (operations in picker order). */
+export function resourceProperties(
+	resource: string,
+	operations: Record<string, { description: INodeProperties[] }>,
+	options: INodePropertyOptions[],
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options,
+			default: 'create',
+		},
+		...Object.values(operations).flatMap((operation) => operation.description),
+	];
+}
+
+/** Optional fields of a create ("Additional Fields") or an update ("Update Fields"), added one by one. */
+export function fieldsCollection(use: 'create' | 'update', options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: use === 'create' ? 'Additional Fields' : 'Update Fields',
+		name: use === 'create' ? 'additionalFields' : 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
 	};
 }
 
@@ -118,21 +152,14 @@ export const DEFAULT_CONCURRENT_REQUESTS = 32;
  * may be in flight at once. Get Many of tickets and customers has no such option: each page needs
  * the cursor of the page before.
  */
-export const concurrencyOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Concurrent Requests',
-			name: 'concurrentRequests',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
-			default: DEFAULT_CONCURRENT_REQUESTS,
-			description:
-				'How many input items are sent to the service at the same time. Output order stays the input order. When the service answers "too many requests" (429) or "unavailable" (503), the node lowers this for the rest of the run and waits as long as the service asks. 1 sends one item after another.',
-		},
-	],
-};
+export const concurrencyOptions = optionsCollection([
+	{
+		displayName: 'Concurrent Requests',
+		name: 'concurrentRequests',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+		default: DEFAULT_CONCURRENT_REQUESTS,
+		description:
+			'How many input items are sent to the service at the same time. Output order stays the input order. When the service answers "too many requests" (429) or "unavailable" (503), the node lowers this for the rest of the run and waits as long as the service asks. 1 sends one item after another.',
+	},
+]);

@@ -7,11 +7,10 @@ import {
 	type INodeType,
 } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, loadPackageTypes, runWorkflow, type WorkflowJson } from '../../harness';
+import { CREDENTIALS_REF, credentialsFor, loadPackageTypes, runWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { aiToolVariant } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/extraNodeTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
-import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
  * The node as an AI agent's tool: what the agent chooses from (one action per operation,
@@ -20,15 +19,13 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  */
 const PACKAGE = 'n8n-nodes-support-ticket';
 let node: INodeType;
-let sandbox: Sandbox;
+const { sandbox } = useSandbox({ seed: 12 });
 
 beforeAll(async () => {
 	const { nodeTypes } = await loadPackageTypes();
 	node = nodeTypes.getByNameAndVersion(`${PACKAGE}.supportTicket`) as INodeType;
 	await addNodeTypes({ [`${PACKAGE}.supportTicketTool`]: aiToolVariant(node), 'harness.toolCaller': new ToolCaller() });
-	sandbox = await startSandbox({ seed: 12 });
 });
-afterAll(async () => sandbox?.stop());
 
 function operations(): Array<{ resource: string; option: INodePropertyOptions }> {
 	return node.description.properties
@@ -130,7 +127,7 @@ describe('the tool variant runs in the engine', () => {
 				{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: existing.id } },
 				{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: 'tkt_404' } },
 			]),
-			{ supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } },
+			{ supportTicketApi: credentialsFor(sandbox) },
 		);
 		expect(result.error).toBeUndefined();
 		const [listing, opened, read, missing] = result.output('Agent').map((item) => item.json);

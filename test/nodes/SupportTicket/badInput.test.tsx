@@ -1,18 +1,9 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 5 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });

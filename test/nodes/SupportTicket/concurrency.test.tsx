@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { itemsWorkflow, runWorkflow } from '../../harness';
+import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
+import type { RequestLogEntry } from '../../sandbox';
 
 /**
  * Options → Concurrent Requests, through the engine over real HTTP: items are sent several at a
@@ -10,24 +10,14 @@ import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox'
  * create is sent twice under 429/503 and dropped connections, and a rate limit costs no item.
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
-let sandbox: Sandbox;
+const { sandbox } = useSandbox({ seed: 30 });
 let proxy: ResettingProxy;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 30 });
-	proxy = await startResettingProxy(sandbox.baseUrl);
-});
-afterAll(async () => {
-	await proxy.stop();
-	await sandbox.stop();
-});
-beforeEach(() => {
-	sandbox.clearLog();
-	sandbox.setFaults({});
-	proxy.setRules([]);
-});
+beforeAll(async () => (proxy = await startResettingProxy(sandbox.baseUrl)));
+afterAll(async () => proxy.stop());
+beforeEach(() => proxy.setRules([]));
 
-const credentials = () => ({ supportTicketApi: { baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } });
+const credentials = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 function createTickets(items: IDataObject[], options: IDataObject, settings: { continueOnFail?: boolean } = {}) {

@@ -6,7 +6,7 @@
  *   TZ=Europe/Berlin node build/test/nodes/SupportTicket/createdAfterInZone.js <Created After>
  *   → prints {"offsetInJune": -120, "ids": [...], "expected": [...], "sentCreatedAt": [...]}
  */
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
 import { isolateUserFolder } from '../../harness/isolateUserFolder';
 import { useNativeRegexEngine } from '../../harness/nativeRegexEngine';
 import { startSandbox } from '../../sandbox';
@@ -33,7 +33,7 @@ export async function createdAfterInThisZone(createdAfter: string): Promise<Zone
 		const expected = [at(0, 3), at(60_000, 4), at(30 * 60_000, 5), at(3 * 3600_000, 6)].reverse();
 		pinned = Date.now();
 		const result = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } }), {
-			supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
+			supportTicketApi: credentialsFor(sandbox),
 		});
 		if (result.error) throw result.error;
 		const items = result.output('Node').map((i) => i.json);

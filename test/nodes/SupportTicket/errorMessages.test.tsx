@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
@@ -9,15 +9,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  * sandbox, so the service's own error bodies are the real ones.
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 5 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 async function failure(parameters: IDataObject, creds: ICredentialDataDecryptedObject = credentials) {
 	const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: creds });
@@ -59,7 +51,7 @@ describe('401: names the causes in the order to check them', () => {
 		afterAll(async () => skewed.stop());
 
 		it('the service says how far off; the node says to check the clock', async () => {
-			const error = await failure(listTickets, { baseUrl: skewed.baseUrl, apiKey: skewed.apiKey, apiSecret: skewed.apiSecret });
+			const error = await failure(listTickets, credentialsFor(skewed));
 			expect(error.message).toBe('Authentication failed (HTTP 401): the service did not accept the request signature');
 			causes(error.description);
 			expect(error.description).toMatch(/The service said: "x-api-timestamp is 60\d seconds behind the server clock/);

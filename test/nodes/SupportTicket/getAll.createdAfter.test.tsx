@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import type { ICredentialDataDecryptedObject, IDataObject, IWorkflowBase } from 'n8n-workflow';
+import type { IDataObject, IWorkflowBase } from 'n8n-workflow';
 
-import { repoPath, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
-import { startSandbox, type Sandbox, type TimestampFormat } from '../../sandbox';
+import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
+import { startSandbox, type TimestampFormat } from '../../sandbox';
 import type { ZoneRun } from './createdAfterInZone';
 
 /**
@@ -18,15 +18,7 @@ import type { ZoneRun } from './createdAfterInZone';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: TICKETS });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
 async function getMany(parameters: IDataObject) {
 	return await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', ...parameters }), {
@@ -154,7 +146,7 @@ async function pinnedSandbox(seed: number, timestampFormat?: TimestampFormat) {
 		run: async (createdAfter?: unknown) => {
 			const result = await runWorkflow(
 				singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', returnAll: true, options: createdAfter === undefined ? {} : { createdAfter } }),
-				{ supportTicketApi: { baseUrl: pinnable.baseUrl, apiKey: pinnable.apiKey, apiSecret: pinnable.apiSecret } },
+				{ supportTicketApi: credentialsFor(pinnable) },
 			);
 			expect(result.error).toBeUndefined();
 			return result.output('Node').map((i) => i.json);
@@ -248,7 +240,7 @@ describe('test/e2e/workflows/incremental-import-static-data.json', () => {
 
 	it('two runs with tickets created between them import every ticket; a run with nothing new brings only the boundary ticket(s) again', async () => {
 		const fresh = await startSandbox({ seed: 230 });
-		const creds = { supportTicketApi: { baseUrl: fresh.baseUrl, apiKey: fresh.apiKey, apiSecret: fresh.apiSecret } };
+		const creds = { supportTicketApi: credentialsFor(fresh) };
 		// One static data object across runs, as n8n keeps it with the saved workflow.
 		const staticData: IWorkflowBase['staticData'] = {};
 		const imported: string[] = [];

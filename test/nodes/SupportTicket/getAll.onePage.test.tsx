@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	INode,
@@ -10,9 +9,9 @@ import type {
 	ITaskData,
 } from 'n8n-workflow';
 
-import { repoPath, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
+import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { addNodeTypes } from '../../harness/extraNodeTypes';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox';
 
 /**
  * Get Many, Pagination "One Page per Run": one call per run, one item holding the page, and a
@@ -20,8 +19,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
+const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
 /** List calls the sandbox had answered each time a page was written. */
 const callsWhenWritten: number[] = [];
@@ -47,13 +45,7 @@ class WriteRecorder implements INodeType {
 	}
 }
 
-beforeAll(async () => {
-	await addNodeTypes({ 'harness.writeRecorder': new WriteRecorder() });
-	sandbox = await startSandbox({ seed: TICKETS });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+beforeAll(async () => addNodeTypes({ 'harness.writeRecorder': new WriteRecorder() }));
 
 async function page(parameters: IDataObject) {
 	const result = await runWorkflow(
@@ -118,7 +110,7 @@ describe('one page per run', () => {
 		try {
 			const result = await runWorkflow(
 				singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', pagination: 'onePage' }),
-				{ supportTicketApi: { baseUrl: empty.baseUrl, apiKey: empty.apiKey, apiSecret: empty.apiSecret } },
+				{ supportTicketApi: credentialsFor(empty) },
 			);
 			expect(result.output('Node').map((i) => i.json)).toEqual([{ data: [], count: 0, has_more: false, next_cursor: null }]);
 		} finally {

@@ -1,22 +1,10 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { itemsWorkflow, runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: TICKETS });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => {
-	sandbox.clearLog();
-	sandbox.setFaults({});
-});
+const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
 async function getMany(parameters: IDataObject) {
 	const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', ...parameters }), {

@@ -1,18 +1,9 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { itemsWorkflow, runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 40 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: 40 });
 
 async function run(parameters: IDataObject) {
 	const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });

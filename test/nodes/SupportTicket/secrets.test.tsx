@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
+import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { reachableText } from '../../harness/reachableText';
 import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
-import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
  * No secret in anything n8n keeps or shows. Distinctive credential values go through succeeding
@@ -20,22 +19,12 @@ const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const API_KEY = 'key-Q7XK-distinctive-2c1f';
 const API_SECRET = 'secret-W9ZP-distinctive-88ab';
 const WRONG_SECRET = 'secret-WRONG-distinctive-5e5e';
-let sandbox: Sandbox;
+const { sandbox } = useSandbox({ seed: 30, apiKey: API_KEY, apiSecret: API_SECRET });
 let proxy: ResettingProxy;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 30, apiKey: API_KEY, apiSecret: API_SECRET });
-	proxy = await startResettingProxy(sandbox.baseUrl);
-});
-afterAll(async () => {
-	await proxy.stop();
-	await sandbox.stop();
-});
-beforeEach(() => {
-	sandbox.clearLog();
-	sandbox.setFaults({});
-	proxy.setRules([]);
-});
+beforeAll(async () => (proxy = await startResettingProxy(sandbox.baseUrl)));
+afterAll(async () => proxy.stop());
+beforeEach(() => proxy.setRules([]));
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const create = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };

@@ -1,41 +1,27 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, createPoller, runWorkflow, type WorkflowJson } from '../../harness';
+import { chainWorkflow, createPoller, credentialsFor, runWorkflow, workflowNode, type WorkflowJson } from '../../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
 
 const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
 
 /** Poll Trigger → Support Ticket (get each ticket again): proves the items run the workflow. */
 function pollWorkflow(parameters: IDataObject, withGet = true): WorkflowJson {
-	const trigger: INode = {
-		id: 'poll',
-		name: 'On New',
-		type: POLL_TRIGGER,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: parameters as INode['parameters'],
-		credentials: CREDENTIALS_REF,
-	};
-	const get: INode = {
-		id: 'get',
-		name: 'Get Ticket',
-		type: 'n8n-nodes-support-ticket.supportTicket',
-		typeVersion: 1,
-		position: [220, 0],
-		parameters: { resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
-		credentials: CREDENTIALS_REF,
-	};
-	return withGet
-		? { nodes: [trigger, get], connections: { 'On New': { main: [[{ node: 'Get Ticket', type: 'main', index: 0 }]] } } }
-		: { nodes: [trigger], connections: {} };
+	const trigger = workflowNode('On New', POLL_TRIGGER, parameters);
+	const get = workflowNode(
+		'Get Ticket',
+		'n8n-nodes-support-ticket.supportTicket',
+		{ resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+		{ position: [220, 0] },
+	);
+	return withGet ? chainWorkflow(trigger, get) : chainWorkflow(trigger);
 }
 
 /** A sandbox whose clock the test moves, so several records can share one timestamp. */
 async function sandboxWithClock(seed: number) {
 	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 	const sandbox = await startSandbox({ seed, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
-	const credentials: ICredentialDataDecryptedObject = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-	return { sandbox, clock, credentials: { supportTicketApi: credentials } };
+	return { sandbox, clock, credentials: { supportTicketApi: credentialsFor(sandbox) } };
 }
 
 function newTicket(sandbox: Sandbox, n: number, extra: IDataObject = {}) {

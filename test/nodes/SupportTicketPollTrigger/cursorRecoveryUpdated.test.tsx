@@ -1,6 +1,6 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, createPoller } from '../../harness';
+import { chainWorkflow, createPoller, credentialsFor, workflowNode } from '../../harness';
 import { startSandbox } from '../../sandbox';
 
 /**
@@ -12,17 +12,9 @@ it('Updated Ticket: rejected backlog cursor while tickets change, every latest c
 	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 	const sandbox = await startSandbox({ seed: 300, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
 	try {
-		const trigger: INode = {
-			id: 'poll',
-			name: 'On Update',
-			type: 'n8n-nodes-support-ticket.supportTicketPollTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { event: 'updatedTicket', options: { maxPagesPerPoll: 1 } },
-			credentials: CREDENTIALS_REF,
-		};
-		const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
-		const poller = await createPoller({ nodes: [trigger], connections: {} }, credentials, 'On Update');
+		const trigger = workflowNode('On Update', 'n8n-nodes-support-ticket.supportTicketPollTrigger', { event: 'updatedTicket', options: { maxPagesPerPoll: 1 } });
+		const credentials = { supportTicketApi: credentialsFor(sandbox) };
+		const poller = await createPoller(chainWorkflow(trigger), credentials, 'On Update');
 		clock.ms += 60_000;
 		await poller.poll();
 

@@ -1,21 +1,13 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, createPoller } from '../../harness';
+import { chainWorkflow, createPoller, credentialsFor, workflowNode } from '../../harness';
 import { startSandbox, type TimestampFormat } from '../../sandbox';
 
 /**
  * The poll trigger reads created_at in every form a service may send: ISO with or without a zone
  * (no zone = UTC), or Unix time as a number in seconds or milliseconds.
  */
-const trigger: INode = {
-	id: 'poll',
-	name: 'On New',
-	type: 'n8n-nodes-support-ticket.supportTicketPollTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: { event: 'newTicket' },
-	credentials: CREDENTIALS_REF,
-};
+const trigger = workflowNode('On New', 'n8n-nodes-support-ticket.supportTicketPollTrigger', { event: 'newTicket' });
 
 const ids = (items: Array<{ json: IDataObject }> | null) => (items ?? []).map((item) => item.json.id as string);
 
@@ -23,10 +15,10 @@ describe.each<TimestampFormat>(['epoch-seconds', 'epoch-milliseconds', 'iso-with
 	it('emits each new ticket once, oldest first, including two in the same second', async () => {
 		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 		const sandbox = await startSandbox({ seed: 15, timestampFormat: format, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
-		const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
+		const credentials = { supportTicketApi: credentialsFor(sandbox) };
 		const create = (n: number) => sandbox.store.createTicket({ subject: `T ${n}`, description: 'd', customer: { email: `t${n}@example.com` } }).id;
 		try {
-			const poller = await createPoller({ nodes: [trigger], connections: {} }, credentials, 'On New');
+			const poller = await createPoller(chainWorkflow(trigger), credentials, 'On New');
 			expect((await poller.poll()).items).toBeNull();
 
 			clock.ms += 1000;

@@ -1,50 +1,23 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, startWebhookReceiver, type WebhookReceiver, type WorkflowJson } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { chainWorkflow, startWebhookReceiver, useSandbox, workflowNode, type WebhookReceiver, type WorkflowJson } from '../../harness';
 import { deliver, nowSeconds } from './deliveries';
 
 const TRIGGER = 'n8n-nodes-support-ticket.supportTicketTrigger';
 const WEBHOOK_SECRET = 'whsec-ünïcode "quoted" secret';
 
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 3 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
+const { sandbox, credentials } = useSandbox({ seed: 3 });
 
 /** Support Ticket Trigger → Support Ticket (get the ticket the event names): the webhook sync recipe. */
 function syncWorkflow(parameters: IDataObject = {}): WorkflowJson {
-	const trigger: INode = {
-		id: 'trigger',
-		name: 'On Event',
-		type: TRIGGER,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: 'b5a5c1c4-0000-4000-8000-000000000001',
-		parameters: { events: ['*'], ...parameters } as INode['parameters'],
-		credentials: CREDENTIALS_REF,
-	};
-	const getTicket: INode = {
-		id: 'get',
-		name: 'Get Ticket',
-		type: 'n8n-nodes-support-ticket.supportTicket',
-		typeVersion: 1,
-		position: [220, 0],
-		parameters: {
-			resource: 'ticket',
-			operation: 'get',
-			ticketId: { __rl: true, mode: 'id', value: '={{ $json.data.ticket_id ?? $json.data.id }}' },
-		},
-		credentials: CREDENTIALS_REF,
-	};
-	return {
-		nodes: [trigger, getTicket],
-		connections: { 'On Event': { main: [[{ node: 'Get Ticket', type: 'main', index: 0 }]] } },
-	};
+	const trigger = workflowNode('On Event', TRIGGER, { events: ['*'], ...parameters }, { webhookId: 'b5a5c1c4-0000-4000-8000-000000000001' });
+	const getTicket = workflowNode(
+		'Get Ticket',
+		'n8n-nodes-support-ticket.supportTicket',
+		{ resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: '={{ $json.data.ticket_id ?? $json.data.id }}' } },
+		{ position: [220, 0] },
+	);
+	return chainWorkflow(trigger, getTicket);
 }
 
 async function withReceiver<T>(
@@ -60,6 +33,13 @@ async function withReceiver<T>(
 	}
 }
 
+/** Waits until the sandbox has sent every delivery and the workflow runs they started are done; returns the deliveries of webhook `hook`. */
+async function settledDeliveries(receiver: WebhookReceiver, hook: string) {
+	await sandbox.webhooksIdle();
+	await receiver.idle();
+	return sandbox.deliveries.filter((d) => d.webhookId === hook);
+}
+
 describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', () => {
 	it('starts the workflow once per event with the delivery as the item, and the next node reads the ticket', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
@@ -68,10 +48,7 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 				const ticket = sandbox.store.createTicket({ subject: 'Printer on fire', description: 'Again', customer: { email: 'ops@example.com' } });
 				sandbox.store.updateTicket(ticket.id, { status: 'pending' });
 				sandbox.store.createReply(ticket.id, { body: 'We are on it' });
-				await sandbox.webhooksIdle();
-				await receiver.idle();
-
-				const mine = sandbox.deliveries.filter((d) => d.webhookId === hook);
+				const mine = await settledDeliveries(receiver, hook);
 				expect(mine.map((d) => [d.event, d.status])).toEqual([
 					['ticket.created', 200],
 					['ticket.updated', 200],
@@ -110,10 +87,7 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 				sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
 				sandbox.store.createCustomer({ email: 'filtered.in@example.com' });
 				sandbox.emit('ticket.merged', { id: ticket.id });
-				await sandbox.webhooksIdle();
-				await receiver.idle();
-
-				const mine = sandbox.deliveries.filter((d) => d.webhookId === hook);
+				const mine = await settledDeliveries(receiver, hook);
 				// A ticket for a new e-mail address also creates its customer (customer.created first).
 				expect(mine.map((d) => [d.event, d.status])).toEqual([
 					['customer.created', 200],

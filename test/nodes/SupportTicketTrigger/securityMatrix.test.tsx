@@ -1,8 +1,7 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import type { INode } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, startWebhookReceiver, type WebhookReceiver } from '../../harness';
+import { chainWorkflow, startWebhookReceiver, workflowNode, type WebhookReceiver } from '../../harness';
 import { createRandom, pick, randomInt, type Random } from '../../sandbox/prng';
 import { deliver, nowSeconds, signDelivery, type DeliveryParts } from './deliveries';
 
@@ -107,18 +106,9 @@ function deliverySignature(parts: DeliveryParts): string {
 describe(`Security matrix: ${DELIVERIES} generated webhook deliveries`, () => {
 	let receiver: WebhookReceiver;
 	beforeAll(async () => {
-		const trigger: INode = {
-			id: 'trigger',
-			name: 'On Event',
-			type: 'n8n-nodes-support-ticket.supportTicketTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: 'matrix',
-			parameters: { events: ['*'] },
-			credentials: CREDENTIALS_REF,
-		};
+		const trigger = workflowNode('On Event', 'n8n-nodes-support-ticket.supportTicketTrigger', { events: ['*'] }, { webhookId: 'matrix' });
 		receiver = await startWebhookReceiver(
-			{ nodes: [trigger], connections: {} },
+			chainWorkflow(trigger),
 			{ supportTicketApi: { baseUrl: 'http://127.0.0.1:9', apiKey: 'matrix-key', apiSecret: 'unused-api-secret', webhookSecret: SECRET } },
 			'On Event',
 		);

@@ -1,20 +1,9 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
-import { runWorkflow, singleNodeWorkflow, testCredential } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../harness';
 
 /** The Base URL as users type it: spaces around it are forgiven, a missing scheme is explained. */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const getTicket = { resource: 'ticket', operation: 'getAll', returnAll: false, limit: 1 };
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 3 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: 3 });
 
 describe('Base URL with spaces around it', () => {
 	it('works in the node and in the credential Test', async () => {

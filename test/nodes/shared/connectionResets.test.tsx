@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
-import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
  * Dropped connections, through the engine: the sandbox sits behind a proxy that destroys chosen
@@ -11,21 +10,14 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 250;
-let sandbox: Sandbox;
+const { sandbox } = useSandbox({ seed: TICKETS });
 let proxy: ResettingProxy;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: TICKETS });
-	proxy = await startResettingProxy(sandbox.baseUrl);
-});
-afterAll(async () => {
-	await proxy.stop();
-	await sandbox.stop();
-});
-beforeEach(() => sandbox.clearLog());
+beforeAll(async () => (proxy = await startResettingProxy(sandbox.baseUrl)));
+afterAll(async () => proxy.stop());
 
 async function run(parameters: IDataObject) {
-	const credentials = { baseUrl: proxy.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+	const credentials = credentialsFor(sandbox, proxy.baseUrl);
 	return await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
 }
 

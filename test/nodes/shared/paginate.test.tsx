@@ -1,22 +1,16 @@
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 /**
  * n8n's server decrypts a credential from its database on every read. Each request's signing
  * reads it (n8n's own read); the node itself reads the Base URL once per list, not once per page.
  */
 const TICKETS = 1050;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: TICKETS });
-});
-afterAll(async () => sandbox.stop());
+const { sandbox } = useSandbox({ seed: TICKETS });
 
 describe('a list read page by page reads the credential once, plus once per request for signing', () => {
 	it('Return All over 1,050 tickets: 11 pages, 12 credential reads', async () => {
 		const result = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', returnAll: true }), {
-			supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret },
+			supportTicketApi: credentialsFor(sandbox),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node')).toHaveLength(TICKETS);

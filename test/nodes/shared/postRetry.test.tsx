@@ -1,8 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 /**
  * A create is repeated only when the service said it did not process it. A gateway in front of
@@ -12,7 +11,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const createTicket = { resource: 'ticket', operation: 'create', subject: 'Gateway', description: 'D', customerEmail: 'gw@example.com' };
-let sandbox: Sandbox;
+const { sandbox } = useSandbox({ seed: 2 });
 let gateway: Server;
 let gatewayUrl: string;
 
@@ -37,22 +36,16 @@ function startGateway(target: string): Promise<Server> {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 2 });
 	gateway = await startGateway(sandbox.baseUrl);
 	gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
 	gateway.closeAllConnections();
 	await new Promise<void>((resolve) => gateway.close(() => resolve()));
-	await sandbox.stop();
-});
-beforeEach(() => {
-	sandbox.clearLog();
-	sandbox.setFaults({});
 });
 
 function run(baseUrl: string) {
-	return runWorkflow(singleNodeWorkflow(NODE, createTicket), { supportTicketApi: { baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } });
+	return runWorkflow(singleNodeWorkflow(NODE, createTicket), { supportTicketApi: credentialsFor(sandbox, baseUrl) });
 }
 
 describe('POST and 503', () => {

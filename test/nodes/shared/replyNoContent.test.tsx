@@ -1,7 +1,4 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 /**
  * A reply created with a 204 (no body): the only id known is the ticket's. The item must not
@@ -9,14 +6,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  * one reply with the next, or mistake the ticket for a reply).
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 5 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
+const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 it('Reply Create answered 204 gives no item claiming the ticket id as the reply id', async () => {
 	sandbox.setResponseShape({ single: 'noContent' });

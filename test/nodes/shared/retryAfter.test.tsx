@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 /**
  * `Retry-After`, through the engine against the sandbox: the node waits at least as long as the
@@ -15,19 +14,10 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const MAX_FIRST_BACKOFF_MS = 500;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 5 });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => {
-	sandbox.clearLog();
-	sandbox.setFaults({});
-});
+const { sandbox } = useSandbox({ seed: 5 });
 
 async function run(parameters: IDataObject, baseUrl = sandbox.baseUrl) {
-	const credentials = { baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
+	const credentials = credentialsFor(sandbox, baseUrl);
 	return await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
 }
 

@@ -111,23 +111,10 @@ describe('signRequestOptions', () => {
 	});
 
 	it('never mutates its input', () => {
-		const input = deepFreeze<IHttpRequestOptions>({
-			method: 'POST',
-			baseURL: 'http://h',
-			url: '/x',
-			qs: { a: 1 },
-			body: { b: 2 },
-			headers: { 'x-api-signature': 'old' },
-		});
+		const original: IHttpRequestOptions = { method: 'POST', baseURL: 'http://h', url: '/x', qs: { a: 1 }, body: { b: 2 }, headers: { 'x-api-signature': 'old' } };
+		const input = deepFreeze<IHttpRequestOptions>(structuredClone(original));
 		expect(() => signRequestOptions(input, credentials, NOW)).not.toThrow();
-		expect(input).toEqual({
-			method: 'POST',
-			baseURL: 'http://h',
-			url: '/x',
-			qs: { a: 1 },
-			body: { b: 2 },
-			headers: { 'x-api-signature': 'old' },
-		});
+		expect(input).toEqual(original);
 	});
 
 	it('is idempotent on its own output (n8n re-authenticates after a 401)', () => {

@@ -1,7 +1,7 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { startSandbox } from '../../sandbox';
 
 /**
  * Successes without the `{data}` envelope: the spec allows 204 with no body on operations it does
@@ -9,15 +9,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-let sandbox: Sandbox;
-let credentials: ICredentialDataDecryptedObject;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 5 });
-	credentials = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret };
-});
-afterAll(async () => sandbox.stop());
-afterEach(() => sandbox.setResponseShape({}));
+const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 async function runNode(parameters: IDataObject) {
 	sandbox.clearLog();
@@ -58,7 +50,7 @@ describe('has_more given as text', () => {
 		try {
 			many.setResponseShape({ hasMoreAsText: true });
 			const run = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', returnAll: true }), {
-				supportTicketApi: { baseUrl: many.baseUrl, apiKey: many.apiKey, apiSecret: many.apiSecret },
+				supportTicketApi: credentialsFor(many),
 			});
 			expect(run.error).toBeUndefined();
 			expect(run.output('Node')).toHaveLength(150);

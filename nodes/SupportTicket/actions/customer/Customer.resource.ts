@@ -1,5 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import { resourceProperties } from '../common.descriptions';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
@@ -7,23 +6,9 @@ import * as update from './update.operation';
 
 export { create, get, getAll, update };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['customer'] } },
-		options: [
-			{ name: 'Create', value: 'create', description: 'Create a customer', action: 'Create a customer' },
-			{ name: 'Get', value: 'get', description: 'Get a customer by ID', action: 'Get a customer' },
-			{ name: 'Get Many', value: 'getAll', description: 'List customers, newest first', action: 'Get many customers' },
-			{ name: 'Update', value: 'update', description: "Change a customer's e-mail, name or custom fields", action: 'Update a customer' },
-		],
-		default: 'create',
-	},
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-];
+export const description = resourceProperties('customer', { create, get, getAll, update }, [
+	{ name: 'Create', value: 'create', description: 'Create a customer', action: 'Create a customer' },
+	{ name: 'Get', value: 'get', description: 'Get a customer by ID', action: 'Get a customer' },
+	{ name: 'Get Many', value: 'getAll', description: 'List customers, newest first', action: 'Get many customers' },
+	{ name: 'Update', value: 'update', description: "Change a customer's e-mail, name or custom fields", action: 'Update a customer' },
+]);

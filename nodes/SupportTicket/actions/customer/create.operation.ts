@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { checkEmail, parseCustomFields, requireText } from '../../../shared/readParameters';
-import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -14,17 +14,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. name@email.com',
 		description: "The customer's e-mail address",
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
-			customFieldsJson,
-		],
-	},
+	fieldsCollection('create', [
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
+		customFieldsJson,
+	]),
 	concurrencyOptions,
 ];
 

@@ -2,22 +2,15 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../../shared/readParameters';
-import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	idLocator('customer', 'customerId', 'searchCustomers'),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Email', name: 'email', type: 'string', default: '', placeholder: 'e.g. name@email.com' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
-			customFieldsJson,
-		],
-	},
+	fieldsCollection('update', [
+		{ displayName: 'Email', name: 'email', type: 'string', default: '', placeholder: 'e.g. name@email.com' },
+		{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
+		customFieldsJson,
+	]),
 	concurrencyOptions,
 ];
 

@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { parseCustomFields, readId, requireText } from '../../../shared/readParameters';
-import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -16,14 +16,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Thanks for reporting this, we are looking into it',
 		description: 'Text of the reply',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [customFieldsJson],
-	},
+	fieldsCollection('create', [customFieldsJson]),
 	concurrencyOptions,
 ];
 

@@ -1,5 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import { resourceProperties } from '../common.descriptions';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
@@ -7,33 +6,19 @@ import * as update from './update.operation';
 
 export { create, get, getAll, update };
 
-export const description: INodeProperties[] = [
+export const description = resourceProperties('ticket', { create, get, getAll, update }, [
+	{ name: 'Create', value: 'create', description: 'Create a ticket for a customer', action: 'Create a ticket' },
+	{ name: 'Get', value: 'get', description: 'Get a ticket by ID', action: 'Get a ticket' },
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['ticket'] } },
-		options: [
-			{ name: 'Create', value: 'create', description: 'Create a ticket for a customer', action: 'Create a ticket' },
-			{ name: 'Get', value: 'get', description: 'Get a ticket by ID', action: 'Get a ticket' },
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List tickets, filtered by status or priority, newest first by default',
-				action: 'Get many tickets',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: "Change a ticket's subject, description, priority, status or custom fields",
-				action: 'Update a ticket',
-			},
-		],
-		default: 'create',
+		name: 'Get Many',
+		value: 'getAll',
+		description: 'List tickets, filtered by status or priority, newest first by default',
+		action: 'Get many tickets',
 	},
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-];
+	{
+		name: 'Update',
+		value: 'update',
+		description: "Change a ticket's subject, description, priority, status or custom fields",
+		action: 'Update a ticket',
+	},
+]);

@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { checkEmail, parseCustomFields, requireText, readTicketState } from '../../../shared/readParameters';
-import { concurrencyOptions, customFieldsJson } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/ticketFields';
 
 const properties: INodeProperties[] = [
@@ -34,24 +34,17 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. name@email.com',
 		description: 'E-mail address of the customer who raised the ticket',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Customer Name',
-				name: 'customerName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Nathan Smith',
-			},
-			customFieldsJson,
-			...ticketStateFields('set'),
-		],
-	},
+	fieldsCollection('create', [
+		{
+			displayName: 'Customer Name',
+			name: 'customerName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Nathan Smith',
+		},
+		customFieldsJson,
+		...ticketStateFields('set'),
+	]),
 	concurrencyOptions,
 ];
 

@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/apiRequest';
+import { optionsCollection } from '../../../shared/optionsCollection';
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
 import { readDateTime, readTicketState } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
@@ -17,45 +18,38 @@ import { getMany } from '../getMany';
 const properties: INodeProperties[] = [
 	...pagingFields({ resource: ['ticket'], operation: ['getAll'] }),
 	ticketFilters(),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Created After',
-				name: 'createdAfter',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Only tickets created at or after this moment. To import what is new, give the newest created_at imported so far: a ticket created later in that same instant is not lost, and the ticket(s) at that instant come again, so write by ID (upsert). Reading stops at the first older ticket, so only the pages holding new tickets are read. Needs the default order, newest first. A time without zone is read as UTC.',
-			},
-			{
-				displayName: 'Sort By',
-				name: 'sortBy',
-				type: 'options',
-				options: [
-					{ name: 'Created At', value: 'created_at' },
-					{ name: 'Updated At', value: 'updated_at' },
-				],
-				default: 'created_at',
-				description: 'Field to order tickets by (the service default is Created At)',
-			},
-			{
-				displayName: 'Sort Order',
-				name: 'sortOrder',
-				type: 'options',
-				options: [
-					{ name: 'Descending', value: 'desc' },
-					{ name: 'Ascending', value: 'asc' },
-				],
-				default: 'desc',
-				description: 'Order of the results (the service default is Descending, newest first)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Created After',
+			name: 'createdAfter',
+			type: 'dateTime',
+			default: '',
+			description:
+				'Only tickets created at or after this moment. To import what is new, give the newest created_at imported so far: a ticket created later in that same instant is not lost, and the ticket(s) at that instant come again, so write by ID (upsert). Reading stops at the first older ticket, so only the pages holding new tickets are read. Needs the default order, newest first. A time without zone is read as UTC.',
+		},
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: [
+				{ name: 'Created At', value: 'created_at' },
+				{ name: 'Updated At', value: 'updated_at' },
+			],
+			default: 'created_at',
+			description: 'Field to order tickets by (the service default is Created At)',
+		},
+		{
+			displayName: 'Sort Order',
+			name: 'sortOrder',
+			type: 'options',
+			options: [
+				{ name: 'Descending', value: 'desc' },
+				{ name: 'Ascending', value: 'asc' },
+			],
+			default: 'desc',
+			description: 'Order of the results (the service default is Descending, newest first)',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['getAll'] } }, properties);

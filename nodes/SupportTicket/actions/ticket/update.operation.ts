@@ -2,24 +2,17 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
 import { assertSomethingToUpdate, compact, parseCustomFields, readId, readTicketState } from '../../../shared/readParameters';
-import { concurrencyOptions, customFieldsJson, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/ticketFields';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Subject', name: 'subject', type: 'string', default: '', placeholder: 'e.g. Cannot log in' },
-			{ displayName: 'Description', name: 'description', type: 'string', default: '', typeOptions: { rows: 4 } },
-			customFieldsJson,
-			...ticketStateFields('set'),
-		],
-	},
+	fieldsCollection('update', [
+		{ displayName: 'Subject', name: 'subject', type: 'string', default: '', placeholder: 'e.g. Cannot log in' },
+		{ displayName: 'Description', name: 'description', type: 'string', default: '', typeOptions: { rows: 4 } },
+		customFieldsJson,
+		...ticketStateFields('set'),
+	]),
 	concurrencyOptions,
 ];
 

@@ -1,18 +1,8 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
-import { listSearch } from '../../../harness';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { listSearch, useSandbox } from '../../../harness';
 
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
-let sandbox: Sandbox;
-let credentials: Record<string, ICredentialDataDecryptedObject>;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 250 });
-	credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials: supportTicketApi } = useSandbox({ seed: 250 });
+const credentials = { supportTicketApi };
 
 describe('"From list" pickers', () => {
 	it('page through tickets by cursor as the user scrolls, each page once', async () => {
