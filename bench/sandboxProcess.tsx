@@ -13,15 +13,19 @@ export interface SandboxProcessOptions {
 	execArgv?: string[];
 }
 
-export interface SandboxProcess {
+/** Where a measurement sends its signed requests: the credential's fields. */
+export interface SignedTarget {
 	baseUrl: string;
 	apiKey: string;
 	apiSecret: string;
+}
+
+export interface SandboxProcess extends SignedTarget {
+	target: SignedTarget;
 	pid: number;
 	clearLog(): Promise<void>;
 	log(): Promise<RequestLogEntry[]>;
 	setFaults(faults: FaultOptions): Promise<void>;
-	ticketCount(): Promise<number>;
 	/** SIGTERM, then waits for the exit (the CLI stops cleanly, so a CPU profile gets written). */
 	stop(): Promise<void>;
 }
@@ -50,11 +54,11 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
 
 	return {
 		...banner,
+		target: banner,
 		pid: child.pid ?? 0,
 		clearLog: async () => void (await adminCall('DELETE', '/log')),
 		log: async () => (await adminCall('GET', '/log')) as RequestLogEntry[],
 		setFaults: async (faults) => void (await adminCall('POST', '/faults', faults)),
-		ticketCount: async () => ((await adminCall('GET', '/state')) as { tickets: number }).tickets,
 		async stop() {
 			if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 			await exited;
@@ -63,7 +67,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
 }
 
 /** Reads the CLI's start-up banner for the base URL, key and secret. */
-function readBanner(child: ChildProcess): Promise<{ baseUrl: string; apiKey: string; apiSecret: string }> {
+function readBanner(child: ChildProcess): Promise<SignedTarget> {
 	return new Promise((resolve, reject) => {
 		let text = '';
 		const timer = setTimeout(() => fail(new Error(`sandbox did not start within ${READY_TIMEOUT_MS} ms:\n${text}`)), READY_TIMEOUT_MS);

@@ -12,7 +12,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { signRequestOptions } from '../nodes/shared/signRequestOptions';
 import { computeSignature, unixTimestamp, verifySignature } from '../nodes/shared/signature';
 import { startSandbox } from '../test/sandbox';
-import { median } from './stats';
+import { median } from './report';
 
 export interface MicroResult {
 	name: string;
@@ -52,8 +52,7 @@ function measure(name: string, call: () => unknown): MicroResult {
 
 /** A JSON body of exactly `bytes` bytes, as a webhook delivery's raw bytes. */
 function deliveryBody(bytes: number): Buffer {
-	const head = '{"id":"evt_1","event":"ticket.created","created_at":"2025-06-01T12:00:00.000Z","data":{"description":"';
-	const tail = '"}}';
+	const [head, tail] = ['{"id":"evt_1","event":"ticket.created","created_at":"2025-06-01T12:00:00.000Z","data":{"description":"', '"}}'];
 	return Buffer.from(head + 'x'.repeat(bytes - head.length - tail.length) + tail);
 }
 
@@ -75,7 +74,7 @@ async function listPageText(): Promise<string> {
 	}
 }
 
-export async function measureSigningCosts(): Promise<{ results: MicroResult[]; pageBytes: number }> {
+export async function measureSigningCosts(): Promise<MicroResult[]> {
 	const nowMs = Date.now();
 	const getPage: IHttpRequestOptions = {
 		method: 'GET',
@@ -97,7 +96,7 @@ export async function measureSigningCosts(): Promise<{ results: MicroResult[]; p
 		return valid;
 	};
 
-	const results = [
+	return [
 		measure('sign one list request: computeSignature (GET, path with cursor, empty body)', () =>
 			computeSignature(SECRET, { timestamp: unixTimestamp(Date.now()), method: 'GET', pathWithQuery: `/api/v1/external/tickets?per_page=100&cursor=${CURSOR}`, body: '' }),
 		),
@@ -108,11 +107,8 @@ export async function measureSigningCosts(): Promise<{ results: MicroResult[]; p
 		measure('for scale: sha256 of a 100 KB body alone', () => createHash('sha256').update(delivery100k.body).digest('hex')),
 		measure(`for scale: JSON.parse of one list page (100 tickets, ${(page.length / 1024).toFixed(0)} KB)`, () => JSON.parse(page) as unknown),
 	];
-	return { results, pageBytes: page.length };
 }
 
 if (require.main === module) {
-	void measureSigningCosts().then(({ results }) => {
-		for (const r of results) console.log(`${r.medianUs.toFixed(2).padStart(9)} µs  ${r.name}`);
-	});
+	void measureSigningCosts().then((results) => results.forEach((r) => console.log(`${r.medianUs.toFixed(2).padStart(9)} µs  ${r.name}`)));
 }
