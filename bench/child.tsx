@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import path from 'node:path';
 
-import { isolateUserFolder } from '../test/harness';
+import { isolateUserFolder } from '../test/harness/isolateUserFolder';
 import type { RequestLogEntry } from '../test/sandbox';
 import type { SandboxProcess } from './sandboxProcess';
 
@@ -29,37 +29,18 @@ const TASKS = {
 };
 export type TaskKind = keyof typeof TASKS;
 
-export interface ProcessFigures {
-	wallMs: number;
-	cpuMs: number;
-	/** Peak RSS of the child's whole life, bytes. */
-	maxRssBytes: number;
-	/** RSS, peak RSS so far and heap after loading and warming up, before the measured part. */
-	rssBeforeBytes: number;
-	maxRssBeforeBytes: number;
-	heapBeforeBytes: number;
-	/** Heap after the measured part and a full GC, its result still held. */
-	heapAfterBytes: number;
-}
+/**
+ * Bytes: peak RSS of the child's whole life; RSS, peak RSS and heap before the measured part (after
+ * the warm-up); heap after it and a full GC, its result still held.
+ */
+export type ProcessFigures = Record<'wallMs' | 'cpuMs' | 'maxRssBytes' | 'rssBeforeBytes' | 'maxRssBeforeBytes' | 'heapBeforeBytes' | 'heapAfterBytes', number>;
 
-interface Job {
-	kind: TaskKind;
-	job: unknown;
-	/** Write a CPU profile of exactly the measured part to this file. */
-	profilePath?: string;
-}
+/** `profilePath`: write a CPU profile of exactly the measured part there. */
+type ParentMessage = { type: 'job'; kind: TaskKind; job: unknown; profilePath?: string } | { type: 'go' };
 type ChildMessage = { type: 'warm' } | { type: 'done'; figures: ProcessFigures } | { type: 'failed'; error: string };
-type ParentMessage = { type: 'job'; job: Job } | { type: 'go' };
 
-export interface ChildOptions {
-	label: string;
-	/** Node flags besides `--expose-gc`. */
-	execArgv?: string[];
-	timeoutMs?: number;
-	profilePath?: string;
-	/** After the warm-up's log was cleared, before `go`: e.g. switch latency or a rate limit on. */
-	beforeGo?: () => Promise<void>;
-}
+/** `execArgv`: node flags besides `--expose-gc`; `beforeGo`: after the warm-up's log was cleared, e.g. switch latency or a rate limit on. */
+export type ChildOptions = { label: string; execArgv?: string[]; timeoutMs?: number; profilePath?: string; beforeGo?: () => Promise<void> };
 
 /** Parent side: runs `job` in a fresh child; resolves once the child has exited, with the sandbox log of the measured part. */
 export function measureInChild<Figures>(kind: TaskKind, job: unknown, sandbox: SandboxProcess, options: ChildOptions): Promise<ProcessFigures & Figures & { log: RequestLogEntry[] }> {
@@ -96,7 +77,7 @@ export function measureInChild<Figures>(kind: TaskKind, job: unknown, sandbox: S
 				finish(undefined, { ...(message.figures as ProcessFigures & Figures), log: await sandbox.log() });
 			})().catch((error: unknown) => finish(error as Error));
 		});
-		send({ type: 'job', job: { kind, job, profilePath: options.profilePath } });
+		send({ type: 'job', kind, job, profilePath: options.profilePath });
 	});
 }
 
@@ -117,7 +98,7 @@ const post = <T,>(session: Session, method: string): Promise<T> =>
 async function childMain(): Promise<void> {
 	const first = await fromParent();
 	if (first.type !== 'job') throw new Error('expected a job');
-	const { kind, job, profilePath } = first.job;
+	const { kind, job, profilePath } = first;
 	isolateUserFolder();
 	const task = (await TASKS[kind]())(job as never) as ChildTask<object>;
 	await task.warmUp();

@@ -144,15 +144,11 @@ export async function registerImportNodes(tally: TicketTally, credentials: Crede
 	await addNodeTypes({ 'n8n-nodes-base.noOp': writer, 'n8n-nodes-base.executeWorkflowTrigger': noOp, 'n8n-nodes-base.executeWorkflow': executeWorkflow });
 }
 
-export interface ImportOutcome {
-	/** Workflow executions started (a sub-workflow's count too). */
-	executions: number;
-	/** Runs of the node that reads the tickets (one per page in page modes, 1 for Return All). */
-	nodeRuns: number;
-	/** The last execution, still held (as n8n holds an execution's data until it has been saved). */
-	last: WorkflowRun;
-	finished: boolean;
-}
+/**
+ * `executions` started (a sub-workflow's count too); `nodeRuns` of the node that reads the tickets (one per page,
+ * 1 for Return All); `last` execution, still held as n8n holds an execution's data until it has been saved.
+ */
+type ImportOutcome = { executions: number; nodeRuns: number; last: WorkflowRun; finished: boolean };
 
 /** Page per execution: each execution's cursor starts the next, until the last page or `maxExecutions`; each execution's data is dropped once its cursor was read. */
 export async function runPages(credentials: Credentials, maxExecutions: number): Promise<ImportOutcome> {
@@ -187,27 +183,10 @@ export async function importTickets(mode: ImportMode, credentials: Credentials, 
 	return { executions: mode === 'sub-workflow-per-page' ? 1 + nodeRuns : 1, nodeRuns, last, finished: true };
 }
 
-export interface ImportJob {
-	mode: ImportMode;
-	/** `--max-old-space-size` of the child, MiB; undefined: V8's default. */
-	heapCapMiB?: number;
-	tickets: number;
-	target: SignedTarget;
-}
-
-interface ImportFigures extends ReturnType<TicketTally['read']> {
-	mode: ImportMode;
-	heapCapMiB?: number;
-	tickets: number;
-	executions: number;
-	nodeRuns: number;
-	/** Heap after a full GC when half of the tickets had been written (taken in the writer). */
-	heapHalfBytes: number;
-	/** Peak RSS so far each time another tenth of the tickets had been written. */
-	progress: Array<{ written: number; maxRssBytes: number; rssBytes: number }>;
-	/** The last execution's run data as JSON, each node run on its own: about what n8n saves for it. */
-	runDataBytes: number;
-}
+/** `heapCapMiB`: `--max-old-space-size` of the child; undefined: V8's default. */
+type ImportJob = { mode: ImportMode; heapCapMiB?: number; tickets: number; target: SignedTarget };
+type Progress = Array<{ written: number; maxRssBytes: number; rssBytes: number }>;
+type ImportFigures = ReturnType<TicketTally['read']> & { mode: ImportMode; heapCapMiB?: number; tickets: number; executions: number; nodeRuns: number; heapHalfBytes: number; progress: Progress; runDataBytes: number };
 
 /** Child side: 20 one-page executions to warm up (the JIT settles, too few tickets to move the peak), then the whole import. */
 export function importTask(job: ImportJob): ChildTask<ImportFigures> {
@@ -221,7 +200,8 @@ export function importTask(job: ImportJob): ChildTask<ImportFigures> {
 			tally.reset();
 		},
 		async run() {
-			const progress: ImportFigures['progress'] = [];
+			// Peak RSS so far each time another tenth of the tickets had been written; the heap after a full GC at half.
+			const progress: Progress = [];
 			for (let tenth = 1; tenth <= 10; tenth++) {
 				const written = Math.ceil((job.tickets * tenth) / 10);
 				tally.onceWritten(written, () => progress.push({ written, maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss }));
@@ -234,7 +214,7 @@ export function importTask(job: ImportJob): ChildTask<ImportFigures> {
 			});
 			const { executions, nodeRuns, last } = await importTickets(job.mode, credentials, job.tickets);
 			return () => {
-				// After the peak was read: the JSON makes garbage of its own.
+				// The last execution's run data as JSON, each node run on its own (about what n8n saves), after the peak was read: the JSON makes garbage of its own.
 				let runDataBytes = 0;
 				for (const runs of Object.values(last.run?.data.resultData.runData ?? {})) for (const task of runs) runDataBytes += Buffer.byteLength(JSON.stringify(task));
 				return { mode: job.mode, heapCapMiB: job.heapCapMiB, tickets: job.tickets, ...tally.read(), executions, nodeRuns, heapHalfBytes, progress, runDataBytes };
@@ -243,11 +223,8 @@ export function importTask(job: ImportJob): ChildTask<ImportFigures> {
 	};
 }
 
-export interface ImportMeasurement extends ProcessFigures, ImportFigures {
-	/** GET /tickets answered 200, and every API request, from the sandbox log. */
-	calls: number;
-	requests: number;
-}
+/** From the sandbox log: `calls` = GET /tickets answered 200, `requests` = every API request. */
+export type ImportMeasurement = ProcessFigures & ImportFigures & { calls: number; requests: number };
 
 export async function measureImport(job: ImportJob, sandbox: SandboxProcess): Promise<ImportMeasurement> {
 	const execArgv = job.heapCapMiB === undefined ? [] : [`--max-old-space-size=${job.heapCapMiB}`];

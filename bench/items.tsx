@@ -36,25 +36,10 @@ function itemWorkflow(side: ItemSide, operation: ItemOperation, items: IDataObje
 	return itemsWorkflow(items, HTTP_REQUEST_TYPE, parameters, { typeVersion: 4.5, ...(side === 'http-request-retry' ? { retryOnFail: true } : {}) });
 }
 
-export interface ItemsJob {
-	side: ItemSide;
-	operation: ItemOperation;
-	count: number;
-	/** Subjects of this run's creates start with it, so the sandbox log tells duplicates. */
-	tag: string;
-	/** Existing tickets to get. */
-	ticketIds: string[];
-	target: SignedTarget;
-	/** n8n-nodes-base's HttpRequest.node.js of the installed n8n, for the http-request sides. */
-	httpRequestNodeFile: string;
-}
-
-interface ItemsFigures {
-	outputItems: number;
-	errorItems: number;
-	/** The workflow's error, when it failed as a whole (then there is no output). */
-	runError?: string;
-}
+/** `tag` starts the subjects of this run's creates, so the sandbox log tells duplicates; `ticketIds` are there to get; `httpRequestNodeFile` is the installed n8n's. */
+type ItemsJob = { side: ItemSide; operation: ItemOperation; count: number; tag: string; ticketIds: string[]; target: SignedTarget; httpRequestNodeFile: string };
+/** `runError`: the workflow's error, when it failed as a whole (then there is no output). */
+type ItemsFigures = { outputItems: number; errorItems: number; runError?: string };
 
 async function runItems(job: ItemsJob, count: number, tag: string): Promise<ItemsFigures> {
 	const items = Array.from({ length: count }, (_, i) => (job.operation === 'create' ? { subject: `${tag} #${i}`, email: `bench-${i % 50}@example.com` } : { id: job.ticketIds[i % job.ticketIds.length] }));
@@ -83,35 +68,13 @@ export function itemsTask(job: ItemsJob): ChildTask<ItemsFigures> {
 	};
 }
 
-export interface ItemScenario {
-	title: string;
-	operation: ItemOperation;
-	count: number;
-	faults: FaultOptions;
-	sides: ItemSide[];
-	rounds: number;
-}
-
-export interface ItemMeasurement extends ProcessFigures, ItemsFigures {
-	side: ItemSide;
-	round: number;
-	/** Requests answered 2xx. */
-	succeeded: number;
-	/** Requests refused with 429. */
-	refused: number;
-	/** Creates: subjects created more than once. */
-	duplicates: number;
-	/** Input items without a successful output item (all of them when the run failed). */
-	lost: number;
-	/** Creates: distinct subjects of this run answered 201. */
-	created: number;
-	/** succeeded ÷ wall seconds. */
-	ratePerSecond: number;
-}
-
-export interface ItemComparison extends ItemScenario {
-	measurements: ItemMeasurement[];
-}
+export type ItemScenario = { title: string; operation: ItemOperation; count: number; faults: FaultOptions; sides: ItemSide[]; rounds: number };
+/**
+ * From the sandbox log: `succeeded` answered 2xx, `refused` 429; creates: `created` distinct subjects of this run answered 201,
+ * `duplicates` created more than once; `lost`: input items without a successful output item (all when the run failed).
+ */
+export type ItemMeasurement = ProcessFigures & ItemsFigures & Record<'succeeded' | 'refused' | 'duplicates' | 'lost' | 'created' | 'ratePerSecond' | 'round', number> & { side: ItemSide };
+export type ItemComparison = ItemScenario & { measurements: ItemMeasurement[] };
 
 function tally(figures: ProcessFigures & ItemsFigures, log: RequestLogEntry[], count: number, side: ItemSide, round: number, tag: string): ItemMeasurement {
 	const succeeded = log.filter((e) => e.status >= 200 && e.status < 300).length;

@@ -12,33 +12,12 @@ import path from 'node:path';
 import { startSandboxProcess } from './sandboxProcess';
 import { type Measurement, measureTraversal, type Side } from './traversal';
 
-interface CallFrame {
-	functionName: string;
-	url: string;
-	lineNumber: number;
-}
-
-export interface CpuProfile {
-	nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>;
-	samples: number[];
-	timeDeltas: number[];
-	startTime: number;
-	endTime: number;
-}
-
-export interface Cost {
-	name: string;
-	ms: number;
-}
-
-export interface ProfileSummary {
-	/** Sampled time without (idle). */
-	busyMs: number;
-	idleMs: number;
-	categories: Cost[];
-	files: Cost[];
-	functions: Cost[];
-}
+type CallFrame = { functionName: string; url: string; lineNumber: number };
+/** As written by `node --cpu-prof` or the inspector's Profiler.stop. */
+export type CpuProfile = { nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
+export type Cost = { name: string; ms: number };
+/** `busyMs`: sampled time without (idle). */
+export type ProfileSummary = { busyMs: number; idleMs: number; categories: Cost[]; files: Cost[]; functions: Cost[] };
 
 /** Ordered: the first pattern that matches a frame names its category. */
 const CATEGORIES: Array<[string, (fn: string, url: string) => boolean]> = [
@@ -117,11 +96,8 @@ export function summariseProfile(profile: CpuProfile, options: { excludeThrough?
 	return { busyMs, idleMs, categories: sorted(sums.categories), files: sorted(sums.files), functions: sorted(sums.functions) };
 }
 
-export interface ProfileReport {
-	runs: Array<{ side: Side; measurement: Measurement; summary: ProfileSummary }>;
-	/** The sandbox process over the same runs (and their warm-ups), seeding excluded. */
-	sandbox: ProfileSummary;
-}
+/** `sandbox`: the sandbox process over the same runs (and their warm-ups), seeding excluded. */
+export type ProfileReport = { runs: Array<{ side: Side; measurement: Measurement; summary: ProfileSummary }>; sandbox: ProfileSummary };
 
 const readProfile = (file: string): CpuProfile => JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 
@@ -150,10 +126,5 @@ export async function profileRun(tickets: number, sides: Side[]): Promise<Profil
 
 if (require.main === module) {
 	const [file, top] = process.argv.slice(2);
-	if (!file) {
-		console.error('usage: node build/bench/profile.js <file.cpuprofile> [top]');
-		process.exitCode = 2;
-	} else {
-		void import('./report').then(({ formatProfile }) => console.log(formatProfile(summariseProfile(readProfile(file)), Number(top ?? 15))));
-	}
+	void import('./report').then(({ formatProfile }) => console.log(formatProfile(summariseProfile(readProfile(file)), Number(top ?? 15))));
 }

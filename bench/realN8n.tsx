@@ -15,25 +15,13 @@ import { singleNodeWorkflow } from '../test/harness';
 import type { SandboxProcess } from './sandboxProcess';
 import { engineTraversal, getManyParameters, NODE_TYPE } from './traversal';
 
-export interface RealN8nRun {
-	pages: number;
-	items: number;
-	/** n8n's executionTime of the Support Ticket node, ms, in a run without the query log. */
-	nodeMs: number;
-	/** SELECTs of a credential's data on credentials_entity during the whole `n8n execute` process (query-logged run). */
-	credentialReads: number;
-	processMs: number;
-}
-
-export interface RealN8nFigures {
-	version: string;
-	tickets: number;
-	one: RealN8nRun;
-	all: RealN8nRun;
-	/** In-process (WorkflowExecute in this process), Limit 100 and Return All, wall ms. */
-	inProcessOneMs: number;
-	inProcessAllMs: number;
-}
+/**
+ * `nodeMs`: n8n's executionTime of the Support Ticket node in a run without the query log;
+ * `credentialReads`: SELECTs of a credential's data on credentials_entity in the whole query-logged `n8n execute`.
+ */
+export type RealN8nRun = Record<'pages' | 'items' | 'nodeMs' | 'credentialReads' | 'processMs', number>;
+/** `inProcess…Ms`: wall time of Limit 100 and Return All through WorkflowExecute in this process. */
+export type RealN8nFigures = { version: string; tickets: number; one: RealN8nRun; all: RealN8nRun; inProcessOneMs: number; inProcessAllMs: number };
 
 type PrintedRun = { data?: { resultData: { runData: Record<string, Array<{ executionTime: number; data: { main: unknown[][] } }>> } } } | undefined;
 

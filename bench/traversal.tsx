@@ -2,7 +2,8 @@
  * Return All (or a Limit) side by side. `node` and `raw` are the comparison; two diagnostic sides
  * in between separate the costs: `raw-new-connection` (the raw loop on a new TCP connection per
  * request, as n8n's helper connects) and `n8n-http` (n8n's HTTP helper and the package's signing,
- * without the engine). Every round runs each side of every comparison once, each in a fresh child,
+ * without the engine). Each side loads only what it needs (imported on first use), so a child's peak
+ * RSS is its side's. Every round runs each side of every comparison once, each in a fresh child,
  * all comparisons interleaved round by round, the side order rotated from round to round.
  */
 import { createRequire } from 'node:module';
@@ -11,8 +12,6 @@ import { Client } from 'undici';
 
 import { serializeQuery } from '../nodes/shared/serializeQuery';
 import { API_KEY_HEADER, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, unixTimestamp } from '../nodes/shared/signature';
-import { signRequestOptions } from '../nodes/shared/signRequestOptions';
-import { runWorkflow, singleNodeWorkflow } from '../test/harness';
 import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures, rotated } from './child';
 import type { SandboxProcess, SignedTarget } from './sandboxProcess';
 
@@ -24,10 +23,7 @@ export function getManyParameters(limit?: number): IDataObject {
 	return limit === undefined ? { resource: 'ticket', operation: 'getAll', returnAll: true } : { resource: 'ticket', operation: 'getAll', returnAll: false, limit };
 }
 
-interface ListBody {
-	data: unknown[];
-	meta: { has_more: boolean; next_cursor: string | null };
-}
+type ListBody = { data: unknown[]; meta: { has_more: boolean; next_cursor: string | null } };
 
 /** The node's cursor loop (per_page 100 or min(limit, 100)), every item kept in memory as the node keeps its output. */
 async function pages(limit: number | undefined, page: (perPage: number, cursor: string | undefined) => Promise<ListBody>): Promise<unknown[]> {
@@ -62,14 +58,11 @@ async function rawTraversal(target: SignedTarget, limit: number | undefined, new
 	}
 }
 
-interface OutboundHttpRequests {
-	request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse>;
-}
-
 /** n8n's own HTTP helper (what httpRequestWithAuthentication ends in), loaded from where n8n-core loads it, with the package's signing. */
-function n8nHttpTraversal(target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
+async function n8nHttpTraversal(target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
+	const { signRequestOptions } = await import('../nodes/shared/signRequestOptions');
 	const fromN8nCore = createRequire(require.resolve('n8n-core'));
-	const { Container } = fromN8nCore('@n8n/di') as { Container: { get(type: unknown): { requests(): OutboundHttpRequests } } };
+	const { Container } = fromN8nCore('@n8n/di') as { Container: { get(type: unknown): { requests(): { request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> } } } };
 	const http = Container.get((fromN8nCore('@n8n/backend-network') as { OutboundHttp: unknown }).OutboundHttp).requests();
 	return pages(limit, async (perPage, cursor) => {
 		const qs = cursor === undefined ? { per_page: perPage } : { per_page: perPage, cursor };
@@ -82,6 +75,7 @@ function n8nHttpTraversal(target: SignedTarget, limit: number | undefined): Prom
 
 /** The node side: a Support Ticket "Get Many" workflow through n8n-core's WorkflowExecute, the package loaded from dist/. */
 export async function engineTraversal(target: SignedTarget, limit?: number): Promise<unknown[]> {
+	const { runWorkflow, singleNodeWorkflow } = await import('../test/harness');
 	const result = await runWorkflow(singleNodeWorkflow(NODE_TYPE, getManyParameters(limit)), { supportTicketApi: { ...target } });
 	if (result.error) throw result.error;
 	return result.output('Node');
@@ -92,12 +86,8 @@ function traverse(side: Side, target: SignedTarget, limit: number | undefined): 
 	return side === 'n8n-http' ? n8nHttpTraversal(target, limit) : rawTraversal(target, limit, side === 'raw-new-connection');
 }
 
-export interface TraversalJob {
-	side: Side;
-	target: SignedTarget;
-	/** Undefined: Return All. */
-	limit?: number;
-}
+/** `limit` undefined: Return All. */
+export type TraversalJob = { side: Side; target: SignedTarget; limit?: number };
 
 /** Child side: 20 Limit 250 traversals to warm up (enough for the JIT, too few items to move the peak RSS), then one timed. */
 export function traversalTask(job: TraversalJob): ChildTask<{ side: Side; items: number }> {
@@ -115,17 +105,8 @@ export function traversalTask(job: TraversalJob): ChildTask<{ side: Side; items:
 	};
 }
 
-export interface Measurement extends ProcessFigures {
-	side: Side;
-	round: number;
-	items: number;
-	/** GET /tickets answered 200, from the sandbox log. */
-	calls: number;
-	/** Every API request in the log (a retry or an error would show here). */
-	requests: number;
-	/** Sum of the sandbox's own time per request. */
-	sandboxMs: number;
-}
+/** From the sandbox log: `calls` = GET /tickets answered 200, `requests` = every API request (a retry would show), `sandboxMs` = its own time per request, summed. */
+export type Measurement = ProcessFigures & { side: Side; round: number; items: number; calls: number; requests: number; sandboxMs: number };
 
 /** Parent side: one traversal in a fresh child, its calls counted from the sandbox's log. */
 export async function measureTraversal(job: TraversalJob, sandbox: SandboxProcess, round: number, profilePath?: string): Promise<Measurement> {
@@ -133,18 +114,8 @@ export async function measureTraversal(job: TraversalJob, sandbox: SandboxProces
 	return { ...figures, round, calls: listCalls(log), requests: log.length, sandboxMs: log.reduce((sum, entry) => sum + entry.durationMs, 0) };
 }
 
-export interface ComparisonSpec {
-	title: string;
-	tickets: number;
-	/** Undefined: Return All. */
-	limit?: number;
-	expectedItems: number;
-	expectedCalls: number;
-}
-
-export interface Comparison extends ComparisonSpec {
-	measurements: Measurement[];
-}
+export type ComparisonSpec = { title: string; tickets: number; limit?: number; expectedItems: number; expectedCalls: number };
+export type Comparison = ComparisonSpec & { measurements: Measurement[] };
 
 export async function compareInterleaved(plans: Array<{ spec: ComparisonSpec; sandbox: SandboxProcess; sides: Side[] }>, rounds: number, log: (line: string) => void): Promise<Comparison[]> {
 	const comparisons: Comparison[] = plans.map((plan) => ({ ...plan.spec, measurements: [] }));
