@@ -43,14 +43,7 @@ export function table(header: string[], rows: string[][], align: string[] = head
 }
 
 /** What a reader needs to judge absolute numbers: the machine, the runtimes, how busy it was. */
-export interface RunFacts {
-	startedAt: Date;
-	durationSeconds: number;
-	command: string;
-	loadBefore: string;
-	loadAfter: string;
-	machine: string;
-}
+export type RunFacts = { startedAt: Date; durationSeconds: number; command: string; loadBefore: string; loadAfter: string; machine: string };
 
 /** `--name value` from the command line. */
 export function option(name: string, fallback: string): string {
@@ -66,13 +59,8 @@ export function startRun(script: string): { finish(): RunFacts } {
 	const args = process.argv.slice(2).join(' ');
 	return {
 		finish() {
-			const version = (name: string): string => {
-				try {
-					return (JSON.parse(readFileSync(repoPath('node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-				} catch {
-					return 'not installed';
-				}
-			};
+			const file = (name: string): string => repoPath('node_modules', name, 'package.json');
+			const version = (name: string): string => (existsSync(file(name)) ? (JSON.parse(readFileSync(file(name), 'utf8')) as { version: string }).version : 'not installed');
 			const cpus = os.cpus();
 			const packages = ['n8n-core', 'n8n-workflow', 'undici', 'axios', 'typescript'].map((name) => `${name} ${version(name)}`).join(', ');
 			const machine = `${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; ${packages}.`;
@@ -85,23 +73,11 @@ const writtenBy = (run: RunFacts, rest: string): string => `Written by \`${run.c
 
 // ---- bench/results.md ----
 
-export interface BenchResults {
-	run: RunFacts;
-	rounds: number;
-	main: Comparison;
-	/** Return All with service latency. */
-	slowMain: Comparison;
-	limit: Comparison;
-	scaling: Comparison[];
-	items: ItemComparison[];
-	/** The node side with the default Concurrent Requests. */
-	concurrent: ItemSide;
-	ratePerSecond: number;
-	realN8n: RealN8nFigures;
-	profile: ProfileReport;
-	signing: MicroResult[];
-	violations: string[];
-}
+/** `slowMain`: Return All with service latency; `concurrent`: the node side with the default Concurrent Requests. */
+export type BenchResults = {
+	run: RunFacts; rounds: number; main: Comparison; slowMain: Comparison; limit: Comparison; scaling: Comparison[]; items: ItemComparison[]; concurrent: ItemSide;
+	ratePerSecond: number; realN8n: RealN8nFigures; profile: ProfileReport; signing: MicroResult[]; violations: string[];
+};
 
 export const TARGETS = { overN8nHttp: 1.05, verify1kUs: 50, perTicketGrowth: 1.25, speedUp: 6, overHttpRequest: 1.5, rateTolerance: 0.1 };
 
@@ -217,7 +193,7 @@ function itemsTables(c: ItemComparison): string {
 	const create = c.operation === 'create';
 	const row = (m: ItemMeasurement): string[] => [String(m.round), m.side, f0(m.wallMs), f0(m.cpuMs), String(m.outputItems), String(m.errorItems), String(m.lost), create ? String(m.created) : '', create ? String(m.duplicates) : '', String(m.succeeded), String(m.refused), f1(m.ratePerSecond), m.runError ? m.runError.slice(0, 80).replace(/\|/g, '/') : ''];
 	const header = ['round', 'side', 'wall ms', 'client CPU ms', 'output items', 'error items', 'lost', 'created', 'duplicated', '2xx', '429', 'rate req/s', 'run error'];
-	return `### ${itemLabel(c)}: sandbox faults \`${JSON.stringify(c.faults)}\`, ${c.rounds} round(s)\n\n${table(header, c.measurements.map(row), header.map((_, i) => (i < 2 || i === 12 ? '---' : '---:')))}\n`;
+	return `### ${itemLabel(c)}: sandbox faults \`${JSON.stringify(c.faults)}\`, ${c.rounds} round(s)\n\n${table(header, c.measurements.map(row), header.map((_, i) => (i < 2 || i === 12 ? '---' : '---:')))}`;
 }
 
 function roundsTable(c: Comparison): string {
@@ -248,14 +224,10 @@ function realN8nSection(figures: RealN8nFigures): string {
 	const row = (name: string, r: RealN8nRun): string[] => [name, String(r.pages), String(r.items), f0(r.nodeMs), String(r.credentialReads), f1(r.processMs / 1000)];
 	return [
 		`## Return All through real n8n ${figures.version} (\`n8n execute\`), ${count(figures.tickets)} tickets`,
-		'',
 		`This package \`npm pack\`ed and installed as a community package in the e2e's n8n install (SQLite, \`DB_LOGGING_OPTIONS=query\`), each workflow run by \`n8n execute\` twice: timed without the query log (node time is n8n's own \`executionTime\`), then counted with it (SELECTs of the credential's data on \`credentials_entity\`). Per page = (Return All − Limit 100) ÷ ${extraPages} extra pages. In-process = the same workflow through WorkflowExecute.`,
-		'',
 		table(['run', 'pages', 'items', 'node ms', 'credential reads', 'process s'], [row('Limit 100', figures.one), row('Return All', figures.all)]),
-		'',
 		table(['figure', 'measured'], [['time per page, real n8n', `${f2(perPage)} ms`], ['time per page, in-process', `${f2(inProcessPerPage)} ms`], ['real ÷ in-process, per page', f2(perPage / inProcessPerPage)], ['credential reads from the database per page', f2(readsPerPage)]]),
-		'',
-	].join('\n');
+	].join('\n\n');
 }
 
 export function formatProfile(summary: ProfileSummary, top = 15): string {
@@ -268,99 +240,60 @@ export function renderResults(results: BenchResults): string {
 	const sides = [...new Set(main.measurements.map((m) => m.side))];
 	const itemSides = [...new Set(results.items.flatMap((c) => c.sides))];
 	const analysisFile = repoPath('bench', 'analysis.md');
-	return [
-		'# Benchmarks: what a user waits for',
-		'',
-		writtenBy(run, '\n(the analysis at the end is kept by hand in `bench/analysis.md`).'),
-		'',
-		results.violations.length === 0
-			? 'Every measured traversal returned every ticket in exactly the expected number of calls; this node lost no item and duplicated no create.'
-			: `**Violations:**\n\n${results.violations.map((v) => `- ${v}`).join('\n')}`,
-		'',
-		'## Summary',
-		'',
-		summaryTable(results),
-		'',
-		'## How this was measured',
-		'',
+	const how = [
 		`- **Machine:** ${run.machine}`,
 		`- **Load average** (1/5/15 min) before: ${run.loadBefore}; after: ${run.loadAfter}. The machine is shared, so absolute times move from run to run: read the **ratios**, from sides run back to back in the same round (same sandbox process, fresh child processes, order rotated every round, all sizes interleaved round by round). Client CPU time moves less than wall time when the machine is busy.`,
 		'- **Processes:** the sandbox (`build/test/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC and times exactly one traversal. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is `heapUsed` after it and a full GC, minus before, all items still held. Calls come from the sandbox\'s own request log (cleared after the warm-up); "sandbox ms" sums its time per request.',
 		`- **Sides:** ${sides.map((side) => `\`${side}\` = ${SIDE_MEANING[side]}`).join('; ')}. The target is \`node\` ÷ \`n8n-http\` (the limit reachable inside n8n).`,
 		`- **Commands:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds); parts alone: \`node build/bench/signingCost.js\`, \`node build/bench/profile.js <file.cpuprofile>\`.`,
-		'',
+	];
+	const itemsIntro = `Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.\nEach measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then the parent switches the scenario\'s latency / rate limit on and the N-item run is timed. From the sandbox\'s log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.`;
+	const signing = results.signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`]);
+	const profiled = results.profile.runs.flatMap(({ side, measurement: m, summary }) => [`#### ${side} side (${SIDE_MEANING[side]}), profiled: ${f0(m.wallMs)} ms wall, ${f0(m.cpuMs)} ms CPU`, formatProfile(summary, 12)]);
+	return `${[
+		'# Benchmarks: what a user waits for',
+		writtenBy(run, '\n(the analysis at the end is kept by hand in `bench/analysis.md`).'),
+		results.violations.length === 0
+			? 'Every measured traversal returned every ticket in exactly the expected number of calls; this node lost no item and duplicated no create.'
+			: `**Violations:**\n\n${results.violations.map((v) => `- ${v}`).join('\n')}`,
+		'## Summary',
+		summaryTable(results),
+		'## How this was measured',
+		how.join('\n'),
 		'## Per-item operations: what a user waits for',
-		'',
-		`Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.`,
-		'Each measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then the parent switches the scenario\'s latency / rate limit on and the N-item run is timed. From the sandbox\'s log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.',
-		'',
+		itemsIntro,
 		...results.items.map(itemsTables),
 		`## Return All of ${count(main.tickets)} tickets, per_page 100, ${rounds} rounds`,
-		'',
 		'Where the difference comes from (medians; "step" is the extra client CPU per request over the line above):',
-		'',
 		decompositionTable(main, (['raw', 'raw-new-connection', 'n8n-http', 'node'] as Side[]).filter((s) => sides.includes(s))),
-		'',
 		'Every round (a `*` on peak RSS: the peak was reached before the timed traversal, while loading or warming up):',
-		'',
 		roundsTable(main),
-		'',
 		realN8nSection(results.realN8n),
 		`## ${results.slowMain.title} service latency per request, ${rounds} rounds`,
-		'',
 		decompositionTable(results.slowMain, ['raw', 'n8n-http', 'node']),
-		'',
 		roundsTable(results.slowMain),
-		'',
 		`## Limit ${results.limit.limit} (${results.limit.expectedCalls} calls), ${rounds} rounds`,
-		'',
 		roundsTable(results.limit),
-		'',
 		'## How cost grows: 1k, 10k, 100k tickets',
-		'',
 		"Medians per size (every size ran in every round). Per-ticket figures at 1k carry the fixed cost of a run, so flatness is read from 10k to 100k, on CPU time and retained heap (wall time follows the machine's load; at 1k and 10k the peak RSS is mostly V8 sizing its heap).",
-		'',
 		scalingTable(results.scaling),
-		'',
 		'## Signing and webhook verification (nodes/shared/signature.ts, signRequestOptions.ts)',
-		'',
 		'In the bench process, after all child processes ended: 200 ms warm-up per operation, then rounds of about 60 ms each.',
-		'',
-		table(['operation', 'median µs / call', 'fastest round', 'slowest round', 'calls × rounds'], results.signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`])),
-		'',
+		table(['operation', 'median µs / call', 'fastest round', 'slowest round', 'calls × rounds'], signing),
 		'## Where the time goes (one profiled run per side)',
-		'',
 		"Self time from the V8 profiler over exactly the timed traversal (inspector `Profiler.start/stop` in the child). A native frame is charged to its nearest JavaScript caller's file; JSON.parse inside axios shows as axios' `transformResponse`, inside undici as `consumeEnd`. Profiling slows everything, so only the shares count.",
-		'',
-		...results.profile.runs.flatMap(({ side, measurement: m, summary }) => [`#### ${side} side (${SIDE_MEANING[side]}), profiled: ${f0(m.wallMs)} ms wall, ${f0(m.cpuMs)} ms CPU`, '', formatProfile(summary, 12), '']),
+		...profiled,
 		'#### The sandbox process over the same runs (its seeding left out)',
-		'',
 		formatProfile(results.profile.sandbox, 10),
-		'',
 		existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : '',
-		'',
 		memorySection(repoPath('bench', 'memory-results.md')),
-		'',
-	].join('\n');
+	].join('\n\n')}\n`;
 }
 
 // ---- bench/memory-results.md, and its summary inside results.md ----
 
-export interface SandboxFigures {
-	tickets: number;
-	/** From spawning the sandbox process until it is ready, seeding included. */
-	readyMs: number;
-	/** The sandbox process's peak RSS (VmHWM) at the end, bytes. */
-	peakRssBytes: number;
-}
-
-export interface MemoryResults {
-	run: RunFacts;
-	heapCapMiB: number;
-	sandboxes: SandboxFigures[];
-	measurements: ImportMeasurement[];
-	failures: string[];
-}
+/** Per sandbox: `readyMs` from spawning it until ready, seeding included; `peakRssBytes` its VmHWM at the end. */
+export type MemoryResults = { run: RunFacts; heapCapMiB: number; sandboxes: Array<{ tickets: number; readyMs: number; peakRssBytes: number }>; measurements: ImportMeasurement[]; failures: string[] };
 
 /** "Done when" of issue 7 item 1: heap retained per ticket at the largest size; capped peak RSS, largest ÷ smallest size. */
 export const MEMORY_TARGETS = { retainedBytesPerTicket: 16, cappedPeakRatio: 1.25 };
@@ -445,59 +378,36 @@ export function renderMemoryResults(r: MemoryResults): string {
 		const half = m.mode === 'return-all' ? ['–', '–'] : [mib(m.heapHalfBytes - m.heapBeforeBytes), f0((m.heapAfterBytes - m.heapHalfBytes) / (m.tickets / 2))];
 		return [modeLabel(m), count(m.tickets), peak(m), mib(m.rssBeforeBytes), mib(growth(m)), mib(retained(m)), ...half, count(m.executions), count(m.calls), f1(m.wallMs / 1000), f1(m.cpuMs / 1000), f1(m.runDataBytes / MIB)];
 	});
-	return [
+	return `${[
 		'# Memory of large imports: page by page against one execution',
-		'',
-		writtenBy(r.run, '.'),
-		'Issue 7, item 1: "Memory stays flat as the account grows: measure peak RSS for 10k, 100k and 1M sandbox tickets (in-process engine)".',
-		'',
+		`${writtenBy(r.run, '.')}\nIssue 7, item 1: "Memory stays flat as the account grows: measure peak RSS for 10k, 100k and 1M sandbox tickets (in-process engine)".`,
 		r.failures.length === 0 ? 'Every import wrote every seeded ticket exactly once, in exactly ⌈n/100⌉ list calls.' : `**Failures:**\n\n${r.failures.map((f) => `- ${f}`).join('\n')}`,
-		'',
 		'## Summary',
-		'',
-		SUMMARY_START,
-		targetsTable(r),
-		'',
+		`${SUMMARY_START}\n${targetsTable(r)}`,
 		'Every way of importing, peak RSS / heap retained after the import and a full GC (MiB; for the three last rows that is the data n8n holds for the one execution until it ends):',
-		'',
-		comparisonTable(r),
-		SUMMARY_END,
-		'',
+		`${comparisonTable(r)}\n${SUMMARY_END}`,
 		'## What to use when',
-		'',
 		conclusion(r),
-		'',
 		'## The four ways',
-		'',
-		...IMPORT_MODES.map((mode) => `- \`${mode}\`: ${MODE_MEANING[mode]}.`),
-		'',
+		IMPORT_MODES.map((mode) => `- \`${mode}\`: ${MODE_MEANING[mode]}.`).join('\n'),
 		'All four write to the same place: "Write Page" (n8n\'s No Operation node), replaced by a stand-in that passes the items on and ticks each ticket off in a bitmap (n/8 bytes), so "written exactly once" is counted without holding the tickets. The one-page sub-workflow is the example without the If node, started by an Execute Workflow Trigger with `{ next_cursor }` and ending with a Code node that returns `{ has_more, next_cursor }`; the Execute Workflow stand-in runs it as a separate execution in the same process and returns its last node\'s output.',
-		'',
 		'## Every measurement',
-		'',
 		'"half-way" is the heap retained when half the tickets had been written (full GC inside the writer); "retained B / ticket, 2nd half" is what the second half added per ticket: about 0 when memory is flat. "last execution data as JSON" sums `JSON.stringify` of each node run of the last execution: an upper bound of what n8n saves for it. A `*` on peak RSS: the peak was reached while loading or warming up.',
-		'',
 		table(['mode', 'tickets', 'peak RSS MiB', 'RSS before MiB', 'RSS growth MiB', 'retained heap MiB', 'half-way MiB', 'retained B / ticket, 2nd half', 'executions', 'calls', 'wall s', 'CPU s', 'last execution data as JSON, MiB'], measurementRows),
-		'',
 		`## Peak RSS as the import goes, ${count(largest)} tickets`,
-		'',
 		'Page by page the peak stops rising after the first tenths; in one execution it rises with every page.',
-		'',
 		table([`${count(largest)} tickets: peak RSS MiB so far, after`, ...tenths], r.measurements.filter((m) => m.tickets === largest).map((m) => [modeLabel(m), ...tenths.map((_, i) => (m.progress[i] ? mib(m.progress[i].maxRssBytes) : '–'))])),
-		'',
 		'## The sandbox (a process of its own, one per size)',
-		'',
 		table(['sandbox tickets', 'seeded and ready, s', 'sandbox peak RSS MiB'], r.sandboxes.map((s) => [count(s.tickets), f1(s.readyMs / 1000), mib(s.peakRssBytes)])),
-		'',
 		'## How this was measured',
-		'',
-		`- **Machine:** ${r.run.machine}`,
-		`- **Load average** (1/5/15 min) before: ${r.run.loadBefore}; after: ${r.run.loadAfter} (a shared machine: times move from run to run; memory figures much less).`,
-		'- **Processes:** the sandbox (`build/test/sandbox/cli.js --seed n`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and imports every ticket once. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "retained heap" is `heapUsed` after the import and a full GC minus before, the last execution\'s data still held. Calls come from the sandbox\'s request log. Executions run in `manual` mode, the sub-workflow\'s in `integrated` mode.',
-		'- **Not measured here:** a real n8n process carries far more (its server, database, all built-in nodes), and saves each execution at its end.',
-		`- **Command:** \`${r.run.command}\` (= \`npm run build && npm run build:tools && node build/bench/pageMemory.js\`). Options: \`--sizes 10000,100000,1000000\`, \`--loop-max 1000000\` and \`--return-all-max 100000\` (largest size for those modes), \`--out FILE\`, \`--no-results-md\` (leave bench/results.md alone).`,
-		'',
-	].join('\n');
+		[
+			`- **Machine:** ${r.run.machine}`,
+			`- **Load average** (1/5/15 min) before: ${r.run.loadBefore}; after: ${r.run.loadAfter} (a shared machine: times move from run to run; memory figures much less).`,
+			'- **Processes:** the sandbox (`build/test/sandbox/cli.js --seed n`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and imports every ticket once. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "retained heap" is `heapUsed` after the import and a full GC minus before, the last execution\'s data still held. Calls come from the sandbox\'s request log. Executions run in `manual` mode, the sub-workflow\'s in `integrated` mode.',
+			'- **Not measured here:** a real n8n process carries far more (its server, database, all built-in nodes), and saves each execution at its end.',
+			`- **Command:** \`${r.run.command}\` (= \`npm run build && npm run build:tools && node build/bench/pageMemory.js\`). Options: \`--sizes 10000,100000,1000000\`, \`--loop-max 1000000\` and \`--return-all-max 100000\` (largest size for those modes), \`--out FILE\`, \`--no-results-md\` (leave bench/results.md alone).`,
+		].join('\n'),
+	].join('\n\n')}\n`;
 }
 
 /** The memory section for results.md: the summary of memory-results.md and a link to it; '' before bench:memory has run. */
