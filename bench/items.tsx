@@ -98,13 +98,8 @@ export async function compareItems(scenarios: ItemScenario[], sandbox: SandboxPr
 				const tag = `bench-${Date.now().toString(36)}-${side}`;
 				const job: ItemsJob = { side, operation: scenario.operation, count: scenario.count, tag, target: sandbox.target, ...context };
 				await sandbox.setFaults({});
-				let measured: Awaited<ReturnType<typeof measureInChild<ItemsFigures>>>;
-				try {
-					measured = await measureInChild<ItemsFigures>('items', job, sandbox, { label: `${scenario.title}, ${side}`, beforeGo: () => sandbox.setFaults(scenario.faults) });
-				} finally {
-					await sandbox.setFaults({});
-				}
-				const { log: requests, ...figures } = measured;
+				const options = { label: `${scenario.title}, ${side}`, beforeGo: () => sandbox.setFaults(scenario.faults) };
+				const { log: requests, ...figures } = await measureInChild<ItemsFigures>('items', job, sandbox, options).finally(() => sandbox.setFaults({}));
 				const m = tally(figures, requests, scenario.count, side, round, tag);
 				comparison.measurements.push(m);
 				log(

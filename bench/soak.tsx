@@ -15,6 +15,7 @@ import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/comm
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/retryPolicy';
 import { isolateUserFolder, itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowRun } from '../test/harness';
 import { type FaultOptions, type Sandbox, startSandbox } from '../test/sandbox';
+import { option } from './report';
 import { getManyParameters, NODE_TYPE } from './traversal';
 
 /** What one soak step reports: counts to print, and what broke the rules (empty when none). */
@@ -149,8 +150,11 @@ async function interrupted(holder: { sandbox: Sandbox }, pages: number, restartA
 			const stoppedAt = performance.now();
 			void sandbox.stop().then(() => resolve(stoppedAt));
 		}, 1);
-		// Once triggered, the stop itself resolves (with its time) when the server is closed.
-		cancel = () => (clearInterval(watcher), triggered || resolve(undefined));
+		cancel = () => {
+			clearInterval(watcher);
+			// Once triggered, the stop itself resolves (with its time) when the server is closed.
+			if (!triggered) resolve(undefined);
+		};
 	});
 	let restarted = false;
 	const restart = stopped.then(async (stoppedAt) => {
@@ -224,8 +228,7 @@ async function soakServerGone(tickets: number, pages: number): Promise<SoakStep[
 }
 
 function integers(name: string, fallback: string): number[] {
-	const index = process.argv.indexOf(`--${name}`);
-	const values = (index === -1 ? fallback : (process.argv[index + 1] ?? '')).split(',').map(Number);
+	const values = option(name, fallback).split(',').map(Number);
 	if (!values.every((value) => Number.isSafeInteger(value) && value >= 0)) throw new Error(`--${name} takes non-negative integers, comma-separated`);
 	return values;
 }
