@@ -1,128 +1,97 @@
-/** Renders the figures of one `npm run bench` as bench/results.md. */
-import { repoPath } from '../test/harness/repoPath';
-import type { ItemComparison } from './compareItems';
-import { type Comparison, medianOf, ofSide, roundRatios } from './compareSides';
-import type { ItemSide } from './itemWorkflows';
-import { itemsSection, itemSummaryRows } from './itemsReport';
-import { realN8nSection, realN8nSummaryRows, type RealN8nFigures } from './realN8nReturnAll';
-import type { Measurement } from './forkMeasurement';
-import type { MachineFacts } from './machineFacts';
-import { memorySection } from './memorySection';
-import type { Side } from './measureTraversal';
-import type { ProfileReport } from './profileRun';
-import { formatSummary } from './profileSummary';
-import type { MicroResult } from './signingCost';
-import { median } from './stats';
+/**
+ * The one report writer: bench/results.md (`npm run bench`), bench/memory-results.md
+ * (`npm run bench:memory`) and the memory section of results.md, which either run keeps.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 
-export interface BenchResults {
-	startedAt: Date;
-	durationSeconds: number;
-	command: string;
-	facts: MachineFacts;
-	loadBefore: string;
-	loadAfter: string;
-	rounds: number;
-	main: Comparison;
-	/** Return All with service latency. */
-	slowMain: Comparison;
-	items: ItemComparison[];
-	realN8n: RealN8nFigures;
-	/** The node side with the default Concurrent Requests. */
-	concurrent: ItemSide;
-	ratePerSecond: number;
-	limit: Comparison;
-	scaling: Comparison[];
-	profile: ProfileReport;
-	signing: MicroResult[];
-	violations: string[];
-	analysis: string;
+import { repoPath } from '../test/harness';
+import { type ImportMeasurement, type ImportMode, IMPORT_MODES } from './imports';
+import type { ItemComparison, ItemMeasurement, ItemSide } from './items';
+import type { ProfileReport, ProfileSummary, Cost } from './profile';
+import type { RealN8nFigures, RealN8nRun } from './realN8n';
+import type { MicroResult } from './signingCost';
+import type { Comparison, Measurement, Side } from './traversal';
+
+export function median(values: number[]): number {
+	if (values.length === 0) return Number.NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-export const TARGETS = { overN8nHttp: 1.05, verify1kUs: 50, perTicketGrowth: 1.25 };
+export const ratio = (numerator: number, denominator: number): number => (denominator === 0 ? Number.NaN : numerator / denominator);
 
 const MIB = 2 ** 20;
-const wall = (m: Measurement): number => m.wallMs;
-const cpu = (m: Measurement): number => m.cpuMs;
-const peakRss = (m: Measurement): number => m.maxRssBytes;
-const rssGrowth = (m: Measurement): number => m.maxRssBytes - m.rssBeforeBytes;
-const retainedHeap = (m: Measurement): number => m.heapAfterBytes - m.heapBeforeBytes;
-
-const f0 = (n: number): string => n.toFixed(0);
-const f2 = (n: number): string => n.toFixed(2);
-const mib = (bytes: number): string => String(Math.round(bytes / MIB) || 0); // never "-0"
+const fixed = (digits: number) => (n: number): string => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+const [f1, f2] = [fixed(1), fixed(2)];
+const f0 = (n: number): string => (Number.isFinite(n) ? String(Math.round(n) || 0) : '–'); // never "-0"
+const mib = (bytes: number): string => f0(bytes / MIB);
+const count = (n: number): string => n.toLocaleString('en');
 const verdict = (ok: boolean): string => (ok ? 'met' : '**not met**');
-const spread = (values: number[]): string => `${f2(median(values))} (rounds ${f2(Math.min(...values))}–${f2(Math.max(...values))})`;
+const spread = (values: number[]): string => (values.length === 0 ? 'n/a' : `${f2(median(values))} (rounds ${f2(Math.min(...values))}–${f2(Math.max(...values))})`);
+const unique = (values: number[]): string => [...new Set(values)].join(', ');
+const sum = <T,>(list: T[], figure: (t: T) => number): number => list.reduce((total, t) => total + figure(t), 0);
+/** `*` on a peak RSS: the peak was reached before the measured part (loading, warm-up, V8 sizing its heap). */
+const peak = (m: { maxRssBytes: number; maxRssBeforeBytes: number }): string => `${mib(m.maxRssBytes)}${m.maxRssBeforeBytes >= m.maxRssBytes ? '*' : ''}`;
+const retained = (m: { heapAfterBytes: number; heapBeforeBytes: number }): number => m.heapAfterBytes - m.heapBeforeBytes;
+const growth = (m: { maxRssBytes: number; rssBeforeBytes: number }): number => m.maxRssBytes - m.rssBeforeBytes;
 
-function table(header: string[], rows: string[][], align: string[] = header.map((_, i) => (i === 0 ? '---' : '---:'))): string {
+/** The one table helper: a markdown table, first column left-aligned and the others right-aligned unless told. */
+export function table(header: string[], rows: string[][], align: string[] = header.map((_, i) => (i === 0 ? '---' : '---:'))): string {
 	return [`| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 }
 
-function summaryTable(results: BenchResults): string {
-	const { main, slowMain, limit, signing } = results;
-	const nodeCalls = [...ofSide(main, 'node'), ...ofSide(slowMain, 'node')].map((m) => m.calls);
-	const limitCalls = ofSide(limit, 'node').map((m) => m.calls);
-	const verify1k = signing.find((r) => r.name.includes('1 KB body: verify'))?.medianUs ?? Number.NaN;
-	const sign = signing.find((r) => r.name.includes('as the credential does'))?.medianUs ?? Number.NaN;
-	const growth = perTicketGrowth(results);
-	const returnAllRows = [main, slowMain].flatMap((comparison) => {
-		const overHttp = roundRatios(comparison, wall, 'n8n-http');
-		return [
-			[`${comparison.title}: wall time node ÷ n8n's HTTP helper alone`, spread(overHttp), `≤ ${TARGETS.overN8nHttp}`, verdict(median(overHttp) <= TARGETS.overN8nHttp)],
-			[`${comparison.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(comparison, wall)), '', ''],
-		];
-	});
-	return table(
-		['figure', 'measured', 'target', ''],
-		[
-			...itemSummaryRows(results.items, results.concurrent, results.ratePerSecond),
-			...returnAllRows,
-			...realN8nSummaryRows(results.realN8n),
-			[`Return All ${main.tickets.toLocaleString('en')}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, verdict(nodeCalls.every((c) => c === main.expectedCalls))],
-			[`Return All ${main.tickets.toLocaleString('en')}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), '', ''],
-			['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, peakRss)), '', ''],
-			[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, verdict(limitCalls.every((c) => c === limit.expectedCalls))],
-			['signing one request (signRequestOptions)', `${f2(sign)} µs`, '', ''],
-			['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verdict(verify1k < TARGETS.verify1kUs)],
-			['node: CPU time per ticket, 100k ÷ 10k (wall: ' + f2(growth.wall) + ')', f2(growth.cpu), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(growth.cpu <= TARGETS.perTicketGrowth)],
-			['node: retained heap per ticket, 100k ÷ 10k', f2(growth.memory), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(growth.memory <= TARGETS.perTicketGrowth)],
-		],
-		['---', '---:', '---:', '---'],
-	);
+/** What a reader needs to judge absolute numbers: the machine, the runtimes, how busy it was. */
+export type RunFacts = { startedAt: Date; durationSeconds: number; command: string; loadBefore: string; loadAfter: string; machine: string };
+
+/** `--name value` from the command line. */
+export function option(name: string, fallback: string): string {
+	const index = process.argv.indexOf(`--${name}`);
+	return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
 }
 
-function unique(values: number[]): string {
-	return [...new Set(values)].join(', ');
-}
+export const loadAverage = (): string => os.loadavg().map((load) => load.toFixed(2)).join(' / ');
 
-export function perTicketGrowth(results: BenchResults): { cpu: number; wall: number; memory: number } {
-	const bySize = (tickets: number): Comparison | undefined => results.scaling.find((c) => c.tickets === tickets);
-	const small = bySize(10_000);
-	const large = bySize(100_000);
-	if (!small || !large) return { cpu: Number.NaN, wall: Number.NaN, memory: Number.NaN };
-	const perTicket = (c: Comparison, figure: (m: Measurement) => number): number => medianOf(c, 'node', figure) / c.tickets;
+export function startRun(script: string): { finish(): RunFacts } {
+	const startedAt = new Date();
+	const loadBefore = loadAverage();
+	const args = process.argv.slice(2).join(' ');
 	return {
-		cpu: perTicket(large, cpu) / perTicket(small, cpu),
-		wall: perTicket(large, wall) / perTicket(small, wall),
-		memory: perTicket(large, retainedHeap) / perTicket(small, retainedHeap),
+		finish() {
+			const file = (name: string): string => repoPath('node_modules', name, 'package.json');
+			const version = (name: string): string => (existsSync(file(name)) ? (JSON.parse(readFileSync(file(name), 'utf8')) as { version: string }).version : 'not installed');
+			const cpus = os.cpus();
+			const packages = ['n8n-core', 'n8n-workflow', 'undici', 'axios', 'typescript'].map((name) => `${name} ${version(name)}`).join(', ');
+			const machine = `${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; ${packages}.`;
+			return { startedAt, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, command: `npm run ${script}${args ? ` -- ${args}` : ''}`, loadBefore, loadAfter: loadAverage(), machine };
+		},
 	};
 }
 
-function roundsTable(comparison: Comparison): string {
-	return table(
-		['round', 'side', 'wall ms', 'client CPU ms', 'peak RSS MiB', 'RSS before MiB', 'retained heap MiB', 'calls', 'sandbox ms'],
-		comparison.measurements.map((m) => [
-			String(m.round),
-			m.side,
-			f0(m.wallMs),
-			f0(m.cpuMs),
-			// * = the peak was reached before the timed traversal (loading, warm-up, V8 sizing its heap).
-			`${mib(m.maxRssBytes)}${m.maxRssBeforeBytes >= m.maxRssBytes ? '*' : ''}`,
-			mib(m.rssBeforeBytes),
-			mib(retainedHeap(m)),
-			String(m.calls),
-			f0(m.sandboxMs),
-		]),
-	);
+const writtenBy = (run: RunFacts, rest: string): string => `Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${f0(run.durationSeconds)} s. Re-run it to refresh every figure below${rest}`;
+
+// ---- bench/results.md ----
+
+/** `slowMain`: Return All with service latency; `concurrent`: the node side with the default Concurrent Requests. */
+export type BenchResults = {
+	run: RunFacts; rounds: number; main: Comparison; slowMain: Comparison; limit: Comparison; scaling: Comparison[]; items: ItemComparison[]; concurrent: ItemSide;
+	ratePerSecond: number; realN8n: RealN8nFigures; profile: ProfileReport; signing: MicroResult[]; violations: string[];
+};
+
+export const TARGETS = { overN8nHttp: 1.05, verify1kUs: 50, perTicketGrowth: 1.25, speedUp: 6, overHttpRequest: 1.5, rateTolerance: 0.1 };
+
+const ofSide = <M extends { side: string }>(c: { measurements: M[] }, side: string): M[] => c.measurements.filter((m) => m.side === side);
+const medianOf = (c: Comparison, side: Side, figure: (m: Measurement) => number): number => median(ofSide(c, side).map(figure));
+const wall = (m: { wallMs: number }): number => m.wallMs;
+const cpu = (m: { cpuMs: number }): number => m.cpuMs;
+
+/** Per-round ratio of a figure, `top` side over `bottom` side of the same round. */
+function roundRatios<M extends { side: string; round: number }>(c: { measurements: M[] }, figure: (m: M) => number, bottom: string, top = 'node'): number[] {
+	return ofSide(c, top).flatMap((t) => {
+		const b = c.measurements.find((m) => m.side === bottom && m.round === t.round);
+		return b ? [ratio(figure(t), figure(b))] : [];
+	});
 }
 
 const SIDE_MEANING: Record<Side, string> = {
@@ -132,151 +101,330 @@ const SIDE_MEANING: Record<Side, string> = {
 	node: 'Support Ticket node, Return All, through WorkflowExecute',
 };
 
-function decompositionTable(comparison: Comparison, sides: Side[]): string {
-	const calls = comparison.expectedCalls;
-	let previousCpu: number | undefined;
-	const rows = sides.map((side) => {
-		const cpuMs = medianOf(comparison, side, cpu);
-		const step = previousCpu === undefined ? '' : `+${f0(((cpuMs - previousCpu) * 1000) / calls)}`;
-		previousCpu = cpuMs;
-		return [
-			`${side}: ${SIDE_MEANING[side]}`,
-			f0(medianOf(comparison, side, wall)),
-			f0(cpuMs),
-			f0((cpuMs * 1000) / calls),
-			step,
-			mib(medianOf(comparison, side, peakRss)),
-			mib(medianOf(comparison, side, rssGrowth)),
-			f0(medianOf(comparison, side, (m) => m.sandboxMs)),
-		];
-	});
-	return table(['side (median of rounds)', 'wall ms', 'client CPU ms', 'CPU µs / request', 'step µs / request', 'peak RSS MiB', 'RSS growth MiB', 'sandbox ms'], rows);
+function itemSideMeaning(side: ItemSide): string {
+	if (side === 'http-request') return "n8n's HTTP Request node (n8n-nodes-base 2.41.1, v4.5, defaults, Support Ticket credential as predefined type)";
+	if (side === 'http-request-retry') return 'the same with Retry On Fail (3 tries, 1 s apart)';
+	const k = Number(side.slice('node-'.length));
+	return k === 1 ? 'this node, Concurrent Requests 1 (one item after another, as before)' : `this node, Concurrent Requests ${k}`;
 }
 
-function scalingTable(results: BenchResults): string {
-	const rows: string[][] = [];
-	for (const c of results.scaling) {
-		for (const side of ['raw', 'node'] as Side[]) {
-			rows.push([
-				c.tickets.toLocaleString('en'),
-				side,
-				String(ofSide(c, side).length),
-				f0(medianOf(c, side, wall)),
-				f2((medianOf(c, side, wall) * 1000) / c.tickets),
-				f2((medianOf(c, side, cpu) * 1000) / c.tickets),
-				f0(medianOf(c, side, rssGrowth) / c.tickets),
-				f0(medianOf(c, side, retainedHeap) / c.tickets),
-				mib(medianOf(c, side, peakRss)),
-				side === 'node' ? f2(median(roundRatios(c, wall))) : '',
-			]);
+const itemLabel = (c: ItemComparison): string => `${count(c.count)} ${c.operation === 'create' ? 'ticket creates' : 'ticket gets'}, ${c.title}`;
+
+/** Latency scenarios: `concurrent` against `node-1` and `http-request`; rate-limited ones: failures and the rate. */
+function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchResults): string[][] {
+	return items.flatMap((c) => {
+		const label = itemLabel(c);
+		const node = ofSide(c, concurrent);
+		if (c.faults.rateLimit === undefined) {
+			const speedUp = roundRatios(c, wall, concurrent, 'node-1');
+			const overHttp = roundRatios(c, wall, 'http-request', concurrent);
+			const nodeSides = c.measurements.filter((m) => m.side.startsWith('node-'));
+			return [
+				[`${label}: speed-up ${concurrent} over node-1 (sequential ÷ concurrent wall time)`, spread(speedUp), `≥ ${TARGETS.speedUp}`, verdict(median(speedUp) >= TARGETS.speedUp)],
+				[`${label}: wall time ${concurrent} ÷ HTTP Request node`, spread(overHttp), `≤ ${TARGETS.overHttpRequest}`, verdict(median(overHttp) <= TARGETS.overHttpRequest)],
+				[`${label}: duplicates / lost items, every node side and round`, `${sum(nodeSides, (m) => m.duplicates)} / ${sum(nodeSides, (m) => m.lost)}`, '0 / 0', verdict(sum(nodeSides, (m) => m.duplicates + m.lost) === 0)],
+			];
 		}
-	}
-	return table(['tickets', 'side', 'rounds', 'wall ms', 'wall µs / ticket', 'CPU µs / ticket', 'RSS growth B / ticket', 'retained heap B / ticket', 'peak RSS MiB', 'wall node ÷ raw'], rows);
+		const rates = node.map((m) => m.ratePerSecond);
+		const within = rates.length > 0 && rates.every((r) => Math.abs(r - perSecond) <= perSecond * TARGETS.rateTolerance);
+		const rows = [
+			[`${label}: ${concurrent} failed (lost) items / duplicates`, `${sum(node, (m) => m.lost)} / ${sum(node, (m) => m.duplicates)}`, '0 / 0', verdict(sum(node, (m) => m.lost + m.duplicates) === 0)],
+			[`${label}: ${concurrent} achieved rate (2xx per second of wall time)`, `${rates.map(f1).join(', ')} req/s`, `${perSecond} ± ${TARGETS.rateTolerance * 100}%`, verdict(within)],
+		];
+		for (const side of ['http-request', 'http-request-retry'] as const) {
+			const http = ofSide(c, side);
+			const failed = http.find((m) => m.runError)?.runError;
+			const name = side === 'http-request' ? 'HTTP Request node, defaults' : 'HTTP Request node, Retry On Fail';
+			if (http.length > 0) rows.push([`${label}: ${name}: lost items / duplicates`, `${sum(http, (m) => m.lost)} of ${c.count * http.length} / ${sum(http, (m) => m.duplicates)}${failed ? ` (run failed: "${failed.slice(0, 60)}")` : ''}`, 'for reference', '']);
+		}
+		return rows;
+	});
 }
 
-function signingTable(results: MicroResult[]): string {
+function realN8nPerPage({ one, all, inProcessAllMs, inProcessOneMs }: RealN8nFigures) {
+	const extraPages = all.pages - one.pages;
+	return { extraPages, perPage: (all.nodeMs - one.nodeMs) / extraPages, inProcessPerPage: (inProcessAllMs - inProcessOneMs) / extraPages, readsPerPage: (all.credentialReads - one.credentialReads) / extraPages };
+}
+
+/** Per ticket, 100k ÷ 10k: flat is about 1. */
+export function perTicketGrowth(scaling: Comparison[]): { cpu: number; wall: number; memory: number } {
+	const [small, large] = [10_000, 100_000].map((tickets) => scaling.find((c) => c.tickets === tickets));
+	if (!small || !large) return { cpu: Number.NaN, wall: Number.NaN, memory: Number.NaN };
+	const grows = (figure: (m: Measurement) => number): number => medianOf(large, 'node', figure) / large.tickets / (medianOf(small, 'node', figure) / small.tickets);
+	return { cpu: grows(cpu), wall: grows(wall), memory: grows(retained) };
+}
+
+function summaryTable(results: BenchResults): string {
+	const { main, slowMain, limit, signing } = results;
+	const nodeCalls = [...ofSide(main, 'node'), ...ofSide(slowMain, 'node')].map((m) => m.calls);
+	const limitCalls = ofSide(limit, 'node').map((m) => m.calls);
+	const microUs = (name: string): number => signing.find((r) => r.name.includes(name))?.medianUs ?? Number.NaN;
+	const [verify1k, sign] = [microUs('1 KB body: verify'), microUs('as the credential does')];
+	const g = perTicketGrowth(results.scaling);
+	const { perPage, inProcessPerPage, readsPerPage } = realN8nPerPage(results.realN8n);
+	const real = `Return All ${count(results.realN8n.tickets)} through real n8n ${results.realN8n.version} (\`n8n execute\`)`;
 	return table(
-		['operation', 'median µs / call', 'fastest round', 'slowest round', 'calls × rounds'],
-		results.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${r.callsPerRound.toLocaleString('en')} × ${r.rounds}`]),
+		['figure', 'measured', 'target', ''],
+		[
+			...itemSummaryRows(results),
+			...[main, slowMain].flatMap((c) => {
+				const overHttp = roundRatios(c, wall, 'n8n-http');
+				return [
+					[`${c.title}: wall time node ÷ n8n's HTTP helper alone`, spread(overHttp), `≤ ${TARGETS.overN8nHttp}`, verdict(median(overHttp) <= TARGETS.overN8nHttp)],
+					[`${c.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(c, wall, 'raw')), '', ''],
+				];
+			}),
+			[`${real}: time per page, real ÷ in-process`, `${f2(perPage / inProcessPerPage)} (${f1(perPage)} / ${f1(inProcessPerPage)} ms)`, 'for reference', ''],
+			[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference', ''],
+			[`Return All ${count(main.tickets)}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, verdict(nodeCalls.every((c) => c === main.expectedCalls))],
+			[`Return All ${count(main.tickets)}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), '', ''],
+			['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, (m) => m.maxRssBytes, 'raw')), '', ''],
+			[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, verdict(limitCalls.every((c) => c === limit.expectedCalls))],
+			['signing one request (signRequestOptions)', `${f2(sign)} µs`, '', ''],
+			['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verdict(verify1k < TARGETS.verify1kUs)],
+			[`node: CPU time per ticket, 100k ÷ 10k (wall: ${f2(g.wall)})`, f2(g.cpu), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(g.cpu <= TARGETS.perTicketGrowth)],
+			['node: retained heap per ticket, 100k ÷ 10k', f2(g.memory), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(g.memory <= TARGETS.perTicketGrowth)],
+		],
+		['---', '---:', '---:', '---'],
 	);
 }
 
-function profileSection(profile: ProfileReport): string {
-	const parts: string[] = [];
-	for (const run of profile.runs) {
-		parts.push(`#### ${run.side} side (${SIDE_MEANING[run.side]}), profiled: ${f0(run.measurement.wallMs)} ms wall, ${f0(run.measurement.cpuMs)} ms CPU`, '', formatSummary(run.summary, 12), '');
-	}
-	parts.push('#### The sandbox process over the same runs (its seeding left out)', '', formatSummary(profile.sandbox, 10), '');
-	return parts.join('\n');
+function itemsTables(c: ItemComparison): string {
+	const create = c.operation === 'create';
+	const row = (m: ItemMeasurement): string[] => [String(m.round), m.side, f0(m.wallMs), f0(m.cpuMs), String(m.outputItems), String(m.errorItems), String(m.lost), create ? String(m.created) : '', create ? String(m.duplicates) : '', String(m.succeeded), String(m.refused), f1(m.ratePerSecond), m.runError ? m.runError.slice(0, 80).replace(/\|/g, '/') : ''];
+	const header = ['round', 'side', 'wall ms', 'client CPU ms', 'output items', 'error items', 'lost', 'created', 'duplicated', '2xx', '429', 'rate req/s', 'run error'];
+	return `### ${itemLabel(c)}: sandbox faults \`${JSON.stringify(c.faults)}\`, ${c.rounds} round(s)\n\n${table(header, c.measurements.map(row), header.map((_, i) => (i < 2 || i === 12 ? '---' : '---:')))}`;
+}
+
+function roundsTable(c: Comparison): string {
+	const header = ['round', 'side', 'wall ms', 'client CPU ms', 'peak RSS MiB', 'RSS before MiB', 'retained heap MiB', 'calls', 'sandbox ms'];
+	return table(header, c.measurements.map((m) => [String(m.round), m.side, f0(m.wallMs), f0(m.cpuMs), peak(m), mib(m.rssBeforeBytes), mib(retained(m)), String(m.calls), f0(m.sandboxMs)]));
+}
+
+/** Medians per side; "step" is the extra client CPU per request over the line above. */
+function decompositionTable(c: Comparison, sides: Side[]): string {
+	const cpuOf = (side: Side): number => medianOf(c, side, cpu);
+	const perRequest = (ms: number): number => (ms * 1000) / c.expectedCalls;
+	const rows = sides.map((side, i) => [`${side}: ${SIDE_MEANING[side]}`, f0(medianOf(c, side, wall)), f0(cpuOf(side)), f0(perRequest(cpuOf(side))), i === 0 ? '' : `+${f0(perRequest(cpuOf(side) - cpuOf(sides[i - 1])))}`, mib(medianOf(c, side, (m) => m.maxRssBytes)), mib(medianOf(c, side, growth)), f0(medianOf(c, side, (m) => m.sandboxMs))]);
+	return table(['side (median of rounds)', 'wall ms', 'client CPU ms', 'CPU µs / request', 'step µs / request', 'peak RSS MiB', 'RSS growth MiB', 'sandbox ms'], rows);
+}
+
+function scalingTable(scaling: Comparison[]): string {
+	const rows = scaling.flatMap((c) =>
+		(['raw', 'node'] as Side[]).map((side) => {
+			const perTicket = (figure: (m: Measurement) => number): number => medianOf(c, side, figure) / c.tickets;
+			return [count(c.tickets), side, String(ofSide(c, side).length), f0(medianOf(c, side, wall)), f2(perTicket(wall) * 1000), f2(perTicket(cpu) * 1000), f0(perTicket(growth)), f0(perTicket(retained)), mib(medianOf(c, side, (m) => m.maxRssBytes)), side === 'node' ? f2(median(roundRatios(c, wall, 'raw'))) : ''];
+		}),
+	);
+	return table(['tickets', 'side', 'rounds', 'wall ms', 'wall µs / ticket', 'CPU µs / ticket', 'RSS growth B / ticket', 'retained heap B / ticket', 'peak RSS MiB', 'wall node ÷ raw'], rows);
+}
+
+function realN8nSection(figures: RealN8nFigures): string {
+	const { extraPages, perPage, inProcessPerPage, readsPerPage } = realN8nPerPage(figures);
+	const row = (name: string, r: RealN8nRun): string[] => [name, String(r.pages), String(r.items), f0(r.nodeMs), String(r.credentialReads), f1(r.processMs / 1000)];
+	return [
+		`## Return All through real n8n ${figures.version} (\`n8n execute\`), ${count(figures.tickets)} tickets`,
+		`This package \`npm pack\`ed and installed as a community package in the e2e's n8n install (SQLite, \`DB_LOGGING_OPTIONS=query\`), each workflow run by \`n8n execute\` twice: timed without the query log (node time is n8n's own \`executionTime\`), then counted with it (SELECTs of the credential's data on \`credentials_entity\`). Per page = (Return All − Limit 100) ÷ ${extraPages} extra pages. In-process = the same workflow through WorkflowExecute.`,
+		table(['run', 'pages', 'items', 'node ms', 'credential reads', 'process s'], [row('Limit 100', figures.one), row('Return All', figures.all)]),
+		table(['figure', 'measured'], [['time per page, real n8n', `${f2(perPage)} ms`], ['time per page, in-process', `${f2(inProcessPerPage)} ms`], ['real ÷ in-process, per page', f2(perPage / inProcessPerPage)], ['credential reads from the database per page', f2(readsPerPage)]]),
+	].join('\n\n');
+}
+
+export function formatProfile(summary: ProfileSummary, top = 15): string {
+	const costs = (title: string, rows: Cost[]): string => table([title, 'self ms', 'share'], rows.slice(0, top).map((r) => [r.name.replace(/\|/g, '\\|'), f0(r.ms), `${f1((100 * r.ms) / summary.busyMs)}%`]), ['---', '---:', '---:']);
+	return [`Busy ${f0(summary.busyMs)} ms (idle ${f0(summary.idleMs)} ms not counted).`, costs('category', summary.categories), costs('file', summary.files), costs('function', summary.functions)].join('\n\n');
 }
 
 export function renderResults(results: BenchResults): string {
-	const { facts, main } = results;
+	const { run, main, rounds } = results;
 	const sides = [...new Set(main.measurements.map((m) => m.side))];
-	return [
+	const itemSides = [...new Set(results.items.flatMap((c) => c.sides))];
+	const analysisFile = repoPath('bench', 'analysis.md');
+	const how = [
+		`- **Machine:** ${run.machine}`,
+		`- **Load average** (1/5/15 min) before: ${run.loadBefore}; after: ${run.loadAfter}. The machine is shared, so absolute times move from run to run: read the **ratios**, from sides run back to back in the same round (same sandbox process, fresh child processes, order rotated every round, all sizes interleaved round by round). Client CPU time moves less than wall time when the machine is busy.`,
+		'- **Processes:** the sandbox (`build/test/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC and times exactly one traversal. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is `heapUsed` after it and a full GC, minus before, all items still held. Calls come from the sandbox\'s own request log (cleared after the warm-up); "sandbox ms" sums its time per request.',
+		`- **Sides:** ${sides.map((side) => `\`${side}\` = ${SIDE_MEANING[side]}`).join('; ')}. The target is \`node\` ÷ \`n8n-http\` (the limit reachable inside n8n).`,
+		`- **Commands:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds); parts alone: \`node build/bench/signingCost.js\`, \`node build/bench/profile.js <file.cpuprofile>\`.`,
+	];
+	const itemsIntro = `Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.\nEach measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then the parent switches the scenario's latency / rate limit on and the N-item run is timed. From the sandbox's log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.`;
+	const signing = results.signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`]);
+	const profiled = results.profile.runs.flatMap(({ side, measurement: m, summary }) => [`#### ${side} side (${SIDE_MEANING[side]}), profiled: ${f0(m.wallMs)} ms wall, ${f0(m.cpuMs)} ms CPU`, formatProfile(summary, 12)]);
+	return `${[
 		'# Benchmarks: what a user waits for',
-		'',
-		`Written by \`${results.command}\` on ${results.startedAt.toISOString()} in ${f0(results.durationSeconds)} s. Re-run it to refresh every figure below`,
-		'(the analysis at the end is kept by hand in `bench/analysis.md`).',
-		'',
+		writtenBy(run, '\n(the analysis at the end is kept by hand in `bench/analysis.md`).'),
 		results.violations.length === 0
 			? 'Every measured traversal returned every ticket in exactly the expected number of calls; this node lost no item and duplicated no create.'
 			: `**Violations:**\n\n${results.violations.map((v) => `- ${v}`).join('\n')}`,
-		'',
 		'## Summary',
-		'',
 		summaryTable(results),
-		'',
 		'## How this was measured',
-		'',
-		`- **Machine:** ${facts.cpu}, ${facts.cores} cores, ${facts.memoryGb.toFixed(0)} GiB, ${facts.os}; Node ${facts.node}; ` +
-			Object.entries(facts.packages)
-				.map(([name, version]) => `${name} ${version}`)
-				.join(', ') +
-			'.',
-		`- **Load average** (1/5/15 min) before: ${results.loadBefore}; after: ${results.loadAfter}. This machine is shared with other jobs, so absolute`,
-		'  times move from run to run: read the **ratios**, which come from the two sides run back to back in the same round under the',
-		'  same conditions (same sandbox process, same flags, fresh child processes, order rotated every round, all sizes interleaved',
-		'  round by round), not the milliseconds. Client CPU time is shown next to wall time: it moves less when the machine is busy.',
-		'- **Processes:** the sandbox (`build/test/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child',
-		'  (`bench/measureTraversal.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC, and',
-		'  then times exactly one traversal. Peak RSS is that child\'s `process.resourceUsage().maxRSS` (so it includes what each side',
-		'  has to load: n8n-core for the node); "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is',
-		'  `heapUsed` after the traversal and a full GC, minus before, with all items still held. Calls are counted from the sandbox\'s own',
-		'  request log (cleared after the warm-up); "sandbox ms" sums the sandbox\'s time per request from that log.',
-		'- **Sides:** ' +
-			sides.map((side) => `\`${side}\` = ${SIDE_MEANING[side]}`).join('; ') +
-			". The target is `node` ÷ `n8n-http` (the limit reachable inside n8n); `raw` and `raw-new-connection` split the rest of the difference.",
-		`- **Commands:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${results.rounds} rounds); parts alone:`,
-		'  `node build/bench/signingCost.js`, `node build/bench/profileSummary.js <file.cpuprofile>`.',
-		'',
-		itemsSection(results.items),
-		`## Return All of ${main.tickets.toLocaleString('en')} tickets, per_page 100, ${results.rounds} rounds`,
-		'',
+		how.join('\n'),
+		'## Per-item operations: what a user waits for',
+		itemsIntro,
+		...results.items.map(itemsTables),
+		`## Return All of ${count(main.tickets)} tickets, per_page 100, ${rounds} rounds`,
 		'Where the difference comes from (medians; "step" is the extra client CPU per request over the line above):',
-		'',
-		decompositionTable(main, ['raw', 'raw-new-connection', 'n8n-http', 'node'].filter((s) => sides.includes(s as Side)) as Side[]),
-		'',
+		decompositionTable(main, (['raw', 'raw-new-connection', 'n8n-http', 'node'] as Side[]).filter((s) => sides.includes(s))),
 		'Every round (a `*` on peak RSS: the peak was reached before the timed traversal, while loading or warming up):',
-		'',
 		roundsTable(main),
-		'',
 		realN8nSection(results.realN8n),
-		`## ${results.slowMain.title} service latency per request, ${results.rounds} rounds`,
-		'',
+		`## ${results.slowMain.title} service latency per request, ${rounds} rounds`,
 		decompositionTable(results.slowMain, ['raw', 'n8n-http', 'node']),
-		'',
 		roundsTable(results.slowMain),
-		'',
-		`## Limit ${results.limit.limit} (${results.limit.expectedCalls} calls), ${results.rounds} rounds`,
-		'',
+		`## Limit ${results.limit.limit} (${results.limit.expectedCalls} calls), ${rounds} rounds`,
 		roundsTable(results.limit),
-		'',
 		'## How cost grows: 1k, 10k, 100k tickets',
-		'',
-		'Medians per size (100k are the rounds above; every size ran in every round). Per-ticket figures at 1k carry the fixed cost of a',
-		'run (building the workflow, the first request), so flatness is read from 10k to 100k, on CPU time and retained heap (wall time',
-		'follows the machine\'s load; at 1k and 10k the peak RSS is mostly V8 sizing its heap during the warm-up, not the items).',
-		'',
-		scalingTable(results),
-		'',
+		"Medians per size (every size ran in every round). Per-ticket figures at 1k carry the fixed cost of a run, so flatness is read from 10k to 100k, on CPU time and retained heap (wall time follows the machine's load; at 1k and 10k the peak RSS is mostly V8 sizing its heap).",
+		scalingTable(results.scaling),
 		'## Signing and webhook verification (nodes/shared/signature.ts, signRequestOptions.ts)',
-		'',
 		'In the bench process, after all child processes ended: 200 ms warm-up per operation, then rounds of about 60 ms each.',
-		'',
-		signingTable(results.signing),
-		'',
+		table(['operation', 'median µs / call', 'fastest round', 'slowest round', 'calls × rounds'], signing),
 		'## Where the time goes (one profiled run per side)',
-		'',
-		'Self time from the V8 profiler over exactly the timed traversal (inspector `Profiler.start/stop` in the child). A native frame',
-		"(socket write, hashing) is charged to its nearest JavaScript caller's file; JSON.parse inside axios shows as axios'",
-		"`transformResponse`, inside undici as `consumeEnd`. Profiling slows everything, so only the shares count.",
-		'',
-		profileSection(results.profile),
-		results.analysis.trim(),
-		'',
-		// Written by `npm run bench:memory`; kept here so regenerating results.md does not drop it.
+		"Self time from the V8 profiler over exactly the timed traversal (inspector `Profiler.start/stop` in the child). A native frame is charged to its nearest JavaScript caller's file; JSON.parse inside axios shows as axios' `transformResponse`, inside undici as `consumeEnd`. Profiling slows everything, so only the shares count.",
+		...profiled,
+		'#### The sandbox process over the same runs (its seeding left out)',
+		formatProfile(results.profile.sandbox, 10),
+		existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : '',
 		memorySection(repoPath('bench', 'memory-results.md')),
-		'',
+	].join('\n\n')}\n`;
+}
+
+// ---- bench/memory-results.md, and its summary inside results.md ----
+
+/** Per sandbox: `readyMs` from spawning it until ready, seeding included; `peakRssBytes` its VmHWM at the end. */
+export type MemoryResults = { run: RunFacts; heapCapMiB: number; sandboxes: Array<{ tickets: number; readyMs: number; peakRssBytes: number }>; measurements: ImportMeasurement[]; failures: string[] };
+
+/** "Done when" of issue 7 item 1: heap retained per ticket at the largest size; capped peak RSS, largest ÷ smallest size. */
+export const MEMORY_TARGETS = { retainedBytesPerTicket: 16, cappedPeakRatio: 1.25 };
+
+export const SUMMARY_START = '<!-- memory-summary:start -->';
+export const SUMMARY_END = '<!-- memory-summary:end -->';
+const SECTION_START = '<!-- memory:start -->';
+const SECTION_END = '<!-- memory:end -->';
+
+const MODE_MEANING: Record<ImportMode, string> = {
+	'page-per-execution': 'one page per execution, the cursor carried to the next execution (sub-workflow alone, or a scheduled run resuming from a saved cursor)',
+	'sub-workflow-per-page': 'a parent workflow loops with an If node and calls the one-page sub-workflow per page (Execute Workflow); the sub-workflow hands back only the cursor',
+	'loop-in-one-execution': 'test/e2e/workflows/import-page-by-page.json (the If loop): Get Page → Split Out → Write Page, the If node loops back inside one execution',
+	'return-all': 'examples/import-all-tickets.json (Return All) followed by the same Write step',
+};
+
+const modeLabel = (m: ImportMeasurement): string => `${m.mode}${m.heapCapMiB === undefined ? '' : `, --max-old-space-size=${m.heapCapMiB}`}`;
+const sizesOf = (r: MemoryResults): number[] => [...new Set(r.measurements.map((m) => m.tickets))].sort((a, b) => a - b);
+const find = (r: MemoryResults, mode: ImportMode, tickets: number, heapCapMiB?: number): ImportMeasurement | undefined =>
+	r.measurements.find((m) => m.mode === mode && m.tickets === tickets && m.heapCapMiB === heapCapMiB);
+const lastOf = (r: MemoryResults, mode: ImportMode): ImportMeasurement | undefined => r.measurements.filter((m) => m.mode === mode).pop();
+
+/** Page per execution against the issue's "Done when". */
+function targetsTable(r: MemoryResults): string {
+	const sizes = sizesOf(r);
+	const [smallest, largest] = [sizes[0], sizes[sizes.length - 1]];
+	const page = (tickets: number, cap?: number) => find(r, 'page-per-execution', tickets, cap);
+	const cells = (value: (m: ImportMeasurement) => string, cap?: number): string[] => sizes.map((n) => page(n, cap)).map((m) => (m ? value(m) : '–'));
+	const perTicket = (m: ImportMeasurement | undefined): number => (m ? m.maxRssBytes / m.tickets : Number.NaN);
+	const all = r.measurements.filter((m) => m.mode === 'page-per-execution');
+	const pages = (m: ImportMeasurement): number => Math.ceil(m.tickets / 100);
+	const onceEach = all.length > 0 && all.every((m) => m.written === m.tickets && m.distinct === m.tickets && m.duplicates === 0 && m.unknown === 0);
+	const callsOk = all.length > 0 && all.every((m) => m.calls === pages(m) && m.executions === pages(m) && m.requests === pages(m));
+	const large = page(largest);
+	const retainedPerTicket = large ? retained(large) / large.tickets : Number.NaN;
+	const [smallCapped, largeCapped] = [page(smallest, r.heapCapMiB), page(largest, r.heapCapMiB)];
+	const cappedRatio = smallCapped && largeCapped ? largeCapped.maxRssBytes / smallCapped.maxRssBytes : Number.NaN;
+	const cap = r.heapCapMiB;
+	return table(
+		['page per execution', ...sizes.map(count), 'target', ''],
+		[
+			['tickets written (distinct; duplicates, unknown)', ...cells((m) => `${count(m.distinct)} (${m.duplicates}, ${m.unknown})`), 'every ticket exactly once', verdict(onceEach)],
+			['list calls / executions', ...cells((m) => `${count(m.calls)} / ${count(m.executions)}`), '⌈n/100⌉ each', verdict(callsOk)],
+			['peak RSS, MiB', ...cells((m) => mib(m.maxRssBytes)), '', ''],
+			['peak RSS per ticket, KiB', ...cells((m) => f2(m.maxRssBytes / m.tickets / 1024)), `does not grow, ${count(largest)} ÷ ${count(smallest)} ≤ 1`, verdict(perTicket(large) <= perTicket(page(smallest)))],
+			[`peak RSS with V8's old space capped at ${cap} MiB (\`--max-old-space-size=${cap}\`), MiB`, ...cells((m) => mib(m.maxRssBytes), cap), `${count(largest)} ÷ ${count(smallest)} ≤ ${MEMORY_TARGETS.cappedPeakRatio} (ratio ${f2(cappedRatio)})`, verdict(cappedRatio <= MEMORY_TARGETS.cappedPeakRatio)],
+			['heap retained after the import and a full GC, MiB', ...cells((m) => mib(retained(m))), `< ${MEMORY_TARGETS.retainedBytesPerTicket} B per ticket at ${count(largest)} (${f1(retainedPerTicket)} B)`, verdict(retainedPerTicket < MEMORY_TARGETS.retainedBytesPerTicket)],
+		],
+		['---', ...sizes.map(() => '---:'), '---:', '---'],
+	);
+}
+
+function comparisonTable(r: MemoryResults): string {
+	const sizes = sizesOf(r);
+	const rows = IMPORT_MODES.map((mode) => {
+		const measured = sizes.map((n) => find(r, mode, n));
+		const last = measured.filter((m) => m !== undefined).pop();
+		return [mode, ...measured.map((m) => (m ? `${mib(m.maxRssBytes)} / ${mib(retained(m))}` : 'not run')), last ? `${f0(retained(last) / last.tickets)} B` : ''];
+	});
+	return table(['peak RSS MiB / heap retained MiB', ...sizes.map(count), 'retained per ticket at the largest size'], rows);
+}
+
+/** The plain-language advice, with this run's figures in it. */
+function conclusion(r: MemoryResults): string {
+	const largest = sizesOf(r).pop() ?? 0;
+	const [page, capped, sub] = [find(r, 'page-per-execution', largest), find(r, 'page-per-execution', largest, r.heapCapMiB), find(r, 'sub-workflow-per-page', largest)];
+	const [loop, all] = [lastOf(r, 'loop-in-one-execution'), lastOf(r, 'return-all')];
+	const perTicket = (m: ImportMeasurement | undefined): string => (m ? `${f0(retained(m) / m.tickets)} bytes per ticket` : '–');
+	return [
+		`- **Up to about 100,000 tickets, Return All is fine** (so is the page loop in one execution): n8n holds every ticket until the execution ends, ${perTicket(all)} with Return All here${all ? ` (${mib(retained(all))} MiB at ${count(all.tickets)})` : ''}, and writes it all to its database when the execution is saved.`,
+		`- **Beyond that, or in a container with little memory, run one page per execution** (Pagination *One Page per Run*): a parent workflow that calls a sub-workflow per page (Execute Workflow), or a scheduled workflow that saves \`next_cursor\` and reads the next page on its next run. Each execution holds one page, so memory does not grow with the account${page ? `: ${count(page.tickets)} tickets went through with ${mib(retained(page))} MiB of heap left after the import, a peak of ${mib(page.maxRssBytes)} MiB` : ''}${capped ? ` (${mib(capped.maxRssBytes)} MiB with V8's old space capped at ${capped.heapCapMiB} MiB)` : ''}.`,
+		`- **End the sub-workflow with a node that returns only \`has_more\` and \`next_cursor\`.** n8n hands the caller the sub-workflow's last node's output, and the parent's loop keeps it until it ends: the cursor alone costs ${sub ? `about ${f1(retained(sub) / Math.ceil(sub.tickets / 100) / 1024)} KiB per page (${mib(retained(sub))} MiB for ${count(sub.tickets)} tickets)` : 'a few KiB per page'}.`,
+		`- **The loop in one execution does not bound memory:** n8n keeps every node run's output until the execution ends, ${perTicket(loop)}${loop ? ` (${mib(retained(loop))} MiB of heap, ${mib(loop.maxRssBytes)} MiB peak RSS at ${count(loop.tickets)}; up to ${f0(loop.runDataBytes / MIB)} MiB of execution data to save)` : ''}.`,
 	].join('\n');
+}
+
+export function renderMemoryResults(r: MemoryResults): string {
+	const largest = Math.max(...r.measurements.map((m) => m.tickets));
+	const tenths = Array.from({ length: 10 }, (_, i) => `${(i + 1) * 10} %`);
+	const measurementRows = r.measurements.map((m) => {
+		// Return All's writer gets every ticket at once: no half-way sample.
+		const half = m.mode === 'return-all' ? ['–', '–'] : [mib(m.heapHalfBytes - m.heapBeforeBytes), f0((m.heapAfterBytes - m.heapHalfBytes) / (m.tickets / 2))];
+		return [modeLabel(m), count(m.tickets), peak(m), mib(m.rssBeforeBytes), mib(growth(m)), mib(retained(m)), ...half, count(m.executions), count(m.calls), f1(m.wallMs / 1000), f1(m.cpuMs / 1000), f1(m.runDataBytes / MIB)];
+	});
+	return `${[
+		'# Memory of large imports: page by page against one execution',
+		`${writtenBy(r.run, '.')}\nIssue 7, item 1: "Memory stays flat as the account grows: measure peak RSS for 10k, 100k and 1M sandbox tickets (in-process engine)".`,
+		r.failures.length === 0 ? 'Every import wrote every seeded ticket exactly once, in exactly ⌈n/100⌉ list calls.' : `**Failures:**\n\n${r.failures.map((f) => `- ${f}`).join('\n')}`,
+		'## Summary',
+		`${SUMMARY_START}\n${targetsTable(r)}`,
+		'Every way of importing, peak RSS / heap retained after the import and a full GC (MiB; for the three last rows that is the data n8n holds for the one execution until it ends):',
+		`${comparisonTable(r)}\n${SUMMARY_END}`,
+		'## What to use when',
+		conclusion(r),
+		'## The four ways',
+		IMPORT_MODES.map((mode) => `- \`${mode}\`: ${MODE_MEANING[mode]}.`).join('\n'),
+		'All four write to the same place: "Write Page" (n8n\'s No Operation node), replaced by a stand-in that passes the items on and ticks each ticket off in a bitmap (n/8 bytes), so "written exactly once" is counted without holding the tickets. The one-page sub-workflow is the example without the If node, started by an Execute Workflow Trigger with `{ next_cursor }` and ending with a Code node that returns `{ has_more, next_cursor }`; the Execute Workflow stand-in runs it as a separate execution in the same process and returns its last node\'s output.',
+		'## Every measurement',
+		'"half-way" is the heap retained when half the tickets had been written (full GC inside the writer); "retained B / ticket, 2nd half" is what the second half added per ticket: about 0 when memory is flat. "last execution data as JSON" sums `JSON.stringify` of each node run of the last execution: an upper bound of what n8n saves for it. A `*` on peak RSS: the peak was reached while loading or warming up.',
+		table(['mode', 'tickets', 'peak RSS MiB', 'RSS before MiB', 'RSS growth MiB', 'retained heap MiB', 'half-way MiB', 'retained B / ticket, 2nd half', 'executions', 'calls', 'wall s', 'CPU s', 'last execution data as JSON, MiB'], measurementRows),
+		`## Peak RSS as the import goes, ${count(largest)} tickets`,
+		'Page by page the peak stops rising after the first tenths; in one execution it rises with every page.',
+		table([`${count(largest)} tickets: peak RSS MiB so far, after`, ...tenths], r.measurements.filter((m) => m.tickets === largest).map((m) => [modeLabel(m), ...tenths.map((_, i) => (m.progress[i] ? mib(m.progress[i].maxRssBytes) : '–'))])),
+		'## The sandbox (a process of its own, one per size)',
+		table(['sandbox tickets', 'seeded and ready, s', 'sandbox peak RSS MiB'], r.sandboxes.map((s) => [count(s.tickets), f1(s.readyMs / 1000), mib(s.peakRssBytes)])),
+		'## How this was measured',
+		[
+			`- **Machine:** ${r.run.machine}`,
+			`- **Load average** (1/5/15 min) before: ${r.run.loadBefore}; after: ${r.run.loadAfter} (a shared machine: times move from run to run; memory figures much less).`,
+			'- **Processes:** the sandbox (`build/test/sandbox/cli.js --seed n`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and imports every ticket once. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "retained heap" is `heapUsed` after the import and a full GC minus before, the last execution\'s data still held. Calls come from the sandbox\'s request log. Executions run in `manual` mode, the sub-workflow\'s in `integrated` mode.',
+			'- **Not measured here:** a real n8n process carries far more (its server, database, all built-in nodes), and saves each execution at its end.',
+			`- **Command:** \`${r.run.command}\` (= \`npm run build && npm run build:tools && node build/bench/pageMemory.js\`). Options: \`--sizes 10000,100000,1000000\`, \`--loop-max 1000000\` and \`--return-all-max 100000\` (largest size for those modes), \`--out FILE\`, \`--no-results-md\` (leave bench/results.md alone).`,
+		].join('\n'),
+	].join('\n\n')}\n`;
+}
+
+/** The memory section for results.md: the summary of memory-results.md and a link to it; '' before bench:memory has run. */
+export function memorySection(memoryResultsFile: string): string {
+	if (!existsSync(memoryResultsFile)) return '';
+	const text = readFileSync(memoryResultsFile, 'utf8');
+	const [start, end] = [text.indexOf(SUMMARY_START), text.indexOf(SUMMARY_END)];
+	if (start === -1 || end < start) return '';
+	const by = (/^Written by .*$/m.exec(text)?.[0] ?? '').replace(/ Re-run it.*$/, '');
+	const summary = text.slice(start + SUMMARY_START.length, end).trim();
+	return [SECTION_START, '## Memory of large imports: page by page (bench/memory-results.md)', '', `${by} The method, every measurement and which way to import when: [memory-results.md](memory-results.md).`, '', summary, SECTION_END].join('\n');
+}
+
+/** Replaces the memory section of results.md, or appends it. */
+export function upsertMemorySection(resultsFile: string, memoryResultsFile: string): void {
+	const section = memorySection(memoryResultsFile);
+	const text = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+	const [start, end] = [text.indexOf(SECTION_START), text.indexOf(SECTION_END)];
+	writeFileSync(resultsFile, start !== -1 && end > start ? `${text.slice(0, start)}${section}${text.slice(end + SECTION_END.length)}` : `${text.trimEnd()}\n\n${section}\n`);
 }

@@ -1,4 +1,4 @@
-import { type CpuProfile, summariseProfile } from '../../bench/profileSummary';
+import { type CpuProfile, summariseProfile } from '../../bench/profile';
 
 const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { memorySection, SUMMARY_END, SUMMARY_START, upsertMemorySection } from '../../bench/memorySection';
+import { median, memorySection, ratio, SUMMARY_END, SUMMARY_START, upsertMemorySection } from '../../bench/report';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'memory-section-'));
 const memoryFile = path.join(dir, 'memory-results.md');
@@ -30,5 +30,18 @@ describe('the memory section of results.md', () => {
 
 	it('is empty while bench:memory has not run', () => {
 		expect(memorySection(path.join(dir, 'missing.md'))).toBe('');
+	});
+});
+
+describe('median', () => {
+	it('takes the middle of an odd count and the mean of the two middles of an even count, unsorted input', () => {
+		expect(median([5, 1, 3])).toBe(3);
+		expect(median([4, 1, 3, 2])).toBe(2.5);
+		expect(median([])).toBeNaN();
+	});
+
+	it('ratio of zero is not a number, not Infinity', () => {
+		expect(ratio(3, 2)).toBe(1.5);
+		expect(ratio(1, 0)).toBeNaN();
 	});
 });

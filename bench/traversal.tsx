@@ -1,0 +1,139 @@
+/**
+ * Return All (or a Limit) side by side. `node` and `raw` are the comparison; two diagnostic sides
+ * in between separate the costs: `raw-new-connection` (the raw loop on a new TCP connection per
+ * request, as n8n's helper connects) and `n8n-http` (n8n's HTTP helper and the package's signing,
+ * without the engine). Each side loads only what it needs (imported on first use), so a child's peak
+ * RSS is its side's. Every round runs each side of every comparison once, each in a fresh child,
+ * all comparisons interleaved round by round, the side order rotated from round to round.
+ */
+import { createRequire } from 'node:module';
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { Client } from 'undici';
+
+import { serializeQuery } from '../nodes/shared/serializeQuery';
+import { API_KEY_HEADER, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, unixTimestamp } from '../nodes/shared/signature';
+import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures, rotated } from './child';
+import type { SandboxProcess, SignedTarget } from './sandboxProcess';
+
+export type Side = 'node' | 'raw' | 'raw-new-connection' | 'n8n-http';
+export const NODE_TYPE = 'n8n-nodes-support-ticket.supportTicket';
+const TICKETS_PATH = '/api/v1/external/tickets';
+
+export function getManyParameters(limit?: number): IDataObject {
+	return limit === undefined ? { resource: 'ticket', operation: 'getAll', returnAll: true } : { resource: 'ticket', operation: 'getAll', returnAll: false, limit };
+}
+
+type ListBody = { data: unknown[]; meta: { has_more: boolean; next_cursor: string | null } };
+
+/** The node's cursor loop (per_page 100 or min(limit, 100)), every item kept in memory as the node keeps its output. */
+async function pages(limit: number | undefined, page: (perPage: number, cursor: string | undefined) => Promise<ListBody>): Promise<unknown[]> {
+	const items: unknown[] = [];
+	let cursor: string | undefined;
+	for (;;) {
+		const { data, meta } = await page(limit === undefined ? 100 : Math.min(limit, 100), cursor);
+		for (const item of data) {
+			items.push(item);
+			if (limit !== undefined && items.length >= limit) return items;
+		}
+		if (!meta.has_more || !meta.next_cursor) return items;
+		cursor = meta.next_cursor;
+	}
+}
+
+/** The practical limit: a bare undici loop signed with nodes/shared; `newConnections` closes each connection, as n8n's helper (a new http.Agent per request) does. */
+async function rawTraversal(target: SignedTarget, limit: number | undefined, newConnections: boolean): Promise<unknown[]> {
+	const client = new Client(target.baseUrl, { pipelining: 1 });
+	try {
+		return await pages(limit, async (perPage, cursor) => {
+			const pathWithQuery = `${TICKETS_PATH}?${serializeQuery({ per_page: perPage, cursor })}`;
+			const timestamp = unixTimestamp(Date.now());
+			const signature = computeSignature(target.apiSecret, { timestamp, method: 'GET', pathWithQuery, body: '' });
+			const headers = { [API_KEY_HEADER]: target.apiKey, [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature, accept: 'application/json' };
+			const response = await client.request({ method: 'GET', path: pathWithQuery, reset: newConnections, headers });
+			if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${await response.body.text()}`);
+			return (await response.body.json()) as ListBody;
+		});
+	} finally {
+		await client.close();
+	}
+}
+
+/** n8n's own HTTP helper (what httpRequestWithAuthentication ends in), loaded from where n8n-core loads it, with the package's signing. */
+async function n8nHttpTraversal(target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
+	const { signRequestOptions } = await import('../nodes/shared/signRequestOptions');
+	const fromN8nCore = createRequire(require.resolve('n8n-core'));
+	const { Container } = fromN8nCore('@n8n/di') as { Container: { get(type: unknown): { requests(): { request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> } } } };
+	const http = Container.get((fromN8nCore('@n8n/backend-network') as { OutboundHttp: unknown }).OutboundHttp).requests();
+	return pages(limit, async (perPage, cursor) => {
+		const qs = cursor === undefined ? { per_page: perPage } : { per_page: perPage, cursor };
+		const options: IHttpRequestOptions = { method: 'GET', baseURL: target.baseUrl, url: TICKETS_PATH, qs, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true };
+		const response = await http.request(signRequestOptions(options, target, Date.now()));
+		if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${JSON.stringify(response.body)}`);
+		return response.body as ListBody;
+	});
+}
+
+/** The node side: a Support Ticket "Get Many" workflow through n8n-core's WorkflowExecute, the package loaded from dist/. */
+export async function engineTraversal(target: SignedTarget, limit?: number): Promise<unknown[]> {
+	const { runWorkflow, singleNodeWorkflow } = await import('../test/harness');
+	const result = await runWorkflow(singleNodeWorkflow(NODE_TYPE, getManyParameters(limit)), { supportTicketApi: { ...target } });
+	if (result.error) throw result.error;
+	return result.output('Node');
+}
+
+function traverse(side: Side, target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
+	if (side === 'node') return engineTraversal(target, limit);
+	return side === 'n8n-http' ? n8nHttpTraversal(target, limit) : rawTraversal(target, limit, side === 'raw-new-connection');
+}
+
+/** `limit` undefined: Return All. */
+export type TraversalJob = { side: Side; target: SignedTarget; limit?: number };
+
+/** Child side: 20 Limit 250 traversals to warm up (enough for the JIT, too few items to move the peak RSS), then one timed. */
+export function traversalTask(job: TraversalJob): ChildTask<{ side: Side; items: number }> {
+	return {
+		async warmUp() {
+			for (let run = 0; run < 20; run++) {
+				await traverse(job.side, job.target, 250);
+				fullGc(); // the warm-up's garbage must not set the peak RSS
+			}
+		},
+		async run() {
+			const items = await traverse(job.side, job.target, job.limit);
+			return () => ({ side: job.side, items: items.length });
+		},
+	};
+}
+
+/** From the sandbox log: `calls` = GET /tickets answered 200, `requests` = every API request (a retry would show), `sandboxMs` = its own time per request, summed. */
+export type Measurement = ProcessFigures & { side: Side; round: number; items: number; calls: number; requests: number; sandboxMs: number };
+
+/** Parent side: one traversal in a fresh child, its calls counted from the sandbox's log. */
+export async function measureTraversal(job: TraversalJob, sandbox: SandboxProcess, round: number, profilePath?: string): Promise<Measurement> {
+	const { log, ...figures } = await measureInChild<{ side: Side; items: number }>('traversal', job, sandbox, { label: `measurement of the ${job.side} side`, timeoutMs: 300_000, profilePath });
+	return { ...figures, round, calls: listCalls(log), requests: log.length, sandboxMs: log.reduce((sum, entry) => sum + entry.durationMs, 0) };
+}
+
+export type ComparisonSpec = { title: string; tickets: number; limit?: number; expectedItems: number; expectedCalls: number };
+export type Comparison = ComparisonSpec & { measurements: Measurement[] };
+
+export async function compareInterleaved(plans: Array<{ spec: ComparisonSpec; sandbox: SandboxProcess; sides: Side[] }>, rounds: number, log: (line: string) => void): Promise<Comparison[]> {
+	const comparisons: Comparison[] = plans.map((plan) => ({ ...plan.spec, measurements: [] }));
+	for (let round = 1; round <= rounds; round++) {
+		for (const [index, { spec, sandbox, sides }] of plans.entries()) {
+			for (const side of rotated(sides, round)) {
+				const m = await measureTraversal({ side, target: sandbox.target, limit: spec.limit }, sandbox, round);
+				comparisons[index].measurements.push(m);
+				log(`  round ${round}/${rounds} ${spec.title.padEnd(18)} ${side.padEnd(18)} ${m.wallMs.toFixed(0).padStart(6)} ms wall, ${m.cpuMs.toFixed(0).padStart(6)} ms CPU, peak RSS ${(m.maxRssBytes / 2 ** 20).toFixed(0)} MiB, ${m.calls} calls`);
+			}
+		}
+	}
+	return comparisons;
+}
+
+/** Every measurement returned the expected items in the expected number of successful calls. */
+export function violations(c: Comparison): string[] {
+	return c.measurements
+		.filter((m) => m.items !== c.expectedItems || m.calls !== c.expectedCalls || m.requests !== c.expectedCalls)
+		.map((m) => `${c.title}, round ${m.round}, ${m.side}: ${m.items} items in ${m.calls} calls (${m.requests} requests); expected ${c.expectedItems} in ${c.expectedCalls}`);
+}
