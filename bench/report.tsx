@@ -131,6 +131,10 @@ function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchR
 			[`${label}: ${concurrent} failed (lost) items / duplicates`, `${sum(node, (m) => m.lost)} / ${sum(node, (m) => m.duplicates)}`, '0 / 0', verdict(sum(node, (m) => m.lost + m.duplicates) === 0)],
 			[`${label}: ${concurrent} achieved rate (2xx per second of wall time)`, `${rates.map(f1).join(', ')} req/s`, `${perSecond} ± ${TARGETS.rateTolerance * 100}%`, verdict(within)],
 		];
+		const sequential = ofSide(c, 'node-1');
+		if (sequential.length > 0) {
+			rows.push([`${label}: requests refused (429), ${concurrent} / node-1 (one item after another)`, `${sum(node, (m) => m.refused)} / ${sum(sequential, (m) => m.refused)}`, 'for reference', '']);
+		}
 		for (const side of ['http-request', 'http-request-retry'] as const) {
 			const http = ofSide(c, side);
 			const failed = http.find((m) => m.runError)?.runError;

@@ -34,7 +34,7 @@ const log = (line: string): void => console.log(line);
 
 function itemScenarios(count: number, rounds: number): ItemScenario[] {
 	const latency = { title: `${ITEM_LATENCY_MS} ms latency`, count, faults: { latencyMs: ITEM_LATENCY_MS }, sides: ['node-1', CONCURRENT, 'http-request'] as ItemSide[], rounds };
-	const limited = { title: `${RATE_LIMIT_PER_SECOND} requests/s rate limit`, count, faults: { latencyMs: ITEM_LATENCY_MS, rateLimit: { perSecond: RATE_LIMIT_PER_SECOND } }, sides: [CONCURRENT, 'http-request', 'http-request-retry'] as ItemSide[], rounds: 1 };
+	const limited = { title: `${RATE_LIMIT_PER_SECOND} requests/s rate limit`, count, faults: { latencyMs: ITEM_LATENCY_MS, rateLimit: { perSecond: RATE_LIMIT_PER_SECOND } }, sides: [CONCURRENT, 'node-1', 'http-request', 'http-request-retry'] as ItemSide[], rounds: 1 };
 	return [{ ...latency, operation: 'create' }, { ...latency, operation: 'get' }, { ...limited, operation: 'create' }, { ...limited, operation: 'get' }];
 }
 
