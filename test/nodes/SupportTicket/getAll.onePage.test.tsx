@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import { repoPath, runWorkflow, singleNodeWorkflow, type WorkflowJson } from '../../harness';
-import { addNodeTypes } from '../../harness/extraNodeTypes';
+import { addNodeTypes } from '../../harness/packageTypes';
 import { startSandbox, type Sandbox } from '../../sandbox';
 
 /**
