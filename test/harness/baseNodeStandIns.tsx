@@ -27,8 +27,12 @@ import {
 	type ITriggerResponse,
 } from 'n8n-workflow';
 
-/** Throws when a parameter has a value the stand-in does not implement. */
-function expectParameter(context: IExecuteFunctions, standIn: string, name: string, actual: unknown, supported: unknown[]): void {
+/**
+ * Throws when a parameter, as saved in the workflow (the engine drops collection options the
+ * description does not list), has a value the stand-in does not implement.
+ */
+function expectParameter(context: IExecuteFunctions, standIn: string, name: string, supported: unknown[]): void {
+	const actual = context.getNode().parameters[name] ?? supported[0];
 	if (supported.some((value) => JSON.stringify(value) === JSON.stringify(actual))) return;
 	throw new NodeOperationError(
 		context.getNode(),
@@ -174,12 +178,22 @@ export class If implements INodeType {
 		outputNames: ['true', 'false'],
 		properties: [
 			{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
-			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+			// n8n's options, declared so that a workflow's value reaches the check (the engine drops unknown ones).
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				default: {},
+				options: [
+					{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true },
+					{ displayName: 'Less Strict Type Validation', name: 'looseTypeValidation', type: 'boolean', default: false },
+				],
+			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		expectParameter(this, 'If', 'options', this.getNodeParameter('options', 0), [{}]);
+		expectParameter(this, 'If', 'options', [{}]);
 		const trueItems: INodeExecutionData[] = [];
 		const falseItems: INodeExecutionData[] = [];
 		this.getInputData().forEach((item, itemIndex) => {
@@ -208,18 +222,39 @@ export class SplitOut implements INodeType {
 		outputs: ['main'],
 		properties: [
 			{ displayName: 'Fields To Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
-			{ displayName: 'Include', name: 'include', type: 'options', default: 'noOtherFields', options: [{ name: 'No Other Fields', value: 'noOtherFields' }] },
-			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+			// n8n's choices and options, declared so that a workflow's value reaches the check.
+			{
+				displayName: 'Include',
+				name: 'include',
+				type: 'options',
+				default: 'noOtherFields',
+				options: [
+					{ name: 'No Other Fields', value: 'noOtherFields' },
+					{ name: 'All Other Fields', value: 'allOtherFields' },
+					{ name: 'Selected Other Fields', value: 'selectedOtherFields' },
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				default: {},
+				options: [
+					{ displayName: 'Disable Dot Notation', name: 'disableDotNotation', type: 'boolean', default: false },
+					{ displayName: 'Destination Field Name', name: 'destinationFieldName', type: 'string', default: '' },
+					{ displayName: 'Include Binary', name: 'includeBinary', type: 'boolean', default: false },
+				],
+			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		expectParameter(this, 'Split Out', 'include', this.getNodeParameter('include', 0), ['noOtherFields']);
-		expectParameter(this, 'Split Out', 'options', this.getNodeParameter('options', 0), [{}]);
+		expectParameter(this, 'Split Out', 'include', ['noOtherFields']);
+		expectParameter(this, 'Split Out', 'options', [{}]);
 		const out: INodeExecutionData[] = [];
 		this.getInputData().forEach((item, itemIndex) => {
 			const field = this.getNodeParameter('fieldToSplitOut', itemIndex) as string;
-			if (/[,.]/.test(field)) expectParameter(this, 'Split Out', 'fieldToSplitOut (one top-level field)', field, []);
+			if (/[,.]/.test(field)) throw new NodeOperationError(this.getNode(), `The harness's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in test/harness/baseNodeStandIns.tsx and in the e2e comparison workflow`);
 			const list = item.json[field];
 			if (!Array.isArray(list)) throw new NodeOperationError(this.getNode(), `The field "${field}" is not a list`, { itemIndex });
 			for (const entry of list) {
@@ -252,15 +287,35 @@ export class Code implements INodeType {
 		inputs: ['main'],
 		outputs: ['main'],
 		properties: [
-			{ displayName: 'Mode', name: 'mode', type: 'options', default: 'runOnceForAllItems', options: [{ name: 'Run Once for All Items', value: 'runOnceForAllItems' }] },
-			{ displayName: 'Language', name: 'language', type: 'options', default: 'javaScript', options: [{ name: 'JavaScript', value: 'javaScript' }] },
+			// n8n's choices, declared so that a workflow's value reaches the check.
+			{
+				displayName: 'Mode',
+				name: 'mode',
+				type: 'options',
+				default: 'runOnceForAllItems',
+				options: [
+					{ name: 'Run Once for All Items', value: 'runOnceForAllItems' },
+					{ name: 'Run Once for Each Item', value: 'runOnceForEachItem' },
+				],
+			},
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'options',
+				default: 'javaScript',
+				options: [
+					{ name: 'JavaScript', value: 'javaScript' },
+					{ name: 'Python', value: 'pythonNative' },
+					{ name: 'Python (legacy)', value: 'python' },
+				],
+			},
 			{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '', noDataExpression: true },
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		expectParameter(this, 'Code', 'mode', this.getNodeParameter('mode', 0), ['runOnceForAllItems']);
-		expectParameter(this, 'Code', 'language', this.getNodeParameter('language', 0), ['javaScript']);
+		expectParameter(this, 'Code', 'mode', ['runOnceForAllItems']);
+		expectParameter(this, 'Code', 'language', ['javaScript']);
 		const proxy = this.getWorkflowDataProxy(0);
 		const scope: Record<string, unknown> = {
 			$input: proxy.$input,
