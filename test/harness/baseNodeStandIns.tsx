@@ -2,19 +2,17 @@
  * Stand-ins for the n8n-nodes-base nodes that our example and e2e workflows use, registered under
  * n8n's own type names (`packageTypes.tsx`), so the same workflow JSON runs in the harness and in n8n.
  *
- * Why not the real nodes (measured 2026-11-23, n8n-nodes-base 2.41.1 = n8n 2.41.1's):
- * - as a devDependency it fails to install on Node 20 unless scripts are skipped, warns that
- *   isolated-vm@7 wants Node ≥ 24 and sanitize-html Node ≥ 22.12, and adds the figures in the README's
- *   Development section to every fresh machine;
- * - the real Code node 2.x runs JavaScript only in n8n's task runner (`startJob`), which is not
- *   in-process: the harness would still need a stand-in for it;
- * - loaded in-process from the e2e's n8n install, the others work, at 0.25–1.4 s per jest file.
+ * Why not the real nodes (measured 2026-11-23 on 2 cores, Node 20, fresh npm cache; README, Development):
+ * - `n8n-nodes-base@2.41.1` (n8n 2.41.1's) as a devDependency adds 397 packages and 444 MiB and
+ *   installs only with `--ignore-scripts` (its Kafka client's install script fails here);
+ * - the real Code node 2.x runs JavaScript only in n8n's task runner (`startJob`), not in-process,
+ *   so the harness would need a stand-in for it anyway;
+ * - the others do run in-process, at 0.25–1.4 s of loading per jest file.
  *
  * Each mirrors n8n-nodes-base 2.41.1 for the parameters listed on it; any other value of those
- * parameters throws an error naming the stand-in instead of silently differing. The e2e case
- * "the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do" (test/e2e/cliCases.tsx)
- * runs test/e2e/workflows/base-node-stand-ins.json in real n8n and here and compares every node's
- * items.
+ * parameters throws an error naming the stand-in instead of silently differing. The e2e case in
+ * test/e2e/standInCases.tsx runs test/e2e/workflows/base-node-stand-ins.json (every type here, set
+ * up as our workflows set it up) in real n8n and in the harness and compares every node's items.
  */
 import {
 	NodeOperationError,
