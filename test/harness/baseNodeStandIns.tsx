@@ -177,16 +177,10 @@ export class If implements INodeType {
 		properties: [
 			{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
 			// n8n's options, declared so that a workflow's value reaches the check (the engine drops unknown ones).
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				default: {},
-				options: [
-					{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true },
-					{ displayName: 'Less Strict Type Validation', name: 'looseTypeValidation', type: 'boolean', default: false },
-				],
-			},
+			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [
+				{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true },
+				{ displayName: 'Less Strict Type Validation', name: 'looseTypeValidation', type: 'boolean', default: false },
+			] },
 		],
 	};
 
@@ -221,28 +215,16 @@ export class SplitOut implements INodeType {
 		properties: [
 			{ displayName: 'Fields To Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
 			// n8n's choices and options, declared so that a workflow's value reaches the check.
-			{
-				displayName: 'Include',
-				name: 'include',
-				type: 'options',
-				default: 'noOtherFields',
-				options: [
-					{ name: 'No Other Fields', value: 'noOtherFields' },
-					{ name: 'All Other Fields', value: 'allOtherFields' },
-					{ name: 'Selected Other Fields', value: 'selectedOtherFields' },
-				],
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				default: {},
-				options: [
-					{ displayName: 'Disable Dot Notation', name: 'disableDotNotation', type: 'boolean', default: false },
-					{ displayName: 'Destination Field Name', name: 'destinationFieldName', type: 'string', default: '' },
-					{ displayName: 'Include Binary', name: 'includeBinary', type: 'boolean', default: false },
-				],
-			},
+			{ displayName: 'Include', name: 'include', type: 'options', default: 'noOtherFields', options: [
+				{ name: 'No Other Fields', value: 'noOtherFields' },
+				{ name: 'All Other Fields', value: 'allOtherFields' },
+				{ name: 'Selected Other Fields', value: 'selectedOtherFields' },
+			] },
+			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [
+				{ displayName: 'Disable Dot Notation', name: 'disableDotNotation', type: 'boolean', default: false },
+				{ displayName: 'Destination Field Name', name: 'destinationFieldName', type: 'string', default: '' },
+				{ displayName: 'Include Binary', name: 'includeBinary', type: 'boolean', default: false },
+			] },
 		],
 	};
 
@@ -286,27 +268,15 @@ export class Code implements INodeType {
 		outputs: ['main'],
 		properties: [
 			// n8n's choices, declared so that a workflow's value reaches the check.
-			{
-				displayName: 'Mode',
-				name: 'mode',
-				type: 'options',
-				default: 'runOnceForAllItems',
-				options: [
-					{ name: 'Run Once for All Items', value: 'runOnceForAllItems' },
-					{ name: 'Run Once for Each Item', value: 'runOnceForEachItem' },
-				],
-			},
-			{
-				displayName: 'Language',
-				name: 'language',
-				type: 'options',
-				default: 'javaScript',
-				options: [
-					{ name: 'JavaScript', value: 'javaScript' },
-					{ name: 'Python', value: 'pythonNative' },
-					{ name: 'Python (legacy)', value: 'python' },
-				],
-			},
+			{ displayName: 'Mode', name: 'mode', type: 'options', default: 'runOnceForAllItems', options: [
+				{ name: 'Run Once for All Items', value: 'runOnceForAllItems' },
+				{ name: 'Run Once for Each Item', value: 'runOnceForEachItem' },
+			] },
+			{ displayName: 'Language', name: 'language', type: 'options', default: 'javaScript', options: [
+				{ name: 'JavaScript', value: 'javaScript' },
+				{ name: 'Python', value: 'pythonNative' },
+				{ name: 'Python (legacy)', value: 'python' },
+			] },
 			{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '', noDataExpression: true },
 		],
 	};
