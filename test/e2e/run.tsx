@@ -26,6 +26,7 @@ import { PinnableClock } from './pinnableClock';
 import { addPollCases } from './pollCases';
 import { addScheduleCases } from './scheduleCases';
 import { addServerCases } from './serverCases';
+import { addStandInCase } from './standInCases';
 import { reportTotals, runMain, Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
 
@@ -105,6 +106,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	addWebhookCases(server, version, serverContext);
 	addScheduleCases(server, serverContext);
 	addPollCases(server, serverContext);
+	addStandInCase(server, () => ({ ...serverContext(), e2e }));
 
 	console.log(`\n== n8n ${version}`);
 	try {

@@ -7,15 +7,9 @@ import {
 	type IVersionedNodeType,
 } from 'n8n-workflow';
 
+import { BASE_NODE_STAND_INS } from './baseNodeStandIns';
 import { Items } from './nodes/Items';
-import { ManualTrigger } from './nodes/ManualTrigger';
 import { SignedRequest } from './nodes/SignedRequest';
-import { StickyNote } from './nodes/StickyNote';
-import { Code } from './nodes/Code';
-import { If } from './nodes/If';
-import { NoOp } from './nodes/NoOp';
-import { ScheduleTrigger } from './nodes/ScheduleTrigger';
-import { SplitOut } from './nodes/SplitOut';
 import { repoRoot } from './repoPath';
 
 export const PACKAGE_NAME = 'n8n-nodes-support-ticket';
@@ -26,6 +20,8 @@ export interface PackageTypes {
 	credentialTypes: Map<string, ICredentialType>;
 	/** Node type names as workflows reference them, e.g. `n8n-nodes-support-ticket.supportTicket`. */
 	nodeNames: string[];
+	/** Node types known by name; `addNodeTypes` adds to it. */
+	byName: Map<string, INodeType | IVersionedNodeType>;
 }
 
 let loaded: Promise<PackageTypes> | undefined;
@@ -33,9 +29,9 @@ let loaded: Promise<PackageTypes> | undefined;
 /**
  * Loads `dist/` with n8n-core's own PackageDirectoryLoader (what n8n runs for a community package,
  * reading the `n8n` block of package.json), so a wrong dist path or a class name that does not
- * match its file fails here as it would in n8n. Adds test-only node types: stand-ins for the
- * n8n-nodes-base nodes the examples use, a node that sends signed requests, and one that emits
- * given items.
+ * match its file fails here as it would in n8n. Adds test-only node types: the stand-ins for
+ * n8n-nodes-base nodes (`baseNodeStandIns.tsx`), a node that sends signed requests, and one that
+ * emits given items.
  */
 export function loadPackageTypes(): Promise<PackageTypes> {
 	loaded ??= load();
@@ -49,16 +45,9 @@ async function load(): Promise<PackageTypes> {
 	for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
 		byName.set(name.includes('.') ? name : `${PACKAGE_NAME}.${name}`, type);
 	}
-	byName.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
+	for (const [name, type] of Object.entries(BASE_NODE_STAND_INS)) byName.set(name, type);
 	byName.set('harness.signedRequest', new SignedRequest());
 	byName.set('harness.items', new Items());
-	// Stand-ins for the n8n-nodes-base nodes the example workflows use, under n8n's own names.
-	byName.set('n8n-nodes-base.stickyNote', new StickyNote());
-	byName.set('n8n-nodes-base.if', new If());
-	byName.set('n8n-nodes-base.splitOut', new SplitOut());
-	byName.set('n8n-nodes-base.noOp', new NoOp());
-	byName.set('n8n-nodes-base.code', new Code());
-	byName.set('n8n-nodes-base.scheduleTrigger', new ScheduleTrigger());
 
 	const credentialTypes = new Map<string, ICredentialType>();
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);
@@ -80,5 +69,16 @@ async function load(): Promise<PackageTypes> {
 		nodeTypes,
 		credentialTypes,
 		nodeNames: [...byName.keys()].filter((name) => name.startsWith(`${PACKAGE_NAME}.`)),
+		byName,
 	};
+}
+
+/**
+ * Makes more node types known to the harness for this test file (jest gives each file its own
+ * module registry, so its own loaded types): a test-only node, a node's AI tool variant, or a
+ * real n8n node loaded from an n8n install. Types given here replace those of the same name.
+ */
+export async function addNodeTypes(types: Record<string, INodeType | IVersionedNodeType>): Promise<void> {
+	const { byName } = await loadPackageTypes();
+	for (const [name, type] of Object.entries(types)) byName.set(name, type);
 }

@@ -9,7 +9,7 @@ import {
 
 import { CREDENTIALS_REF, credentialsFor, loadPackageTypes, runWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { aiToolVariant } from '../../harness/aiToolVariant';
-import { addNodeTypes } from '../../harness/extraNodeTypes';
+import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
 
 /**

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
-import { addNodeTypes } from '../../harness/extraNodeTypes';
+import { addNodeTypes } from '../../harness/packageTypes';
 import { startSandbox } from '../../sandbox';
 
 /**
