@@ -1,5 +1,4 @@
-import { itemsWorkflow, runWorkflow } from '../../../harness';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { itemsWorkflow, runWorkflow, useSandbox } from '../../../harness';
 
 /**
  * The item loop reads what is the same for every item once per run. n8n's server decrypts a
@@ -8,13 +7,7 @@ import { startSandbox, type Sandbox } from '../../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const ITEMS = 10;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: ITEMS });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.clearLog());
+const { sandbox, credentials } = useSandbox({ seed: ITEMS });
 
 const ids = Array.from({ length: ITEMS }, (_, i) => ({ id: `tkt_${i + 1}` }));
 const getTickets = (concurrentRequests: number) => ({
@@ -26,8 +19,7 @@ const getTickets = (concurrentRequests: number) => ({
 
 describe.each([1, 4])('Ticket → Get of 10 items, Concurrent Requests %i', (concurrentRequests) => {
 	it('reads the credential once for the node and once per request for signing: 11 reads', async () => {
-		const credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
-		const run = await runWorkflow(itemsWorkflow(ids, NODE, getTickets(concurrentRequests)), credentials);
+		const run = await runWorkflow(itemsWorkflow(ids, NODE, getTickets(concurrentRequests)), { supportTicketApi: credentials });
 		expect(run.error).toBeUndefined();
 		expect(run.output('Node').map((item) => item.json.id)).toEqual(ids.map(({ id }) => id));
 		expect(sandbox.log).toHaveLength(ITEMS);
@@ -35,8 +27,8 @@ describe.each([1, 4])('Ticket → Get of 10 items, Concurrent Requests %i', (con
 	});
 
 	it('a wrong Base URL with Continue On Fail gives every item the error, and sends nothing', async () => {
-		const credentials = { supportTicketApi: { baseUrl: 'support.example.com', apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
-		const run = await runWorkflow(itemsWorkflow(ids, NODE, getTickets(concurrentRequests), { onError: 'continueRegularOutput' }), credentials);
+		const wrong = { supportTicketApi: { ...credentials, baseUrl: 'support.example.com' } };
+		const run = await runWorkflow(itemsWorkflow(ids, NODE, getTickets(concurrentRequests), { onError: 'continueRegularOutput' }), wrong);
 		expect(run.error).toBeUndefined();
 		const output = run.output('Node');
 		expect(output).toHaveLength(ITEMS);
