@@ -15,13 +15,13 @@ const SECOND_MS = 1000;
 /** Near the level that was refused last, the allowance probes upwards this slowly. */
 const PROBE_EVERY_MS = 10_000;
 /** A run starts with this many at once and doubles per round of successes until the first refusal. */
-const FIRST_ALLOWANCE = 4;
+const FIRST_ALLOWANCE = 16;
 
 /**
  * How many requests of one node run may be on their way at once, shared by all items of the run
  * (one instance per execution, never module state).
  *
- * A run starts with 4 at once and adds one per success (doubling per round trip) up to the
+ * A run starts with 16 at once and adds one per success (doubling per round trip) up to the
  * maximum the user set, so a service with a small rate limit sees a few requests refused, not
  * the whole first round.
  *

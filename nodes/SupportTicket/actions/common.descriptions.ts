@@ -145,7 +145,7 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 }
 
 /** Used when Options → Concurrent Requests is not set; chosen from bench/results.md. */
-export const DEFAULT_CONCURRENT_REQUESTS = 64;
+export const DEFAULT_CONCURRENT_REQUESTS = 100;
 
 /**
  * Options of the operations that handle each input item with its own request(s): how many items

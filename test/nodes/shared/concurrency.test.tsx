@@ -43,21 +43,21 @@ describe('RequestLimiter', () => {
 		expect(peak).toBe(3);
 	});
 
-	it('starts with 4 at once and adds one per success up to the maximum (doubling per round trip)', async () => {
+	it('starts with 16 at once and adds one per success up to the maximum (doubling per round trip)', async () => {
 		const limiter = new RequestLimiter(32);
-		const gates = Array.from({ length: 12 }, deferred);
+		const gates = Array.from({ length: 40 }, deferred);
 		let running = 0;
 		const runs = gates.map((gate) => limiter.run(async () => (running++, gate.promise)));
 		await tick();
-		expect(running).toBe(4);
+		expect(running).toBe(16);
 		gates[0].resolve({ statusCode: 200 });
 		await tick();
 		// One slot freed and one added: two more start.
-		expect(running).toBe(6);
-		expect(limiter.concurrency).toBe(5);
+		expect(running).toBe(18);
+		expect(limiter.concurrency).toBe(17);
 		for (const gate of gates) gate.resolve({ statusCode: 200 });
 		await Promise.all(runs);
-		expect(limiter.concurrency).toBe(16);
+		expect(limiter.concurrency).toBe(32);
 	});
 
 	it('halves once for refusals of requests sent together', async () => {
