@@ -2,8 +2,6 @@
  * Where the time goes: one profiled Return All per side, plus the sandbox process profiled for its
  * whole life (its seeding left out). Self time from a V8 CPU profile, summed per function, per
  * file and per cost category. Profiling slows everything down, so only the shares count.
- *
- *   node build/bench/profile.js <file.cpuprofile> [top]     (summarises any profile)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,9 +120,4 @@ export async function profileRun(tickets: number, sides: Side[]): Promise<Profil
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
-}
-
-if (require.main === module) {
-	const [file, top] = process.argv.slice(2);
-	void import('./report').then(({ formatProfile }) => console.log(formatProfile(summariseProfile(readProfile(file)), Number(top ?? 15))));
 }

@@ -54,19 +54,14 @@ export function option(name: string, fallback: string): string {
 export const loadAverage = (): string => os.loadavg().map((load) => load.toFixed(2)).join(' / ');
 
 export function startRun(script: string): { finish(): RunFacts } {
-	const startedAt = new Date();
-	const loadBefore = loadAverage();
-	const args = process.argv.slice(2).join(' ');
-	return {
-		finish() {
-			const file = (name: string): string => repoPath('node_modules', name, 'package.json');
-			const version = (name: string): string => (existsSync(file(name)) ? (JSON.parse(readFileSync(file(name), 'utf8')) as { version: string }).version : 'not installed');
-			const cpus = os.cpus();
-			const packages = ['n8n-core', 'n8n-workflow', 'undici', 'axios', 'typescript'].map((name) => `${name} ${version(name)}`).join(', ');
-			const machine = `${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; ${packages}.`;
-			return { startedAt, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, command: `npm run ${script}${args ? ` -- ${args}` : ''}`, loadBefore, loadAfter: loadAverage(), machine };
-		},
-	};
+	const [startedAt, loadBefore, args] = [new Date(), loadAverage(), process.argv.slice(2).join(' ')];
+	const file = (name: string): string => repoPath('node_modules', name, 'package.json');
+	const version = (name: string): string => (existsSync(file(name)) ? (JSON.parse(readFileSync(file(name), 'utf8')) as { version: string }).version : 'not installed');
+	const packages = ['n8n-core', 'n8n-workflow', 'undici', 'axios', 'typescript'].map((name) => `${name} ${version(name)}`).join(', ');
+	const cpus = os.cpus();
+	const machine = `${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; ${packages}.`;
+	const command = `npm run ${script}${args ? ` -- ${args}` : ''}`;
+	return { finish: () => ({ startedAt, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, command, loadBefore, loadAfter: loadAverage(), machine }) };
 }
 
 const writtenBy = (run: RunFacts, rest: string): string => `Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${f0(run.durationSeconds)} s. Re-run it to refresh every figure below${rest}`;
@@ -88,10 +83,8 @@ const cpu = (m: { cpuMs: number }): number => m.cpuMs;
 
 /** Per-round ratio of a figure, `top` side over `bottom` side of the same round. */
 function roundRatios<M extends { side: string; round: number }>(c: { measurements: M[] }, figure: (m: M) => number, bottom: string, top = 'node'): number[] {
-	return ofSide(c, top).flatMap((t) => {
-		const b = c.measurements.find((m) => m.side === bottom && m.round === t.round);
-		return b ? [ratio(figure(t), figure(b))] : [];
-	});
+	const under = (t: M): M[] => c.measurements.filter((m) => m.side === bottom && m.round === t.round);
+	return ofSide(c, top).flatMap((t) => under(t).map((b) => ratio(figure(t), figure(b))));
 }
 
 const SIDE_MEANING: Record<Side, string> = {
@@ -101,12 +94,12 @@ const SIDE_MEANING: Record<Side, string> = {
 	node: 'Support Ticket node, Return All, through WorkflowExecute',
 };
 
-function itemSideMeaning(side: ItemSide): string {
-	if (side === 'http-request') return "n8n's HTTP Request node (n8n-nodes-base 2.41.1, v4.5, defaults, Support Ticket credential as predefined type)";
-	if (side === 'http-request-retry') return 'the same with Retry On Fail (3 tries, 1 s apart)';
-	const k = Number(side.slice('node-'.length));
-	return k === 1 ? 'this node, Concurrent Requests 1 (one item after another, as before)' : `this node, Concurrent Requests ${k}`;
-}
+const ITEM_SIDE_MEANING: Record<string, string> = {
+	'http-request': "n8n's HTTP Request node (n8n-nodes-base 2.41.1, v4.5, defaults, Support Ticket credential as predefined type)",
+	'http-request-retry': 'the same with Retry On Fail (3 tries, 1 s apart)',
+	'node-1': 'this node, Concurrent Requests 1 (one item after another, as before)',
+};
+const itemSideMeaning = (side: ItemSide): string => ITEM_SIDE_MEANING[side] ?? `this node, Concurrent Requests ${side.slice('node-'.length)}`;
 
 const itemLabel = (c: ItemComparison): string => `${count(c.count)} ${c.operation === 'create' ? 'ticket creates' : 'ticket gets'}, ${c.title}`;
 
@@ -249,7 +242,7 @@ export function renderResults(results: BenchResults): string {
 		`- **Load average** (1/5/15 min) before: ${run.loadBefore}; after: ${run.loadAfter}. The machine is shared, so absolute times move from run to run: read the **ratios**, from sides run back to back in the same round (same sandbox process, fresh child processes, order rotated every round, all sizes interleaved round by round). Client CPU time moves less than wall time when the machine is busy.`,
 		'- **Processes:** the sandbox (`build/test/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC and times exactly one traversal. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is `heapUsed` after it and a full GC, minus before, all items still held. Calls come from the sandbox\'s own request log (cleared after the warm-up); "sandbox ms" sums its time per request.',
 		`- **Sides:** ${sides.map((side) => `\`${side}\` = ${SIDE_MEANING[side]}`).join('; ')}. The target is \`node\` ÷ \`n8n-http\` (the limit reachable inside n8n).`,
-		`- **Commands:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds); parts alone: \`node build/bench/signingCost.js\`, \`node build/bench/profile.js <file.cpuprofile>\`.`,
+		`- **Command:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds).`,
 	];
 	const itemsIntro = `Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.\nEach measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then the parent switches the scenario's latency / rate limit on and the N-item run is timed. From the sandbox's log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.`;
 	const signing = results.signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`]);

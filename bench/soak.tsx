@@ -1,13 +1,10 @@
 /**
  * `npm run soak`: the node under faults, through n8n's engine in-process, against the sandbox in the
  * same process. Bounded in time; prints counts; exits 1 on any violation.
- *
- *   node build/bench/soak.js [--fault-seeds 1,2,3] [--retry-after 0]
- *
- * Faults: 15% 429 + 15% 503, latency 0–20 ms on every request, `Retry-After: 0` by default so the
- * soak takes seconds (waiting for a Retry-After is covered by the retry-policy tests). The fault
- * draws come from a seeded PRNG and only the node's requests draw, so a run replays exactly; the
- * fault cases run once per fault seed, each on a freshly seeded sandbox.
+ * Faults: 15% 429 + 15% 503, latency 0–20 ms on every request, `Retry-After: 0` so the soak takes
+ * seconds (waiting for a Retry-After is covered by the retry-policy tests). The fault draws come from
+ * a seeded PRNG and only the node's requests draw, so a run replays exactly; the fault cases run once
+ * per fault seed, each on a freshly seeded sandbox.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -15,12 +12,13 @@ import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/comm
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/retryPolicy';
 import { credentialsFor, isolateUserFolder, itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson, type WorkflowRun } from '../test/harness';
 import { type FaultOptions, type Sandbox, startSandbox } from '../test/sandbox';
-import { option } from './report';
 import { getManyParameters, NODE_TYPE } from './traversal';
 
 /** What one case found: counts to print, and the rules it broke (false: kept). */
 type Found = { lines: string[]; violations: Array<string | false> };
 
+const FAULTS: FaultOptions = { rate429: 0.15, rate503: 0.15, latencyMs: [0, 20], retryAfter: 0 };
+const FAULT_SEEDS = [1, 2, 3];
 const TICKETS = 10_000;
 const CREATIONS = 500;
 const STOP_AFTER_PAGES = 30;
@@ -217,17 +215,9 @@ const FAULT_CASES: Case[] = [
 	]),
 ];
 
-function integers(name: string, fallback: string): number[] {
-	const values = option(name, fallback).split(',').map(Number);
-	if (!values.every((value) => Number.isSafeInteger(value) && value >= 0)) throw new Error(`--${name} takes non-negative integers, comma-separated`);
-	return values;
-}
-
 async function main(): Promise<number> {
 	isolateUserFolder();
-	const [seeds, [retryAfter]] = [integers('fault-seeds', '1,2,3'), integers('retry-after', '0')];
-	const faults: FaultOptions = { rate429: 0.15, rate503: 0.15, latencyMs: [0, 20], retryAfter };
-	console.log(`soak: faults ${JSON.stringify({ ...faults, seed: seeds })}; time limit ${TIME_LIMIT_MS / 1000} s`);
+	console.log(`soak: faults ${JSON.stringify({ ...FAULTS, seed: FAULT_SEEDS })}; time limit ${TIME_LIMIT_MS / 1000} s`);
 	const started = performance.now();
 	const violations: string[] = [];
 	let steps = 0;
@@ -237,10 +227,10 @@ async function main(): Promise<number> {
 		console.log(`\n${++steps}. ${title}\n${found.lines.map((line) => `   ${line}`).join('\n')}`);
 		console.log(broken.length === 0 ? '   ok' : broken.map((v) => `   VIOLATION: ${v}`).join('\n'));
 	};
-	for (const seed of seeds) {
+	for (const seed of FAULT_SEEDS) {
 		for (const [title, soak] of FAULT_CASES) {
 			const sandbox = await startSandbox({ seed: TICKETS });
-			report(`${title} [fault seed ${seed}]`, await soak(sandbox, { ...faults, seed }).finally(() => sandbox.stop()));
+			report(`${title} [fault seed ${seed}]`, await soak(sandbox, { ...FAULTS, seed }).finally(() => sandbox.stop()));
 		}
 	}
 	for (const [title, found] of await serverGone(TICKETS, STOP_AFTER_PAGES)) report(title, found);
