@@ -103,38 +103,38 @@ const itemSideMeaning = (side: ItemSide): string => ITEM_SIDE_MEANING[side] ?? `
 
 const itemLabel = (c: ItemComparison): string => `${count(c.count)} ${c.operation === 'create' ? 'ticket creates' : 'ticket gets'}, ${c.title}`;
 
+/** A Summary row: figure, measured, target and whether it was met (no verdict when undefined). */
+type Row = [figure: string, measured: string, target: string, met?: boolean];
+
 /** Latency scenarios: `concurrent` against `node-1` and `http-request`; rate-limited ones: failures and the rate. */
-function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchResults): string[][] {
-	return items.flatMap((c) => {
+function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchResults): Row[] {
+	return items.flatMap((c): Row[] => {
 		const label = itemLabel(c);
-		const node = ofSide(c, concurrent);
+		const [node, sequential] = [ofSide(c, concurrent), ofSide(c, 'node-1')];
+		const lost = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.lost);
+		const duplicates = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.duplicates);
 		if (c.faults.rateLimit === undefined) {
-			const speedUp = roundRatios(c, wall, concurrent, 'node-1');
-			const overHttp = roundRatios(c, wall, 'http-request', concurrent);
+			const [speedUp, overHttp] = [roundRatios(c, wall, concurrent, 'node-1'), roundRatios(c, wall, 'http-request', concurrent)];
 			const nodeSides = c.measurements.filter((m) => m.side.startsWith('node-'));
 			return [
-				[`${label}: speed-up ${concurrent} over node-1 (sequential ÷ concurrent wall time)`, spread(speedUp), `≥ ${TARGETS.speedUp}`, verdict(median(speedUp) >= TARGETS.speedUp)],
-				[`${label}: wall time ${concurrent} ÷ HTTP Request node`, spread(overHttp), `≤ ${TARGETS.overHttpRequest}`, verdict(median(overHttp) <= TARGETS.overHttpRequest)],
-				[`${label}: duplicates / lost items, every node side and round`, `${sum(nodeSides, (m) => m.duplicates)} / ${sum(nodeSides, (m) => m.lost)}`, '0 / 0', verdict(sum(nodeSides, (m) => m.duplicates + m.lost) === 0)],
+				[`${label}: speed-up ${concurrent} over node-1 (sequential ÷ concurrent wall time)`, spread(speedUp), `≥ ${TARGETS.speedUp}`, median(speedUp) >= TARGETS.speedUp],
+				[`${label}: wall time ${concurrent} ÷ HTTP Request node`, spread(overHttp), `≤ ${TARGETS.overHttpRequest}`, median(overHttp) <= TARGETS.overHttpRequest],
+				[`${label}: duplicates / lost items, every node side and round`, `${duplicates(nodeSides)} / ${lost(nodeSides)}`, '0 / 0', duplicates(nodeSides) + lost(nodeSides) === 0],
 			];
 		}
 		const rates = node.map((m) => m.ratePerSecond);
-		const within = rates.length > 0 && rates.every((r) => Math.abs(r - perSecond) <= perSecond * TARGETS.rateTolerance);
-		const rows = [
-			[`${label}: ${concurrent} failed (lost) items / duplicates`, `${sum(node, (m) => m.lost)} / ${sum(node, (m) => m.duplicates)}`, '0 / 0', verdict(sum(node, (m) => m.lost + m.duplicates) === 0)],
-			[`${label}: ${concurrent} achieved rate (2xx per second of wall time)`, `${rates.map(f1).join(', ')} req/s`, `${perSecond} ± ${TARGETS.rateTolerance * 100}%`, verdict(within)],
-		];
-		const sequential = ofSide(c, 'node-1');
-		if (sequential.length > 0) {
-			rows.push([`${label}: requests refused (429), ${concurrent} / node-1 (one item after another)`, `${sum(node, (m) => m.refused)} / ${sum(sequential, (m) => m.refused)}`, 'for reference', '']);
-		}
-		for (const side of ['http-request', 'http-request-retry'] as const) {
+		const httpRow = (side: ItemSide, name: string): Row[] => {
 			const http = ofSide(c, side);
 			const failed = http.find((m) => m.runError)?.runError;
-			const name = side === 'http-request' ? 'HTTP Request node, defaults' : 'HTTP Request node, Retry On Fail';
-			if (http.length > 0) rows.push([`${label}: ${name}: lost items / duplicates`, `${sum(http, (m) => m.lost)} of ${c.count * http.length} / ${sum(http, (m) => m.duplicates)}${failed ? ` (run failed: "${failed.slice(0, 60)}")` : ''}`, 'for reference', '']);
-		}
-		return rows;
+			return http.length === 0 ? [] : [[`${label}: HTTP Request node, ${name}: lost items / duplicates`, `${lost(http)} of ${c.count * http.length} / ${duplicates(http)}${failed ? ` (run failed: "${failed.slice(0, 60)}")` : ''}`, 'for reference']];
+		};
+		return [
+			[`${label}: ${concurrent} failed (lost) items / duplicates`, `${lost(node)} / ${duplicates(node)}`, '0 / 0', lost(node) + duplicates(node) === 0],
+			[`${label}: ${concurrent} achieved rate (2xx per second of wall time)`, `${rates.map(f1).join(', ')} req/s`, `${perSecond} ± ${TARGETS.rateTolerance * 100}%`, rates.length > 0 && rates.every((r) => Math.abs(r - perSecond) <= perSecond * TARGETS.rateTolerance)],
+			...(sequential.length === 0 ? [] : [[`${label}: requests refused (429), ${concurrent} / node-1 (one item after another)`, `${sum(node, (m) => m.refused)} / ${sum(sequential, (m) => m.refused)}`, 'for reference'] as Row]),
+			...httpRow('http-request', 'defaults'),
+			...httpRow('http-request-retry', 'Retry On Fail'),
+		];
 	});
 }
 
@@ -144,7 +144,7 @@ function realN8nPerPage({ one, all, inProcessAllMs, inProcessOneMs }: RealN8nFig
 }
 
 /** Per ticket, 100k ÷ 10k: flat is about 1. */
-export function perTicketGrowth(scaling: Comparison[]): { cpu: number; wall: number; memory: number } {
+function perTicketGrowth(scaling: Comparison[]): { cpu: number; wall: number; memory: number } {
 	const [small, large] = [10_000, 100_000].map((tickets) => scaling.find((c) => c.tickets === tickets));
 	if (!small || !large) return { cpu: Number.NaN, wall: Number.NaN, memory: Number.NaN };
 	const grows = (figure: (m: Measurement) => number): number => medianOf(large, 'node', figure) / large.tickets / (medianOf(small, 'node', figure) / small.tickets);
@@ -160,30 +160,27 @@ function summaryTable(results: BenchResults): string {
 	const g = perTicketGrowth(results.scaling);
 	const { perPage, inProcessPerPage, readsPerPage } = realN8nPerPage(results.realN8n);
 	const real = `Return All ${count(results.realN8n.tickets)} through real n8n ${results.realN8n.version} (\`n8n execute\`)`;
-	return table(
-		['figure', 'measured', 'target', ''],
-		[
-			...itemSummaryRows(results),
-			...[main, slowMain].flatMap((c) => {
-				const overHttp = roundRatios(c, wall, 'n8n-http');
-				return [
-					[`${c.title}: wall time node ÷ n8n's HTTP helper alone`, spread(overHttp), `≤ ${TARGETS.overN8nHttp}`, verdict(median(overHttp) <= TARGETS.overN8nHttp)],
-					[`${c.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(c, wall, 'raw')), '', ''],
-				];
-			}),
-			[`${real}: time per page, real ÷ in-process`, `${f2(perPage / inProcessPerPage)} (${f1(perPage)} / ${f1(inProcessPerPage)} ms)`, 'for reference', ''],
-			[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference', ''],
-			[`Return All ${count(main.tickets)}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, verdict(nodeCalls.every((c) => c === main.expectedCalls))],
-			[`Return All ${count(main.tickets)}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), '', ''],
-			['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, (m) => m.maxRssBytes, 'raw')), '', ''],
-			[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, verdict(limitCalls.every((c) => c === limit.expectedCalls))],
-			['signing one request (signRequestOptions)', `${f2(sign)} µs`, '', ''],
-			['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verdict(verify1k < TARGETS.verify1kUs)],
-			[`node: CPU time per ticket, 100k ÷ 10k (wall: ${f2(g.wall)})`, f2(g.cpu), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(g.cpu <= TARGETS.perTicketGrowth)],
-			['node: retained heap per ticket, 100k ÷ 10k', f2(g.memory), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(g.memory <= TARGETS.perTicketGrowth)],
-		],
-		['---', '---:', '---:', '---'],
-	);
+	const rows: Row[] = [
+		...itemSummaryRows(results),
+		...[main, slowMain].flatMap((c): Row[] => {
+			const overHttp = roundRatios(c, wall, 'n8n-http');
+			return [
+				[`${c.title}: wall time node ÷ n8n's HTTP helper alone`, spread(overHttp), `≤ ${TARGETS.overN8nHttp}`, median(overHttp) <= TARGETS.overN8nHttp],
+				[`${c.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(c, wall, 'raw')), ''],
+			];
+		}),
+		[`${real}: time per page, real ÷ in-process`, `${f2(perPage / inProcessPerPage)} (${f1(perPage)} / ${f1(inProcessPerPage)} ms)`, 'for reference'],
+		[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference'],
+		[`Return All ${count(main.tickets)}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, nodeCalls.every((c) => c === main.expectedCalls)],
+		[`Return All ${count(main.tickets)}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), ''],
+		['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, (m) => m.maxRssBytes, 'raw')), ''],
+		[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, limitCalls.every((c) => c === limit.expectedCalls)],
+		['signing one request (signRequestOptions)', `${f2(sign)} µs`, ''],
+		['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verify1k < TARGETS.verify1kUs],
+		[`node: CPU time per ticket, 100k ÷ 10k (wall: ${f2(g.wall)})`, f2(g.cpu), `≤ ${TARGETS.perTicketGrowth} (flat)`, g.cpu <= TARGETS.perTicketGrowth],
+		['node: retained heap per ticket, 100k ÷ 10k', f2(g.memory), `≤ ${TARGETS.perTicketGrowth} (flat)`, g.memory <= TARGETS.perTicketGrowth],
+	];
+	return table(['figure', 'measured', 'target', ''], rows.map(([figure, measured, target, met]) => [figure, measured, target, met === undefined ? '' : verdict(met)]), ['---', '---:', '---:', '---']);
 }
 
 function itemsTables(c: ItemComparison): string {
