@@ -43,42 +43,33 @@ type ChildMessage = { type: 'warm' } | { type: 'done'; figures: ProcessFigures }
 export type ChildOptions = { label: string; execArgv?: string[]; timeoutMs?: number; profilePath?: string; beforeGo?: () => Promise<void> };
 
 /** Parent side: runs `job` in a fresh child; resolves once the child has exited, with the sandbox log of the measured part. */
-export function measureInChild<Figures>(kind: TaskKind, job: unknown, sandbox: SandboxProcess, options: ChildOptions): Promise<ProcessFigures & Figures & { log: RequestLogEntry[] }> {
+export async function measureInChild<Figures>(kind: TaskKind, job: unknown, sandbox: SandboxProcess, options: ChildOptions): Promise<ProcessFigures & Figures & { log: RequestLogEntry[] }> {
 	const child = fork(path.join(__dirname, 'child.js'), [], { execArgv: ['--expose-gc', ...(options.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-	const send = (message: ParentMessage): boolean => child.send(message);
-	type Result = ProcessFigures & Figures & { log: RequestLogEntry[] };
-	return new Promise<Result>((resolve, reject) => {
-		let settled = false;
-		let reported = false;
-		const timeoutMs = options.timeoutMs ?? 600_000;
-		const timer = setTimeout(() => finish(new Error(`${options.label} timed out after ${timeoutMs} ms`)), timeoutMs);
-		function finish(error: Error | undefined, value?: Result): void {
-			if (settled) return;
-			settled = true;
-			clearTimeout(timer);
-			if (error) {
-				if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-				return reject(error);
-			}
-			// Resolved once the child has gone, so it never overlaps with the next measurement.
-			if (child.exitCode !== null || child.signalCode !== null) resolve(value as Result);
-			else child.once('exit', () => resolve(value as Result));
-		}
-		child.on('exit', (code, signal) => reported || finish(new Error(`${options.label}: child exited early (${code ?? signal})`)));
-		child.on('message', (message: ChildMessage) => {
-			void (async () => {
-				if (message.type === 'failed') return finish(new Error(`${options.label} failed: ${message.error}`));
-				if (message.type === 'warm') {
-					await sandbox.clearLog();
-					await options.beforeGo?.();
-					return void send({ type: 'go' });
-				}
-				reported = true;
-				finish(undefined, { ...(message.figures as ProcessFigures & Figures), log: await sandbox.log() });
-			})().catch((error: unknown) => finish(error as Error));
-		});
-		send({ type: 'job', kind, job, profilePath: options.profilePath });
-	});
+	const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(String(code ?? signal))));
+	const timeoutMs = options.timeoutMs ?? 600_000;
+	let timedOut = false;
+	const timer = setTimeout(() => (timedOut = child.kill('SIGKILL')), timeoutMs);
+	const next = async (type: 'warm' | 'done'): Promise<ChildMessage> => {
+		const gone = exited.then((how) => ({ type: 'failed', error: timedOut ? `timed out after ${timeoutMs} ms` : `child exited early (${how})` }) as const);
+		const message = await Promise.race([new Promise<ChildMessage>((resolve) => child.once('message', resolve)), gone]);
+		if (message.type !== type) throw new Error(`${options.label}: ${message.type === 'failed' ? message.error : `expected ${type}`}`);
+		return message;
+	};
+	try {
+		child.send({ type: 'job', kind, job, profilePath: options.profilePath } satisfies ParentMessage);
+		await next('warm');
+		await sandbox.clearLog();
+		await options.beforeGo?.();
+		child.send({ type: 'go' } satisfies ParentMessage);
+		const done = (await next('done')) as Extract<ChildMessage, { type: 'done' }>;
+		const log = await sandbox.log();
+		// Resolved once the child has gone, so it never overlaps with the next measurement.
+		await exited;
+		return { ...(done.figures as ProcessFigures & Figures), log };
+	} finally {
+		clearTimeout(timer);
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	}
 }
 
 /** Child side: a full garbage collection (the child runs with --expose-gc). */

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 
 import { loadPackageTypes, repoPath, runWorkflow, useNativeRegexEngine, type WorkflowJson, type WorkflowRun } from '../test/harness';
 import { addNodeTypes } from '../test/harness/extraNodeTypes';
@@ -153,20 +153,16 @@ type ImportOutcome = { executions: number; nodeRuns: number; last: WorkflowRun; 
 /** Page per execution: each execution's cursor starts the next, until the last page or `maxExecutions`; each execution's data is dropped once its cursor was read. */
 export async function runPages(credentials: Credentials, maxExecutions: number): Promise<ImportOutcome> {
 	const workflow = pagePerExecution();
-	let cursor: string | undefined;
-	let last: WorkflowRun | undefined;
-	let executions = 0;
-	while (executions < maxExecutions) {
-		last = await runWorkflow(workflow, credentials, { mode: 'integrated', nodeName: SUB_TRIGGER, data: [[{ json: cursor === undefined ? {} : { next_cursor: cursor } }]] });
-		executions++;
+	let cursor: IDataObject = {};
+	for (let executions = 1; ; executions++) {
+		const last = await runWorkflow(workflow, credentials, { mode: 'integrated', nodeName: SUB_TRIGGER, data: [[{ json: cursor }]] });
 		if (last.error) throw new Error(`workflow failed: ${last.error.message}`);
 		const page = last.output(RETURN_CURSOR)[0]?.json;
 		if (!page) throw new Error(`execution ${executions} returned no cursor`);
-		if (page.has_more !== true) return { executions, nodeRuns: executions, last, finished: true };
-		cursor = String(page.next_cursor);
+		const finished = page.has_more !== true;
+		if (finished || executions >= maxExecutions) return { executions, nodeRuns: executions, last, finished };
+		cursor = { next_cursor: String(page.next_cursor) };
 	}
-	if (!last) throw new Error('maxExecutions must be at least 1');
-	return { executions, nodeRuns: executions, last, finished: false };
 }
 
 export async function importTickets(mode: ImportMode, credentials: Credentials, tickets: number): Promise<ImportOutcome> {

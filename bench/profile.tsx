@@ -2,8 +2,6 @@
  * Where the time goes: one profiled Return All per side, plus the sandbox process profiled for its
  * whole life (its seeding left out). Self time from a V8 CPU profile, summed per function, per
  * file and per cost category. Profiling slows everything down, so only the shares count.
- *
- *   node build/bench/profile.js <file.cpuprofile> [top]     (summarises any profile)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,46 +50,32 @@ function shortFile(url: string): string {
  */
 export function summariseProfile(profile: CpuProfile, options: { excludeThrough?: (frame: CallFrame) => boolean } = {}): ProfileSummary {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-	const parent = new Map<number, number>();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-	const charged = new Map<number, CallFrame>();
-	const chargedTo = (id: number): CallFrame => {
-		const known = charged.get(id);
-		if (known) return known;
-		const frame = (byId.get(id) as { callFrame: CallFrame }).callFrame;
-		const up = parent.get(id);
-		const own = frame.url !== '' || /^\((garbage collector|program|idle|root)\)$|^(parse|stringify)$/.test(frame.functionName) || up === undefined;
-		const result = own ? frame : chargedTo(up);
-		charged.set(id, result);
-		return result;
+	// From the root down: the frame each node's samples are charged to; none when excluded.
+	const chargedTo = new Map<number, CallFrame | undefined>();
+	const visit = (id: number, caller: CallFrame | undefined, excluded: boolean): void => {
+		const node = byId.get(id);
+		if (!node) return;
+		const out = excluded || (options.excludeThrough?.(node.callFrame) ?? false);
+		const own = node.callFrame.url !== '' || /^\((garbage collector|program|idle|root)\)$|^(parse|stringify)$/.test(node.callFrame.functionName) || !caller;
+		const owner = own ? node.callFrame : caller;
+		chargedTo.set(id, out ? undefined : owner);
+		for (const child of node.children ?? []) visit(child, owner, out);
 	};
-	const excluded = new Set<number>();
-	const exclude = (id: number): void => {
-		excluded.add(id);
-		for (const child of byId.get(id)?.children ?? []) exclude(child);
-	};
-	for (const node of profile.nodes) if (!excluded.has(node.id) && options.excludeThrough?.(node.callFrame)) exclude(node.id);
-	const selfMs = new Map<number, number>();
-	// timeDeltas[i] is the time before sample i; the time after it (delta i+1) was spent in it.
-	profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000));
+	visit(profile.nodes[0]?.id, undefined, false);
 	const sums = { categories: new Map<string, number>(), files: new Map<string, number>(), functions: new Map<string, number>() };
 	const add = (map: Map<string, number>, key: string, ms: number): void => void map.set(key, (map.get(key) ?? 0) + ms);
-	let busyMs = 0;
-	let idleMs = 0;
-	for (const [id, ms] of selfMs) {
-		const frame = byId.get(id)?.callFrame;
-		if (!frame || excluded.has(id)) continue;
-		if (frame.functionName === '(idle)') {
-			idleMs += ms;
-			continue;
-		}
-		const owner = chargedTo(id);
+	let [busyMs, idleMs] = [0, 0];
+	// timeDeltas[i] is the time before sample i; the time after it (delta i+1) was spent in it.
+	profile.samples.forEach((id, i) => {
+		const [frame, owner, ms] = [byId.get(id)?.callFrame, chargedTo.get(id), (profile.timeDeltas[i + 1] ?? 0) / 1000];
+		if (!frame || !owner) return;
+		if (frame.functionName === '(idle)') return void (idleMs += ms);
 		busyMs += ms;
 		add(sums.categories, (CATEGORIES.find(([, test]) => test(owner.functionName, owner.url)) as [string, unknown])[0], ms);
 		add(sums.files, shortFile(owner.url), ms);
 		const where = frame.url ? `${shortFile(frame.url)}:${frame.lineNumber + 1}` : owner === frame ? '(native)' : `(native, from ${shortFile(owner.url)})`;
 		add(sums.functions, `${frame.functionName || '(anonymous)'} ${where}`, ms);
-	}
+	});
 	const sorted = (map: Map<string, number>): Cost[] => [...map].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
 	return { busyMs, idleMs, categories: sorted(sums.categories), files: sorted(sums.files), functions: sorted(sums.functions) };
 }
@@ -122,9 +106,4 @@ export async function profileRun(tickets: number, sides: Side[]): Promise<Profil
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
-}
-
-if (require.main === module) {
-	const [file, top] = process.argv.slice(2);
-	void import('./report').then(({ formatProfile }) => console.log(formatProfile(summariseProfile(readProfile(file)), Number(top ?? 15))));
 }

@@ -32,7 +32,7 @@ export async function measureRealN8nReturnAll(install: N8nInstall, sandbox: Sand
 	const workflow = (id: string, limit?: number) => ({ id, name: id, ...singleNodeWorkflow(NODE_TYPE, getManyParameters(limit), { credentials }) });
 	try {
 		await installCommunityPackage(folder, packed.tarball, packed.version);
-		await importCredentials(folder, sandboxCredentials(sandbox));
+		await importCredentials(folder, sandboxCredentials(sandbox.target));
 		await importWorkflows(folder, [workflow('benchLimitOne', 100), workflow('benchReturnAll')]);
 		// Timed without the query log (printing every query costs time); counted in a second run with it.
 		const execute = async (id: string, logged: boolean) => {

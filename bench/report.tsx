@@ -54,19 +54,14 @@ export function option(name: string, fallback: string): string {
 export const loadAverage = (): string => os.loadavg().map((load) => load.toFixed(2)).join(' / ');
 
 export function startRun(script: string): { finish(): RunFacts } {
-	const startedAt = new Date();
-	const loadBefore = loadAverage();
-	const args = process.argv.slice(2).join(' ');
-	return {
-		finish() {
-			const file = (name: string): string => repoPath('node_modules', name, 'package.json');
-			const version = (name: string): string => (existsSync(file(name)) ? (JSON.parse(readFileSync(file(name), 'utf8')) as { version: string }).version : 'not installed');
-			const cpus = os.cpus();
-			const packages = ['n8n-core', 'n8n-workflow', 'undici', 'axios', 'typescript'].map((name) => `${name} ${version(name)}`).join(', ');
-			const machine = `${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; ${packages}.`;
-			return { startedAt, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, command: `npm run ${script}${args ? ` -- ${args}` : ''}`, loadBefore, loadAfter: loadAverage(), machine };
-		},
-	};
+	const [startedAt, loadBefore, args] = [new Date(), loadAverage(), process.argv.slice(2).join(' ')];
+	const file = (name: string): string => repoPath('node_modules', name, 'package.json');
+	const version = (name: string): string => (existsSync(file(name)) ? (JSON.parse(readFileSync(file(name), 'utf8')) as { version: string }).version : 'not installed');
+	const packages = ['n8n-core', 'n8n-workflow', 'undici', 'axios', 'typescript'].map((name) => `${name} ${version(name)}`).join(', ');
+	const cpus = os.cpus();
+	const machine = `${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; ${packages}.`;
+	const command = `npm run ${script}${args ? ` -- ${args}` : ''}`;
+	return { finish: () => ({ startedAt, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, command, loadBefore, loadAfter: loadAverage(), machine }) };
 }
 
 const writtenBy = (run: RunFacts, rest: string): string => `Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${f0(run.durationSeconds)} s. Re-run it to refresh every figure below${rest}`;
@@ -88,10 +83,8 @@ const cpu = (m: { cpuMs: number }): number => m.cpuMs;
 
 /** Per-round ratio of a figure, `top` side over `bottom` side of the same round. */
 function roundRatios<M extends { side: string; round: number }>(c: { measurements: M[] }, figure: (m: M) => number, bottom: string, top = 'node'): number[] {
-	return ofSide(c, top).flatMap((t) => {
-		const b = c.measurements.find((m) => m.side === bottom && m.round === t.round);
-		return b ? [ratio(figure(t), figure(b))] : [];
-	});
+	const under = (t: M): M[] => c.measurements.filter((m) => m.side === bottom && m.round === t.round);
+	return ofSide(c, top).flatMap((t) => under(t).map((b) => ratio(figure(t), figure(b))));
 }
 
 const SIDE_MEANING: Record<Side, string> = {
@@ -101,47 +94,47 @@ const SIDE_MEANING: Record<Side, string> = {
 	node: 'Support Ticket node, Return All, through WorkflowExecute',
 };
 
-function itemSideMeaning(side: ItemSide): string {
-	if (side === 'http-request') return "n8n's HTTP Request node (n8n-nodes-base 2.41.1, v4.5, defaults, Support Ticket credential as predefined type)";
-	if (side === 'http-request-retry') return 'the same with Retry On Fail (3 tries, 1 s apart)';
-	const k = Number(side.slice('node-'.length));
-	return k === 1 ? 'this node, Concurrent Requests 1 (one item after another, as before)' : `this node, Concurrent Requests ${k}`;
-}
+const ITEM_SIDE_MEANING: Record<string, string> = {
+	'http-request': "n8n's HTTP Request node (n8n-nodes-base 2.41.1, v4.5, defaults, Support Ticket credential as predefined type)",
+	'http-request-retry': 'the same with Retry On Fail (3 tries, 1 s apart)',
+	'node-1': 'this node, Concurrent Requests 1 (one item after another, as before)',
+};
+const itemSideMeaning = (side: ItemSide): string => ITEM_SIDE_MEANING[side] ?? `this node, Concurrent Requests ${side.slice('node-'.length)}`;
 
 const itemLabel = (c: ItemComparison): string => `${count(c.count)} ${c.operation === 'create' ? 'ticket creates' : 'ticket gets'}, ${c.title}`;
 
+/** A Summary row: figure, measured, target and whether it was met (no verdict when undefined). */
+type Row = [figure: string, measured: string, target: string, met?: boolean];
+
 /** Latency scenarios: `concurrent` against `node-1` and `http-request`; rate-limited ones: failures and the rate. */
-function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchResults): string[][] {
-	return items.flatMap((c) => {
+function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchResults): Row[] {
+	return items.flatMap((c): Row[] => {
 		const label = itemLabel(c);
-		const node = ofSide(c, concurrent);
+		const [node, sequential] = [ofSide(c, concurrent), ofSide(c, 'node-1')];
+		const lost = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.lost);
+		const duplicates = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.duplicates);
 		if (c.faults.rateLimit === undefined) {
-			const speedUp = roundRatios(c, wall, concurrent, 'node-1');
-			const overHttp = roundRatios(c, wall, 'http-request', concurrent);
+			const [speedUp, overHttp] = [roundRatios(c, wall, concurrent, 'node-1'), roundRatios(c, wall, 'http-request', concurrent)];
 			const nodeSides = c.measurements.filter((m) => m.side.startsWith('node-'));
 			return [
-				[`${label}: speed-up ${concurrent} over node-1 (sequential ÷ concurrent wall time)`, spread(speedUp), `≥ ${TARGETS.speedUp}`, verdict(median(speedUp) >= TARGETS.speedUp)],
-				[`${label}: wall time ${concurrent} ÷ HTTP Request node`, spread(overHttp), `≤ ${TARGETS.overHttpRequest}`, verdict(median(overHttp) <= TARGETS.overHttpRequest)],
-				[`${label}: duplicates / lost items, every node side and round`, `${sum(nodeSides, (m) => m.duplicates)} / ${sum(nodeSides, (m) => m.lost)}`, '0 / 0', verdict(sum(nodeSides, (m) => m.duplicates + m.lost) === 0)],
+				[`${label}: speed-up ${concurrent} over node-1 (sequential ÷ concurrent wall time)`, spread(speedUp), `≥ ${TARGETS.speedUp}`, median(speedUp) >= TARGETS.speedUp],
+				[`${label}: wall time ${concurrent} ÷ HTTP Request node`, spread(overHttp), `≤ ${TARGETS.overHttpRequest}`, median(overHttp) <= TARGETS.overHttpRequest],
+				[`${label}: duplicates / lost items, every node side and round`, `${duplicates(nodeSides)} / ${lost(nodeSides)}`, '0 / 0', duplicates(nodeSides) + lost(nodeSides) === 0],
 			];
 		}
 		const rates = node.map((m) => m.ratePerSecond);
-		const within = rates.length > 0 && rates.every((r) => Math.abs(r - perSecond) <= perSecond * TARGETS.rateTolerance);
-		const rows = [
-			[`${label}: ${concurrent} failed (lost) items / duplicates`, `${sum(node, (m) => m.lost)} / ${sum(node, (m) => m.duplicates)}`, '0 / 0', verdict(sum(node, (m) => m.lost + m.duplicates) === 0)],
-			[`${label}: ${concurrent} achieved rate (2xx per second of wall time)`, `${rates.map(f1).join(', ')} req/s`, `${perSecond} ± ${TARGETS.rateTolerance * 100}%`, verdict(within)],
-		];
-		const sequential = ofSide(c, 'node-1');
-		if (sequential.length > 0) {
-			rows.push([`${label}: requests refused (429), ${concurrent} / node-1 (one item after another)`, `${sum(node, (m) => m.refused)} / ${sum(sequential, (m) => m.refused)}`, 'for reference', '']);
-		}
-		for (const side of ['http-request', 'http-request-retry'] as const) {
+		const httpRow = (side: ItemSide, name: string): Row[] => {
 			const http = ofSide(c, side);
 			const failed = http.find((m) => m.runError)?.runError;
-			const name = side === 'http-request' ? 'HTTP Request node, defaults' : 'HTTP Request node, Retry On Fail';
-			if (http.length > 0) rows.push([`${label}: ${name}: lost items / duplicates`, `${sum(http, (m) => m.lost)} of ${c.count * http.length} / ${sum(http, (m) => m.duplicates)}${failed ? ` (run failed: "${failed.slice(0, 60)}")` : ''}`, 'for reference', '']);
-		}
-		return rows;
+			return http.length === 0 ? [] : [[`${label}: HTTP Request node, ${name}: lost items / duplicates`, `${lost(http)} of ${c.count * http.length} / ${duplicates(http)}${failed ? ` (run failed: "${failed.slice(0, 60)}")` : ''}`, 'for reference']];
+		};
+		return [
+			[`${label}: ${concurrent} failed (lost) items / duplicates`, `${lost(node)} / ${duplicates(node)}`, '0 / 0', lost(node) + duplicates(node) === 0],
+			[`${label}: ${concurrent} achieved rate (2xx per second of wall time)`, `${rates.map(f1).join(', ')} req/s`, `${perSecond} ± ${TARGETS.rateTolerance * 100}%`, rates.length > 0 && rates.every((r) => Math.abs(r - perSecond) <= perSecond * TARGETS.rateTolerance)],
+			...(sequential.length === 0 ? [] : [[`${label}: requests refused (429), ${concurrent} / node-1 (one item after another)`, `${sum(node, (m) => m.refused)} / ${sum(sequential, (m) => m.refused)}`, 'for reference'] as Row]),
+			...httpRow('http-request', 'defaults'),
+			...httpRow('http-request-retry', 'Retry On Fail'),
+		];
 	});
 }
 
@@ -151,7 +144,7 @@ function realN8nPerPage({ one, all, inProcessAllMs, inProcessOneMs }: RealN8nFig
 }
 
 /** Per ticket, 100k ÷ 10k: flat is about 1. */
-export function perTicketGrowth(scaling: Comparison[]): { cpu: number; wall: number; memory: number } {
+function perTicketGrowth(scaling: Comparison[]): { cpu: number; wall: number; memory: number } {
 	const [small, large] = [10_000, 100_000].map((tickets) => scaling.find((c) => c.tickets === tickets));
 	if (!small || !large) return { cpu: Number.NaN, wall: Number.NaN, memory: Number.NaN };
 	const grows = (figure: (m: Measurement) => number): number => medianOf(large, 'node', figure) / large.tickets / (medianOf(small, 'node', figure) / small.tickets);
@@ -167,30 +160,27 @@ function summaryTable(results: BenchResults): string {
 	const g = perTicketGrowth(results.scaling);
 	const { perPage, inProcessPerPage, readsPerPage } = realN8nPerPage(results.realN8n);
 	const real = `Return All ${count(results.realN8n.tickets)} through real n8n ${results.realN8n.version} (\`n8n execute\`)`;
-	return table(
-		['figure', 'measured', 'target', ''],
-		[
-			...itemSummaryRows(results),
-			...[main, slowMain].flatMap((c) => {
-				const overHttp = roundRatios(c, wall, 'n8n-http');
-				return [
-					[`${c.title}: wall time node ÷ n8n's HTTP helper alone`, spread(overHttp), `≤ ${TARGETS.overN8nHttp}`, verdict(median(overHttp) <= TARGETS.overN8nHttp)],
-					[`${c.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(c, wall, 'raw')), '', ''],
-				];
-			}),
-			[`${real}: time per page, real ÷ in-process`, `${f2(perPage / inProcessPerPage)} (${f1(perPage)} / ${f1(inProcessPerPage)} ms)`, 'for reference', ''],
-			[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference', ''],
-			[`Return All ${count(main.tickets)}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, verdict(nodeCalls.every((c) => c === main.expectedCalls))],
-			[`Return All ${count(main.tickets)}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), '', ''],
-			['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, (m) => m.maxRssBytes, 'raw')), '', ''],
-			[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, verdict(limitCalls.every((c) => c === limit.expectedCalls))],
-			['signing one request (signRequestOptions)', `${f2(sign)} µs`, '', ''],
-			['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verdict(verify1k < TARGETS.verify1kUs)],
-			[`node: CPU time per ticket, 100k ÷ 10k (wall: ${f2(g.wall)})`, f2(g.cpu), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(g.cpu <= TARGETS.perTicketGrowth)],
-			['node: retained heap per ticket, 100k ÷ 10k', f2(g.memory), `≤ ${TARGETS.perTicketGrowth} (flat)`, verdict(g.memory <= TARGETS.perTicketGrowth)],
-		],
-		['---', '---:', '---:', '---'],
-	);
+	const rows: Row[] = [
+		...itemSummaryRows(results),
+		...[main, slowMain].flatMap((c): Row[] => {
+			const overHttp = roundRatios(c, wall, 'n8n-http');
+			return [
+				[`${c.title}: wall time node ÷ n8n's HTTP helper alone`, spread(overHttp), `≤ ${TARGETS.overN8nHttp}`, median(overHttp) <= TARGETS.overN8nHttp],
+				[`${c.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(c, wall, 'raw')), ''],
+			];
+		}),
+		[`${real}: time per page, real ÷ in-process`, `${f2(perPage / inProcessPerPage)} (${f1(perPage)} / ${f1(inProcessPerPage)} ms)`, 'for reference'],
+		[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference'],
+		[`Return All ${count(main.tickets)}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, nodeCalls.every((c) => c === main.expectedCalls)],
+		[`Return All ${count(main.tickets)}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), ''],
+		['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, (m) => m.maxRssBytes, 'raw')), ''],
+		[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, limitCalls.every((c) => c === limit.expectedCalls)],
+		['signing one request (signRequestOptions)', `${f2(sign)} µs`, ''],
+		['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verify1k < TARGETS.verify1kUs],
+		[`node: CPU time per ticket, 100k ÷ 10k (wall: ${f2(g.wall)})`, f2(g.cpu), `≤ ${TARGETS.perTicketGrowth} (flat)`, g.cpu <= TARGETS.perTicketGrowth],
+		['node: retained heap per ticket, 100k ÷ 10k', f2(g.memory), `≤ ${TARGETS.perTicketGrowth} (flat)`, g.memory <= TARGETS.perTicketGrowth],
+	];
+	return table(['figure', 'measured', 'target', ''], rows.map(([figure, measured, target, met]) => [figure, measured, target, met === undefined ? '' : verdict(met)]), ['---', '---:', '---:', '---']);
 }
 
 function itemsTables(c: ItemComparison): string {
@@ -249,7 +239,7 @@ export function renderResults(results: BenchResults): string {
 		`- **Load average** (1/5/15 min) before: ${run.loadBefore}; after: ${run.loadAfter}. The machine is shared, so absolute times move from run to run: read the **ratios**, from sides run back to back in the same round (same sandbox process, fresh child processes, order rotated every round, all sizes interleaved round by round). Client CPU time moves less than wall time when the machine is busy.`,
 		'- **Processes:** the sandbox (`build/test/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC and times exactly one traversal. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is `heapUsed` after it and a full GC, minus before, all items still held. Calls come from the sandbox\'s own request log (cleared after the warm-up); "sandbox ms" sums its time per request.',
 		`- **Sides:** ${sides.map((side) => `\`${side}\` = ${SIDE_MEANING[side]}`).join('; ')}. The target is \`node\` ÷ \`n8n-http\` (the limit reachable inside n8n).`,
-		`- **Commands:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds); parts alone: \`node build/bench/signingCost.js\`, \`node build/bench/profile.js <file.cpuprofile>\`.`,
+		`- **Command:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds).`,
 	];
 	const itemsIntro = `Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.\nEach measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then the parent switches the scenario's latency / rate limit on and the N-item run is timed. From the sandbox's log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.`;
 	const signing = results.signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`]);

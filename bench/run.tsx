@@ -1,14 +1,10 @@
 /**
- * `npm run bench`: what a user waits for, side by side, each figure a ratio. Per-item creates and
- * gets at 30 ms service latency and under a 20 requests/s rate limit (this node one at a time,
- * concurrently, and n8n's HTTP Request node); Return All at 0 and 5 ms latency against n8n's HTTP
- * helper alone and raw undici; Limit 250, scaling, real n8n, a profile and the signing costs.
- * Writes bench/results.md.
+ * `npm run bench`: what a user waits for, side by side, each figure a ratio; writes bench/results.md.
  *
  *   node build/bench/run.js [--rounds 5] [--item-rounds 2] [--items 1000] [--large 100000] [--out bench/results.md]
  *
- * Exits 1 when a traversal returned the wrong items or made the wrong number of calls, or this node
- * lost or duplicated an item (a correctness failure); missed speed targets are reported, not failed.
+ * Exits 1 on a correctness failure (wrong items or calls, an item lost or duplicated by this node);
+ * missed speed targets are reported, not failed.
  */
 import { writeFileSync } from 'node:fs';
 

@@ -2,8 +2,6 @@
  * CPU cost of the package's signing code (nodes/shared), per call: signing one request and verifying
  * one webhook delivery with 1 KB and 100 KB bodies, plus JSON.parse of one full list page for scale.
  * 200 ms warm-up (which also sizes the rounds to about 60 ms), then 9 rounds; the median round counts.
- *
- *   node build/bench/signingCost.js
  */
 import { createHash } from 'node:crypto';
 
@@ -69,5 +67,3 @@ export async function measureSigningCosts(): Promise<MicroResult[]> {
 		measure(`for scale: JSON.parse of one list page (100 tickets, ${(page.length / 1024).toFixed(0)} KB)`, () => JSON.parse(page) as unknown),
 	];
 }
-
-if (require.main === module) void measureSigningCosts().then((results) => results.forEach((r) => console.log(`${r.medianUs.toFixed(2).padStart(9)} µs  ${r.name}`)));
