@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 
 import { loadPackageTypes, repoPath, runWorkflow, useNativeRegexEngine, type WorkflowJson, type WorkflowRun } from '../test/harness';
-import { addNodeTypes } from '../test/harness/extraNodeTypes';
+import { addNodeTypes } from '../test/harness/packageTypes';
 import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures } from './child';
 import type { SandboxProcess, SignedTarget } from './sandboxProcess';
 

@@ -8,7 +8,7 @@
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { itemsWorkflow, runWorkflow, type WorkflowJson } from '../test/harness';
-import { addNodeTypes } from '../test/harness/extraNodeTypes';
+import { addNodeTypes } from '../test/harness/packageTypes';
 import type { FaultOptions, RequestLogEntry } from '../test/sandbox';
 import { type ChildTask, measureInChild, type ProcessFigures, rotated } from './child';
 import type { SandboxProcess, SignedTarget } from './sandboxProcess';
