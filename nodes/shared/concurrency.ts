@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { parseRetryAfter } from './retryPolicy';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retryPolicy';
 
 /** What the limiter needs to see of an answer: n8n's full response. */
 interface ResponseLike {
@@ -29,12 +29,13 @@ const FIRST_ALLOWANCE = 16;
  * the allowance to half, or further, to what the service kept up with in the last second: the
  * round-trip times of the successes answered in that second, summed, divided by the second
  * (Little's law: how many requests were on their way on average). It grows back by one per second
- * without a refusal, and once it is one below the level that was refused, by one per ten seconds
- * only: growing back per round trip (30 ms against a nearby service) ran into a per-second limit
+ * without a refusal, except the step onto the level that was refused, which waits ten seconds: growing back per round trip (30 ms against a nearby service) ran into a per-second limit
  * again within a fraction of a second, with every request in flight refused.
  *
  * A `Retry-After` holds back every request of the run, not only the refused one, as a node
- * that sends one request after another would wait.
+ * that sends one request after another would wait; one longer than a request may wait in all
+ * (the retry budget) holds back nothing: each item's request then ends at once with the wait in
+ * its message, instead of every item sleeping for hours.
  */
 export class RequestLimiter {
 	private allowance: number;
@@ -110,7 +111,7 @@ export class RequestLimiter {
 			return;
 		}
 		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now);
-		if (retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+		if (retryAfterMs !== undefined && retryAfterMs <= DEFAULT_RETRY_POLICY.budgetMs) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
 		// Any refusal restarts the second without refusals, counted from when sending may resume.
 		this.changedAt = Math.max(now, this.pausedUntil);
 		this.successesSinceChange = 0;
@@ -129,7 +130,7 @@ export class RequestLimiter {
 			return;
 		}
 		this.successesSinceChange++;
-		const every = this.allowance + 1 >= this.refusedAt ? PROBE_EVERY_MS : SECOND_MS;
+		const every = this.allowance + 1 === this.refusedAt ? PROBE_EVERY_MS : SECOND_MS;
 		if (this.successesSinceChange >= this.allowance && now - this.changedAt >= every) {
 			this.allowance++;
 			this.changedAt = now;

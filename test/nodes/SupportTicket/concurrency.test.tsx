@@ -128,6 +128,23 @@ describe('Concurrent Requests under a rate limit', () => {
 	});
 });
 
+describe('Concurrent Requests when the service asks for a longer wait than the node waits', () => {
+	it('Retry-After of 2 hours: every item ends at once with the wait in its error, none held back for hours', async () => {
+		const tag = `long-wait-${Date.now().toString(36)}`;
+		const items = Array.from({ length: 12 }, (_, i) => ({ subject: `${tag} #${i}`, email: 'wait@example.com' }));
+		sandbox.setFaults({ rate429: 1, retryAfter: 7200 });
+
+		const started = Date.now();
+		const result = await createTickets(items, { concurrentRequests: 4 }, { continueOnFail: true });
+
+		expect(Date.now() - started).toBeLessThan(20_000);
+		const output = result.output('Node');
+		expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual(items.map((_, i) => i));
+		for (const o of output) expect(String(o.json.error)).toMatch(/asked to wait 7200 s/);
+		expect(subjectCounts(tag).size).toBe(0);
+	}, 30_000);
+});
+
 describe('Concurrent Requests on other operations', () => {
 	it('reply Get Many for many tickets: each ticket’s replies stay together, in input order', async () => {
 		const tickets = sandbox.store.listTickets();

@@ -107,6 +107,21 @@ describe('RequestLimiter', () => {
 		expect(limiter.concurrency).toBe(8);
 	});
 
+	it('grows per second again once past the level that was refused', async () => {
+		const clock = { now: 0 };
+		const limiter = await atMaximum(16, clock);
+		await limiter.run(async () => ({ statusCode: 429 }));
+		await limiter.run(async () => ({ statusCode: 503 }));
+		expect(limiter.concurrency).toBe(4);
+		const levels: number[] = [];
+		for (const wait of [1000, 1000, 1000, 1000, 9000, 1000, 1000]) {
+			clock.now += wait;
+			for (let i = 0; i < 16; i++) await limiter.run(async () => ({ statusCode: 200 }));
+			levels.push(limiter.concurrency);
+		}
+		expect(levels).toEqual([5, 6, 7, 7, 8, 9, 10]);
+	});
+
 	it('counts the second without refusals from the end of a Retry-After', async () => {
 		const clock = { now: 0 };
 		const limiter = await atMaximum(8, clock);
