@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };

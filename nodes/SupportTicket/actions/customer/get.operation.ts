@@ -8,7 +8,7 @@ const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'sear
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['get'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'GET',

@@ -8,6 +8,6 @@ const properties: INodeProperties[] = [...pagingFields({ resource: ['customer'],
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['getAll'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	return await getMany.call(this, itemIndex, { path: '/customers', ...shared });
 }

@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const text = requireText(this, 'body', 'Body', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

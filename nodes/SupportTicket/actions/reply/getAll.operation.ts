@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['getAll'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	return await getMany.call(this, itemIndex, { path: `/tickets/${path}/replies`, context: { resource: 'ticket', id }, ...shared });
 }

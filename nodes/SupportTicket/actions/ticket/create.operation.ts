@@ -50,7 +50,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);
 	const text = requireText(this, 'description', 'Description', itemIndex);
 	const email = checkEmail(this, requireText(this, 'customerEmail', 'Customer Email', itemIndex), 'Customer Email', itemIndex);

@@ -8,7 +8,7 @@ const properties: INodeProperties[] = [idLocator('ticket', 'ticketId', 'searchTi
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['get'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared = {}): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'GET',
