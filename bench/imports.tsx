@@ -11,8 +11,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IN
 
 import { loadPackageTypes, repoPath, runWorkflow, useNativeRegexEngine, type WorkflowJson, type WorkflowRun } from '../test/harness';
 import { addNodeTypes } from '../test/harness/packageTypes';
-import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures } from './child';
-import type { SandboxProcess, SignedTarget } from './sandboxProcess';
+import { type ChildTask, listCalls, measureInChild, type ProcessFigures } from './child';
+import type { SignedTarget } from './sandboxProcess';
 
 export type ImportMode = 'page-per-execution' | 'sub-workflow-per-page' | 'loop-in-one-execution' | 'return-all';
 export const IMPORT_MODES: ImportMode[] = ['page-per-execution', 'sub-workflow-per-page', 'loop-in-one-execution', 'return-all'];
@@ -32,8 +32,6 @@ type Credentials = Record<string, ICredentialDataDecryptedObject>;
 export class TicketTally {
 	private seen: Uint8Array;
 	private figures = { written: 0, distinct: 0, duplicates: 0, unknown: 0 };
-	/** Called once each, in order of `at`, after the item that brings `written` to `at`. */
-	private milestones: Array<{ at: number; callback: () => void }> = [];
 
 	constructor(readonly tickets: number) {
 		this.seen = new Uint8Array(Math.ceil((tickets + 1) / 8));
@@ -49,13 +47,6 @@ export class TicketTally {
 			this.seen[seq >> 3] |= 1 << (seq & 7);
 			f.distinct++;
 		}
-		while (this.milestones.length > 0 && f.written >= this.milestones[0].at) this.milestones.shift()?.callback();
-	}
-
-	/** Runs `callback` (e.g. a memory sample) as soon as `written` reaches `at`. */
-	onceWritten(at: number, callback: () => void): void {
-		this.milestones.push({ at, callback });
-		this.milestones.sort((a, b) => a.at - b.at);
 	}
 
 	read(): { written: number; distinct: number; duplicates: number; unknown: number } {
@@ -65,7 +56,6 @@ export class TicketTally {
 	reset(): void {
 		this.seen.fill(0);
 		this.figures = { written: 0, distinct: 0, duplicates: 0, unknown: 0 };
-		this.milestones = [];
 	}
 }
 
@@ -181,8 +171,7 @@ export async function importTickets(mode: ImportMode, credentials: Credentials, 
 
 /** `heapCapMiB`: `--max-old-space-size` of the child; undefined: V8's default. */
 type ImportJob = { mode: ImportMode; heapCapMiB?: number; tickets: number; target: SignedTarget };
-type Progress = Array<{ written: number; maxRssBytes: number; rssBytes: number }>;
-type ImportFigures = ReturnType<TicketTally['read']> & { mode: ImportMode; heapCapMiB?: number; tickets: number; executions: number; nodeRuns: number; heapHalfBytes: number; progress: Progress; runDataBytes: number };
+type ImportFigures = ReturnType<TicketTally['read']> & { mode: ImportMode; heapCapMiB?: number; tickets: number; executions: number; nodeRuns: number; runDataBytes: number };
 
 /** Child side: 20 one-page executions to warm up (the JIT settles, too few tickets to move the peak), then the whole import. */
 export function importTask(job: ImportJob): ChildTask<ImportFigures> {
@@ -196,24 +185,12 @@ export function importTask(job: ImportJob): ChildTask<ImportFigures> {
 			tally.reset();
 		},
 		async run() {
-			// Peak RSS so far each time another tenth of the tickets had been written; the heap after a full GC at half.
-			const progress: Progress = [];
-			for (let tenth = 1; tenth <= 10; tenth++) {
-				const written = Math.ceil((job.tickets * tenth) / 10);
-				tally.onceWritten(written, () => progress.push({ written, maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss }));
-			}
-			let heapHalfBytes = Number.NaN;
-			// Registered after the tenths, so the fifth tenth is sampled before this collection.
-			tally.onceWritten(Math.ceil(job.tickets / 2), () => {
-				fullGc();
-				heapHalfBytes = process.memoryUsage().heapUsed;
-			});
 			const { executions, nodeRuns, last } = await importTickets(job.mode, credentials, job.tickets);
 			return () => {
 				// The last execution's run data as JSON, each node run on its own (about what n8n saves), after the peak was read: the JSON makes garbage of its own.
 				let runDataBytes = 0;
 				for (const runs of Object.values(last.run?.data.resultData.runData ?? {})) for (const task of runs) runDataBytes += Buffer.byteLength(JSON.stringify(task));
-				return { mode: job.mode, heapCapMiB: job.heapCapMiB, tickets: job.tickets, ...tally.read(), executions, nodeRuns, heapHalfBytes, progress, runDataBytes };
+				return { mode: job.mode, heapCapMiB: job.heapCapMiB, tickets: job.tickets, ...tally.read(), executions, nodeRuns, runDataBytes };
 			};
 		},
 	};
@@ -222,9 +199,9 @@ export function importTask(job: ImportJob): ChildTask<ImportFigures> {
 /** From the sandbox log: `calls` = GET /tickets answered 200, `requests` = every API request. */
 export type ImportMeasurement = ProcessFigures & ImportFigures & { calls: number; requests: number };
 
-export async function measureImport(job: ImportJob, sandbox: SandboxProcess): Promise<ImportMeasurement> {
+export async function measureImport(job: ImportJob): Promise<ImportMeasurement> {
 	const execArgv = job.heapCapMiB === undefined ? [] : [`--max-old-space-size=${job.heapCapMiB}`];
-	const { log, ...figures } = await measureInChild<ImportFigures>('import', job, sandbox, { label: `${job.mode} of ${job.tickets} tickets`, execArgv, timeoutMs: 480_000 });
+	const { log, ...figures } = await measureInChild<ImportFigures>('import', job, { label: `${job.mode} of ${job.tickets} tickets`, execArgv, timeoutMs: 480_000 });
 	return { ...figures, calls: listCalls(log), requests: log.length };
 }
 

@@ -11,7 +11,7 @@ import { itemsWorkflow, runWorkflow, type WorkflowJson } from '../test/harness';
 import { addNodeTypes } from '../test/harness/packageTypes';
 import type { FaultOptions, RequestLogEntry } from '../test/sandbox';
 import { type ChildTask, measureInChild, type ProcessFigures, rotated } from './child';
-import type { SandboxProcess, SignedTarget } from './sandboxProcess';
+import type { SignedTarget } from './sandboxProcess';
 import { NODE_TYPE } from './traversal';
 
 export type ItemOperation = 'create' | 'get';
@@ -89,17 +89,15 @@ function tally(figures: ProcessFigures & ItemsFigures, log: RequestLogEntry[], c
 	return { ...figures, side, round, succeeded, refused, duplicates, lost: Math.max(0, count - good), created: perSubject.size, ratePerSecond: succeeded / (figures.wallMs / 1000) };
 }
 
-export async function compareItems(scenarios: ItemScenario[], sandbox: SandboxProcess, context: { ticketIds: string[]; httpRequestNodeFile: string }, log: (line: string) => void): Promise<ItemComparison[]> {
+export async function compareItems(scenarios: ItemScenario[], target: SignedTarget, context: { ticketIds: string[]; httpRequestNodeFile: string }, log: (line: string) => void): Promise<ItemComparison[]> {
 	const results: ItemComparison[] = [];
 	for (const scenario of scenarios) {
 		const comparison: ItemComparison = { ...scenario, measurements: [] };
 		for (let round = 1; round <= scenario.rounds; round++) {
 			for (const side of rotated(scenario.sides, round)) {
 				const tag = `bench-${Date.now().toString(36)}-${side}`;
-				const job: ItemsJob = { side, operation: scenario.operation, count: scenario.count, tag, target: sandbox.target, ...context };
-				await sandbox.setFaults({});
-				const options = { label: `${scenario.title}, ${side}`, beforeGo: () => sandbox.setFaults(scenario.faults) };
-				const { log: requests, ...figures } = await measureInChild<ItemsFigures>('items', job, sandbox, options).finally(() => sandbox.setFaults({}));
+				const job: ItemsJob = { side, operation: scenario.operation, count: scenario.count, tag, target, ...context };
+				const { log: requests, ...figures } = await measureInChild<ItemsFigures>('items', job, { label: `${scenario.title}, ${side}`, faults: scenario.faults });
 				const m = tally(figures, requests, scenario.count, side, round, tag);
 				comparison.measurements.push(m);
 				log(

@@ -10,7 +10,7 @@
  * Exits 1 when an import wrote a ticket twice, missed one, or made the wrong number of calls or
  * executions; missed memory targets are reported in the results, not as a failure.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 
 import { repoPath } from '../test/harness';
 import { correctnessFailures, type ImportMode, measureImport } from './imports';
@@ -21,15 +21,6 @@ import { startSandboxProcess } from './sandboxProcess';
 const HEAP_CAP_MIB = 128;
 const log = (line: string): void => console.log(line);
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
-
-/** A process's peak RSS (VmHWM), bytes. */
-function peakRssOf(pid: number): number {
-	try {
-		return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) * 1024;
-	} catch {
-		return Number.NaN;
-	}
-}
 
 async function main(): Promise<void> {
 	const sizes = option('sizes', '10000,100000,1000000').split(',').map(Number);
@@ -43,16 +34,12 @@ async function main(): Promise<void> {
 	];
 	const run = startRun('bench:memory');
 	log(`bench:memory: ${sizes.join(', ')} tickets`);
-	const results: Omit<MemoryResults, 'run'> = { heapCapMiB: HEAP_CAP_MIB, sandboxes: [], measurements: [], failures: [] };
+	const results: Omit<MemoryResults, 'run'> = { heapCapMiB: HEAP_CAP_MIB, measurements: [], failures: [] };
 	for (const tickets of sizes) {
-		const started = Date.now();
-		const sandbox = await startSandboxProcess({ seed: tickets });
-		const figures = { tickets, readyMs: Date.now() - started, peakRssBytes: Number.NaN };
-		results.sandboxes.push(figures);
-		log(`sandbox: ${tickets} tickets seeded and ready in ${(figures.readyMs / 1000).toFixed(1)} s`);
+		const sandbox = await startSandboxProcess(tickets);
 		try {
 			for (const { mode, heapCapMiB } of plan.filter((p) => tickets <= (p.maxTickets ?? Number.POSITIVE_INFINITY))) {
-				const m = await measureImport({ mode, heapCapMiB, tickets, target: sandbox.target }, sandbox);
+				const m = await measureImport({ mode, heapCapMiB, tickets, target: sandbox.target });
 				const failures = correctnessFailures(m);
 				results.measurements.push(m);
 				results.failures.push(...failures);
@@ -62,7 +49,6 @@ async function main(): Promise<void> {
 				);
 			}
 		} finally {
-			figures.peakRssBytes = peakRssOf(sandbox.pid);
 			await sandbox.stop();
 		}
 	}

@@ -3,8 +3,7 @@
  * as a community package) against a sandbox process: time per page from n8n's own run data, and
  * how many times n8n reads the credential from its database (SQLite query log). One Limit 100 run
  * (1 page) and one Return All run (N/100 pages) of the same workflow, so per page = the difference
- * ÷ the extra pages, start-up and the first page cancelling out. The in-process figure comes from
- * the same workflow through WorkflowExecute.
+ * ÷ the extra pages, start-up and the first page cancelling out.
  */
 import { executeWorkflow, importCredentials, importWorkflows } from '../test/e2e/n8n/cli';
 import type { N8nInstall } from '../test/e2e/n8n/n8nInstall';
@@ -13,15 +12,14 @@ import { packPackage, removePackedPackage } from '../test/e2e/packPackage';
 import { sandboxCredentials, SANDBOX_CREDENTIAL_ID } from '../test/e2e/fixtures';
 import { singleNodeWorkflow } from '../test/harness';
 import type { SandboxProcess } from './sandboxProcess';
-import { engineTraversal, getManyParameters, NODE_TYPE } from './traversal';
+import { getManyParameters, NODE_TYPE } from './traversal';
 
 /**
  * `nodeMs`: n8n's executionTime of the Support Ticket node in a run without the query log;
  * `credentialReads`: SELECTs of a credential's data on credentials_entity in the whole query-logged `n8n execute`.
  */
 export type RealN8nRun = Record<'pages' | 'items' | 'nodeMs' | 'credentialReads' | 'processMs', number>;
-/** `inProcess…Ms`: wall time of Limit 100 and Return All through WorkflowExecute in this process. */
-export type RealN8nFigures = { version: string; tickets: number; one: RealN8nRun; all: RealN8nRun; inProcessOneMs: number; inProcessAllMs: number };
+export type RealN8nFigures = { version: string; tickets: number; one: RealN8nRun; all: RealN8nRun };
 
 type PrintedRun = { data?: { resultData: { runData: Record<string, Array<{ executionTime: number; data: { main: unknown[][] } }>> } } } | undefined;
 
@@ -58,16 +56,8 @@ export async function measureRealN8nReturnAll(install: N8nInstall, sandbox: Sand
 		};
 		const one = await run('benchLimitOne');
 		const all = await run('benchReturnAll');
-		await engineTraversal(sandbox.target, 100); // warm-up
-		const timed = async (limit?: number) => {
-			const started = performance.now();
-			const items = await engineTraversal(sandbox.target, limit);
-			return { ms: performance.now() - started, items: items.length };
-		};
-		const inProcessOne = await timed(100);
-		const inProcessAll = await timed();
-		if (inProcessAll.items !== tickets || all.items !== tickets) throw new Error(`expected ${tickets} items, got ${all.items} in n8n and ${inProcessAll.items} in-process`);
-		return { version: install.version, tickets, one, all, inProcessOneMs: inProcessOne.ms, inProcessAllMs: inProcessAll.ms };
+		if (all.items !== tickets) throw new Error(`expected ${tickets} items, got ${all.items}`);
+		return { version: install.version, tickets, one, all };
 	} finally {
 		removeUserFolder(folder);
 		removePackedPackage(packed);

@@ -8,7 +8,6 @@ import os from 'node:os';
 import { repoPath } from '../test/harness';
 import { type ImportMeasurement, type ImportMode, IMPORT_MODES } from './imports';
 import type { ItemComparison, ItemMeasurement, ItemSide } from './items';
-import type { ProfileReport, ProfileSummary, Cost } from './profile';
 import type { RealN8nFigures, RealN8nRun } from './realN8n';
 import type { MicroResult } from './signingCost';
 import type { Comparison, Measurement, Side } from './traversal';
@@ -71,7 +70,7 @@ const writtenBy = (run: RunFacts, rest: string): string => `Written by \`${run.c
 /** `slowMain`: Return All with service latency; `concurrent`: the node side with the default Concurrent Requests. */
 export type BenchResults = {
 	run: RunFacts; rounds: number; main: Comparison; slowMain: Comparison; limit: Comparison; scaling: Comparison[]; items: ItemComparison[]; concurrent: ItemSide;
-	ratePerSecond: number; realN8n: RealN8nFigures; profile: ProfileReport; signing: MicroResult[]; violations: string[];
+	ratePerSecond: number; realN8n: RealN8nFigures; signing: MicroResult[]; violations: string[];
 };
 
 export const TARGETS = { overN8nHttp: 1.05, verify1kUs: 50, perTicketGrowth: 1.25, speedUp: 6, overHttpRequest: 1.5, rateTolerance: 0.1 };
@@ -89,7 +88,6 @@ function roundRatios<M extends { side: string; round: number }>(c: { measurement
 
 const SIDE_MEANING: Record<Side, string> = {
 	raw: 'undici, one keep-alive connection, signed with nodes/shared',
-	'raw-new-connection': 'the same loop, a new TCP connection per request',
 	'n8n-http': "n8n's HTTP helper (OutboundHttp → axios) + signRequestOptions, no engine",
 	node: 'Support Ticket node, Return All, through WorkflowExecute',
 };
@@ -138,9 +136,9 @@ function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchR
 	});
 }
 
-function realN8nPerPage({ one, all, inProcessAllMs, inProcessOneMs }: RealN8nFigures) {
+function realN8nPerPage({ one, all }: RealN8nFigures) {
 	const extraPages = all.pages - one.pages;
-	return { extraPages, perPage: (all.nodeMs - one.nodeMs) / extraPages, inProcessPerPage: (inProcessAllMs - inProcessOneMs) / extraPages, readsPerPage: (all.credentialReads - one.credentialReads) / extraPages };
+	return { extraPages, perPage: (all.nodeMs - one.nodeMs) / extraPages, readsPerPage: (all.credentialReads - one.credentialReads) / extraPages };
 }
 
 /** Per ticket, 100k ÷ 10k: flat is about 1. */
@@ -158,7 +156,7 @@ function summaryTable(results: BenchResults): string {
 	const microUs = (name: string): number => signing.find((r) => r.name.includes(name))?.medianUs ?? Number.NaN;
 	const [verify1k, sign] = [microUs('1 KB body: verify'), microUs('as the credential does')];
 	const g = perTicketGrowth(results.scaling);
-	const { perPage, inProcessPerPage, readsPerPage } = realN8nPerPage(results.realN8n);
+	const { perPage, readsPerPage } = realN8nPerPage(results.realN8n);
 	const real = `Return All ${count(results.realN8n.tickets)} through real n8n ${results.realN8n.version} (\`n8n execute\`)`;
 	const rows: Row[] = [
 		...itemSummaryRows(results),
@@ -169,11 +167,9 @@ function summaryTable(results: BenchResults): string {
 				[`${c.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(c, wall, 'raw')), ''],
 			];
 		}),
-		[`${real}: time per page, real ÷ in-process`, `${f2(perPage / inProcessPerPage)} (${f1(perPage)} / ${f1(inProcessPerPage)} ms)`, 'for reference'],
+		[`${real}: time per page`, `${f1(perPage)} ms`, 'for reference'],
 		[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference'],
 		[`Return All ${count(main.tickets)}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, nodeCalls.every((c) => c === main.expectedCalls)],
-		[`Return All ${count(main.tickets)}: client CPU node ÷ n8n's HTTP helper (reference)`, spread(roundRatios(main, cpu, 'n8n-http')), ''],
-		['peak RSS node ÷ raw (reference; each side alone in its process)', spread(roundRatios(main, (m) => m.maxRssBytes, 'raw')), ''],
 		[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, limitCalls.every((c) => c === limit.expectedCalls)],
 		['signing one request (signRequestOptions)', `${f2(sign)} µs`, ''],
 		['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verify1k < TARGETS.verify1kUs],
@@ -195,14 +191,6 @@ function roundsTable(c: Comparison): string {
 	return table(header, c.measurements.map((m) => [String(m.round), m.side, f0(m.wallMs), f0(m.cpuMs), peak(m), mib(m.rssBeforeBytes), mib(retained(m)), String(m.calls), f0(m.sandboxMs)]));
 }
 
-/** Medians per side; "step" is the extra client CPU per request over the line above. */
-function decompositionTable(c: Comparison, sides: Side[]): string {
-	const cpuOf = (side: Side): number => medianOf(c, side, cpu);
-	const perRequest = (ms: number): number => (ms * 1000) / c.expectedCalls;
-	const rows = sides.map((side, i) => [`${side}: ${SIDE_MEANING[side]}`, f0(medianOf(c, side, wall)), f0(cpuOf(side)), f0(perRequest(cpuOf(side))), i === 0 ? '' : `+${f0(perRequest(cpuOf(side) - cpuOf(sides[i - 1])))}`, mib(medianOf(c, side, (m) => m.maxRssBytes)), mib(medianOf(c, side, growth)), f0(medianOf(c, side, (m) => m.sandboxMs))]);
-	return table(['side (median of rounds)', 'wall ms', 'client CPU ms', 'CPU µs / request', 'step µs / request', 'peak RSS MiB', 'RSS growth MiB', 'sandbox ms'], rows);
-}
-
 function scalingTable(scaling: Comparison[]): string {
 	const rows = scaling.flatMap((c) =>
 		(['raw', 'node'] as Side[]).map((side) => {
@@ -214,19 +202,14 @@ function scalingTable(scaling: Comparison[]): string {
 }
 
 function realN8nSection(figures: RealN8nFigures): string {
-	const { extraPages, perPage, inProcessPerPage, readsPerPage } = realN8nPerPage(figures);
+	const { extraPages, perPage, readsPerPage } = realN8nPerPage(figures);
 	const row = (name: string, r: RealN8nRun): string[] => [name, String(r.pages), String(r.items), f0(r.nodeMs), String(r.credentialReads), f1(r.processMs / 1000)];
 	return [
 		`## Return All through real n8n ${figures.version} (\`n8n execute\`), ${count(figures.tickets)} tickets`,
-		`This package \`npm pack\`ed and installed as a community package in the e2e's n8n install (SQLite, \`DB_LOGGING_OPTIONS=query\`), each workflow run by \`n8n execute\` twice: timed without the query log (node time is n8n's own \`executionTime\`), then counted with it (SELECTs of the credential's data on \`credentials_entity\`). Per page = (Return All − Limit 100) ÷ ${extraPages} extra pages. In-process = the same workflow through WorkflowExecute.`,
+		`This package \`npm pack\`ed and installed as a community package in the e2e's n8n install (SQLite, \`DB_LOGGING_OPTIONS=query\`), each workflow run by \`n8n execute\` twice: timed without the query log (node time is n8n's own \`executionTime\`), then counted with it (SELECTs of the credential's data on \`credentials_entity\`). Per page = (Return All − Limit 100) ÷ ${extraPages} extra pages.`,
 		table(['run', 'pages', 'items', 'node ms', 'credential reads', 'process s'], [row('Limit 100', figures.one), row('Return All', figures.all)]),
-		table(['figure', 'measured'], [['time per page, real n8n', `${f2(perPage)} ms`], ['time per page, in-process', `${f2(inProcessPerPage)} ms`], ['real ÷ in-process, per page', f2(perPage / inProcessPerPage)], ['credential reads from the database per page', f2(readsPerPage)]]),
+		`Per page: ${f2(perPage)} ms, ${f2(readsPerPage)} credential reads from the database.`,
 	].join('\n\n');
-}
-
-export function formatProfile(summary: ProfileSummary, top = 15): string {
-	const costs = (title: string, rows: Cost[]): string => table([title, 'self ms', 'share'], rows.slice(0, top).map((r) => [r.name.replace(/\|/g, '\\|'), f0(r.ms), `${f1((100 * r.ms) / summary.busyMs)}%`]), ['---', '---:', '---:']);
-	return [`Busy ${f0(summary.busyMs)} ms (idle ${f0(summary.idleMs)} ms not counted).`, costs('category', summary.categories), costs('file', summary.files), costs('function', summary.functions)].join('\n\n');
 }
 
 export function renderResults(results: BenchResults): string {
@@ -243,7 +226,6 @@ export function renderResults(results: BenchResults): string {
 	];
 	const itemsIntro = `Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.\nEach measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then the parent switches the scenario's latency / rate limit on and the N-item run is timed. From the sandbox's log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.`;
 	const signing = results.signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`]);
-	const profiled = results.profile.runs.flatMap(({ side, measurement: m, summary }) => [`#### ${side} side (${SIDE_MEANING[side]}), profiled: ${f0(m.wallMs)} ms wall, ${f0(m.cpuMs)} ms CPU`, formatProfile(summary, 12)]);
 	return `${[
 		'# Benchmarks: what a user waits for',
 		writtenBy(run, '\n(the analysis at the end is kept by hand in `bench/analysis.md`).'),
@@ -258,13 +240,10 @@ export function renderResults(results: BenchResults): string {
 		itemsIntro,
 		...results.items.map(itemsTables),
 		`## Return All of ${count(main.tickets)} tickets, per_page 100, ${rounds} rounds`,
-		'Where the difference comes from (medians; "step" is the extra client CPU per request over the line above):',
-		decompositionTable(main, (['raw', 'raw-new-connection', 'n8n-http', 'node'] as Side[]).filter((s) => sides.includes(s))),
 		'Every round (a `*` on peak RSS: the peak was reached before the timed traversal, while loading or warming up):',
 		roundsTable(main),
 		realN8nSection(results.realN8n),
 		`## ${results.slowMain.title} service latency per request, ${rounds} rounds`,
-		decompositionTable(results.slowMain, ['raw', 'n8n-http', 'node']),
 		roundsTable(results.slowMain),
 		`## Limit ${results.limit.limit} (${results.limit.expectedCalls} calls), ${rounds} rounds`,
 		roundsTable(results.limit),
@@ -274,11 +253,6 @@ export function renderResults(results: BenchResults): string {
 		'## Signing and webhook verification (nodes/shared/signature.ts, signRequestOptions.ts)',
 		'In the bench process, after all child processes ended: 200 ms warm-up per operation, then rounds of about 60 ms each.',
 		table(['operation', 'median µs / call', 'fastest round', 'slowest round', 'calls × rounds'], signing),
-		'## Where the time goes (one profiled run per side)',
-		"Self time from the V8 profiler over exactly the timed traversal (inspector `Profiler.start/stop` in the child). A native frame is charged to its nearest JavaScript caller's file; JSON.parse inside axios shows as axios' `transformResponse`, inside undici as `consumeEnd`. Profiling slows everything, so only the shares count.",
-		...profiled,
-		'#### The sandbox process over the same runs (its seeding left out)',
-		formatProfile(results.profile.sandbox, 10),
 		existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : '',
 		memorySection(repoPath('bench', 'memory-results.md')),
 	].join('\n\n')}\n`;
@@ -286,8 +260,7 @@ export function renderResults(results: BenchResults): string {
 
 // ---- bench/memory-results.md, and its summary inside results.md ----
 
-/** Per sandbox: `readyMs` from spawning it until ready, seeding included; `peakRssBytes` its VmHWM at the end. */
-export type MemoryResults = { run: RunFacts; heapCapMiB: number; sandboxes: Array<{ tickets: number; readyMs: number; peakRssBytes: number }>; measurements: ImportMeasurement[]; failures: string[] };
+export type MemoryResults = { run: RunFacts; heapCapMiB: number; measurements: ImportMeasurement[]; failures: string[] };
 
 /** "Done when" of issue 7 item 1: heap retained per ticket at the largest size; capped peak RSS, largest ÷ smallest size. */
 export const MEMORY_TARGETS = { retainedBytesPerTicket: 16, cappedPeakRatio: 1.25 };
@@ -308,7 +281,6 @@ const modeLabel = (m: ImportMeasurement): string => `${m.mode}${m.heapCapMiB ===
 const sizesOf = (r: MemoryResults): number[] => [...new Set(r.measurements.map((m) => m.tickets))].sort((a, b) => a - b);
 const find = (r: MemoryResults, mode: ImportMode, tickets: number, heapCapMiB?: number): ImportMeasurement | undefined =>
 	r.measurements.find((m) => m.mode === mode && m.tickets === tickets && m.heapCapMiB === heapCapMiB);
-const lastOf = (r: MemoryResults, mode: ImportMode): ImportMeasurement | undefined => r.measurements.filter((m) => m.mode === mode).pop();
 
 /** Page per execution against the issue's "Done when". */
 function targetsTable(r: MemoryResults): string {
@@ -350,28 +322,8 @@ function comparisonTable(r: MemoryResults): string {
 	return table(['peak RSS MiB / heap retained MiB', ...sizes.map(count), 'retained per ticket at the largest size'], rows);
 }
 
-/** The plain-language advice, with this run's figures in it. */
-function conclusion(r: MemoryResults): string {
-	const largest = sizesOf(r).pop() ?? 0;
-	const [page, capped, sub] = [find(r, 'page-per-execution', largest), find(r, 'page-per-execution', largest, r.heapCapMiB), find(r, 'sub-workflow-per-page', largest)];
-	const [loop, all] = [lastOf(r, 'loop-in-one-execution'), lastOf(r, 'return-all')];
-	const perTicket = (m: ImportMeasurement | undefined): string => (m ? `${f0(retained(m) / m.tickets)} bytes per ticket` : '–');
-	return [
-		`- **Up to about 100,000 tickets, Return All is fine** (so is the page loop in one execution): n8n holds every ticket until the execution ends, ${perTicket(all)} with Return All here${all ? ` (${mib(retained(all))} MiB at ${count(all.tickets)})` : ''}, and writes it all to its database when the execution is saved.`,
-		`- **Beyond that, or in a container with little memory, run one page per execution** (Pagination *One Page per Run*): a parent workflow that calls a sub-workflow per page (Execute Workflow), or a scheduled workflow that saves \`next_cursor\` and reads the next page on its next run. Each execution holds one page, so memory does not grow with the account${page ? `: ${count(page.tickets)} tickets went through with ${mib(retained(page))} MiB of heap left after the import, a peak of ${mib(page.maxRssBytes)} MiB` : ''}${capped ? ` (${mib(capped.maxRssBytes)} MiB with V8's old space capped at ${capped.heapCapMiB} MiB)` : ''}.`,
-		`- **End the sub-workflow with a node that returns only \`has_more\` and \`next_cursor\`.** n8n hands the caller the sub-workflow's last node's output, and the parent's loop keeps it until it ends: the cursor alone costs ${sub ? `about ${f1(retained(sub) / Math.ceil(sub.tickets / 100) / 1024)} KiB per page (${mib(retained(sub))} MiB for ${count(sub.tickets)} tickets)` : 'a few KiB per page'}.`,
-		`- **The loop in one execution does not bound memory:** n8n keeps every node run's output until the execution ends, ${perTicket(loop)}${loop ? ` (${mib(retained(loop))} MiB of heap, ${mib(loop.maxRssBytes)} MiB peak RSS at ${count(loop.tickets)}; up to ${f0(loop.runDataBytes / MIB)} MiB of execution data to save)` : ''}.`,
-	].join('\n');
-}
-
 export function renderMemoryResults(r: MemoryResults): string {
-	const largest = Math.max(...r.measurements.map((m) => m.tickets));
-	const tenths = Array.from({ length: 10 }, (_, i) => `${(i + 1) * 10} %`);
-	const measurementRows = r.measurements.map((m) => {
-		// Return All's writer gets every ticket at once: no half-way sample.
-		const half = m.mode === 'return-all' ? ['–', '–'] : [mib(m.heapHalfBytes - m.heapBeforeBytes), f0((m.heapAfterBytes - m.heapHalfBytes) / (m.tickets / 2))];
-		return [modeLabel(m), count(m.tickets), peak(m), mib(m.rssBeforeBytes), mib(growth(m)), mib(retained(m)), ...half, count(m.executions), count(m.calls), f1(m.wallMs / 1000), f1(m.cpuMs / 1000), f1(m.runDataBytes / MIB)];
-	});
+	const measurementRows = r.measurements.map((m) => [modeLabel(m), count(m.tickets), peak(m), mib(m.rssBeforeBytes), mib(growth(m)), mib(retained(m)), count(m.executions), count(m.calls), f1(m.wallMs / 1000), f1(m.cpuMs / 1000), f1(m.runDataBytes / MIB)]);
 	return `${[
 		'# Memory of large imports: page by page against one execution',
 		`${writtenBy(r.run, '.')}\nIssue 7, item 1: "Memory stays flat as the account grows: measure peak RSS for 10k, 100k and 1M sandbox tickets (in-process engine)".`,
@@ -380,19 +332,13 @@ export function renderMemoryResults(r: MemoryResults): string {
 		`${SUMMARY_START}\n${targetsTable(r)}`,
 		'Every way of importing, peak RSS / heap retained after the import and a full GC (MiB; for the three last rows that is the data n8n holds for the one execution until it ends):',
 		`${comparisonTable(r)}\n${SUMMARY_END}`,
-		'## What to use when',
-		conclusion(r),
+		'Which way to import when, with these figures: the README, [Large accounts](../README.md#large-accounts).',
 		'## The four ways',
 		IMPORT_MODES.map((mode) => `- \`${mode}\`: ${MODE_MEANING[mode]}.`).join('\n'),
 		'All four write to the same place: "Write Page" (n8n\'s No Operation node), replaced by a stand-in that passes the items on and ticks each ticket off in a bitmap (n/8 bytes), so "written exactly once" is counted without holding the tickets. The one-page sub-workflow is the example without the If node, started by an Execute Workflow Trigger with `{ next_cursor }` and ending with a Code node that returns `{ has_more, next_cursor }`; the Execute Workflow stand-in runs it as a separate execution in the same process and returns its last node\'s output.',
 		'## Every measurement',
-		'"half-way" is the heap retained when half the tickets had been written (full GC inside the writer); "retained B / ticket, 2nd half" is what the second half added per ticket: about 0 when memory is flat. "last execution data as JSON" sums `JSON.stringify` of each node run of the last execution: an upper bound of what n8n saves for it. A `*` on peak RSS: the peak was reached while loading or warming up.',
-		table(['mode', 'tickets', 'peak RSS MiB', 'RSS before MiB', 'RSS growth MiB', 'retained heap MiB', 'half-way MiB', 'retained B / ticket, 2nd half', 'executions', 'calls', 'wall s', 'CPU s', 'last execution data as JSON, MiB'], measurementRows),
-		`## Peak RSS as the import goes, ${count(largest)} tickets`,
-		'Page by page the peak stops rising after the first tenths; in one execution it rises with every page.',
-		table([`${count(largest)} tickets: peak RSS MiB so far, after`, ...tenths], r.measurements.filter((m) => m.tickets === largest).map((m) => [modeLabel(m), ...tenths.map((_, i) => (m.progress[i] ? mib(m.progress[i].maxRssBytes) : '–'))])),
-		'## The sandbox (a process of its own, one per size)',
-		table(['sandbox tickets', 'seeded and ready, s', 'sandbox peak RSS MiB'], r.sandboxes.map((s) => [count(s.tickets), f1(s.readyMs / 1000), mib(s.peakRssBytes)])),
+		'"last execution data as JSON" sums `JSON.stringify` of each node run of the last execution: an upper bound of what n8n saves for it. A `*` on peak RSS: the peak was reached while loading or warming up.',
+		table(['mode', 'tickets', 'peak RSS MiB', 'RSS before MiB', 'RSS growth MiB', 'retained heap MiB', 'executions', 'calls', 'wall s', 'CPU s', 'last execution data as JSON, MiB'], measurementRows),
 		'## How this was measured',
 		[
 			`- **Machine:** ${r.run.machine}`,

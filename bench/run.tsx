@@ -12,7 +12,6 @@ import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/comm
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { repoPath } from '../test/harness';
 import { compareItems, type ItemScenario, type ItemSide, itemViolations } from './items';
-import { profileRun } from './profile';
 import { measureRealN8nReturnAll } from './realN8n';
 import { option, renderResults, startRun } from './report';
 import { startSandboxProcess } from './sandboxProcess';
@@ -47,7 +46,7 @@ async function main(): Promise<void> {
 	// large one with latency, and one for the per-item runs (their creates must not change the lists).
 	const sizes = [large, large, itemCount, ...SCALING_SIZES];
 	log(`sandboxes: seeding ${sizes.map((n) => n.toLocaleString('en')).join(', ')} tickets`);
-	const started = await Promise.allSettled(sizes.map((seed) => startSandboxProcess({ seed })));
+	const started = await Promise.allSettled(sizes.map(startSandboxProcess));
 	const sandboxes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
 	try {
 		const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -57,10 +56,10 @@ async function main(): Promise<void> {
 		log(`per-item scenarios: ${itemCount} items, ${itemRounds} round(s) at ${ITEM_LATENCY_MS} ms latency, 1 under the rate limit`);
 		const ticketIds = Array.from({ length: itemCount }, (_, i) => `tkt_${i + 1}`);
 		const httpRequestNodeFile = `${n8n.dir}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
-		const items = await compareItems(itemScenarios(itemCount, itemRounds), itemSandbox, { ticketIds, httpRequestNodeFile }, log);
+		const items = await compareItems(itemScenarios(itemCount, itemRounds), itemSandbox.target, { ticketIds, httpRequestNodeFile }, log);
 		const comparisons = await compareInterleaved(
 			[
-				{ spec: returnAll(large), sandbox: largeSandbox, sides: ['raw', 'node', 'raw-new-connection', 'n8n-http'] },
+				{ spec: returnAll(large), sandbox: largeSandbox, sides: ['raw', 'node', 'n8n-http'] },
 				{ spec: returnAll(large, `Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`), sandbox: slow, sides: ['raw', 'node', 'n8n-http'] },
 				{ spec: { title: `Limit ${LIMIT}`, tickets: large, limit: LIMIT, expectedItems: LIMIT, expectedCalls: Math.ceil(LIMIT / 100) }, sandbox: largeSandbox, sides: ['raw', 'node'] },
 				...small.map((sandbox, i) => ({ spec: returnAll(SCALING_SIZES[i]), sandbox, sides: ['raw', 'node'] as Side[] })),
@@ -74,12 +73,10 @@ async function main(): Promise<void> {
 		const realN8n = await measureRealN8nReturnAll(n8n, small[small.length - 1], realTickets);
 		await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.stop()));
 		const [main, slowMain, limit, ...smaller] = comparisons;
-		log('profile: one profiled Return All per side, sandbox profiled too');
-		const profile = await profileRun(large, ['node', 'raw']);
 		log('signing micro-benchmark');
-		const signing = await measureSigningCosts();
+		const signing = measureSigningCosts();
 		const allViolations = [...comparisons.flatMap(violations), ...items.flatMap(itemViolations)];
-		const results = { run: run.finish(), rounds, main, slowMain, limit, scaling: [...smaller, main], items, concurrent: CONCURRENT, ratePerSecond: RATE_LIMIT_PER_SECOND, realN8n, profile, signing, violations: allViolations };
+		const results = { run: run.finish(), rounds, main, slowMain, limit, scaling: [...smaller, main], items, concurrent: CONCURRENT, ratePerSecond: RATE_LIMIT_PER_SECOND, realN8n, signing, violations: allViolations };
 		writeFileSync(out, renderResults(results));
 		log(`wrote ${out}`);
 		for (const violation of allViolations) console.error(`VIOLATION: ${violation}`);

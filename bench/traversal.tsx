@@ -1,9 +1,8 @@
 /**
- * Return All (or a Limit) side by side. `node` and `raw` are the comparison; two diagnostic sides
- * in between separate the costs: `raw-new-connection` (the raw loop on a new TCP connection per
- * request, as n8n's helper connects) and `n8n-http` (n8n's HTTP helper and the package's signing,
- * without the engine). Each side loads only what it needs (imported on first use), so a child's peak
- * RSS is its side's. Every round runs each side of every comparison once, each in a fresh child,
+ * Return All (or a Limit) side by side: `node` against `n8n-http` (n8n's HTTP helper and the
+ * package's signing, without the engine: the limit reachable inside n8n) and `raw` (a bare undici
+ * loop, for reference). Each side loads only what it needs (imported on first use), so a child's
+ * peak RSS is its side's. Every round runs each side of every comparison once, each in a fresh child,
  * all comparisons interleaved round by round, the side order rotated from round to round.
  */
 import { createRequire } from 'node:module';
@@ -15,7 +14,7 @@ import { API_KEY_HEADER, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, u
 import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures, rotated } from './child';
 import type { SandboxProcess, SignedTarget } from './sandboxProcess';
 
-export type Side = 'node' | 'raw' | 'raw-new-connection' | 'n8n-http';
+export type Side = 'node' | 'raw' | 'n8n-http';
 export const NODE_TYPE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS_PATH = '/api/v1/external/tickets';
 
@@ -40,8 +39,8 @@ async function pages(limit: number | undefined, page: (perPage: number, cursor: 
 	}
 }
 
-/** The practical limit: a bare undici loop signed with nodes/shared; `newConnections` closes each connection, as n8n's helper (a new http.Agent per request) does. */
-async function rawTraversal(target: SignedTarget, limit: number | undefined, newConnections: boolean): Promise<unknown[]> {
+/** The practical limit: a bare undici loop on one keep-alive connection, signed with nodes/shared. */
+async function rawTraversal(target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
 	const client = new Client(target.baseUrl, { pipelining: 1 });
 	try {
 		return await pages(limit, async (perPage, cursor) => {
@@ -49,7 +48,7 @@ async function rawTraversal(target: SignedTarget, limit: number | undefined, new
 			const timestamp = unixTimestamp(Date.now());
 			const signature = computeSignature(target.apiSecret, { timestamp, method: 'GET', pathWithQuery, body: '' });
 			const headers = { [API_KEY_HEADER]: target.apiKey, [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature, accept: 'application/json' };
-			const response = await client.request({ method: 'GET', path: pathWithQuery, reset: newConnections, headers });
+			const response = await client.request({ method: 'GET', path: pathWithQuery, headers });
 			if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${await response.body.text()}`);
 			return (await response.body.json()) as ListBody;
 		});
@@ -82,8 +81,7 @@ export async function engineTraversal(target: SignedTarget, limit?: number): Pro
 }
 
 function traverse(side: Side, target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
-	if (side === 'node') return engineTraversal(target, limit);
-	return side === 'n8n-http' ? n8nHttpTraversal(target, limit) : rawTraversal(target, limit, side === 'raw-new-connection');
+	return { node: engineTraversal, 'n8n-http': n8nHttpTraversal, raw: rawTraversal }[side](target, limit);
 }
 
 /** `limit` undefined: Return All. */
@@ -109,8 +107,8 @@ export function traversalTask(job: TraversalJob): ChildTask<{ side: Side; items:
 export type Measurement = ProcessFigures & { side: Side; round: number; items: number; calls: number; requests: number; sandboxMs: number };
 
 /** Parent side: one traversal in a fresh child, its calls counted from the sandbox's log. */
-export async function measureTraversal(job: TraversalJob, sandbox: SandboxProcess, round: number, profilePath?: string): Promise<Measurement> {
-	const { log, ...figures } = await measureInChild<{ side: Side; items: number }>('traversal', job, sandbox, { label: `measurement of the ${job.side} side`, timeoutMs: 300_000, profilePath });
+async function measureTraversal(job: TraversalJob, round: number): Promise<Measurement> {
+	const { log, ...figures } = await measureInChild<{ side: Side; items: number }>('traversal', job, { label: `measurement of the ${job.side} side`, timeoutMs: 300_000 });
 	return { ...figures, round, calls: listCalls(log), requests: log.length, sandboxMs: log.reduce((sum, entry) => sum + entry.durationMs, 0) };
 }
 
@@ -122,7 +120,7 @@ export async function compareInterleaved(plans: Array<{ spec: ComparisonSpec; sa
 	for (let round = 1; round <= rounds; round++) {
 		for (const [index, { spec, sandbox, sides }] of plans.entries()) {
 			for (const side of rotated(sides, round)) {
-				const m = await measureTraversal({ side, target: sandbox.target, limit: spec.limit }, sandbox, round);
+				const m = await measureTraversal({ side, target: sandbox.target, limit: spec.limit }, round);
 				comparisons[index].measurements.push(m);
 				log(`  round ${round}/${rounds} ${spec.title.padEnd(18)} ${side.padEnd(18)} ${m.wallMs.toFixed(0).padStart(6)} ms wall, ${m.cpuMs.toFixed(0).padStart(6)} ms CPU, peak RSS ${(m.maxRssBytes / 2 ** 20).toFixed(0)} MiB, ${m.calls} calls`);
 			}

@@ -10,9 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common.descriptions';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/retryPolicy';
-import { credentialsFor, isolateUserFolder, itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson, type WorkflowRun } from '../test/harness';
-import { type FaultOptions, type Sandbox, startSandbox } from '../test/sandbox';
-import { getManyParameters, NODE_TYPE } from './traversal';
+import { credentialsFor, isolateUserFolder, itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson, type WorkflowRun } from './harness';
+import { type FaultOptions, type Sandbox, startSandbox } from './sandbox';
 
 /** What one case found: counts to print, and the rules it broke (false: kept). */
 type Found = { lines: string[]; violations: Array<string | false> };
@@ -24,6 +23,8 @@ const CREATIONS = 500;
 const STOP_AFTER_PAGES = 30;
 const TIME_LIMIT_MS = 5 * 60_000;
 const LIST = '/api/v1/external/tickets';
+const NODE_TYPE = 'n8n-nodes-support-ticket.supportTicket';
+const RETURN_ALL = { resource: 'ticket', operation: 'getAll', returnAll: true };
 const seconds = (since: number): string => ((performance.now() - since) / 1000).toFixed(1);
 const tally = (keys: string[]): Map<string, number> => keys.reduce((counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1), new Map<string, number>());
 const run = (sandbox: Sandbox, workflow: WorkflowJson): Promise<WorkflowRun> => runWorkflow(workflow, { supportTicketApi: credentialsFor(sandbox) });
@@ -52,7 +53,7 @@ async function returnAll(sandbox: Sandbox, faults: FaultOptions, sortOrder: 'des
 		const n = meanwhile.size + 1;
 		meanwhile.add(sandbox.store.createTicket({ subject: `created during the soak traversal #${n}`, description: 'A new ticket while Return All is paging.', customer: { email: `soak-${n % 50}@example.com` } }).id);
 	}, 5);
-	const workflow = singleNodeWorkflow(NODE_TYPE, { ...getManyParameters(), options: { sortBy: 'created_at', sortOrder } });
+	const workflow = singleNodeWorkflow(NODE_TYPE, { ...RETURN_ALL, options: { sortBy: 'created_at', sortOrder } });
 	const { result, took, output } = await underFaults(sandbox, faults, workflow).finally(() => clearInterval(creator));
 	const log = sandbox.log.filter((entry) => entry.pathname === LIST);
 	const [injected, pages] = [log.filter((entry) => entry.fault !== undefined).length, log.filter((entry) => entry.status === 200).length];
@@ -96,16 +97,11 @@ async function create(sandbox: Sandbox, faults: FaultOptions, count: number, con
 	const created = [...subjects.values()].reduce((sum, n) => sum + n, 0);
 	const duplicated = [...subjects.values()].filter((n) => n > 1).length;
 	const posts = sandbox.log.filter((entry) => entry.method === 'POST');
-	// The chance that one request is faulted on every attempt, so the node gives up on it.
-	const rate = (faults.rate429 ?? 0) + (faults.rate503 ?? 0);
-	const attempts = DEFAULT_RETRY_POLICY.maxAttemptsNotProcessed;
-	const perRequest = rate ** attempts;
 	return {
 		lines: [
 			`${result.error ? `failed after ${took} s: ${result.error.message}` : `succeeded in ${took} s`}; node output ${output.length} items`,
 			`tickets afterwards: ${sandbox.store.ticketCount - before} new (${created} with this run's subjects, ${subjects.size} distinct, ${duplicated} duplicated)`,
 			`${posts.length} POSTs: ${posts.filter((e) => e.status === 201).length} answered 201, ${posts.filter((e) => e.fault !== undefined).length} injected 429/503 retried`,
-			`odds: at ${(rate * 100).toFixed(0)}% faults and ${attempts} attempts a request is given up with p = ${(perRequest * 100).toFixed(3)}%, a run of ${count} with p = ${((1 - (1 - perRequest) ** count) * 100).toFixed(0)}%`,
 		],
 		violations: [
 			!!result.error && `the creation run failed: ${result.error.message}`,
@@ -139,7 +135,7 @@ async function interrupted(holder: { sandbox: Sandbox }, pages: number, restartA
 	}, 1);
 	let deadline: NodeJS.Timeout | undefined;
 	const hang = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(new Error(`no result ${ERROR_DEADLINE_MS / 1000} s after the start: the node hangs`)), ERROR_DEADLINE_MS + 30_000)));
-	const result = await Promise.race([run(sandbox, singleNodeWorkflow(NODE_TYPE, getManyParameters())), hang]).finally(() => clearTimeout(deadline));
+	const result = await Promise.race([run(sandbox, singleNodeWorkflow(NODE_TYPE, RETURN_ALL)), hang]).finally(() => clearTimeout(deadline));
 	const errorAfterMs = stoppedAt === undefined ? Number.NaN : performance.now() - stoppedAt;
 	clearInterval(watcher);
 	await stopping;
@@ -176,7 +172,7 @@ async function serverGone(tickets: number, pages: number): Promise<Array<[string
 	try {
 		const gone = await interrupted(holder, pages);
 		holder.sandbox = await restart(holder.sandbox);
-		const fresh = await run(holder.sandbox, singleNodeWorkflow(NODE_TYPE, getManyParameters()));
+		const fresh = await run(holder.sandbox, singleNodeWorkflow(NODE_TYPE, RETURN_ALL));
 		const freshItems = fresh.error ? 0 : fresh.output('Node').length;
 		const back = await interrupted(holder, pages, 1000);
 		const policy = `retry policy: ${DEFAULT_RETRY_POLICY.maxAttempts} attempts, budget ${DEFAULT_RETRY_POLICY.budgetMs / 1000} s`;
