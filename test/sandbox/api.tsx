@@ -14,7 +14,7 @@ import { type HttpResponse, isJsonContentType, MAX_BODY_BYTES, type RequestBody 
 import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery } from './listQuery';
 import type { RequestLogEntry } from './requestLog';
 import type { Page, SandboxStore } from './store';
-import { reshapeSuccess, type ResponseShape } from './responseShape';
+import { errorStatus, reshapeSuccess, type ResponseShape } from './responseShape';
 import type { CancellableTimers } from './timers';
 import { isJsonObject, type JsonObject } from './validation';
 
@@ -67,7 +67,7 @@ export async function handleApiRequest(
 		if (!(error instanceof ApiError)) throw error;
 		entry.errorCode = error.code;
 		if (error.status === 401) entry.authError = error.code;
-		return { status: error.status, body: error.toBody(), headers: error.headers };
+		return { status: errorStatus(error, context.responseShape), body: error.toBody(), headers: error.headers };
 	}
 }
 
