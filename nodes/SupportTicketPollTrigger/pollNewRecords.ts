@@ -28,7 +28,7 @@ export async function pollNewRecords(this: IPollFunctions, settings: PollSetting
 	let state = loadPollState(staticData, query);
 
 	if (!state && !settings.emitExisting) {
-		const first = await readSegment.call(this, { source, until: null, maxPages: 1 });
+		const first = await readSegment.call(this, { source, until: null, maxPages: 1, startOnly: true });
 		savePollState(staticData, { query, watermark: advance(null, first.items), backlogs: [] });
 		return [];
 	}

@@ -1,5 +1,6 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
+import { REJECTED_CURSOR_MESSAGE } from '../shared/describeApiError';
 import { listPages, MAX_PER_PAGE } from '../shared/paginate';
 import { toNodeError } from '../shared/toNodeError';
 import type { PollSource } from './pollEvents';
@@ -11,14 +12,17 @@ export interface Segment {
 	pages: number;
 	/** Set when the page budget ran out first: where to read on next time. */
 	resumeCursor?: string;
-	/** The service answered 400 to the `cursor` this segment started at: nothing was read. */
+	/** The service rejected the `cursor` this segment started at: nothing was read. */
 	cursorRejected?: boolean;
 }
 
-/** A 400 to a request that carried a saved cursor: the cursor expired or its key changed. */
+/**
+ * A 400 to a request that carried a saved cursor, or another answer describeApiError reads as a
+ * rejected cursor: the cursor expired or its key changed.
+ */
 function isRejectedCursor(error: unknown): boolean {
-	const { name, httpCode } = error as { name?: unknown; httpCode?: unknown };
-	return name === 'NodeApiError' && httpCode === '400';
+	const { name, httpCode, message } = error as { name?: unknown; httpCode?: unknown; message?: unknown };
+	return name === 'NodeApiError' && (httpCode === '400' || message === REJECTED_CURSOR_MESSAGE);
 }
 
 export interface SegmentRequest {
@@ -29,6 +33,11 @@ export interface SegmentRequest {
 	until: Watermark | null;
 	maxPages: number;
 	perPage?: number;
+	/**
+	 * Only the records are wanted, not where to read on after `maxPages` (the first poll, which
+	 * notes where to start): a last page with more to come but no cursor is then no fault.
+	 */
+	startOnly?: boolean;
 }
 
 /**
@@ -48,7 +57,11 @@ export async function readSegment(this: IPollFunctions, request: SegmentRequest)
 				if (until && compareTimestamps(item.at, until.at) < 0) return { items, pages };
 				if (!isSeen(item, until)) items.push(item);
 			}
-			if (page.nextCursor !== undefined && pages >= maxPages) return { items, pages, resumeCursor: page.nextCursor };
+			if (pages >= maxPages) {
+				if (page.nextCursor !== undefined) return { items, pages, resumeCursor: page.nextCursor };
+				// Else a page that said more without a cursor fails the poll at the next step, saving nothing.
+				if (request.startOnly) return { items, pages };
+			}
 		}
 	} catch (error) {
 		// Only the cursor this segment was given can be stale; a later one was issued just now.

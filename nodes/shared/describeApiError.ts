@@ -14,6 +14,8 @@ export interface ErrorContext {
 	retryAfterMs?: number;
 	/** The cursor came from the node's Cursor parameter (one page at a time), not from paging. */
 	cursorFromParameter?: boolean;
+	/** The request carried a `cursor` query parameter. */
+	cursorSent?: boolean;
 	/** The request is a poll trigger's: it starts again on its own at the next poll. */
 	poll?: boolean;
 	/** A create answered by a gateway error (502/503 without Retry-After/504): not repeated, may exist. */
@@ -53,21 +55,36 @@ function fieldMessages(fields: Record<string, unknown> | undefined): string {
 		.join('; ');
 }
 
+export const REJECTED_CURSOR_MESSAGE = 'The service rejected the page cursor';
+
+/**
+ * The spec does not show how an invalid or expired cursor is refused, so besides a 400 naming the
+ * cursor (e.g. `invalid_cursor`, `cursor_mismatch`), a 404, 410 (gone: expired) or 422
+ * counts when the request carried a cursor and the error's code, message or field names mention
+ * it. Without a cursor in the request, or without the mention, a 404 stays "not found" (a missing
+ * ticket) and a 422 stays "rejected the data".
+ */
+function isRejectedCursor(status: number, service: ServiceError, context: ErrorContext): boolean {
+	const mentionsCursor = [service.code, service.message, ...Object.keys(service.fields ?? {})].some((text) => /cursor/i.test(text ?? ''));
+	if (status === 400) return mentionsCursor;
+	return [404, 410, 422].includes(status) && context.cursorSent === true && mentionsCursor;
+}
+
 export function describeApiError(status: number, body: unknown, context: ErrorContext = {}): DescribedError {
 	const service = readServiceError(body);
 	const said = service.message ? ` The service said: "${service.message}"` : '';
+	if (isRejectedCursor(status, service, context)) {
+		return {
+			message: REJECTED_CURSOR_MESSAGE,
+			description: context.poll
+				? `The cursor may have expired, or the service restarted. Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
+				: context.cursorFromParameter
+					? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
+					: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
+		};
+	}
 	switch (status) {
 		case 400:
-			if (service.code === 'invalid_cursor' || service.code === 'cursor_mismatch' || /cursor/i.test(service.message ?? '')) {
-				return {
-					message: 'The service rejected the page cursor',
-					description: context.poll
-						? `The cursor may have expired, or the service restarted. Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
-						: context.cursorFromParameter
-							? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
-							: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
-				};
-			}
 			return { message: `The service rejected the request as invalid (HTTP 400)`, description: `Check the node's parameters.${said}` };
 		case 401:
 			return {

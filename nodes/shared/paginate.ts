@@ -29,21 +29,41 @@ export interface ListPage {
 	items: IDataObject[];
 	/** The cursor of the page after this one; undefined on the last page. */
 	nextCursor: string | undefined;
+	/**
+	 * Set when the service said more items exist but gave no cursor for them: the list cannot be
+	 * read on. Asking for the next page throws it; a caller that stops on this page because it
+	 * has what it needs (a limit reached) never sees it; one that reports where the list goes on
+	 * (one page per run, the list search) must throw it rather than call this the last page.
+	 */
+	missingCursor?: NodeApiError;
 }
 
+type NextPage = { cursor: string } | { end: true } | { cursorMissing: true };
+
 /**
- * The cursor of the next page, or undefined on the last page. Read tolerantly: `has_more` may
- * come as `true`, `"true"` or `1` (a service that sends text must not end paging silently); a
- * cursor without any `has_more` is followed; `false`, `"false"`, 0, no cursor or no `meta` end
- * the list.
+ * What `meta` says about the next page. Read tolerantly, since services differ in details the
+ * spec leaves open: `has_more` may come as `true`, `"true"` or `1` (text must not end paging
+ * silently); a cursor without any `has_more` is followed; `false`, `"false"`, 0, no cursor
+ * without `has_more`, or no `meta` end the list. But `has_more` true with no usable cursor
+ * (null, left out, "" or not text) is not read as the end: that would make an incomplete list
+ * look complete.
  */
-function readNextCursor(meta: unknown): string | undefined {
-	if (!meta || typeof meta !== 'object') return undefined;
+function readNextPage(meta: unknown): NextPage {
+	if (!meta || typeof meta !== 'object') return { end: true };
 	const { has_more: flag, next_cursor: cursor } = meta as IDataObject;
-	if (typeof cursor !== 'string' || cursor === '') return undefined;
-	if (flag === undefined || flag === null) return cursor;
+	const usable = typeof cursor === 'string' && cursor !== '';
+	if (flag === undefined || flag === null) return usable ? { cursor } : { end: true };
 	const more = typeof flag === 'string' ? ['true', '1'].includes(flag.trim().toLowerCase()) : flag === true || flag === 1;
-	return more ? cursor : undefined;
+	if (!more) return { end: true };
+	return usable ? { cursor } : { cursorMissing: true };
+}
+
+function missingCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoFar: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message: 'The service reported more items but gave no cursor to read them',
+		description: `${readSoFar} items were read before. The rest of the list cannot be read without the cursor of the next page, so the list would be incomplete. This is a fault of the service; try again later.`,
+		itemIndex,
+	});
 }
 
 function repeatedCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoFar: number): NodeApiError {
@@ -58,8 +78,9 @@ function repeatedCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSo
  * The pages of one list, in order, as the caller asks for them (stop by leaving the loop). The
  * rules every list follows: the next page is `meta.next_cursor` while `meta.has_more`; a short or
  * empty page with more to come goes on; a cursor given out before (or the one started from) is
- * an error instead of a loop. A failed page is retried by apiRequest on its own, so a fault never
- * restarts the traversal. The credential's Base URL is read once for all pages.
+ * an error instead of a loop; more to come without a cursor is an error once the caller asks for
+ * the next page (see ListPage.missingCursor). A failed page is retried by apiRequest on its own,
+ * so a fault never restarts the traversal. The credential's Base URL is read once for all pages.
  */
 export async function* listPages(this: ApiFunctions, request: ListRequest): AsyncGenerator<ListPage, void> {
 	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
@@ -76,11 +97,19 @@ export async function* listPages(this: ApiFunctions, request: ListRequest): Asyn
 		}
 		const qs: QueryInput = { per_page: request.perPage, ...request.qs };
 		if (cursor !== undefined) qs.cursor = cursor;
-		const { itemIndex, context, limiter } = request;
+		const { itemIndex, limiter } = request;
+		// Tells a rejected cursor (not only a 400: see describeApiError) from other answers.
+		const context = cursor === undefined ? request.context : { ...request.context, cursorSent: true };
 		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL });
 		const items = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
-		const nextCursor = readNextCursor(response.meta);
+		const next = readNextPage(response.meta);
 		readSoFar += items.length;
+		if ('cursorMissing' in next) {
+			const error = missingCursor(this, itemIndex, readSoFar);
+			yield { items, nextCursor: undefined, missingCursor: error };
+			throw error;
+		}
+		const nextCursor = 'cursor' in next ? next.cursor : undefined;
 		if (nextCursor !== undefined && seenCursors.has(nextCursor)) throw repeatedCursor(this, itemIndex, readSoFar);
 		yield { items, nextCursor };
 		if (nextCursor === undefined) return;

@@ -34,6 +34,8 @@ export async function getMany(this: IExecuteFunctions, itemIndex: number, reques
 		const pages = listPages.call(this, { path, qs, limiter, baseURL, itemIndex, context, perPage: paging.pageSize, cursor: paging.cursor });
 		for await (const page of pages) {
 			const { items, ended } = cut(page.items, endsBefore);
+			// has_more false would tell the loop it is done while the list goes on.
+			if (!ended && page.missingCursor) throw page.missingCursor;
 			const nextCursor = ended ? undefined : page.nextCursor;
 			return [{ data: items, count: items.length, has_more: nextCursor !== undefined, next_cursor: nextCursor ?? null } satisfies OnePage];
 		}

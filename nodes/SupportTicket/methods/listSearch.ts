@@ -30,6 +30,8 @@ async function searchPages(
 			if (!needle || entry.name.toLowerCase().includes(needle) || entry.value.toLowerCase().includes(needle)) results.push(entry);
 		}
 		if (!needle || page.nextCursor === undefined || results.length >= ENOUGH_MATCHES || pages >= MAX_PAGES_PER_SEARCH) {
+			// No token would show this as the whole list, while the service says there is more.
+			if (page.missingCursor) throw page.missingCursor;
 			return { results, paginationToken: page.nextCursor };
 		}
 	}
