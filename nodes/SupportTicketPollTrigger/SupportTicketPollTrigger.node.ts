@@ -41,7 +41,7 @@ export class SupportTicketPollTrigger implements INodeType {
 
 		// A manual run shows the newest record, so fields can be mapped; it moves no watermark.
 		if (this.getMode() === 'manual') {
-			const newest = await readSegment.call(this, { source, until: null, maxPages: 1, perPage: 1 });
+			const newest = await readSegment.call(this, { source, until: null, maxPages: 1, perPage: 1, startOnly: true });
 			return newest.items.length ? [this.helpers.returnJsonArray(newest.items[0].record)] : null;
 		}
 

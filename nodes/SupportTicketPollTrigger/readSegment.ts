@@ -35,7 +35,8 @@ export interface SegmentRequest {
 	perPage?: number;
 	/**
 	 * Only the records are wanted, not where to read on after `maxPages` (the first poll, which
-	 * notes where to start): a last page with more to come but no cursor is then no fault.
+	 * notes where to start; a manual run, which shows the newest): a last page with more to come
+	 * but no cursor is then no fault.
 	 */
 	startOnly?: boolean;
 }

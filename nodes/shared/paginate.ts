@@ -61,7 +61,7 @@ function readNextPage(meta: unknown): NextPage {
 function missingCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoFar: number): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: 'The service reported more items but gave no cursor to read them',
-		description: `${readSoFar} items were read before. The rest of the list cannot be read without the cursor of the next page, so the list would be incomplete. This is a fault of the service; try again later.`,
+		description: `${readSoFar} ${readSoFar === 1 ? 'item was' : 'items were'} read before. The rest of the list cannot be read without the cursor of the next page, so the list would be incomplete. This is a fault of the service; try again later.`,
 		itemIndex,
 	});
 }

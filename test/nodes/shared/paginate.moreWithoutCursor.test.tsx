@@ -94,7 +94,7 @@ describe('"From list" picker', () => {
 });
 
 describe('Poll Trigger', () => {
-	it('fails the poll, saving nothing, when it needs the rest; the first poll and a poll that reaches the watermark on that page work', async () => {
+	it('fails the poll, saving nothing, when it needs the rest; a manual run, the first poll and a poll that reaches the watermark on that page work', async () => {
 		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 		const service = await startSandbox({ seed: 120, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
 		try {
@@ -106,6 +106,9 @@ describe('Poll Trigger', () => {
 					return service.store.createTicket({ subject: `New ${n}`, description: 'd', customer: { email: `new${n}@example.com` } }).id;
 				});
 			service.setResponseShape({ hasMoreWithoutCursor: 'null' });
+			const manual = await runWorkflow(chainWorkflow(trigger), { supportTicketApi: credentialsFor(service) }, { nodeName: 'On New' });
+			expect(manual.error).toBeUndefined();
+			expect(manual.output('On New').map((item) => item.json.id)).toEqual([service.store.listTickets()[0].id]);
 			expect((await poller.poll()).items).toBeNull();
 
 			const few = create(3);
