@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { waitUntil } from '../e2e/wait';
 import { CHANGE_KINDS, type ChangeDriverSummary, type Sandbox, startSandbox, type Ticket } from './index';
 import { expectRefusedSettings, TestClient } from './testClient';
 import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
@@ -75,11 +76,12 @@ describe('sandbox change driver', () => {
 		const { sandbox } = await start();
 		const driver = sandbox.startDriver({ ratePerSecond: 50 });
 		expect(() => sandbox.startDriver()).toThrow(/already running/);
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		await waitUntil('the first change', () => (driver.summary().total > 0 ? true : undefined), 30_000, { intervalMs: 5 });
 		const summary = await driver.stop();
 		expect(summary.running).toBe(false);
 		expect(summary.total).toBeGreaterThan(0);
 		const tickets = sandbox.store.ticketCount;
+		// Absence over time: a slow machine only makes this check weaker, never fail wrongly.
 		await new Promise((resolve) => setTimeout(resolve, 60));
 		expect(driver.summary().total).toBe(summary.total);
 		expect(sandbox.store.ticketCount).toBe(tickets);
@@ -113,7 +115,13 @@ describe('sandbox change driver', () => {
 	});
 
 	it('runs from the CLI with a webhook, chaos and the driver, and stops cleanly on SIGTERM', async () => {
-		const receiver = await startRecordingReceiver();
+		let tenArrived: () => void = () => undefined;
+		const ten = new Promise<void>((resolve) => (tenArrived = resolve));
+		let count = 0;
+		const receiver = await startRecordingReceiver(() => {
+			if (++count === 10) tenArrived();
+			return 200;
+		});
 		receivers.push(receiver);
 		const cli = spawn(
 			process.execPath,
@@ -137,7 +145,7 @@ describe('sandbox change driver', () => {
 		cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		const exited = new Promise<number | null>((resolve) => cli.on('exit', resolve));
 		try {
-			for (let i = 0; i < 100 && receiver.received.length < 10; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+			await ten;
 			expect(receiver.received).toHaveLength(10); // 5 changes, each delivered twice
 			expect(output).toContain('/__sandbox/driver');
 		} finally {

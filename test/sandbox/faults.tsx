@@ -48,6 +48,9 @@ export class FaultInjector {
 	private tokens = 0;
 	private tokensAt = 0;
 
+	/** `clock`: milliseconds on a monotonic clock (tests pass their own to step time). */
+	constructor(private readonly clock: () => number = () => performance.now()) {}
+
 	/** Replaces the whole configuration (`set({})` clears every fault); throws RangeError on bad values. */
 	set(options: FaultOptions): void {
 		const normalized = validateFaultOptions(options);
@@ -55,14 +58,14 @@ export class FaultInjector {
 		this.queue = [...(normalized.next ?? [])];
 		this.random = createRandom(normalized.seed ?? 1);
 		this.tokens = normalized.rateLimit ? burstOf(normalized.rateLimit) : 0;
-		this.tokensAt = performance.now();
+		this.tokensAt = this.clock();
 	}
 
 	/** A 429 when the rate limit is exhausted (the request takes a token otherwise); undefined without a limit. */
 	throttle(): ApiError | undefined {
 		const limit = this.options.rateLimit;
 		if (!limit) return undefined;
-		const now = performance.now();
+		const now = this.clock();
 		this.tokens = Math.min(burstOf(limit), this.tokens + ((now - this.tokensAt) * limit.perSecond) / 1000);
 		this.tokensAt = now;
 		if (this.tokens >= 1) {

@@ -128,15 +128,16 @@ describe('sandbox webhooks', () => {
 	});
 
 	it('aborts pending deliveries on stop without hanging', async () => {
-		const hanging = http.createServer(() => {
-			/* never answers */
-		});
+		let arrived: () => void = () => undefined;
+		const firstArrival = new Promise<void>((resolve) => (arrived = resolve));
+		const hanging = http.createServer(() => arrived()); // never answers
 		await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
 		try {
 			sandbox.addWebhook({ url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/` });
 			sandbox.emit('ticket.created', {});
 			sandbox.emit('ticket.updated', {});
-			await new Promise((resolve) => setTimeout(resolve, 50));
+			// One delivery in flight (hanging), the other waiting behind it.
+			await firstArrival;
 			await sandbox.stop();
 			expect(sandbox.deliveries.map((d) => [d.done, d.error])).toEqual([
 				[true, 'aborted: sandbox stopped'],
