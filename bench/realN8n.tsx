@@ -39,7 +39,11 @@ export async function measureRealN8nReturnAll(install: N8nInstall, sandbox: Sand
 			const execution = await executeWorkflow(logged ? folder : { ...folder, env: { ...folder.env, DB_LOGGING_ENABLED: 'false' } }, id, 600_000);
 			const processMs = performance.now() - started;
 			const printed = execution.run as PrintedRun;
-			if (execution.exitCode !== 0 || !printed?.data) throw new Error(`n8n execute ${id} failed (${execution.exitCode}):\n${execution.command.stderr.slice(-2000)}`);
+			if (execution.exitCode !== 0 || !printed?.data) {
+				const why = execution.exitCode !== 0 ? `exit code ${execution.exitCode}` : `exit code 0 but no run result printed (no JSON run data in its output)`;
+				const tail = (label: string, text: string): string => (text.trim() === '' ? `${label}: (empty)` : `${label} (last 2,000 characters):\n${text.slice(-2000)}`);
+				throw new Error(`n8n execute ${id} failed: ${why}\n${tail('stdout', execution.command.stdout)}\n${tail('stderr', execution.command.stderr)}`);
+			}
 			return { execution, processMs, node: printed.data.resultData.runData.Node[0], log: await sandbox.log() };
 		};
 		const run = async (id: string): Promise<RealN8nRun> => {

@@ -67,10 +67,22 @@ const writtenBy = (run: RunFacts, rest: string): string => `Written by \`${run.c
 
 // ---- bench/results.md ----
 
-/** `slowMain`: Return All with service latency; `concurrent`: the node side with the default Concurrent Requests. */
+/** `slowMain`: Return All with service latency. */
+export type Traversals = { main: Comparison; slowMain: Comparison; limit: Comparison; scaling: Comparison[] };
+
+/** The sections of results.md, in the order they run; the file is rewritten as each one ends. */
+export const BENCH_SECTIONS = ['Per-item operations', 'Return All and Limit', 'Real n8n', 'Signing and verification'] as const;
+export type BenchSection = (typeof BENCH_SECTIONS)[number];
+
+/**
+ * What one `npm run bench` measured so far: a section's figures are absent until it ends, and stay
+ * absent when it failed (`failures` says why); the other sections' figures stand.
+ * `concurrent`: the node side with the default Concurrent Requests.
+ */
 export type BenchResults = {
-	run: RunFacts; rounds: number; main: Comparison; slowMain: Comparison; limit: Comparison; scaling: Comparison[]; items: ItemComparison[]; concurrent: ItemSide;
-	ratePerSecond: number; realN8n: RealN8nFigures; signing: MicroResult[]; violations: string[];
+	run: RunFacts; rounds: number; concurrent: ItemSide; ratePerSecond: number;
+	items?: ItemComparison[]; traversals?: Traversals; realN8n?: RealN8nFigures; signing?: MicroResult[];
+	violations: string[]; failures: Array<{ section: BenchSection; reason: string }>; pending: BenchSection[];
 };
 
 export const TARGETS = { overN8nHttp: 1.05, verify1kUs: 50, perTicketGrowth: 1.25, speedUp: 6, overHttpRequest: 1.5, rateTolerance: 0.1 };
@@ -105,7 +117,7 @@ const itemLabel = (c: ItemComparison): string => `${count(c.count)} ${c.operatio
 type Row = [figure: string, measured: string, target: string, met?: boolean];
 
 /** Latency scenarios: `concurrent` against `node-1` and `http-request`; rate-limited ones: failures and the rate. */
-function itemSummaryRows({ items, concurrent, ratePerSecond: perSecond }: BenchResults): Row[] {
+function itemSummaryRows({ items = [], concurrent, ratePerSecond: perSecond }: BenchResults): Row[] {
 	return items.flatMap((c): Row[] => {
 		const label = itemLabel(c);
 		const [node, sequential] = [ofSide(c, concurrent), ofSide(c, 'node-1')];
@@ -149,17 +161,11 @@ function perTicketGrowth(scaling: Comparison[]): { cpu: number; wall: number; me
 	return { cpu: grows(cpu), wall: grows(wall), memory: grows(retained) };
 }
 
-function summaryTable(results: BenchResults): string {
-	const { main, slowMain, limit, signing } = results;
+function traversalSummaryRows({ main, slowMain, limit, scaling }: Traversals): Row[] {
 	const nodeCalls = [...ofSide(main, 'node'), ...ofSide(slowMain, 'node')].map((m) => m.calls);
 	const limitCalls = ofSide(limit, 'node').map((m) => m.calls);
-	const microUs = (name: string): number => signing.find((r) => r.name.includes(name))?.medianUs ?? Number.NaN;
-	const [verify1k, sign] = [microUs('1 KB body: verify'), microUs('as the credential does')];
-	const g = perTicketGrowth(results.scaling);
-	const { perPage, readsPerPage } = realN8nPerPage(results.realN8n);
-	const real = `Return All ${count(results.realN8n.tickets)} through real n8n ${results.realN8n.version} (\`n8n execute\`)`;
-	const rows: Row[] = [
-		...itemSummaryRows(results),
+	const g = perTicketGrowth(scaling);
+	return [
 		...[main, slowMain].flatMap((c): Row[] => {
 			const overHttp = roundRatios(c, wall, 'n8n-http');
 			return [
@@ -167,14 +173,42 @@ function summaryTable(results: BenchResults): string {
 				[`${c.title}: wall time node ÷ raw undici (reference)`, spread(roundRatios(c, wall, 'raw')), ''],
 			];
 		}),
-		[`${real}: time per page`, `${f1(perPage)} ms`, 'for reference'],
-		[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference'],
 		[`Return All ${count(main.tickets)}: calls (node, every round, 0 and 5 ms)`, unique(nodeCalls), `exactly ${main.expectedCalls}`, nodeCalls.every((c) => c === main.expectedCalls)],
 		[`Limit ${limit.limit}: calls (node, every round)`, unique(limitCalls), `exactly ${limit.expectedCalls}`, limitCalls.every((c) => c === limit.expectedCalls)],
-		['signing one request (signRequestOptions)', `${f2(sign)} µs`, ''],
-		['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verify1k < TARGETS.verify1kUs],
 		[`node: CPU time per ticket, 100k ÷ 10k (wall: ${f2(g.wall)})`, f2(g.cpu), `≤ ${TARGETS.perTicketGrowth} (flat)`, g.cpu <= TARGETS.perTicketGrowth],
 		['node: retained heap per ticket, 100k ÷ 10k', f2(g.memory), `≤ ${TARGETS.perTicketGrowth} (flat)`, g.memory <= TARGETS.perTicketGrowth],
+	];
+}
+
+function realN8nSummaryRows(figures: RealN8nFigures): Row[] {
+	const { perPage, readsPerPage } = realN8nPerPage(figures);
+	const real = `Return All ${count(figures.tickets)} through real n8n ${figures.version} (\`n8n execute\`)`;
+	return [
+		[`${real}: time per page`, `${f1(perPage)} ms`, 'for reference'],
+		[`${real}: credential reads from the database per page`, f2(readsPerPage), 'for reference'],
+	];
+}
+
+function signingSummaryRows(signing: MicroResult[]): Row[] {
+	const microUs = (name: string): number => signing.find((r) => r.name.includes(name))?.medianUs ?? Number.NaN;
+	const [verify1k, sign] = [microUs('1 KB body: verify'), microUs('as the credential does')];
+	return [
+		['signing one request (signRequestOptions)', `${f2(sign)} µs`, ''],
+		['verifying one webhook delivery, 1 KB body', `${f2(verify1k)} µs`, `< ${TARGETS.verify1kUs} µs`, verify1k < TARGETS.verify1kUs],
+	];
+}
+
+/** A failed section's one line (the whole reason is in its own section). */
+const firstLine = (text: string): string => text.split('\n')[0].slice(0, 160).replace(/\|/g, '/');
+
+function summaryTable(results: BenchResults): string {
+	const rows: Row[] = [
+		...itemSummaryRows(results),
+		...(results.traversals ? traversalSummaryRows(results.traversals) : []),
+		...(results.realN8n ? realN8nSummaryRows(results.realN8n) : []),
+		...(results.signing ? signingSummaryRows(results.signing) : []),
+		...results.failures.map(({ section, reason }): Row => [`${section}: **failed**`, firstLine(reason), 'no figures', false]),
+		...results.pending.map((section): Row => [`${section}`, 'not run yet', '']),
 	];
 	return table(['figure', 'measured', 'target', ''], rows.map(([figure, measured, target, met]) => [figure, measured, target, met === undefined ? '' : verdict(met)]), ['---', '---:', '---:', '---']);
 }
@@ -201,11 +235,19 @@ function scalingTable(scaling: Comparison[]): string {
 	return table(['tickets', 'side', 'rounds', 'wall ms', 'wall µs / ticket', 'CPU µs / ticket', 'RSS growth B / ticket', 'retained heap B / ticket', 'peak RSS MiB', 'wall node ÷ raw'], rows);
 }
 
+/** A section's body: its figures, why it failed, or that it has not run yet. */
+function sectionBody<T>(results: BenchResults, section: BenchSection, figures: T | undefined, render: (figures: T) => string): string {
+	if (figures !== undefined) return render(figures);
+	const failure = results.failures.find((f) => f.section === section);
+	if (failure) return `**${section} failed; no figures.** Why:\n\n\`\`\`\n${failure.reason.trim()}\n\`\`\``;
+	return `*${section}: not run yet (the file is rewritten as each section ends).*`;
+}
+
 function realN8nSection(figures: RealN8nFigures): string {
 	const { extraPages, perPage, readsPerPage } = realN8nPerPage(figures);
 	const row = (name: string, r: RealN8nRun): string[] => [name, String(r.pages), String(r.items), f0(r.nodeMs), String(r.credentialReads), f1(r.processMs / 1000)];
 	return [
-		`## Return All through real n8n ${figures.version} (\`n8n execute\`), ${count(figures.tickets)} tickets`,
+		`n8n ${figures.version}, ${count(figures.tickets)} tickets.`,
 		`This package \`npm pack\`ed and installed as a community package in the e2e's n8n install (SQLite, \`DB_LOGGING_OPTIONS=query\`), each workflow run by \`n8n execute\` twice: timed without the query log (node time is n8n's own \`executionTime\`), then counted with it (SELECTs of the credential's data on \`credentials_entity\`). Per page = (Return All − Limit 100) ÷ ${extraPages} extra pages.`,
 		table(['run', 'pages', 'items', 'node ms', 'credential reads', 'process s'], [row('Limit 100', figures.one), row('Return All', figures.all)]),
 		`Per page: ${f2(perPage)} ms, ${f2(readsPerPage)} credential reads from the database.`,
@@ -213,9 +255,9 @@ function realN8nSection(figures: RealN8nFigures): string {
 }
 
 export function renderResults(results: BenchResults): string {
-	const { run, main, rounds } = results;
-	const sides = [...new Set(main.measurements.map((m) => m.side))];
-	const itemSides = [...new Set(results.items.flatMap((c) => c.sides))];
+	const { run, rounds, traversals } = results;
+	const sides: Side[] = ['raw', 'n8n-http', 'node'];
+	const itemSides = [...new Set((results.items ?? []).flatMap((c) => c.sides))];
 	const analysisFile = repoPath('bench', 'analysis.md');
 	const how = [
 		`- **Machine:** ${run.machine}`,
@@ -225,34 +267,42 @@ export function renderResults(results: BenchResults): string {
 		`- **Command:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds).`,
 	];
 	const itemsIntro = `Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.\nEach measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then switches the scenario's latency / rate limit on itself (through the sandbox's admin surface) and times the N-item run. From the sandbox's log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.`;
-	const signing = results.signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`]);
+	const signingTable = (signing: MicroResult[]): string =>
+		table(['operation', 'median µs / call', 'fastest round', 'slowest round', 'calls × rounds'], signing.map((r) => [r.name, f2(r.medianUs), f2(r.minUs), f2(r.maxUs), `${count(r.callsPerRound)} × ${r.rounds}`]));
+	const complete = results.failures.length === 0 && results.pending.length === 0;
+	const traversalTables = ({ main, slowMain, limit, scaling }: Traversals): string =>
+		[
+			`### Return All of ${count(main.tickets)} tickets, per_page 100, ${rounds} rounds`,
+			'Every round (a `*` on peak RSS: the peak was reached before the timed traversal, while loading or warming up):',
+			roundsTable(main),
+			`### ${slowMain.title} service latency per request, ${rounds} rounds`,
+			roundsTable(slowMain),
+			`### Limit ${limit.limit} (${limit.expectedCalls} calls), ${rounds} rounds`,
+			roundsTable(limit),
+			'### How cost grows: 1k, 10k, 100k tickets',
+			"Medians per size (every size ran in every round). Per-ticket figures at 1k carry the fixed cost of a run, so flatness is read from 10k to 100k, on CPU time and retained heap (wall time follows the machine's load; at 1k and 10k the peak RSS is mostly V8 sizing its heap).",
+			scalingTable(scaling),
+		].join('\n\n');
 	return `${[
 		'# Benchmarks: what a user waits for',
 		writtenBy(run, '\n(the analysis at the end is kept by hand in `bench/analysis.md`).'),
-		results.violations.length === 0
-			? 'Every measured traversal returned every ticket in exactly the expected number of calls; this node lost no item and duplicated no create.'
-			: `**Violations:**\n\n${results.violations.map((v) => `- ${v}`).join('\n')}`,
+		results.violations.length > 0
+			? `**Violations:**\n\n${results.violations.map((v) => `- ${v}`).join('\n')}`
+			: complete
+				? 'Every measured traversal returned every ticket in exactly the expected number of calls; this node lost no item and duplicated no create.'
+				: 'No violation in the sections that ran; see the Summary for the sections that failed or have not run.',
 		'## Summary',
 		summaryTable(results),
 		'## How this was measured',
 		how.join('\n'),
 		'## Per-item operations: what a user waits for',
-		itemsIntro,
-		...results.items.map(itemsTables),
-		`## Return All of ${count(main.tickets)} tickets, per_page 100, ${rounds} rounds`,
-		'Every round (a `*` on peak RSS: the peak was reached before the timed traversal, while loading or warming up):',
-		roundsTable(main),
-		realN8nSection(results.realN8n),
-		`## ${results.slowMain.title} service latency per request, ${rounds} rounds`,
-		roundsTable(results.slowMain),
-		`## Limit ${results.limit.limit} (${results.limit.expectedCalls} calls), ${rounds} rounds`,
-		roundsTable(results.limit),
-		'## How cost grows: 1k, 10k, 100k tickets',
-		"Medians per size (every size ran in every round). Per-ticket figures at 1k carry the fixed cost of a run, so flatness is read from 10k to 100k, on CPU time and retained heap (wall time follows the machine's load; at 1k and 10k the peak RSS is mostly V8 sizing its heap).",
-		scalingTable(results.scaling),
+		sectionBody(results, 'Per-item operations', results.items, (items) => [itemsIntro, ...items.map(itemsTables)].join('\n\n')),
+		'## Return All and Limit',
+		sectionBody(results, 'Return All and Limit', traversals, traversalTables),
+		'## Return All through real n8n (`n8n execute`)',
+		sectionBody(results, 'Real n8n', results.realN8n, realN8nSection),
 		'## Signing and webhook verification (nodes/shared/signature.ts, signRequestOptions.ts)',
-		'In the bench process, after all child processes ended: 200 ms warm-up per operation, then rounds of about 60 ms each.',
-		table(['operation', 'median µs / call', 'fastest round', 'slowest round', 'calls × rounds'], signing),
+		sectionBody(results, 'Signing and verification', results.signing, (signing) => `In the bench process, after all child processes ended: 200 ms warm-up per operation, then rounds of about 60 ms each.\n\n${signingTable(signing)}`),
 		existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : '',
 		memorySection(repoPath('bench', 'memory-results.md')),
 	].join('\n\n')}\n`;

@@ -3,8 +3,9 @@
  *
  *   node build/bench/run.js [--rounds 5] [--item-rounds 2] [--items 1000] [--large 100000] [--out bench/results.md]
  *
- * Exits 1 on a correctness failure (wrong items or calls, an item lost or duplicated by this node);
- * missed speed targets are reported, not failed.
+ * results.md is rewritten as each section ends, so a failed section (reported with why) leaves the
+ * others' figures standing. Exits 1 on a failed section or a correctness failure (wrong items or
+ * calls, an item lost or duplicated by this node); missed speed targets are reported, not failed.
  */
 import { writeFileSync } from 'node:fs';
 
@@ -13,7 +14,7 @@ import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { repoPath } from '../test/harness';
 import { compareItems, type ItemScenario, type ItemSide, itemViolations } from './items';
 import { measureRealN8nReturnAll } from './realN8n';
-import { option, renderResults, startRun } from './report';
+import { BENCH_SECTIONS, type BenchResults, type BenchSection, option, renderResults, startRun } from './report';
 import { startSandboxProcess } from './sandboxProcess';
 import { measureSigningCosts } from './signingCost';
 import { type ComparisonSpec, compareInterleaved, type Side, violations } from './traversal';
@@ -40,8 +41,26 @@ async function main(): Promise<void> {
 	const out = option('out', repoPath('bench', 'results.md'));
 	const run = startRun('bench');
 	log(`bench: ${rounds} rounds`);
+	const results: BenchResults = { run: run.finish(), rounds, concurrent: CONCURRENT, ratePerSecond: RATE_LIMIT_PER_SECOND, violations: [], failures: [], pending: [...BENCH_SECTIONS] };
+	/** Runs one section; whatever happens, results.md is rewritten with every figure measured so far. */
+	const section = async (name: BenchSection, measure: () => Promise<void>): Promise<void> => {
+		log(`— ${name}`);
+		try {
+			await measure();
+		} catch (error) {
+			const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+			results.failures.push({ section: name, reason });
+			console.error(`bench: ${name} failed:\n${reason}`);
+		} finally {
+			results.pending = results.pending.filter((pending) => pending !== name);
+			results.run = run.finish();
+			writeFileSync(out, renderResults(results));
+			log(`wrote ${out} (${BENCH_SECTIONS.length - results.pending.length} of ${BENCH_SECTIONS.length} sections)`);
+		}
+	};
 	// n8n's HTTP Request node and the real-n8n run come from the installed n8n (the e2e's cache; installed if absent).
-	const n8n = await ensureN8n(PRIMARY_N8N_VERSION, log);
+	const n8n = ensureN8n(PRIMARY_N8N_VERSION, log);
+	n8n.catch(() => undefined); // awaited (and reported) by the sections that need it
 	// One sandbox process per size, all up for the whole run so every round covers every size; one more
 	// large one with latency, and one for the per-item runs (their creates must not change the lists).
 	const sizes = [large, large, itemCount, ...SCALING_SIZES];
@@ -50,37 +69,50 @@ async function main(): Promise<void> {
 	const sandboxes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
 	try {
 		const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-		if (failed) throw failed.reason;
+		const ready = async (): Promise<void> => {
+			if (failed) throw failed.reason;
+		};
 		const [largeSandbox, slow, itemSandbox, ...small] = sandboxes;
-		await slow.setFaults({ latencyMs: RETURN_ALL_LATENCY_MS });
-		log(`per-item scenarios: ${itemCount} items, ${itemRounds} round(s) at ${ITEM_LATENCY_MS} ms latency, 1 under the rate limit`);
-		const ticketIds = Array.from({ length: itemCount }, (_, i) => `tkt_${i + 1}`);
-		const httpRequestNodeFile = `${n8n.dir}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
-		const items = await compareItems(itemScenarios(itemCount, itemRounds), itemSandbox.target, { ticketIds, httpRequestNodeFile }, log);
-		const comparisons = await compareInterleaved(
-			[
-				{ spec: returnAll(large), sandbox: largeSandbox, sides: ['raw', 'node', 'n8n-http'] },
-				{ spec: returnAll(large, `Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`), sandbox: slow, sides: ['raw', 'node', 'n8n-http'] },
-				{ spec: { title: `Limit ${LIMIT}`, tickets: large, limit: LIMIT, expectedItems: LIMIT, expectedCalls: Math.ceil(LIMIT / 100) }, sandbox: largeSandbox, sides: ['raw', 'node'] },
-				...small.map((sandbox, i) => ({ spec: returnAll(SCALING_SIZES[i]), sandbox, sides: ['raw', 'node'] as Side[] })),
-			],
-			rounds,
-			log,
-		);
-		// The last scaling sandbox, reused.
-		const realTickets = SCALING_SIZES[SCALING_SIZES.length - 1];
-		log(`real n8n ${n8n.version}: Return All ${realTickets.toLocaleString('en')} through n8n execute`);
-		const realN8n = await measureRealN8nReturnAll(n8n, small[small.length - 1], realTickets);
+		await section('Per-item operations', async () => {
+			await ready();
+			log(`per-item scenarios: ${itemCount} items, ${itemRounds} round(s) at ${ITEM_LATENCY_MS} ms latency, 1 under the rate limit`);
+			const ticketIds = Array.from({ length: itemCount }, (_, i) => `tkt_${i + 1}`);
+			const httpRequestNodeFile = `${(await n8n).dir}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
+			results.items = await compareItems(itemScenarios(itemCount, itemRounds), itemSandbox.target, { ticketIds, httpRequestNodeFile }, log);
+			results.violations.push(...results.items.flatMap(itemViolations));
+		});
+		await section('Return All and Limit', async () => {
+			await ready();
+			await slow.setFaults({ latencyMs: RETURN_ALL_LATENCY_MS });
+			const comparisons = await compareInterleaved(
+				[
+					{ spec: returnAll(large), sandbox: largeSandbox, sides: ['raw', 'node', 'n8n-http'] },
+					{ spec: returnAll(large, `Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`), sandbox: slow, sides: ['raw', 'node', 'n8n-http'] },
+					{ spec: { title: `Limit ${LIMIT}`, tickets: large, limit: LIMIT, expectedItems: LIMIT, expectedCalls: Math.ceil(LIMIT / 100) }, sandbox: largeSandbox, sides: ['raw', 'node'] },
+					...small.map((sandbox, i) => ({ spec: returnAll(SCALING_SIZES[i]), sandbox, sides: ['raw', 'node'] as Side[] })),
+				],
+				rounds,
+				log,
+			);
+			const [main, slowMain, limit, ...smaller] = comparisons;
+			results.traversals = { main, slowMain, limit, scaling: [...smaller, main] };
+			results.violations.push(...comparisons.flatMap(violations));
+		});
+		await section('Real n8n', async () => {
+			await ready();
+			// The last scaling sandbox, reused.
+			const realTickets = SCALING_SIZES[SCALING_SIZES.length - 1];
+			const install = await n8n;
+			log(`real n8n ${install.version}: Return All ${realTickets.toLocaleString('en')} through n8n execute`);
+			results.realN8n = await measureRealN8nReturnAll(install, small[small.length - 1], realTickets);
+		});
 		await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.stop()));
-		const [main, slowMain, limit, ...smaller] = comparisons;
-		log('signing micro-benchmark');
-		const signing = measureSigningCosts();
-		const allViolations = [...comparisons.flatMap(violations), ...items.flatMap(itemViolations)];
-		const results = { run: run.finish(), rounds, main, slowMain, limit, scaling: [...smaller, main], items, concurrent: CONCURRENT, ratePerSecond: RATE_LIMIT_PER_SECOND, realN8n, signing, violations: allViolations };
-		writeFileSync(out, renderResults(results));
-		log(`wrote ${out}`);
-		for (const violation of allViolations) console.error(`VIOLATION: ${violation}`);
-		if (allViolations.length > 0) process.exitCode = 1;
+		await section('Signing and verification', async () => {
+			results.signing = measureSigningCosts();
+		});
+		for (const violation of results.violations) console.error(`VIOLATION: ${violation}`);
+		for (const { section: name } of results.failures) console.error(`FAILED SECTION: ${name} (why: in ${out})`);
+		if (results.violations.length > 0 || results.failures.length > 0) process.exitCode = 1;
 	} finally {
 		await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
 	}

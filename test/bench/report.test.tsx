@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { median, memorySection, ratio, SUMMARY_END, SUMMARY_START, upsertMemorySection } from '../../bench/report';
+import { type BenchResults, median, memorySection, ratio, renderResults, SUMMARY_END, SUMMARY_START, upsertMemorySection } from '../../bench/report';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'memory-section-'));
 const memoryFile = path.join(dir, 'memory-results.md');
@@ -43,5 +43,30 @@ describe('median', () => {
 	it('ratio of zero is not a number, not Infinity', () => {
 		expect(ratio(3, 2)).toBe(1.5);
 		expect(ratio(1, 0)).toBeNaN();
+	});
+});
+
+describe('results.md while a bench runs, and after a section failed', () => {
+	const run = { startedAt: new Date('2026-11-24T12:00:00Z'), durationSeconds: 60, command: 'npm run bench', loadBefore: '1', loadAfter: '1', machine: 'test' };
+	const signing = [{ name: 'signing a list request, as the credential does', medianUs: 10, minUs: 9, maxUs: 12, callsPerRound: 100, rounds: 5 }];
+
+	it("keeps the sections that ended, says why one failed and which have not run", () => {
+		const results: BenchResults = {
+			run,
+			rounds: 5,
+			concurrent: 'node-100',
+			ratePerSecond: 20,
+			signing,
+			violations: [],
+			failures: [{ section: 'Real n8n', reason: 'Error: n8n execute benchReturnAll failed: exit code 1\nstderr: out of memory' }],
+			pending: ['Return All and Limit'],
+		};
+		const text = renderResults(results);
+		expect(text).toContain('| Real n8n: **failed** | Error: n8n execute benchReturnAll failed: exit code 1 | no figures | **not met** |');
+		expect(text).toContain('**Real n8n failed; no figures.** Why:\n\n```\nError: n8n execute benchReturnAll failed: exit code 1\nstderr: out of memory\n```');
+		expect(text).toContain('| Return All and Limit | not run yet |');
+		expect(text).toContain('| signing one request (signRequestOptions) | 10.00 µs |');
+		expect(text).toContain('| signing a list request, as the credential does | 10.00 | 9.00 | 12.00 | 100 × 5 |');
+		expect(text).not.toContain('lost no item');
 	});
 });
