@@ -17,12 +17,90 @@ function invalid(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number, mes
 }
 
 export function requireText(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
-	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+	const text = toText(ctx, ctx.getNodeParameter(name, itemIndex, ''), label, itemIndex) ?? '';
 	if (text.trim() === '') {
 		throw invalid(ctx, itemIndex, `${label} is empty`, `Fill in ${label}, or map a field that has a value for item ${itemIndex}.`);
 	}
 	return text;
+}
+
+/**
+ * A value mapped into a text field, as the text to send; undefined when there is none (null,
+ * undefined). Expressions hand the node whatever they evaluate to: text as it is; a number,
+ * boolean or bigint as its decimal text, as n8n users map them (an order number into Subject);
+ * a date and time as ISO 8601. An object or a list is refused, naming the field and the item:
+ * String() would send "[object Object]" or "a,b", or throw a TypeError for an object without
+ * toString.
+ */
+export function toText(ctx: IExecuteFunctions | IPollFunctions, value: unknown, label: string, itemIndex: number): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return value;
+	if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	if (typeof value === 'number') {
+		if (Number.isFinite(value)) return String(value);
+		throw notText(ctx, label, itemIndex, String(value), 'Map a field that holds text or a number, e.g. {{ $json.subject }}.');
+	}
+	if (value instanceof Date) {
+		if (Number.isFinite(value.getTime())) return value.toISOString();
+		throw notText(ctx, label, itemIndex, 'an invalid date', 'Map a field that holds text, e.g. {{ $json.subject }}.');
+	}
+	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+		// A Luxon DateTime ($now, $today, DateTime.fromISO(…)): its ISO text, with its offset.
+		const iso = (value as { toISO: () => unknown }).toISO();
+		if (typeof iso === 'string') return iso;
+		throw notText(ctx, label, itemIndex, 'an invalid date', 'Map a field that holds text, e.g. {{ $json.subject }}.');
+	}
+	if (Array.isArray(value)) {
+		throw notText(
+			ctx,
+			label,
+			itemIndex,
+			'a list (array)',
+			`It holds ${preview(value)}. Map one element, e.g. {{ $json.tags[0] }}, or join them into one text, e.g. {{ $json.tags.join(", ") }}.`,
+		);
+	}
+	const what = typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+	throw notText(
+		ctx,
+		label,
+		itemIndex,
+		what,
+		`It holds ${preview(value)}. Map a field inside it that holds text, e.g. {{ $json.customer.name }}, or write it as text in the expression, e.g. {{ JSON.stringify($json.details) }}.`,
+	);
+}
+
+function notText(ctx: IExecuteFunctions | IPollFunctions, label: string, itemIndex: number, what: string, description: string) {
+	return invalid(ctx, itemIndex, `${label} of item ${itemIndex} is ${what}, not text`, description);
+}
+
+/** The start of a value as JSON, for messages; never throws (circular, bigint, no prototype). */
+function preview(value: unknown): string {
+	let json: string | undefined;
+	try {
+		json = JSON.stringify(value);
+	} catch {
+		json = undefined;
+	}
+	if (json === undefined) return 'a value that cannot be shown as JSON';
+	return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+}
+
+/**
+ * The text fields of a collection (Additional Fields, Update Fields) that are set, each checked by
+ * toText: { key: its text }. An empty text counts as not set, as before.
+ */
+export function readTexts(
+	ctx: IExecuteFunctions,
+	fields: IDataObject,
+	labels: Record<string, string>,
+	itemIndex: number,
+): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [key, label] of Object.entries(labels)) {
+		const text = toText(ctx, fields[key], label, itemIndex);
+		if (text !== undefined && text !== '') out[key] = text;
+	}
+	return out;
 }
 
 export function checkEmail(ctx: IExecuteFunctions, value: string, label: string, itemIndex: number): string {
@@ -67,12 +145,11 @@ export function readTicketState(
 }
 
 function readChoice(ctx: IExecuteFunctions | IPollFunctions, fields: IDataObject, name: 'priority' | 'status', itemIndex: number): string | undefined {
-	const value = fields[name];
-	if (value === undefined) return undefined;
-	if (value !== CUSTOM_VALUE) return String(value);
 	const label = name === 'priority' ? 'Priority' : 'Status';
-	const custom = fields[`custom${label}`];
-	const text = typeof custom === 'string' ? custom.trim() : '';
+	const value = toText(ctx, fields[name], label, itemIndex);
+	if (value === undefined) return undefined;
+	if (value !== CUSTOM_VALUE) return value;
+	const text = (toText(ctx, fields[`custom${label}`], `Custom ${label}`, itemIndex) ?? '').trim();
 	if (!text) throw invalid(ctx, itemIndex, `Custom ${label} is empty`, `${label} is set to Custom: add Custom ${label} with the value to send.`);
 	return text;
 }
@@ -80,7 +157,7 @@ function readChoice(ctx: IExecuteFunctions | IPollFunctions, fields: IDataObject
 /** The id from a resource locator, checked and ready to put in a path. */
 export function readId(ctx: IExecuteFunctions, name: string, resource: string, itemIndex: number): { id: string; path: string } {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	const id = String(value ?? '').trim();
+	const id = (toText(ctx, value, `${resource === 'ticket' ? 'Ticket' : 'Customer'} ID`, itemIndex) ?? '').trim();
 	if (id === '') {
 		throw invalid(ctx, itemIndex, `No ${resource} was chosen`, `Pick a ${resource} from the list or enter its ID.`);
 	}
@@ -140,16 +217,6 @@ function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefine
 		throw invalid(ctx, itemIndex, `Limit must be a whole number of at least 1 (got ${limit})`, 'Set Limit to 1 or more, or turn on Return All.');
 	}
 	return limit;
-}
-
-/** Drops empty strings from a collection before it is sent. */
-export function compact(fields: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
-		if (value === '' || value === undefined) continue;
-		out[key] = value;
-	}
-	return out;
 }
 
 /** An update must change something: an empty PATCH is refused here rather than by the service. */

@@ -9,7 +9,7 @@ import {
 import type { RunShared } from '../../../shared/apiRequest';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
-import { readDateTime, readTicketState } from '../../../shared/readParameters';
+import { readDateTime, readTexts, readTicketState } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
 import { pagingFields } from '../common.descriptions';
 import { ticketFilters } from '../../../shared/ticketFields';
@@ -58,11 +58,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Only what the user set is sent: "where supported" in the spec means a parameter may be unknown.
-	const qs: QueryInput = {
-		...readTicketState(this, filters, itemIndex),
-		sort_by: options.sortBy as string | undefined,
-		sort: options.sortOrder as string | undefined,
-	};
+	const { sortBy, sortOrder } = readTexts(this, options, { sortBy: 'Sort By', sortOrder: 'Sort Order' }, itemIndex);
+	const qs: QueryInput = { ...readTicketState(this, filters, itemIndex), sort_by: sortBy, sort: sortOrder };
 	const createdAfter = readDateTime(this, options.createdAfter, 'Created After', itemIndex);
 	if (createdAfter === undefined) return await getMany.call(this, itemIndex, { path: '/tickets', qs, ...shared });
 
