@@ -10,7 +10,11 @@ import { CUSTOM_VALUE } from './ticketFields';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const SAFE_ID = /^(?!\.{1,2}$)[^/?#\s]+$/;
+// Control (NUL), format (zero-width space, bidi controls, BOM) and lone surrogate characters: invisible
+// on screen, so an ID carrying one looks right and still is not found (a lone surrogate cannot
+// even be put in a URL). Kept in step with the By ID pattern in common.descriptions.ts.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
+const SAFE_ID = /^(?!\.{1,2}$)[^/?#\s\p{Cc}\p{Cf}\p{Cs}]+$/u;
 
 function invalid(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number, message: string, description: string) {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
@@ -162,7 +166,14 @@ export function readId(ctx: IExecuteFunctions, name: string, resource: string, i
 		throw invalid(ctx, itemIndex, `No ${resource} was chosen`, `Pick a ${resource} from the list or enter its ID.`);
 	}
 	if (!SAFE_ID.test(id)) {
-		throw invalid(ctx, itemIndex, `"${id}" is not a valid ${resource} ID`, 'An ID contains no spaces, slashes, "?" or "#".');
+		const codePoint = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+		const hidden = id.match(INVISIBLE);
+		throw invalid(
+			ctx,
+			itemIndex,
+			`"${id.replace(INVISIBLE, (c) => `<${codePoint(c)}>`)}" is not a valid ${resource} ID`,
+			`${hidden ? `It contains ${codePoint(hidden[0])}, an invisible or control character (often copied along with an ID): retype the ID, or remove the character from the mapped value. ` : ''}An ID contains no spaces, slashes, "?", "#" or invisible characters.`,
+		);
 	}
 	return { id, path: encodeURIComponent(id) };
 }
