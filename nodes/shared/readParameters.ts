@@ -133,7 +133,58 @@ export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemInde
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw invalid(ctx, itemIndex, 'Custom Fields (JSON) must be a JSON object', 'Write a JSON object such as {"tags": ["vip"]}.');
 	}
+	if (typeof raw === 'string') {
+		const changed = firstInexactNumber(raw);
+		if (changed) {
+			throw invalid(
+				ctx,
+				itemIndex,
+				`Custom Fields (JSON) of item ${itemIndex} has the number ${changed.written}, which would be sent as ${changed.sent}`,
+				`Numbers are sent as double-precision numbers: exact up to 15 significant digits, whole numbers up to 9007199254740991 (2^53 - 1). Write it as text in quotes, "${changed.written}", if the service accepts that, or round it.`,
+			);
+		}
+	}
 	return parsed as IDataObject;
+}
+
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The first number in a valid JSON text that the request body would not carry as written: the
+ * body is stringified from JavaScript numbers (doubles), so 9007199254740993 would go out as
+ * …992 and 1e400 as null. Numbers inside strings are skipped. Only the value counts: 1e2 going
+ * out as 100, or 1.50 as 1.5, is the same number.
+ */
+function firstInexactNumber(json: string): { written: string; sent: string } | undefined {
+	for (let i = 0; i < json.length; i++) {
+		const c = json[i];
+		if (c === '"') {
+			// Skip the string: JSON.parse accepted the text, so it ends at an unescaped quote.
+			for (i++; json[i] !== '"'; i++) if (json[i] === '\\') i++;
+			continue;
+		}
+		if (c !== '-' && (c < '0' || c > '9')) continue;
+		JSON_NUMBER.lastIndex = i;
+		const written = JSON_NUMBER.exec(json)?.[0] ?? c;
+		const sent = JSON.stringify(Number(written));
+		if (decimalValue(written) !== decimalValue(sent)) return { written, sent };
+		i += written.length - 1;
+	}
+	return undefined;
+}
+
+/** A JSON number's exact value as sign, digits and exponent without redundant zeros, e.g. "1.50" and "15e-1" → "+15e-1". */
+function decimalValue(number: string): string {
+	const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(number);
+	if (!match) return number; // "null": not a number at all
+	const [, sign, whole, fraction = '', exponent = '0'] = match;
+	let digits = (whole + fraction).replace(/^0+/, '');
+	if (digits === '') return '0';
+	let power = Number(exponent) - fraction.length;
+	const trailing = /0*$/.exec(digits)?.[0].length ?? 0;
+	digits = digits.slice(0, digits.length - trailing);
+	power += trailing;
+	return `${sign === '-' ? '-' : '+'}${digits}e${power}`;
 }
 
 /**
