@@ -251,24 +251,80 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 
 /**
  * A date and time as epoch milliseconds, read like the service's own timestamps
- * (parseServiceTimestamp): an ISO 8601 text (without zone: UTC, whatever the machine's zone),
- * Unix time in seconds or milliseconds, a JavaScript Date, or a Luxon DateTime from an
- * expression such as `{{ $now.minus({ days: 1 }) }}`. Empty means "not set".
+ * (parseServiceTimestamp): an ISO 8601 text, Unix time in seconds or milliseconds, a JavaScript
+ * Date, or a Luxon DateTime from an expression such as `{{ $now.minus({ days: 1 }) }}`. An ISO
+ * text without a zone is read in `zone` when given (a date picked in the field: the workflow's
+ * time zone, as other n8n nodes read their date fields), else as UTC, like the service's
+ * timestamps without a zone (so a created_at fed back through an expression means the instant
+ * the service meant), whatever the machine's zone. Empty means "not set".
  */
-export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number): number | undefined {
+export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number, zone?: string): number | undefined {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
 	const luxon = typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function';
-	const ms = parseServiceTimestamp(luxon ? (value as { toISO: () => unknown }).toISO() : value);
+	let ms = parseServiceTimestamp(luxon ? (value as { toISO: () => unknown }).toISO() : value);
 	if (ms === undefined) {
 		const shown = typeof value === 'string' ? `"${value}"` : typeof value;
 		throw invalid(
 			ctx,
 			itemIndex,
 			`${label} ${shown} is not a date and time`,
-			'Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z (without a zone it is read as UTC), e.g. the created_at of a ticket, or Unix time in seconds or milliseconds.',
+			`Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z (without a zone it is read ${zone ? `in the workflow's time zone, ${zone}` : 'as UTC'}), e.g. the created_at of a ticket, or Unix time in seconds or milliseconds.`,
 		);
 	}
+	if (zone !== undefined && typeof value === 'string' && ZONELESS_ISO.test(value.trim())) {
+		try {
+			ms = wallClockToInstant(ms, zone);
+		} catch {
+			throw invalid(
+				ctx,
+				itemIndex,
+				`The workflow's time zone "${zone}" is unknown`,
+				`${label} has no zone, so it is read in the workflow's time zone. Choose a time zone in the workflow's settings, or give ${label} with a zone, e.g. 2025-06-01T12:00:00Z.`,
+			);
+		}
+	}
 	return ms;
+}
+
+/** ISO 8601 dates and date-times without a zone, as the date picker stores them. */
+const ZONELESS_ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/i;
+
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock in `zone` at `instant`, as epoch milliseconds of that clock reading in UTC. */
+function wallClockAt(instant: number, zone: string): number {
+	let format = wallClockFormats.get(zone);
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-US', {
+			timeZone: zone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: 'numeric',
+			day: 'numeric',
+			hour: 'numeric',
+			minute: 'numeric',
+			second: 'numeric',
+		});
+		wallClockFormats.set(zone, format);
+	}
+	const part: Record<string, number> = {};
+	for (const { type, value } of format.formatToParts(new Date(instant))) part[type] = Number(value);
+	const millis = ((instant % 1000) + 1000) % 1000;
+	return Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second) + millis;
+}
+
+/**
+ * The instant at which the clock in `zone` shows `wallClock` (given as if it were UTC). Around a
+ * change of offset: a time that happens twice is its first occurrence; a time skipped when clocks
+ * go forward is read with the offset before the change (02:30 becomes 03:30), as Luxon does.
+ * (Luxon takes the second occurrence of a repeated time; the first loses no ticket in between.)
+ */
+function wallClockToInstant(wallClock: number, zone: string): number {
+	const day = 86_400_000;
+	const offsetBefore = wallClockAt(wallClock - day, zone) - (wallClock - day);
+	const offsetAfter = wallClockAt(wallClock + day, zone) - (wallClock + day);
+	const shows = [wallClock - offsetBefore, wallClock - offsetAfter].filter((instant) => wallClockAt(instant, zone) === wallClock);
+	return shows.length > 0 ? Math.min(...shows) : wallClock - offsetBefore;
 }
 
 /** Return All, or a Limit of at least 1. */
