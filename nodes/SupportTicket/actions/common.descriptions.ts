@@ -82,7 +82,7 @@ export const customFieldsJson: INodeProperties = {
 	default: '{}',
 	placeholder: 'e.g. {"tags": ["vip"], "external_ref": "CRM-42"}',
 	description:
-		'Further fields the service accepts, as a JSON object. They are sent as they are; named fields of this node take precedence.',
+		'Further fields the service accepts, as a JSON object. They are sent as they are; named fields of this node take precedence. A number that would change on the way (a whole number beyond 9007199254740991, more than 15 significant digits) is refused: write it in quotes, as text.',
 };
 
 /**

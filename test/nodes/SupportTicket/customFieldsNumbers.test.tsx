@@ -48,6 +48,7 @@ describe('numbers a request carries exactly are sent', () => {
 		['trailing zeros', '1.50', 1.5],
 		['a big integer written as text', '"9007199254740993"', '9007199254740993'],
 		['digits inside a text', '"order 9007199254740993"', 'order 9007199254740993'],
+		['digits after an escaped quote inside a text', '"say \\"9007199254740993\\" 1e400"', 'say "9007199254740993" 1e400'],
 	])('%s', async (_case, literal, sent) => {
 		const result = await run(operations[0][1](`{"n": ${literal}}`));
 		expect(result.error).toBeUndefined();
