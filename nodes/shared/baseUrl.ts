@@ -18,8 +18,13 @@ export function baseUrlProblem(value: string): string | undefined {
 	if (!URL.canParse(value)) return `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
 	// The API path is appended as text (a path prefix must survive), so these would end up in the
 	// wrong place: the API path twice, or the API path inside the query or fragment.
-	const { pathname, search, hash } = new URL(value);
-	if (/\/api\/v1\/external\/?$/i.test(pathname)) return `The Base URL ${shown} in the credential ends with /api/v1/external, which is added to every request: remove it. ${BASE_URL_ADVICE}`;
+	// Also the API path followed by more (a request's address pasted in, e.g. …/api/v1/external/tickets).
+	const { origin, pathname, search, hash } = new URL(value);
+	const apiPath = /\/api\/v1\/external(?:\/|$)/i.exec(pathname);
+	if (apiPath) {
+		const extra = pathname.slice(apiPath.index).replace(/\/+$/, '');
+		return `The Base URL ${shown} in the credential ends with ${extra}, a path the node adds itself: remove it and enter "${origin}${pathname.slice(0, apiPath.index)}". ${BASE_URL_ADVICE}`;
+	}
 	if (search || hash || /[?#]/.test(value)) return `The Base URL ${shown} in the credential has a query (?) or fragment (#): remove it. ${BASE_URL_ADVICE}`;
 	return undefined;
 }

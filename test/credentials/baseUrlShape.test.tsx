@@ -1,4 +1,4 @@
-import { testCredential, useSandbox } from '../harness';
+import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
 /**
  * Base URLs that parse as addresses but cannot work: the API path already in them (the field
@@ -19,4 +19,35 @@ it.each([
 	expect(result.message).toMatch(message);
 	expect(result.message).toMatch(/Base URL/);
 	expect(sandbox.log).toEqual([]);
+});
+
+/**
+ * A Base URL copied from a request address, with a resource path after the API path: the API
+ * path would be doubled (…/api/v1/external/tickets/api/v1/external/tickets). Refused like the API
+ * path alone, naming what to remove and the Base URL to use instead.
+ */
+describe('a Base URL with the API path and a resource path after it', () => {
+	it.each(['/api/v1/external/tickets', '/api/v1/external/tickets/', '/api/v1/external/customers', '/api/v1/external/tickets/tkt_1/replies', '/API/V1/External/tickets'])(
+		'%s: the credential Test and the node refuse it before any request',
+		async (suffix) => {
+			const baseUrl = `${sandbox.baseUrl}${suffix}`;
+			const expected = `The Base URL "${baseUrl}" in the credential ends with ${suffix.replace(/\/$/, '')}, a path the node adds itself: remove it and enter "${sandbox.baseUrl}".`;
+			const result = await testCredential('supportTicketApi', { ...credentials, baseUrl });
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain(expected);
+			const run = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', limit: 1 }), {
+				supportTicketApi: { ...credentials, baseUrl },
+			});
+			expect(run.error?.message).toContain(expected);
+			expect(run.error).toMatchObject({ name: 'NodeOperationError' });
+			expect(sandbox.log).toEqual([]);
+		},
+	);
+
+	it('a path prefix that merely contains "external" still works', async () => {
+		// The sandbox answers only under /api/v1/external: a 404 proves the request was sent as configured.
+		const result = await testCredential('supportTicketApi', { ...credentials, baseUrl: `${sandbox.baseUrl}/external-support` });
+		expect(sandbox.log.map((entry) => entry.path)).toEqual(['/external-support/api/v1/external/tickets?per_page=1']);
+		expect(result.status).toBe('Error');
+	});
 });

@@ -92,7 +92,7 @@ describe('Return All with Created After', () => {
 
 	it.each([
 		['ISO with zone', (iso: string) => iso],
-		['without zone: read as UTC', (iso: string) => iso.replace(/Z$/, '')],
+		['an expression giving ISO without zone: read as UTC', (iso: string) => `={{ ${JSON.stringify(iso.replace(/Z$/, ''))} }}`],
 		['an expression giving a Luxon DateTime', (iso: string) => `={{ DateTime.fromISO('${iso}') }}`],
 		['an expression giving a JavaScript Date', (iso: string) => `={{ new Date('${iso}') }}`],
 		['an expression giving epoch milliseconds', (iso: string) => `={{ ${Date.parse(iso)} }}`],
@@ -195,7 +195,8 @@ describe.each([
 	['America/New_York', 240],
 ])('a service that sends created_at without a zone, n8n host in %s', (zone, offsetInJune) => {
 	it.each([
-		['as the service sent it (no zone)', '2025-06-01T12:00:00.000'],
+		// Fed back through an expression, as a workflow does (picked in the field it would be in the workflow's time zone).
+		['as the service sent it (no zone)', '={{ "2025-06-01T12:00:00.000" }}'],
 		['with Z', '2025-06-01T12:00:00.000Z'],
 	])('Created After %s: the tickets at or after it, none lost and no older one (both read as UTC)', async (_name, createdAfter) => {
 		// A child process, since TZ cannot change inside a jest test (see createdAfterInZone.tsx).

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { checkEmail, parseCustomFields, requireText } from '../../../shared/readParameters';
+import { checkEmail, parseCustomFields, readTexts, requireText } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -27,7 +27,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };
-	if (fields.name) body.name = fields.name;
+	const { name } = readTexts(this, fields, { name: 'Name' }, itemIndex);
+	if (name) body.name = name;
 	const response = await apiRequest.call(this, { method: 'POST', path: '/customers', body, itemIndex, ...shared });
 	return [response.data as IDataObject];
 }

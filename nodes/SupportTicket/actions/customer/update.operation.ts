@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { assertSomethingToUpdate, checkEmail, compact, parseCustomFields, readId } from '../../../shared/readParameters';
+import { assertSomethingToUpdate, checkEmail, parseCustomFields, readId, readTexts } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -19,8 +19,10 @@ export const description = updateDisplayOptions({ show: { resource: ['customer']
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const { customFieldsJson, ...named } = fields;
-	const body: IDataObject = { ...parseCustomFields(this, customFieldsJson, itemIndex), ...compact(named) };
+	const body: IDataObject = {
+		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
+		...readTexts(this, fields, { email: 'Email', name: 'Name' }, itemIndex),
+	};
 	if (typeof body.email === 'string') body.email = checkEmail(this, body.email, 'Email', itemIndex);
 	assertSomethingToUpdate(this, body, itemIndex);
 	const response = await apiRequest.call(this, {

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { checkEmail, parseCustomFields, requireText, readTicketState } from '../../../shared/readParameters';
+import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/ticketFields';
 
@@ -59,7 +59,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex) };
 	body.subject = subject;
 	body.description = text;
-	body.customer = { email, ...(fields.customerName ? { name: fields.customerName } : {}) };
+	const { customerName } = readTexts(this, fields, { customerName: 'Customer Name' }, itemIndex);
+	body.customer = { email, ...(customerName ? { name: customerName } : {}) };
 	const { priority, status } = readTicketState(this, fields, itemIndex);
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;

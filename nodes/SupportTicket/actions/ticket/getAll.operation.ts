@@ -9,7 +9,7 @@ import {
 import type { RunShared } from '../../../shared/apiRequest';
 import { optionsCollection } from '../../../shared/optionsCollection';
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
-import { readDateTime, readTicketState } from '../../../shared/readParameters';
+import { readDateTime, readTexts, readTicketState } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
 import { pagingFields } from '../common.descriptions';
 import { ticketFilters } from '../../../shared/ticketFields';
@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 			type: 'dateTime',
 			default: '',
 			description:
-				'Only tickets created at or after this moment. To import what is new, give the newest created_at imported so far: a ticket created later in that same instant is not lost, and the ticket(s) at that instant come again, so write by ID (upsert). Reading stops at the first older ticket, so only the pages holding new tickets are read. Needs the default order, newest first. A time without zone is read as UTC.',
+				'Only tickets created at or after this moment. To import what is new, give the newest created_at imported so far: a ticket created later in that same instant is not lost, and the ticket(s) at that instant come again, so write by ID (upsert). Reading stops at the first older ticket, so only the pages holding new tickets are read. Needs the default order, newest first. A date picked here is in the workflow\'s time zone (workflow settings), as in other n8n nodes; a date from an expression without a zone is read as UTC, like the service\'s timestamps, so a created_at fed back means the same instant.',
 		},
 		{
 			displayName: 'Sort By',
@@ -58,12 +58,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// Only what the user set is sent: "where supported" in the spec means a parameter may be unknown.
-	const qs: QueryInput = {
-		...readTicketState(this, filters, itemIndex),
-		sort_by: options.sortBy as string | undefined,
-		sort: options.sortOrder as string | undefined,
-	};
-	const createdAfter = readDateTime(this, options.createdAfter, 'Created After', itemIndex);
+	const { sortBy, sortOrder } = readTexts(this, options, { sortBy: 'Sort By', sortOrder: 'Sort Order' }, itemIndex);
+	const qs: QueryInput = { ...readTicketState(this, filters, itemIndex), sort_by: sortBy, sort: sortOrder };
+	// Picked or typed in the field (not an expression): a time without zone is in the workflow's
+	// time zone, as in other n8n nodes. From an expression it is read as UTC, like the service's
+	// timestamps, since a created_at fed back is the usual source.
+	const typed = (this.getNode().parameters.options as IDataObject | undefined)?.createdAfter;
+	const picked = typeof typed === 'string' && !typed.startsWith('=');
+	const createdAfter = readDateTime(this, options.createdAfter, 'Created After', itemIndex, picked ? this.getTimezone() : undefined);
 	if (createdAfter === undefined) return await getMany.call(this, itemIndex, { path: '/tickets', qs, ...shared });
 
 	// Stopping at the first older ticket is right only when every later ticket is older still.

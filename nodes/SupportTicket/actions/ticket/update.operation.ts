@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { assertSomethingToUpdate, compact, parseCustomFields, readId, readTicketState } from '../../../shared/readParameters';
+import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/ticketFields';
 
@@ -21,8 +21,10 @@ export const description = updateDisplayOptions({ show: { resource: ['ticket'], 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const { subject, description } = fields;
-	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), ...compact({ subject, description }) };
+	const body: IDataObject = {
+		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
+		...readTexts(this, fields, { subject: 'Subject', description: 'Description' }, itemIndex),
+	};
 	const { priority, status } = readTicketState(this, fields, itemIndex);
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;

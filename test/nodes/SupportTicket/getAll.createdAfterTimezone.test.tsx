@@ -1,0 +1,81 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+/**
+ * Created After picked in the date picker holds a date and time without a zone. Other n8n nodes
+ * read such a value in the workflow's time zone (Workflow Settings → Timezone, else the
+ * instance's default): so does Created After now; it used to read it as UTC. A value from an
+ * expression without a zone stays UTC, as the service's own timestamps without zone are read,
+ * so a created_at fed back means the instant the service meant.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const BOUNDARY = '2025-06-01T12:00:00'; // what the picker stores: no zone, no milliseconds
+
+let sandbox: Sandbox;
+let pinned = 0;
+/** created_at of each ticket (ISO with Z), by id. */
+const createdAt = new Map<string, string>();
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ now: () => pinned, maxSkewSeconds: 10 ** 9 });
+	// One ticket every 30 minutes from 2025-05-31T18:00Z to 2025-06-02T06:00Z: the boundary read in
+	// Tokyo (03:00Z), UTC (12:00Z) and New York (16:00Z) each falls on a ticket.
+	const start = Date.parse('2025-05-31T18:00:00Z');
+	for (let n = 0; n <= 72; n++) {
+		pinned = start + n * 30 * 60_000;
+		const ticket = sandbox.store.createTicket({ subject: `Zone ${n}`, description: 'd', customer: { email: `zone${n}@example.com` } });
+		createdAt.set(ticket.id, ticket.created_at);
+	}
+	pinned = Date.now();
+});
+afterAll(async () => sandbox.stop());
+
+async function ticketsCreatedAfter(createdAfter: string, timezone?: string): Promise<{ ids: string[]; oldest: string }> {
+	const workflow = singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } });
+	const result = await runWorkflow(timezone ? { ...workflow, settings: { timezone } } : workflow, { supportTicketApi: credentialsFor(sandbox) });
+	expect(result.error).toBeUndefined();
+	const tickets = result.output('Node').map((item) => item.json as IDataObject);
+	return { ids: tickets.map((t) => String(t.id)), oldest: String(tickets[tickets.length - 1].created_at) };
+}
+
+const atOrAfter = (iso: string) => [...createdAt].filter(([, at]) => Date.parse(at) >= Date.parse(iso)).map(([id]) => id).reverse();
+
+describe('Created After picked without a zone is read in the workflow time zone', () => {
+	it.each([
+		['America/New_York', '2025-06-01T16:00:00.000Z'],
+		['Asia/Tokyo', '2025-06-01T03:00:00.000Z'],
+		['Asia/Kolkata', '2025-06-01T06:30:00.000Z'],
+		['UTC', '2025-06-01T12:00:00.000Z'],
+	])('workflow time zone %s: from %s on', async (timezone, instant) => {
+		const { ids, oldest } = await ticketsCreatedAfter(BOUNDARY, timezone);
+		expect(oldest).toBe(instant);
+		expect(ids).toEqual(atOrAfter(instant));
+	});
+
+	it("a workflow without its own time zone uses the instance's default (here America/New_York, n8n's default)", async () => {
+		expect((await ticketsCreatedAfter(BOUNDARY)).oldest).toBe('2025-06-01T16:00:00.000Z');
+	});
+
+	it('a picked value with a zone keeps it', async () => {
+		expect((await ticketsCreatedAfter('2025-06-01T12:00:00Z', 'Asia/Tokyo')).oldest).toBe('2025-06-01T12:00:00.000Z');
+		expect((await ticketsCreatedAfter('2025-06-01T12:00:00+02:00', 'Asia/Tokyo')).oldest).toBe('2025-06-01T10:00:00.000Z');
+	});
+
+	it('a day without time is midnight in the workflow time zone', async () => {
+		expect((await ticketsCreatedAfter('2025-06-01', 'America/New_York')).oldest).toBe('2025-06-01T04:00:00.000Z');
+	});
+});
+
+describe('Created After from an expression', () => {
+	it('without a zone is read as UTC, like the service timestamps it usually is (a created_at fed back)', async () => {
+		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}" }}`, 'America/New_York')).oldest).toBe('2025-06-01T12:00:00.000Z');
+		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}.000" }}`, 'Asia/Tokyo')).oldest).toBe('2025-06-01T12:00:00.000Z');
+	});
+
+	it('a Luxon DateTime carries its own zone', async () => {
+		const fromIso = `={{ DateTime.fromISO("${BOUNDARY}", { zone: "Asia/Tokyo" }) }}`;
+		expect((await ticketsCreatedAfter(fromIso, 'America/New_York')).oldest).toBe('2025-06-01T03:00:00.000Z');
+	});
+});
