@@ -13,9 +13,11 @@ async function closedPortBaseUrl(): Promise<{ baseUrl: string; hostPort: string 
 
 describe('a refused connection', () => {
 	// n8n's CredentialsTester shows only `error.cause.code` ("ECONNREFUSED") for a connection
-	// error of a credential's declarative `test`; no code of the package runs after the request
-	// there. Saying more needs a node-hosted test function (`testedBy`), see the report/README.
-	it.todo('the credential Test says what it means (needs a testedBy test function)');
+	// error of a credential's declarative `test`: no code of the package runs after that request.
+	// A node-hosted test function (`testedBy`) could say more, but its only HTTP helper is the
+	// deprecated `helpers.request`, which n8n's verification scan rejects (it ignores
+	// eslint-disable comments), so the package keeps the declarative test.
+	it.todo('the credential Test says what a refused connection means (blocked: see above)');
 
 	it('the node says what it means, naming the address', async () => {
 		const { baseUrl, hostPort } = await closedPortBaseUrl();
