@@ -1,4 +1,6 @@
 import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -80,8 +82,10 @@ export class SupportTicketApi implements ICredentialType {
 			method: 'GET',
 			qs: { per_page: 1 },
 		},
-		// Without a rule n8n shows only the status text ("Unauthorized").
+		// n8n checks the status rules on an error answer and the body rules on a success, in order.
+		// Its rule types come as two array types; one list holds both (n8n reads each by its type).
 		rules: [
+			// Without a rule n8n shows only the status text ("Unauthorized").
 			{
 				type: 'responseCode',
 				properties: {
@@ -90,6 +94,26 @@ export class SupportTicketApi implements ICredentialType {
 						'The service rejected the request signature: check the API key or API secret (and that the Base URL is the right account)',
 				},
 			},
-		],
+			// Signed requests follow no redirect (signRequestOptions): say what the answer means.
+			...[301, 302, 303, 307, 308].map(
+				(value): IAuthenticateRuleResponseCode => ({
+					type: 'responseCode',
+					properties: {
+						value,
+						message: `The service answered with a redirect (HTTP ${value}), which is not followed with the signed request: set the Base URL to the address the service answers at itself, often https:// instead of http:// or another host name`,
+					},
+				}),
+			),
+			// A web page or app answers 200 too: the list of tickets must come in its `data` array.
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data',
+					value: undefined,
+					message:
+						'The address answered, but not as the Support Ticket API (no list of tickets in its answer): set the Base URL to the address of the API, without /api/v1/external, not of a web page or app',
+				},
+			} satisfies IAuthenticateRuleResponseSuccessBody,
+		] as IAuthenticateRuleResponseCode[],
 	};
 }

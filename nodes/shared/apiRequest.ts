@@ -16,7 +16,15 @@ import { toNodeError } from './toNodeError';
 import { baseUrlProblem } from './baseUrl';
 import type { QueryInput } from './serializeQuery';
 import type { RequestLimiter } from './concurrency';
-import { describeApiError, describeConnectionError, type ErrorContext } from './describeApiError';
+import {
+	describeApiError,
+	describeConnectionError,
+	describeMalformedAnswer,
+	describeRedirect,
+	NOT_SENT_CODES,
+	type ErrorContext,
+	type TransportDetail,
+} from './describeApiError';
 import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
@@ -28,6 +36,8 @@ import {
 
 export const API_PREFIX = '/api/v1/external';
 export const CREDENTIAL_TYPE = 'supportTicketApi';
+/** How long one request may go without an answer when Options → Timeout is not set (the poll trigger, the list search). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The n8n functions (`this`) of the three nodes' methods that call the service. */
 export type ApiFunctions = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -45,10 +55,27 @@ export interface ApiRequest {
 	limiter?: RequestLimiter;
 	/** From readServiceBaseUrl, when the caller sends many requests (a list traversal, a run's items): read once, not per request. */
 	baseURL?: string;
+	/** How long one attempt may go without an answer (Options → Timeout); DEFAULT_TIMEOUT_MS if unset. */
+	timeoutMs?: number;
+	/** A list answer must carry a `data` array (a bare array is taken as one); anything else answers one record. */
+	answer?: 'list' | 'record';
 }
 
-/** What the items of one node run share: the limiter pacing their requests, and the Base URL read once. */
-export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL'>;
+/** What the items of one node run share: the limiter pacing their requests, the Base URL read once, the item's Timeout. */
+export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs'>;
+
+/**
+ * Whether this error is a create (POST) that failed in a way that leaves it unknown whether the
+ * service processed it: a gateway error (502, 503 without Retry-After, 504), a timeout, an
+ * answer cut off or a connection lost after the request may have been sent, or a success whose
+ * body could not be read. Such a create is never repeated by apiRequest; this is the one place a
+ * caller that recovers creates (looks for the record before trying again) detects them.
+ * Marked by apiRequest as `context.createNotRepeated === true` on the NodeApiError it throws.
+ */
+export function isCreateNotRepeated(error: unknown): boolean {
+	const context = (error as { context?: { createNotRepeated?: unknown } } | undefined)?.context;
+	return context?.createNotRepeated === true;
+}
 
 /**
  * The credential's Base URL, checked. Checked here too (the credential checks it when signing), so
@@ -75,6 +102,7 @@ export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Pro
 export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promise<IDataObject> {
 	const policy = DEFAULT_RETRY_POLICY;
 	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
+	const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		baseURL,
@@ -82,26 +110,32 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// Without it, a service that accepts the connection and never answers holds the run forever.
+		timeout: timeoutMs,
+		// A redirect is an answer (see describeRedirect), never followed with the signed request.
+		disableFollowRedirect: true,
 	};
 	if (request.qs) options.qs = request.qs as IDataObject;
 	if (request.body) options.body = request.body;
+	const isCreate = request.method === 'POST';
 
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		let response: IN8nHttpFullResponse | undefined;
 		let failure: AttemptFailure;
+		let transport: TransportDetail | undefined;
 		try {
 			const send = async () =>
 				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			response = await (request.limiter ? request.limiter.run(send) : send());
-			// A create's own id is unknown until the service says it; a reply's context is its ticket.
-			if (response.statusCode >= 200 && response.statusCode < 300)
-				return withData(response.body, request.method === 'POST' ? undefined : request.context);
+			if (response.statusCode >= 200 && response.statusCode < 300) return readSuccess(this, request, response, isCreate);
+			if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, request, baseURL, response);
 			failure = { status: response.statusCode, retryAfter: response.headers?.['retry-after'] !== undefined };
 		} catch (error) {
-			const code = connectionErrorCode(error);
-			if (!code) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
-			failure = { connectionError: code };
+			if (response) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
+			transport = transportFailure(error, timeoutMs, baseURL);
+			if (!transport) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
+			failure = { connectionError: transport.policyCode };
 		}
 
 		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
@@ -111,19 +145,86 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 		if (!retryable || !withinBudget) {
 			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
 			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
-			const mayBeProcessed = request.method === 'POST' && 'status' in failure && failure.status >= 502 && failure.status <= 504 && !isRetryable('POST', failure);
-			throw toNodeApiError(
+			const mayBeProcessed = isCreate && !isRetryable('POST', failure) && createMayBeProcessed(failure, transport);
+			const error = toNodeApiError(
 				this,
 				request.method,
 				failure,
+				transport,
 				response,
 				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
 				request.itemIndex,
 			);
+			if (mayBeProcessed) markCreateNotRepeated(error);
+			throw error;
 		}
 		waitedMs += delay;
 		await sleep(delay);
 	}
+}
+
+/**
+ * A create that failed may still have been processed unless the service said it was not (429,
+ * 503 with Retry-After: those are retried) or the request never reached it (nothing answers
+ * there, the host name is unknown). 502, 503 without Retry-After and 504 can come from a gateway
+ * that gave up waiting; a timeout, a cut-off answer or a dropped connection may come after the
+ * service received the request.
+ */
+function createMayBeProcessed(failure: AttemptFailure, transport: TransportDetail | undefined): boolean {
+	if ('status' in failure) return failure.status >= 502 && failure.status <= 504;
+	return !NOT_SENT_CODES.includes(transport?.code ?? failure.connectionError);
+}
+
+function markCreateNotRepeated(error: NodeApiError): void {
+	error.context = { ...error.context, createNotRepeated: true };
+}
+
+/**
+ * A 2xx answer, checked: the spec's envelope or what the spec and real services are known to
+ * send instead (see withData). A body that is not JSON (an HTML page, JSON cut off), a list
+ * without its `data` array or a record that is not an object is an error, never an empty or
+ * made-up result: the Base URL may point at a web app that answers 200 to everything.
+ */
+function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpFullResponse, isCreate: boolean): IDataObject {
+	const { body } = response;
+	const contentType = headerText(response.headers?.['content-type']);
+	const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
+	let problem: 'notJson' | 'noDataArray' | 'notRecord' | undefined;
+	if (empty) problem = request.answer === 'list' ? 'noDataArray' : undefined;
+	else if (typeof body !== 'object' || body instanceof Uint8Array) problem = 'notJson';
+	else if (request.answer === 'list') problem = Array.isArray(body) || Array.isArray((body as IDataObject).data) ? undefined : 'noDataArray';
+	else if (Array.isArray(body)) problem = 'notRecord';
+	if (!problem) {
+		// A create's own id is unknown until the service says it; a reply's context is its ticket.
+		return withData(body, isCreate ? undefined : request.context);
+	}
+	const { message, description } = describeMalformedAnswer(problem, contentType, body, { ...request.context, createNotRepeated: isCreate });
+	const error = new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message,
+		description,
+		httpCode: String(response.statusCode),
+		itemIndex: request.itemIndex,
+	});
+	// The service said it succeeded: a create was processed, whatever its answer looks like.
+	if (isCreate) markCreateNotRepeated(error);
+	throw error;
+}
+
+function headerText(value: unknown): string | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	return typeof text === 'string' && text.trim() !== '' ? text.trim() : undefined;
+}
+
+/** A 3xx: the node follows no redirect (a signed request must not go to another address), so it says where the service points to. */
+function redirectError(ctx: ApiFunctions, request: ApiRequest, baseURL: string, response: IN8nHttpFullResponse): NodeApiError {
+	const requested = `${baseURL.replace(/\/+$/, '')}${API_PREFIX}${request.path}`;
+	const { message, description } = describeRedirect(response.statusCode, headerText(response.headers?.location), requested, API_PREFIX);
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message,
+		description,
+		httpCode: String(response.statusCode),
+		itemIndex: request.itemIndex,
+	});
 }
 
 /**
@@ -140,26 +241,49 @@ function withData(body: unknown, context: ErrorContext | undefined): IDataObject
 	return { data: context?.id !== undefined ? { id: context.id } : {} };
 }
 
-function connectionErrorCode(error: unknown): string | undefined {
-	for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
-		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
+/** Codes of an answer that started and was cut off before its end (axios: "stream has been aborted"). */
+const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
+
+/**
+ * A request that got no complete answer, or undefined for any other error. The retry policy sees
+ * a timeout as ETIMEDOUT and a cut-off answer as ECONNRESET: both are safe to repeat for a GET,
+ * like a dropped connection, and never repeated for a create.
+ */
+function transportFailure(error: unknown, timeoutMs: number, baseURL: string): TransportDetail | undefined {
+	for (let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
+		const code = current.code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) {
+			const message = typeof current.message === 'string' ? current.message : '';
+			if ((code === 'ECONNABORTED' || code === 'ETIMEDOUT') && /timeout/i.test(message)) return { code, policyCode: 'ETIMEDOUT', timeoutMs };
+			if (CUT_OFF_CODES.includes(code)) return { code, policyCode: 'ECONNRESET', cutOff: true };
+			return { code, policyCode: code, host: hostOf(baseURL) };
+		}
 		current = current.cause as typeof current;
 	}
 	return undefined;
+}
+
+/** host:port of the Base URL, with the port the scheme implies when it names none. */
+function hostOf(baseURL: string): string | undefined {
+	if (!URL.canParse(baseURL)) return undefined;
+	const { hostname, port, protocol } = new URL(baseURL);
+	return `${hostname}:${port || (protocol === 'https:' ? '443' : '80')}`;
 }
 
 function toNodeApiError(
 	ctx: ApiFunctions,
 	method: string,
 	failure: AttemptFailure,
+	transport: TransportDetail | undefined,
 	response: IN8nHttpFullResponse | undefined,
 	context: ErrorContext,
 	itemIndex: number | undefined,
 ): NodeApiError {
 	if ('connectionError' in failure) {
-		const { message, description } = describeConnectionError(failure.connectionError, method, context.attempts ?? 1);
+		const code = transport?.code ?? failure.connectionError;
+		const { message, description } = describeConnectionError(code, method, context.attempts ?? 1, transport);
 		// Not under `code`: NodeApiError would swap the message for its generic text for that code.
-		return new NodeApiError(ctx.getNode(), { network_error: failure.connectionError } as JsonObject, {
+		return new NodeApiError(ctx.getNode(), { network_error: code } as JsonObject, {
 			message,
 			description,
 			itemIndex,

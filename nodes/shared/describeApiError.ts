@@ -22,6 +22,23 @@ export interface ErrorContext {
 	createNotRepeated?: boolean;
 	/** Total time the node waits between attempts of one request. */
 	budgetMs?: number;
+	/** The page of a list the request asked for (1 is the first) and how many items came before it. */
+	page?: number;
+	itemsBefore?: number;
+}
+
+/** What is known about a request that got no complete answer (see apiRequest's transportFailure). */
+export interface TransportDetail {
+	/** The error code as the HTTP client gave it. */
+	code: string;
+	/** The code the retry policy judges the failure by: a timeout is ETIMEDOUT, a cut-off answer ECONNRESET. */
+	policyCode: string;
+	/** Set when no answer came within this many milliseconds (Options → Timeout). */
+	timeoutMs?: number;
+	/** Set when the answer started (status and headers) and was cut off before its end. */
+	cutOff?: boolean;
+	/** host:port of the Base URL, for a refused connection. */
+	host?: string;
 }
 
 export interface DescribedError {
@@ -157,22 +174,109 @@ const CONNECTION_PROBLEMS: Record<string, string> = {
 	EHOSTUNREACH: 'the host is unreachable',
 };
 
+/** Connection errors that mean the request never reached the service: nothing to check for on a create. */
+export const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'];
+
+const secondsText = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+
+/** The problem of a request that got no complete answer, as the message says it. */
+function connectionProblem(code: string, detail: TransportDetail | undefined): string {
+	if (detail?.timeoutMs !== undefined) return `no answer within the timeout (${secondsText(detail.timeoutMs)})`;
+	if (detail?.cutOff) return 'the answer was cut off before it was complete';
+	return CONNECTION_PROBLEMS[code] ?? 'the connection failed';
+}
+
+/** What happened, said for a create (why it is not repeated): lost connection, timeout or cut-off answer. */
+function lostWhat(detail: TransportDetail | undefined): string {
+	if (detail?.timeoutMs !== undefined) return 'after no answer came in time';
+	if (detail?.cutOff) return 'after its answer was cut off';
+	return 'after a lost connection';
+}
+
 /**
- * A request that got no answer. The message names no error code on purpose: n8n's NodeApiError
- * replaces a message containing one (e.g. ECONNRESET) with its generic text, which for a create
- * would wrongly advise to "retry the request immediately".
+ * A request that got no (complete) answer. The message names no error code on purpose: n8n's
+ * NodeApiError replaces a message containing one (e.g. ECONNRESET) with its generic text, which
+ * for a create would wrongly advise to "retry the request immediately".
  */
-export function describeConnectionError(code: string, method: string, attempts: number): DescribedError {
-	const problem = CONNECTION_PROBLEMS[code] ?? 'the connection failed';
-	const tried = triedText({ attempts });
-	if (method.toUpperCase() === 'POST') {
+export function describeConnectionError(code: string, method: string, attempts: number, detail?: TransportDetail): DescribedError {
+	const message = `Could not reach the service: ${connectionProblem(code, detail)}${triedText({ attempts })}`;
+	const what =
+		detail?.timeoutMs !== undefined
+			? `No answer came within ${secondsText(detail.timeoutMs)}, the node's Options → Timeout (default 60 s).`
+			: `Network error ${code}.`;
+	const where =
+		code === 'ECONNREFUSED' && detail?.host
+			? `${refusedText(detail.host)} Check the Base URL in the credential.`
+			: detail?.timeoutMs !== undefined
+				? 'Check that the service is up and reachable from n8n, or raise Options → Timeout if it is slow.'
+				: method.toUpperCase() === 'POST'
+					? 'Also check the Base URL in the credential and that the service is reachable from n8n.'
+					: 'Check the Base URL in the credential and that the service is running and reachable from n8n.';
+	if (method.toUpperCase() === 'POST' && !NOT_SENT_CODES.includes(code)) {
 		return {
-			message: `Could not reach the service: ${problem}${tried}`,
-			description: `Network error ${code}. A create request is not repeated after a lost connection, because the service may have processed it before the connection dropped: check for a duplicate before running again. Also check the Base URL in the credential and that the service is reachable from n8n.`,
+			message,
+			description: `${what} A create request is not repeated ${lostWhat(detail)}, because the service may have processed it: check for a duplicate before running again. ${where}`,
 		};
 	}
-	return {
-		message: `Could not reach the service: ${problem}${tried}`,
-		description: `Network error ${code}. Check the Base URL in the credential and that the service is running and reachable from n8n.`,
-	};
+	return { message, description: `${what} ${where}` };
+}
+
+/** A refused connection, said so that the user knows what to check. */
+export function refusedText(host: string): string {
+	return `Nothing answers at ${host}: is the Base URL right, is the service up?`;
+}
+
+function pageText({ page, itemsBefore }: ErrorContext): string {
+	if (page === undefined) return '';
+	return page === 1 ? 'Page 1 of the list. ' : `Page ${page} of the list, after ${itemsBefore ?? 0} items. `;
+}
+
+const BASE_URL_ADVICE =
+	'Check the Base URL in the credential: it must be the address of the Support Ticket API (without /api/v1/external), not of a web page or app. If it is right, the service or a proxy in front of it sent a broken answer; try again later.';
+
+/**
+ * A 2xx answer that is not what the API sends: not JSON at all (an HTML page, JSON cut off), a
+ * list without its `data` array, or one record that is not an object.
+ */
+export function describeMalformedAnswer(
+	problem: 'notJson' | 'noDataArray' | 'notRecord',
+	contentType: string | undefined,
+	body: unknown,
+	context: ErrorContext = {},
+): DescribedError {
+	const notRepeated = context.createNotRepeated
+		? 'The create request was not repeated: the service answered success, so it may have processed it; check whether it exists before running again. '
+		: '';
+	const description = `${pageText(context)}${notRepeated}${BASE_URL_ADVICE}`;
+	if (problem === 'notJson') {
+		const text = (typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : String(body)).replace(/\s+/g, ' ').trim();
+		const first = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+		return {
+			message: `The service answered with something that is not the API's JSON: ${contentType ?? 'no content type'}, first 80 characters "${first}"`,
+			description,
+		};
+	}
+	if (problem === 'noDataArray') {
+		const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+		return {
+			message: 'The service answered a list without its "data" array',
+			description: `${pageText(context)}${keys.length ? `The answer's top-level keys: ${keys.slice(0, 10).join(', ')}. ` : 'The answer was empty. '}${BASE_URL_ADVICE}`,
+		};
+	}
+	return { message: 'The service answered with a list where one record was expected', description };
+}
+
+/**
+ * A redirect answer. It is not followed: the signature does not cover the host, so another
+ * address could replay the request to the service, and a 301/302 would turn a create into a GET.
+ * When the target still holds the API path, the Base URL to set is what comes before it.
+ */
+export function describeRedirect(status: number, location: string | undefined, requestedUrl: string, apiPrefix: string): DescribedError {
+	const description = `Requests are signed, so the node follows no redirect: another address could replay a signed request to the service, and a create would turn into a lookup. Set the Base URL to the address the service answers at itself, often https:// instead of http:// or another host name. (HTTP ${status})`;
+	if (!location) return { message: `The service answered with a redirect (HTTP ${status}) without saying where to`, description };
+	const target = URL.canParse(location, requestedUrl) ? new URL(location, requestedUrl) : undefined;
+	if (!target) return { message: `The service redirected to ${location}: check the Base URL in the credential`, description };
+	const at = target.pathname.indexOf(apiPrefix);
+	if (at === -1) return { message: `The service redirected to ${target.href}: check the Base URL in the credential`, description };
+	return { message: `The service redirected to ${target.href}: set the Base URL to ${target.origin}${target.pathname.slice(0, at)}`, description };
 }

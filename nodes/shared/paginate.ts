@@ -23,6 +23,8 @@ export interface ListRequest {
 	limiter?: RequestLimiter;
 	/** The credential's Base URL when the caller has read it already; read once per list otherwise. */
 	baseURL?: string;
+	/** Options → Timeout of the item, per page request; apiRequest's default when unset. */
+	timeoutMs?: number;
 }
 
 export interface ListPage {
@@ -66,6 +68,29 @@ function missingCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoF
 	});
 }
 
+/** What a list entry is, when it is not an object: for the message. */
+function entryKind(entry: unknown): string | undefined {
+	if (entry === null) return 'null';
+	if (Array.isArray(entry)) return 'an array';
+	if (typeof entry !== 'object') return typeof entry === 'string' ? 'a string' : `a ${typeof entry}`;
+	return undefined;
+}
+
+/** Every entry of a page must be an object (a record); anything else would break the items of the run. */
+function checkEntries(ctx: ApiFunctions, items: unknown[], itemIndex: number | undefined, page: number, readSoFar: number): IDataObject[] {
+	for (let i = 0; i < items.length; i++) {
+		const kind = entryKind(items[i]);
+		if (kind === undefined) continue;
+		const where = page === 1 ? 'Page 1 of the list' : `Page ${page} of the list, after ${readSoFar} items`;
+		throw new NodeApiError(ctx.getNode(), {} as JsonObject, {
+			message: `The service sent a list entry that is not an object: entry ${i + 1} is ${kind}`,
+			description: `${where}. Every entry of a list must be a record (a JSON object). This is a fault of the service, or the Base URL points at something else than the Support Ticket API.`,
+			itemIndex,
+		});
+	}
+	return items as IDataObject[];
+}
+
 function repeatedCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoFar: number): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: 'The service returned the same page cursor twice; reading stopped to avoid a loop',
@@ -97,11 +122,12 @@ export async function* listPages(this: ApiFunctions, request: ListRequest): Asyn
 		}
 		const qs: QueryInput = { per_page: request.perPage, ...request.qs };
 		if (cursor !== undefined) qs.cursor = cursor;
-		const { itemIndex, limiter } = request;
-		// Tells a rejected cursor (not only a 400: see describeApiError) from other answers.
-		const context = cursor === undefined ? request.context : { ...request.context, cursorSent: true };
-		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL });
-		const items = Array.isArray(response.data) ? (response.data as IDataObject[]) : [];
+		const { itemIndex, limiter, timeoutMs } = request;
+		// Tells a rejected cursor (not only a 400: see describeApiError) from other answers; names the page in errors.
+		const context = { ...request.context, page: pages + 1, itemsBefore: readSoFar, ...(cursor === undefined ? {} : { cursorSent: true }) };
+		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL, timeoutMs, answer: 'list' });
+		// apiRequest answers a list only with a `data` array.
+		const items = checkEntries(this, response.data as unknown[], itemIndex, pages + 1, readSoFar);
 		const next = readNextPage(response.meta);
 		readSoFar += items.length;
 		if ('cursorMissing' in next) {

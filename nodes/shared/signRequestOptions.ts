@@ -68,7 +68,13 @@ function withoutHeaders(headers: IDataObject | undefined, names: string[]): IDat
 }
 
 /** Request options as the older `requestWithAuthentication` passes them (request-promise style). */
-type LegacyRequestOptions = IHttpRequestOptions & { uri?: string | URL; form?: unknown; formData?: unknown };
+type LegacyRequestOptions = IHttpRequestOptions & {
+	uri?: string | URL;
+	form?: unknown;
+	formData?: unknown;
+	followRedirect?: boolean;
+	followAllRedirects?: boolean;
+};
 
 /**
  * A form body (the HTTP Request node's "Form Urlencoded" / "Form-Data") is encoded by the HTTP
@@ -127,7 +133,20 @@ export function signRequestOptions(
 	});
 	if (hasBody) headers['Content-Type'] = 'application/json';
 
-	const signed: LegacyRequestOptions = { ...options, method, url: wire.href, headers };
+	// No redirect is followed with a signed request, whoever sends it (our nodes, the HTTP Request
+	// node, the credential Test): the signature does not cover the host, so another address could
+	// replay the request to the service within the timestamp window, and n8n forwards only an
+	// Authorization header's removal, not x-api-key's. The redirect comes back as the answer.
+	const signed: LegacyRequestOptions = {
+		...options,
+		method,
+		url: wire.href,
+		headers,
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		followRedirect: false,
+		followAllRedirects: false,
+	};
 	delete signed.uri;
 	delete signed.baseURL;
 	delete signed.qs;

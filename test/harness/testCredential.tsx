@@ -16,7 +16,9 @@ import { workflowNode } from './workflows';
  * Runs a credential's `test` request the way n8n's server does when the user clicks "Test"
  * (CredentialsTester): a temporary node whose only property routes the test request, run by
  * n8n-core's RoutingNode, so expressions like `={{$credentials.baseUrl}}` resolve and the request
- * passes through `authenticate()` exactly as in n8n. Non-2xx answers become `status: 'Error'`.
+ * passes through `authenticate()` exactly as in n8n. As n8n's CredentialsTester does: an error
+ * answer is checked against the `responseCode` rules, then becomes its status text; a connection
+ * error becomes its code; a success is checked against the `responseSuccessBody` rules.
  */
 export async function testCredential(
 	typeName: string,
@@ -81,11 +83,15 @@ export async function testCredential(
 		type: typeName,
 		data: decrypted,
 	});
+	const rules = (credentialType.test.rules ?? []) as Array<{ type: string; properties: { value?: unknown; key?: string; message: string } }>;
+	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
-		await routingNode.runNode();
+		response = await routingNode.runNode();
 	} catch (error) {
 		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
 		if (cause?.response) {
+			const rule = rules.find((r) => r.type === 'responseCode' && r.properties.value === cause.response?.status);
+			if (rule) return { status: 'Error', message: rule.properties.message, httpCode: cause.response.status };
 			return {
 				status: 'Error',
 				message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
@@ -93,6 +99,13 @@ export async function testCredential(
 			};
 		}
 		return { status: 'Error', message: cause?.code ?? (error as Error).message };
+	}
+	const json = response?.[0]?.[0]?.json as unknown;
+	for (const rule of rules) {
+		if (rule.type !== 'responseSuccessBody' || rule.properties.key === undefined) continue;
+		// lodash `get` on one key, as n8n reads it.
+		const value = json !== null && json !== undefined ? (json as Record<string, unknown>)[rule.properties.key] : undefined;
+		if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

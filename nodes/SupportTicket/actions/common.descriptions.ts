@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/optionsCollection';
+import { optionsCollection, timeoutOption } from '../../shared/optionsCollection';
 
 /** Regex-source ranges of the characters an ID may not contain besides / ? # and spaces. */
 const INVISIBLE_ID_CHARACTERS =
@@ -157,8 +157,8 @@ export const DEFAULT_CONCURRENT_REQUESTS = 100;
 
 /**
  * Options of the operations that handle each input item with its own request(s): how many items
- * may be in flight at once. Get Many of tickets and customers has no such option: each page needs
- * the cursor of the page before.
+ * may be in flight at once, and how long one request may wait for its answer. Get Many of tickets
+ * and customers has no Concurrent Requests: each page needs the cursor of the page before.
  */
 export const concurrencyOptions = optionsCollection([
 	{
@@ -170,4 +170,5 @@ export const concurrencyOptions = optionsCollection([
 		description:
 			'How many input items are sent to the service at the same time. Output order stays the input order. When the service answers "too many requests" (429) or "unavailable" (503), the node lowers this for the rest of the run and waits as long as the service asks. 1 sends one item after another.',
 	},
+	timeoutOption,
 ]);

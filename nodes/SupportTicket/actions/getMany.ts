@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { listPages, MAX_PER_PAGE, type ListRequest } from '../../shared/paginate';
 import { readPaging } from '../../shared/readParameters';
 
-export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL'> {
+export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs'> {
 	/**
 	 * Ends the list early: the first item for which this is true, and everything after it, are
 	 * left out and no further page is fetched (e.g. the first ticket not newer than a date, in
@@ -27,11 +27,11 @@ interface OnePage extends IDataObject {
  */
 export async function getMany(this: IExecuteFunctions, itemIndex: number, request: GetManyRequest): Promise<IDataObject[]> {
 	const paging = readPaging(this, itemIndex);
-	const { path, qs, limiter, baseURL, endsBefore } = request;
+	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
 	if (paging.mode === 'onePage') {
 		// Exactly one call: holds one page in memory, whatever the size of the list.
 		const context = { ...request.context, cursorFromParameter: paging.cursor !== undefined };
-		const pages = listPages.call(this, { path, qs, limiter, baseURL, itemIndex, context, perPage: paging.pageSize, cursor: paging.cursor });
+		const pages = listPages.call(this, { path, qs, limiter, baseURL, timeoutMs, itemIndex, context, perPage: paging.pageSize, cursor: paging.cursor });
 		for await (const page of pages) {
 			const { items, ended } = cut(page.items, endsBefore);
 			// has_more false would tell the loop it is done while the list goes on.
@@ -45,7 +45,7 @@ export async function getMany(this: IExecuteFunctions, itemIndex: number, reques
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
 	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
 	const all: IDataObject[] = [];
-	for await (const page of listPages.call(this, { path, qs, context: request.context, limiter, baseURL, itemIndex, perPage })) {
+	for await (const page of listPages.call(this, { path, qs, context: request.context, limiter, baseURL, timeoutMs, itemIndex, perPage })) {
 		const { items, ended } = cut(page.items, endsBefore);
 		for (const item of items) {
 			all.push(item);

@@ -7,6 +7,7 @@ import {
 
 import { readServiceBaseUrl, type RunShared } from '../../shared/apiRequest';
 import { toNodeError } from '../../shared/toNodeError';
+import { readTimeout } from '../../shared/optionsCollection';
 import { RequestLimiter } from '../../shared/concurrency';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
 import * as customer from './customer/Customer.resource';
@@ -57,8 +58,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let next = 0;
 
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
+		const timeoutMs = readTimeout(this, itemIndex);
 		baseURL ??= readServiceBaseUrl.call(this, itemIndex);
-		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL });
+		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs });
 		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 

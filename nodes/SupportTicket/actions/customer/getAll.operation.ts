@@ -1,10 +1,11 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/apiRequest';
+import { optionsCollection, timeoutOption } from '../../../shared/optionsCollection';
 import { pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
 
-const properties: INodeProperties[] = [...pagingFields({ resource: ['customer'], operation: ['getAll'] })];
+const properties: INodeProperties[] = [...pagingFields({ resource: ['customer'], operation: ['getAll'] }), optionsCollection([timeoutOption])];
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['getAll'] } }, properties);
 

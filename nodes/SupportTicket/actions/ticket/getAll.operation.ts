@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/apiRequest';
-import { optionsCollection } from '../../../shared/optionsCollection';
+import { optionsCollection, timeoutOption } from '../../../shared/optionsCollection';
 import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
 import { readDateTime, readTexts, readTicketState } from '../../../shared/readParameters';
 import type { QueryInput } from '../../../shared/serializeQuery';
@@ -49,6 +49,7 @@ const properties: INodeProperties[] = [
 			default: 'desc',
 			description: 'Order of the results (the service default is Descending, newest first)',
 		},
+		timeoutOption,
 	]),
 ];
 

@@ -1,0 +1,148 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * How the proxy answers a matching request instead of passing the service's answer on.
+ * - `replace`: this answer, without asking the service (a web app, a gateway page, a redirect).
+ * - `cutOff`: the request goes to the service; the client gets the status line, the headers and
+ *   half of the service's body, then the connection is destroyed (a page cut off mid-body).
+ * - `hang`: the connection is accepted and never answered; with `forward` the service gets and
+ *   processes the request first (a create whose answer never comes).
+ */
+export type Misbehaviour =
+	| { kind: 'replace'; status: number; headers?: Record<string, string>; body?: string }
+	| { kind: 'cutOff' }
+	| { kind: 'hang'; forward?: boolean };
+
+export interface MisbehaviourRule {
+	method?: string;
+	/** Matched against the request target (path and query) as received. */
+	path?: RegExp;
+	/** How many matching requests misbehave; later matches pass through. */
+	times: number;
+	answer: Misbehaviour;
+}
+
+export interface ReceivedRequest {
+	method: string;
+	target: string;
+	headers: IncomingHttpHeaders;
+}
+
+export interface RawServer {
+	baseUrl: string;
+	/** Every request received, in order. */
+	received: ReceivedRequest[];
+	stop(): Promise<void>;
+}
+
+export interface MisbehavingProxy extends RawServer {
+	/** Replaces the rules; the request list starts again. */
+	setRules(rules: MisbehaviourRule[]): void;
+	/** Resolves when `count` requests have been received (e.g. the one left hanging). */
+	receivedCount(count: number): Promise<void>;
+}
+
+function track(server: Server): Set<Socket> {
+	const sockets = new Set<Socket>();
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	return sockets;
+}
+
+async function listen(server: Server, sockets: Set<Socket>): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		async stop() {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/** A plain server on 127.0.0.1 that answers every request with `handle` (a web app, a foreign origin). */
+export async function startRawServer(handle: (req: IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<RawServer> {
+	const received: ReceivedRequest[] = [];
+	const server = createServer((req, res) => {
+		received.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers });
+		req.resume();
+		req.on('end', () => handle(req, res));
+	});
+	const sockets = track(server);
+	return { received, ...(await listen(server, sockets)) };
+}
+
+/**
+ * A pass-through proxy on 127.0.0.1 in front of the sandbox that misbehaves on chosen requests in
+ * ways the sandbox cannot (it always answers complete, well-formed JSON at once). Bytes are
+ * forwarded unchanged, so signatures stay valid.
+ */
+export async function startMisbehavingProxy(targetBaseUrl: string): Promise<MisbehavingProxy> {
+	const target = new URL(targetBaseUrl);
+	let rules: Array<MisbehaviourRule & { left: number }> = [];
+	const received: ReceivedRequest[] = [];
+	let waiters: Array<{ count: number; resolve: () => void }> = [];
+
+	const take = (req: IncomingMessage): Misbehaviour | undefined => {
+		const rule = rules.find((r) => r.left > 0 && (!r.method || r.method === req.method) && (!r.path || r.path.test(req.url ?? '')));
+		if (!rule) return undefined;
+		rule.left--;
+		return rule.answer;
+	};
+
+	const forward = (req: IncomingMessage, onAnswer: (status: number, headers: IncomingHttpHeaders, body: Buffer) => void) => {
+		const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+			const chunks: Buffer[] = [];
+			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+			answer.on('end', () => onAnswer(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks)));
+		});
+		upstream.on('error', () => req.socket.destroy());
+		req.pipe(upstream);
+	};
+
+	const server: Server = createServer((req, res) => {
+		received.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers });
+		waiters = waiters.filter((waiter) => (received.length >= waiter.count ? (waiter.resolve(), false) : true));
+		const answer = take(req);
+		if (answer?.kind === 'replace') {
+			req.resume();
+			req.on('end', () => {
+				res.writeHead(answer.status, answer.headers ?? {});
+				res.end(answer.body ?? '');
+			});
+			return;
+		}
+		if (answer?.kind === 'hang') {
+			if (answer.forward) forward(req, () => undefined);
+			else req.resume();
+			return;
+		}
+		forward(req, (status, headers, body) => {
+			if (answer?.kind === 'cutOff') {
+				res.writeHead(status, { ...headers, 'content-length': String(body.length) });
+				res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
+				return;
+			}
+			res.writeHead(status, headers);
+			res.end(body);
+		});
+	});
+	const sockets = track(server);
+	const listening = await listen(server, sockets);
+	return {
+		received,
+		...listening,
+		setRules(next) {
+			rules = next.map((rule) => ({ ...rule, left: rule.times }));
+			received.length = 0;
+		},
+		receivedCount(count) {
+			if (received.length >= count) return Promise.resolve();
+			return new Promise<void>((resolve) => waiters.push({ count, resolve }));
+		},
+	};
+}
