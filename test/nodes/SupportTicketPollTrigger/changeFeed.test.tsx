@@ -288,5 +288,78 @@ describe('Updated Customer', () => {
 		]);
 		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/customers' })).toBe(2);
 		expect((await poller.poll()).items).toBeNull();
+		const state = (poller.staticData['node:On Change'] as { pollState: { known: unknown[] } }).pollState;
+		expect(state.known).toHaveLength(env.sandbox.store.customerCount);
+		const bytes = JSON.stringify(state).length;
+		expect(bytes / state.known.length).toBeLessThan(36);
+		if (process.env.POLL_STATE_FIGURES) console.log(`state with ${state.known.length} customers: ${bytes} bytes`);
+	});
+});
+
+describe('bounded state and calls', () => {
+	it('a busy window (1,000 ticket changes in 5 minutes): the state holds one small entry per record in it, each poll reads it in ⌈(n + 1) / 100⌉ calls', async () => {
+		env = await environment({ seed: 1200 });
+		const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 20 } });
+		await poller.poll();
+		const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
+		env.clock.n8n += 10 * MINUTE;
+		for (let n = 0; n < 1000; n++) {
+			env.clock.n8n += 280; // 1,000 changes over 4 min 40 s
+			env.sandbox.store.updateTicket(tickets[n], { status: n % 2 ? 'pending' : 'solved' });
+		}
+		expect((await poller.poll()).items).toHaveLength(1000);
+		env.sandbox.clearLog();
+		expect((await poller.poll()).items).toBeNull();
+		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(11);
+		const state = (poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState;
+		expect(state.window).toHaveLength(1000);
+		const bytes = JSON.stringify(state).length;
+		expect(bytes).toBeLessThan(1000 * 48);
+		if (process.env.POLL_STATE_FIGURES) console.log(`state with 1,000 records in the window: ${bytes} bytes`);
+
+		// The window hangs below the newest change: the next change 10 minutes later leaves the 1,000 behind.
+		env.clock.n8n += 10 * MINUTE;
+		env.sandbox.store.updateTicket(tickets[1100], { status: 'closed' });
+		expect(ids((await poller.poll()).items)).toEqual([tickets[1100]]);
+		env.sandbox.clearLog();
+		expect((await poller.poll()).items).toBeNull();
+		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
+		expect((poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState.window).toHaveLength(1);
+	});
+
+	it('the order is checked across pages too: a page that starts newer than the last one ended fails the poll', async () => {
+		env = await environment({ seed: 0 });
+		const created: string[] = [];
+		for (let n = 0; n < 150; n++) {
+			env.clock.n8n += 10;
+			created.push(createTicket(n));
+		}
+		const poller = await env.poller({ event: 'updatedTicket' });
+		await poller.poll();
+		env.sandbox.store.listQuirks.ignoreSortBy = true;
+		env.clock.n8n += 1000;
+		// In created_at order (what the service now answers) this ticket is first on page 2; page 1 is still in order.
+		env.sandbox.store.updateTicket(created[49], { status: 'closed' });
+		await expect(poller.poll()).rejects.toThrow(/does not sort tickets by updated_at/);
+	});
+});
+
+describe('Updated Customer over several polls', () => {
+	it('a scan longer than Max Pages per Poll goes on at the next poll; each change once, unchanged customers never again', async () => {
+		env = await environment({ seed: 600 }); // 120 customers: two pages
+		const poller = await env.poller({ event: 'updatedCustomer', options: { maxPagesPerPoll: 1 } });
+		for (let poll = 0; poll < 2; poll++) expect((await poller.poll()).items).toBeNull();
+		const customers = env.sandbox.store.listCustomers();
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateCustomer(customers[5].id, { name: 'First Page' });
+		env.sandbox.store.updateCustomer(customers[115].id, { name: 'Second Page' });
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
+		expect(emitted.sort()).toEqual(
+			[
+				[customers[5].id, 'First Page'],
+				[customers[115].id, 'Second Page'],
+			].sort(),
+		);
 	});
 });
