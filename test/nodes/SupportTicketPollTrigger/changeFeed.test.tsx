@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, workflowNode, type Poller } from '../../harness';
 import { startSandbox, type Sandbox, type TimestampFormat } from '../../sandbox';
+import { TestClient, type ListBody } from '../../sandbox/testClient';
 
 /**
  * The poll trigger as a change feed: what a user sees when the service's timestamps are coarse,
@@ -268,6 +269,26 @@ describe('state from before the overlap window (a workflow activated with an old
 		const first = await poller.poll();
 		expect(ids(first.items).sort()).toEqual(list.slice(10, 20).map((t) => t.id).sort());
 		expect((await poller.poll()).items).toBeNull();
+	});
+	it('an unfinished stretch with a live cursor (Emit Existing, Max Pages per Poll 1, older version): read on page by page, then polling goes on from the top', async () => {
+		env = await environment({ seed: 250 });
+		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
+		const client = new TestClient(env.sandbox.baseUrl);
+		const firstPage = (await client.get('/tickets?per_page=100&sort_by=updated_at&sort=desc')).json as ListBody<IDataObject>;
+		client.close();
+		// What the older version saved after its first poll read page 1 of everything.
+		const at = (i: number) => ({ at: list[i].updated_at, ids: [list[i].id] });
+		const backlog = { cursor: firstPage.meta.next_cursor, until: null, from: at(99) };
+		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: at(0), backlogs: [backlog] } } };
+		const poller = await env.poller({ event: 'updatedTicket', options: { emitExisting: true, maxPagesPerPoll: 1 } }, saved);
+		const emitted: string[] = [];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...ids((await poller.poll()).items));
+		expect(emitted.sort()).toEqual(list.slice(100).map((t) => t.id).sort());
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateTicket(list[3].id, { status: 'closed' });
+		expect(ids((await poller.poll()).items)).toEqual([list[3].id]);
+		expect(poller.staticData).toMatchObject({ 'node:On Change': { pollState: { version: 2, pass: null } } });
+		expect(poller.staticData['node:On Change']).not.toHaveProperty('pollState.legacy');
 	});
 });
 
