@@ -216,17 +216,22 @@ describe('the order of every page is checked', () => {
 });
 
 describe('a backlog bigger than one poll', () => {
-	it('1,000 changed tickets with Max Pages per Poll 1 while tickets keep changing: every latest state once, none twice, one call per poll', async () => {
+	it.each([
+		['within 3 seconds (all inside the window)', 3],
+		['over 66 minutes (n8n was down; most below the window)', 4_000],
+	])('1,000 tickets changed %s, Max Pages per Poll 1, while tickets keep changing: every latest state once, none twice, one call per poll', async (_, spacing) => {
 		env = await environment({ seed: 1000 });
 		const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 1 } });
 		await poller.poll();
 		const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
 		const latest = new Map<string, string>();
+		let step = spacing;
 		const change = (id: string, text: string) => {
-			env.clock.n8n += 3;
+			env.clock.n8n += step;
 			latest.set(id, String(env.sandbox.store.updateTicket(id, { subject: text }).updated_at));
 		};
 		tickets.forEach((id, n) => change(id, `bulk ${n}`));
+		step = 3_000; // between polls
 		const emitted: string[] = [];
 		for (let poll = 0; poll < 40; poll++) {
 			env.sandbox.clearLog();
@@ -245,8 +250,13 @@ describe('a backlog bigger than one poll', () => {
 describe('state from before the overlap window (a workflow activated with an older version)', () => {
 	const QUERY = JSON.stringify({ event: 'updatedTicket' });
 
-	it('keeps its place: nothing at or below the saved watermark again, every change after it once', async () => {
+	it('keeps its place: nothing at or below the saved watermark again (also inside the window), every change after it once', async () => {
 		env = await environment({ seed: 40 });
+		// 20 tickets 10 s apart: all inside the 5-minute window below the saved watermark.
+		for (let n = 0; n < 20; n++) {
+			env.clock.n8n += 10_000;
+			createTicket(n);
+		}
 		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
 		const [newest, second] = list;
 		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: { at: newest.updated_at, ids: [newest.id] }, backlogs: [] } } };
