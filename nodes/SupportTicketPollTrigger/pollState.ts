@@ -89,7 +89,16 @@ interface LegacyState {
 export function loadFeedState(staticData: IDataObject, query: string, parse: (at: string) => number | undefined): FeedState | undefined {
 	const saved = staticData[STATE_KEY] as (FeedState | ScanState | LegacyState) | undefined;
 	if (!saved || typeof saved !== 'object' || saved.query !== query) return undefined;
-	if ('version' in saved) return saved.kind === 'feed' ? saved : undefined;
+	if ('version' in saved) {
+		if (saved.kind !== 'feed') return undefined;
+		// Read defensively: static data can be edited by hand (n8n's API, an import).
+		return {
+			...saved,
+			newest: typeof saved.newest === 'number' ? saved.newest : null,
+			window: Array.isArray(saved.window) ? saved.window : [],
+			pass: saved.pass && typeof saved.pass === 'object' ? saved.pass : null,
+		};
+	}
 	// Migrated, never started afresh: the old watermark keeps the place until the window is filled.
 	const watermark = saved.watermark ?? null;
 	return {
@@ -106,7 +115,7 @@ export function loadFeedState(staticData: IDataObject, query: string, parse: (at
 export function loadScanState(staticData: IDataObject, query: string): ScanState | undefined {
 	const saved = staticData[STATE_KEY] as ScanState | undefined;
 	if (!saved || typeof saved !== 'object' || saved.query !== query || saved.kind !== 'scan') return undefined;
-	return saved;
+	return { ...saved, scan: Number(saved.scan) || 1, known: Array.isArray(saved.known) ? saved.known : [] };
 }
 
 export function savePollState(staticData: IDataObject, state: FeedState | ScanState): void {
