@@ -87,6 +87,19 @@ describe('Updated Ticket: a change is identified by what changed, not only by wh
 	});
 });
 
+describe('emission order', () => {
+	it('oldest first; of tickets sharing a created_at, the one created first (what the e2e poll case checks in real n8n)', async () => {
+		env = await environment();
+		const poller = await env.poller({ event: 'newTicket' });
+		await poller.poll();
+		env.clock.n8n += MINUTE;
+		const created = [createTicket(1), createTicket(2)];
+		env.clock.n8n += 1000;
+		created.push(createTicket(3));
+		expect(ids((await poller.poll()).items)).toEqual(created);
+	});
+});
+
 describe('records that become visible below the newest timestamp seen (overlap window)', () => {
 	it('New Ticket: a late commit a few seconds below the newest is emitted; one beyond the window is not (the documented limit)', async () => {
 		env = await environment();
