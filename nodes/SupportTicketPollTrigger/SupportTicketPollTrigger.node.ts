@@ -10,7 +10,8 @@ import {
 import { readTicketState } from '../shared/readParameters';
 import { pollSource, type PollEvent } from './pollEvents';
 import { pollNewRecords } from './pollNewRecords';
-import { DEFAULT_MAX_PAGES_PER_POLL, pollProperties } from './pollProperties';
+import { DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_OVERLAP_MINUTES, pollProperties } from './pollProperties';
+import { scanChanges } from './scanChanges';
 import { readSegment } from './readSegment';
 
 export class SupportTicketPollTrigger implements INodeType {
@@ -22,7 +23,7 @@ export class SupportTicketPollTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
 		description:
-			'Starts the workflow when tickets or customers appear in the External Support Ticket API, by polling (no public URL needed)',
+			'Starts the workflow when tickets or customers appear or change in the External Support Ticket API, by polling (no public URL needed)',
 		defaults: { name: 'Support Ticket Poll Trigger' },
 		polling: true,
 		inputs: [],
@@ -33,7 +34,7 @@ export class SupportTicketPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as PollEvent;
-		const filters = event === 'newCustomer' ? {} : (this.getNodeParameter('filters', {}) as IDataObject);
+		const filters = event === 'newCustomer' || event === 'updatedCustomer' ? {} : (this.getNodeParameter('filters', {}) as IDataObject);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Status before priority: `query` below identifies saved poll state by this JSON.
 		const chosen = readTicketState(this, filters, 0);
@@ -45,13 +46,22 @@ export class SupportTicketPollTrigger implements INodeType {
 			return newest.items.length ? [this.helpers.returnJsonArray(newest.items[0].record)] : null;
 		}
 
-		const records = await pollNewRecords.call(this, {
+		const common = {
 			source,
 			query: JSON.stringify({ event, ...chosen }),
 			emitExisting: options.emitExisting === true,
 			// At least one page, or nothing would ever be read.
 			maxPagesPerPoll: Math.max(1, Math.floor(Number(options.maxPagesPerPoll)) || DEFAULT_MAX_PAGES_PER_POLL),
-		});
+		};
+		const overlapMinutes = Number(options.overlapMinutes ?? DEFAULT_OVERLAP_MINUTES);
+		const records =
+			event === 'updatedCustomer'
+				? await scanChanges.call(this, common)
+				: await pollNewRecords.call(this, {
+						...common,
+						overlapMs: Number.isFinite(overlapMinutes) && overlapMinutes > 0 ? overlapMinutes * 60_000 : 0,
+						compareStates: event === 'updatedTicket',
+					});
 		return records.length ? [this.helpers.returnJsonArray(records)] : null;
 	}
 }

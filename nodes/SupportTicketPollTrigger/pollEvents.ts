@@ -1,6 +1,6 @@
 import type { QueryInput } from '../shared/serializeQuery';
 
-export type PollEvent = 'newTicket' | 'updatedTicket' | 'newCustomer';
+export type PollEvent = 'newTicket' | 'updatedTicket' | 'newCustomer' | 'updatedCustomer';
 
 /** How each event is read from the service: which list, newest first, keyed by which timestamp. */
 export interface PollSource {
@@ -24,7 +24,9 @@ export function pollSource(event: PollEvent, filters: { status?: string; priorit
 				timestampField: 'updated_at',
 				noun: 'ticket',
 			};
+		// Updated Customer scans the whole list (no order needed); created_at only for a manual run's newest.
 		case 'newCustomer':
+		case 'updatedCustomer':
 			return { path: '/customers', qs: {}, timestampField: 'created_at', noun: 'customer' };
 	}
 }

@@ -1,12 +1,12 @@
-import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { parseServiceTimestamp } from '../shared/serviceTimestamp';
+import { fingerprint } from './fingerprint';
+import { readLegacyBacklogs } from './legacyBacklogs';
 import type { PollSource } from './pollEvents';
-import { loadPollState, savePollState, type Backlog, type PollState } from './pollState';
-import { readSegment } from './readSegment';
-import { advance, compareTimestamps, type Stamped, type Watermark } from './watermark';
-
-/** More than this many unfinished stretches means polls cannot keep up; better to say so. */
-const MAX_BACKLOGS = 50;
+import { loadFeedState, savePollState, type FeedState, type Pass } from './pollState';
+import { readPass } from './readPass';
+import { isSeen, type Stamped } from './watermark';
 
 export interface PollSettings {
 	source: PollSource;
@@ -14,102 +14,103 @@ export interface PollSettings {
 	query: string;
 	emitExisting: boolean;
 	maxPagesPerPoll: number;
+	/** How far below the newest timestamp seen (or n8n's clock, if older) every poll reads again. */
+	overlapMs: number;
+	/** Updated Ticket: a record is emitted again when its state changed. New events: once per id. */
+	compareStates: boolean;
 }
 
 /**
- * One poll: the records that appeared since the last poll, oldest first, each exactly once.
- * Reads newest-first from the top until it reaches what was seen before; if the page budget
- * runs out first, the rest is remembered as a backlog, which later polls read first. The first
- * poll only records the starting point, unless existing records are to be emitted.
+ * One poll: the records that are new or changed since the last poll, oldest first, each change
+ * once. Every poll reads newest-first from the top down to the overlap window below the newest
+ * timestamp seen, and emits each record whose fingerprint differs from the one noted for it
+ * (New events: whose id was not noted), so a change within the same second, a record committed
+ * late or a service clock set back inside the window are caught, and an unchanged record is never
+ * emitted twice. The window's fingerprints are kept in the workflow's static data. When the page
+ * budget runs out first, the pass goes on from its cursor at the next poll. The first poll only
+ * notes the window, unless existing records are to be emitted.
  */
 export async function pollNewRecords(this: IPollFunctions, settings: PollSettings): Promise<IDataObject[]> {
-	const { source, query, maxPagesPerPoll } = settings;
+	const { source, query, overlapMs } = settings;
 	const staticData = this.getWorkflowStaticData('node');
-	let state = loadPollState(staticData, query);
+	// n8n's clock bounds the window too: a service clock that ran ahead and was set back must not hide what follows.
+	const nowMs = Date.now();
+	const loaded = loadFeedState(staticData, query, parseServiceTimestamp);
+	const state: FeedState = loaded ?? {
+		version: 2,
+		kind: 'feed',
+		query,
+		newest: null,
+		window: [],
+		pass: settings.emitExisting
+			? { cursor: null, low: null, silent: false, position: null }
+			: { cursor: null, low: null, lowFromNewest: true, silent: true, position: null },
+	};
+	const seen = new Map(state.window.map(([id, at, print]) => [id, { at, print }]));
+	const windowLow = () => (state.newest === null ? -Infinity : Math.min(state.newest, nowMs) - overlapMs);
+	const emitted = new Map<string, { item: Stamped; atMs: number }>();
 
-	if (!state && !settings.emitExisting) {
-		const first = await readSegment.call(this, { source, until: null, maxPages: 1, startOnly: true });
-		savePollState(staticData, { query, watermark: advance(null, first.items), backlogs: [] });
-		return [];
-	}
-	state ??= { query, watermark: null, backlogs: [] };
-
-	// Unfinished older stretches first, oldest first, so a backlog always makes progress; then the
-	// newest records with what is left of the page budget (the next poll reads them otherwise).
-	let budget = maxPagesPerPoll;
-	const found: Stamped[] = [];
-	const next: PollState = { query, watermark: state.watermark, backlogs: [] };
-	for (const saved of state.backlogs) {
-		// State from older versions has no `from`: the watermark bounds what was emitted (a record may repeat).
-		const backlog: Backlog = { ...saved, from: saved.from === undefined ? state.watermark : saved.from };
-		if (budget > 0 && backlog.cursor !== null) {
-			const segment = await readSegment.call(this, { source, cursor: backlog.cursor, until: backlog.until, maxPages: budget });
-			budget -= segment.pages;
-			if (segment.cursorRejected) {
-				this.logger.warn(
-					`Support Ticket Poll Trigger: the service rejected the saved page cursor of ${source.noun}s not emitted yet (it may have expired, or the service restarted). They are read again from the newest ${source.noun}, skipping those already emitted.`,
-				);
-				backlog.cursor = null;
-			} else {
-				found.push(...notYetEmitted(segment.items, backlog.from));
-				if (segment.resumeCursor) next.backlogs.push({ ...backlog, cursor: segment.resumeCursor, from: lowest(backlog.from, segment.items) });
-				continue;
-			}
+	const consider = (item: Stamped, atMs: number, pass: Pass | null) => {
+		const print = settings.compareStates ? fingerprint(item.record) : '';
+		state.newest = Math.max(state.newest ?? atMs, atMs);
+		let known = seen.get(item.id)?.print === print;
+		// Read before the pass's cursor was rejected: emitted then, and no longer noted below the window.
+		if (!known && pass?.restartedBelow !== undefined) known = atMs > pass.restartedBelow && atMs < windowLow();
+		// Migrated state: what the older version emitted, until the first pass has noted the window.
+		if (!known && pass && state.legacy) known = isSeen(item, state.legacy.watermark);
+		if (!known && !pass?.silent) {
+			emitted.delete(item.id);
+			emitted.set(item.id, { item, atMs });
 		}
-		if (budget <= 0) {
-			next.backlogs.push(backlog);
+		seen.set(item.id, { at: atMs, print });
+	};
+
+	let budget = settings.maxPagesPerPoll;
+	if (state.legacy && state.legacy.backlogs.length > 0) {
+		const legacy = await readLegacyBacklogs.call(this, source, state.legacy.backlogs, state.legacy.watermark, budget);
+		budget -= legacy.pages;
+		for (const item of legacy.found) consider(item, parseServiceTimestamp(item.at) ?? 0, null);
+		state.legacy.backlogs = legacy.backlogs;
+	}
+	// A pass left unfinished by the last poll goes on first; one more from the top may follow with the pages left.
+	let started = loaded ? 0 : 1;
+	while (budget > 0 && !(state.legacy && state.legacy.backlogs.length > 0)) {
+		if (!state.pass) {
+			if (started > 0) break;
+			started++;
+			state.pass = { cursor: null, low: state.newest === null ? null : windowLow(), silent: false, position: null };
+		}
+		const pass = state.pass;
+		const read = await readPass.call(this, source, pass, budget, nowMs, overlapMs, (item, atMs) => consider(item, atMs, pass));
+		budget -= read.pages;
+		if (read.cursorRejected) {
+			this.logger.warn(
+				`Support Ticket Poll Trigger: the service rejected the saved page cursor (it may have expired, or the service restarted). The ${source.noun}s are read again from the newest, skipping those already emitted.`,
+			);
 			continue;
 		}
-		const again = await readSegment.call(this, { source, until: backlog.until, maxPages: budget });
-		budget -= again.pages;
-		const fresh = notYetEmitted(again.items, backlog.from);
-		found.push(...fresh);
-		if (again.resumeCursor) next.backlogs.push({ ...backlog, cursor: again.resumeCursor, from: lowest(backlog.from, fresh) });
+		if (!read.done) break;
+		state.pass = null;
+		state.legacy = undefined;
 	}
-	if (budget > 0) {
-		const top = await readSegment.call(this, { source, until: state.watermark, maxPages: budget });
-		found.push(...top.items);
-		next.watermark = advance(state.watermark, top.items);
-		if (top.resumeCursor) {
-			next.backlogs.push({ cursor: top.resumeCursor, until: state.watermark, from: lowest(null, top.items) ?? next.watermark });
-		}
-	}
-	if (next.backlogs.length > MAX_BACKLOGS) {
-		throw new NodeOperationError(this.getNode(), `More ${source.noun}s appear than a poll can read`, {
-			description: `Each poll read ${maxPagesPerPoll} pages and still had more to read ${next.backlogs.length} times. Raise Max Pages per Poll, poll more often, or use the Support Ticket Trigger (webhooks).`,
-		});
-	}
-	savePollState(staticData, next);
-	return oldestFirstOncePerId(found).map((item) => item.record);
+
+	state.window = prune(seen, windowLow(), state.pass);
+	savePollState(staticData, state);
+	// Reversed first: among equal timestamps the service lists the newest first.
+	return [...emitted.values()]
+		.reverse()
+		.sort((a, b) => a.atMs - b.atMs)
+		.map(({ item }) => item.record);
 }
 
-/** Chronological order; a record read twice in one poll (updated meanwhile) is emitted once, newest version. */
-function oldestFirstOncePerId(items: Stamped[]): Stamped[] {
-	const newest = new Map<string, Stamped>();
-	// Reversed: among equal timestamps the service lists the newest first.
-	for (const item of [...items].reverse()) {
-		const known = newest.get(item.id);
-		if (!known || compareTimestamps(item.at, known.at) > 0) newest.set(item.id, item);
-	}
-	return [...newest.values()].sort((a, b) => compareTimestamps(a.at, b.at));
-}
-
-/** Records below `from`, the oldest position already read (records at `from` not yet seen count too). */
-function notYetEmitted(items: Stamped[], from: Watermark | null | undefined): Stamped[] {
-	if (!from) return items;
-	return items.filter((item) => {
-		const order = compareTimestamps(item.at, from.at);
-		return order < 0 || (order === 0 && !from.ids.includes(item.id));
-	});
-}
-
-/** The oldest position among `start` and the records read (newest first), with the ids seen there. */
-function lowest(start: Watermark | null | undefined, items: Stamped[]): Watermark | null {
-	let low = start ? { at: start.at, ids: [...start.ids] } : null;
-	for (const item of items) {
-		const order = low ? compareTimestamps(item.at, low.at) : -1;
-		if (order < 0 || !low) low = { at: item.at, ids: [item.id] };
-		else if (order === 0 && !low.ids.includes(item.id)) low.ids.push(item.id);
-	}
-	return low;
+/**
+ * The entries the next polls need: those inside the window, and, while a pass is unfinished,
+ * those from its low end to where it reads on (it will meet them again).
+ */
+function prune(seen: Map<string, { at: number; print: string }>, windowLow: number, pass: Pass | null): FeedState['window'] {
+	const top = pass ? (pass.position ?? pass.restartedBelow ?? Infinity) : -Infinity;
+	const bottom = pass?.low ?? -Infinity;
+	const kept: FeedState['window'] = [];
+	for (const [id, { at, print }] of seen) if (at >= windowLow || (at <= top && at >= bottom)) kept.push([id, at, print]);
+	return kept;
 }

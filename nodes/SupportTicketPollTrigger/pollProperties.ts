@@ -4,6 +4,7 @@ import { optionsCollection } from '../shared/optionsCollection';
 import { ticketFilters } from '../shared/ticketFields';
 
 export const DEFAULT_MAX_PAGES_PER_POLL = 10;
+export const DEFAULT_OVERLAP_MINUTES = 5;
 
 export const pollProperties: INodeProperties[] = [
 	{
@@ -18,16 +19,29 @@ export const pollProperties: INodeProperties[] = [
 				description: 'A ticket was created or changed (needs the service to sort by updated_at)',
 			},
 			{ name: 'New Customer', value: 'newCustomer', description: 'A customer was created' },
+			{
+				name: 'Updated Customer',
+				value: 'updatedCustomer',
+				description: 'A customer was created or changed (reads every customer on each poll)',
+			},
 		],
 		default: 'newTicket',
 	},
 	{
 		displayName:
-			'Updated Ticket lists tickets by updated_at, newest first (sort_by=updated_at). If your service does not support that sort, it sees only new tickets: use the Support Ticket Trigger (webhooks) for changes instead.',
+			'Updated Ticket lists tickets by updated_at, newest first (sort_by=updated_at). If your service does not support that sort, the poll fails with an error saying so: use the Support Ticket Trigger (webhooks) for changes instead.',
 		name: 'updatedNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { event: ['updatedTicket'] } },
+	},
+	{
+		displayName:
+			'Updated Customer reads every customer on each poll (one call per 100 customers) and emits those that are new or changed since the last poll.',
+		name: 'updatedCustomerNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { event: ['updatedCustomer'] } },
 	},
 	ticketFilters({ show: { event: ['newTicket', 'updatedTicket'] } }),
 	optionsCollection([
@@ -47,6 +61,16 @@ export const pollProperties: INodeProperties[] = [
 			default: DEFAULT_MAX_PAGES_PER_POLL,
 			description:
 				'Pages of 100 read at most in one poll. When more is new, the next polls read the rest first, so nothing is skipped.',
+		},
+		{
+			displayName: 'Overlap Window (Minutes)',
+			name: 'overlapMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_OVERLAP_MINUTES,
+			description:
+				'How far below the newest timestamp seen each poll reads again, to catch records that appear late (a late commit, a service clock set back). Records in it are compared by content, so none is emitted twice.',
+			displayOptions: { show: { '/event': ['newTicket', 'updatedTicket', 'newCustomer'] } },
 		},
 	]),
 ];

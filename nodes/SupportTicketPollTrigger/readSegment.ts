@@ -3,6 +3,7 @@ import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } 
 import { REJECTED_CURSOR_MESSAGE } from '../shared/describeApiError';
 import { listPages, MAX_PER_PAGE } from '../shared/paginate';
 import { toNodeError } from '../shared/toNodeError';
+import { checkPageOrder } from './pageOrder';
 import type { PollSource } from './pollEvents';
 import { compareTimestamps, isSeen, type Stamped, stampOf, type Watermark } from './watermark';
 
@@ -20,7 +21,7 @@ export interface Segment {
  * A 400 to a request that carried a saved cursor, or another answer describeApiError reads as a
  * rejected cursor: the cursor expired or its key changed.
  */
-function isRejectedCursor(error: unknown): boolean {
+export function isRejectedCursor(error: unknown): boolean {
 	const { name, httpCode, message } = error as { name?: unknown; httpCode?: unknown; message?: unknown };
 	return name === 'NodeApiError' && (httpCode === '400' || message === REJECTED_CURSOR_MESSAGE);
 }
@@ -50,11 +51,14 @@ export async function readSegment(this: IPollFunctions, request: SegmentRequest)
 	const { source, cursor, until, maxPages, perPage = MAX_PER_PAGE } = request;
 	const items: Stamped[] = [];
 	let pages = 0;
+	let previous: Stamped | undefined;
 	try {
 		for await (const page of listPages.call(this, { path: source.path, qs: source.qs, perPage, cursor, context: { poll: true } })) {
 			pages++;
-			for (const record of page.items) {
-				const item = stamp.call(this, record, source);
+			const stamped = page.items.map((record) => stamp.call(this, record, source));
+			checkPageOrder(this, source, stamped, previous);
+			previous = stamped.at(-1) ?? previous;
+			for (const item of stamped) {
 				if (until && compareTimestamps(item.at, until.at) < 0) return { items, pages };
 				if (!isSeen(item, until)) items.push(item);
 			}
@@ -72,7 +76,7 @@ export async function readSegment(this: IPollFunctions, request: SegmentRequest)
 	return { items, pages };
 }
 
-function stamp(this: IPollFunctions, record: IDataObject, source: PollSource): Stamped {
+export function stamp(this: IPollFunctions, record: IDataObject, source: PollSource): Stamped {
 	const stamped = stampOf(record, source.timestampField);
 	if ('problem' in stamped) {
 		throw new NodeApiError(this.getNode(), record as JsonObject, {

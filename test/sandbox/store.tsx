@@ -7,6 +7,7 @@
  */
 import { ApiError, notFound, validationFailed } from './errors';
 import { KeysetIndex, type KeysetPosition, type SortOrder } from './keysetIndex';
+import type { ListQuirks } from './listQuirks';
 import {
 	type Customer,
 	type CustomerRecord,
@@ -90,6 +91,8 @@ export class SandboxStore {
 	private readonly customersByEmail = new Map<string, CustomerRecord>();
 	private readonly listeners: StoreListener[] = [];
 	private bulkLoading = false;
+	/** See listQuirks.tsx; tests set it directly (off by default). */
+	listQuirks: ListQuirks = {};
 
 	constructor(private readonly now: () => number = Date.now) {}
 
@@ -147,7 +150,8 @@ export class SandboxStore {
 		return (this.repliesByTicket.get(ticket)?.all('desc') ?? []).map(renderReply);
 	}
 
-	pageTickets(options: TicketListOptions, limit: number, after?: KeysetPosition): Page<Ticket> {
+	pageTickets(requested: TicketListOptions, limit: number, after?: KeysetPosition): Page<Ticket> {
+		const options = this.listQuirks.ignoreSortBy ? { ...requested, sortBy: undefined, sort: undefined } : requested;
 		const index = this.ticketIndex(options.sortBy ?? 'created_at');
 		const page = index.page({ order: options.sort ?? 'desc', limit, after, matches: ticketFilter(options) });
 		return toPage(page.items, page.hasMore, index, renderTicket);

@@ -1,0 +1,409 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { chainWorkflow, createPoller, credentialsFor, workflowNode, type Poller } from '../../harness';
+import { startSandbox, type Sandbox, type TimestampFormat } from '../../sandbox';
+import { TestClient, type ListBody } from '../../sandbox/testClient';
+
+/**
+ * The poll trigger as a change feed: what a user sees when the service's timestamps are coarse,
+ * records become visible late, the service's clock differs from n8n's, or the service ignores
+ * sort_by. n8n's clock (Date.now) and the service's clock are both set by the test: `n8n` is
+ * n8n's time, `offset` how far the service's clock is ahead of it.
+ */
+const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
+const START = Date.parse('2026-11-01T09:00:00.200Z');
+const MINUTE = 60_000;
+
+interface Env {
+	sandbox: Sandbox;
+	clock: { n8n: number; offset: number };
+	poller(parameters: IDataObject, staticData?: IDataObject): Promise<Poller>;
+}
+
+async function environment(options: { seed?: number; timestampFormat?: TimestampFormat; offset?: number } = {}): Promise<Env> {
+	const clock = { n8n: START, offset: options.offset ?? 0 };
+	const sandbox = await startSandbox({
+		seed: options.seed ?? 20,
+		timestampFormat: options.timestampFormat,
+		now: () => clock.n8n + clock.offset,
+		maxSkewSeconds: 10 ** 9,
+	});
+	jest.spyOn(Date, 'now').mockImplementation(() => clock.n8n);
+	const credentials = { supportTicketApi: credentialsFor(sandbox) };
+	return {
+		sandbox,
+		clock,
+		poller: (parameters, staticData) =>
+			createPoller({ ...chainWorkflow(workflowNode('On Change', POLL_TRIGGER, parameters)), staticData }, credentials, 'On Change'),
+	};
+}
+
+type Items = Array<{ json: IDataObject }> | null;
+const ids = (items: Items) => (items ?? []).map((item) => String(item.json.id));
+const states = (items: Items, field: string) => (items ?? []).map((item) => [String(item.json.id), item.json[field]]);
+
+let env: Env;
+afterEach(async () => {
+	jest.restoreAllMocks();
+	await env?.sandbox.stop();
+});
+
+function createTicket(n: number, extra: IDataObject = {}): string {
+	return env.sandbox.store.createTicket({ subject: `Change ${n}`, description: 'd', customer: { email: `change${n}@example.com` }, ...extra }).id;
+}
+
+describe('Updated Ticket: a change is identified by what changed, not only by when', () => {
+	it('a second change within the same second (whole-second updated_at) is emitted too', async () => {
+		env = await environment({ timestampFormat: 'epoch-seconds' });
+		const poller = await env.poller({ event: 'updatedTicket' });
+		expect((await poller.poll()).items).toBeNull();
+		const ticket = env.sandbox.store.listTickets({}).at(-1)?.id as string;
+
+		env.clock.n8n += 10_000;
+		env.sandbox.store.updateTicket(ticket, { status: 'pending' });
+		expect(states((await poller.poll()).items, 'status')).toEqual([[ticket, 'pending']]);
+
+		env.clock.n8n += 300; // same second
+		env.sandbox.store.updateTicket(ticket, { status: 'solved' });
+		expect(states((await poller.poll()).items, 'status')).toEqual([[ticket, 'solved']]);
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	it('a ticket changed many times within one second: each change polled comes out once, in the state it had', async () => {
+		env = await environment({ timestampFormat: 'epoch-seconds' });
+		const poller = await env.poller({ event: 'updatedTicket' });
+		await poller.poll();
+		const ticket = env.sandbox.store.listTickets({})[3].id as string;
+		env.clock.n8n += 10_000;
+		const emitted: unknown[] = [];
+		for (let n = 0; n < 8; n++) {
+			env.clock.n8n += 100; // 8 changes within 0.8 s
+			env.sandbox.store.updateTicket(ticket, { subject: `take ${n}` });
+			if (n % 2 === 1) emitted.push(...states((await poller.poll()).items, 'subject'));
+		}
+		// Polled after every second change: four states, each once, the last one the ticket's own.
+		expect(emitted).toEqual([1, 3, 5, 7].map((n) => [ticket, `take ${n}`]));
+		expect((await poller.poll()).items).toBeNull();
+	});
+});
+
+describe('emission order', () => {
+	it('oldest first; of tickets sharing a created_at, the one created first (what the e2e poll case checks in real n8n)', async () => {
+		env = await environment();
+		const poller = await env.poller({ event: 'newTicket' });
+		await poller.poll();
+		env.clock.n8n += MINUTE;
+		const created = [createTicket(1), createTicket(2)];
+		env.clock.n8n += 1000;
+		created.push(createTicket(3));
+		expect(ids((await poller.poll()).items)).toEqual(created);
+	});
+});
+
+describe('records that become visible below the newest timestamp seen (overlap window)', () => {
+	it('New Ticket: a late commit a few seconds below the newest is emitted; one beyond the window is not (the documented limit)', async () => {
+		env = await environment();
+		const poller = await env.poller({ event: 'newTicket' });
+		await poller.poll();
+		env.clock.n8n += MINUTE;
+		const first = createTicket(1);
+		expect(ids((await poller.poll()).items)).toEqual([first]);
+
+		// Another app server commits a ticket stamped 4 s earlier, visible only now.
+		env.clock.n8n -= 4_000;
+		const late = createTicket(2);
+		env.clock.n8n += 4_000;
+		expect(ids((await poller.poll()).items)).toEqual([late]);
+
+		// Inside the window (4 min late) and outside it (6 min late).
+		env.clock.n8n -= 4 * MINUTE;
+		const inside = createTicket(3);
+		env.clock.n8n -= 2 * MINUTE;
+		const outside = createTicket(4);
+		env.clock.n8n += 6 * MINUTE + 1000;
+		const next = createTicket(5);
+		expect(ids((await poller.poll()).items)).toEqual([inside, next]);
+		expect(outside).toBeDefined();
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	it('Updated Ticket: a change committed late inside the window is emitted, unchanged records in the window are not repeated', async () => {
+		env = await environment();
+		const poller = await env.poller({ event: 'updatedTicket', options: { overlapMinutes: 2 } });
+		await poller.poll();
+		const [a, b] = env.sandbox.store.listTickets({}).slice(8, 10).map((t) => t.id as string);
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateTicket(a, { status: 'pending' });
+		expect(ids((await poller.poll()).items)).toEqual([a]);
+		env.clock.n8n -= 90_000; // 1.5 min late: inside the 2-minute window
+		env.sandbox.store.updateTicket(b, { status: 'pending' });
+		env.clock.n8n += 90_000;
+		expect(ids((await poller.poll()).items)).toEqual([b]);
+		env.clock.n8n -= 3 * MINUTE; // 3 min late: outside it
+		env.sandbox.store.updateTicket(b, { status: 'solved' });
+		env.clock.n8n += 3 * MINUTE;
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	it('a service clock that ran 1 h ahead and was corrected: the records after the correction are emitted', async () => {
+		env = await environment({ offset: 60 * MINUTE });
+		const poller = await env.poller({ event: 'newTicket' });
+		await poller.poll();
+		env.clock.n8n += MINUTE;
+		const ahead = createTicket(1);
+		expect(ids((await poller.poll()).items)).toEqual([ahead]);
+
+		env.clock.offset = 0; // the service's clock is corrected
+		env.clock.n8n += MINUTE;
+		const after: string[] = [];
+		for (let n = 2; n < 5; n++) {
+			env.clock.n8n += 10_000;
+			after.push(createTicket(n));
+			expect(ids((await poller.poll()).items)).toEqual([after.at(-1)]);
+		}
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	describe.each([
+		['ahead of', 3 * MINUTE],
+		['behind', -3 * MINUTE],
+	])("a service clock running 3 min %s n8n's, with late commits inside the window", (_, offset) => {
+		it('every change comes out once, in its latest state', async () => {
+			env = await environment({ offset });
+			const poller = await env.poller({ event: 'updatedTicket' });
+			await poller.poll();
+			const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
+			const latest = new Map<string, string>();
+			const emitted: string[] = [];
+			for (let round = 0; round < 6; round++) {
+				for (let k = 0; k < 4; k++) {
+					env.clock.n8n += 7_000;
+					const late = k === 2 ? 2 * MINUTE : 0; // one change per round committed 2 min late
+					env.clock.n8n -= late;
+					const id = tickets[(round * 3 + k) % tickets.length];
+					latest.set(id, String(env.sandbox.store.updateTicket(id, { subject: `round ${round} ${k}` }).subject));
+					env.clock.n8n += late;
+				}
+				for (const item of (await poller.poll()).items ?? []) emitted.push(`${String(item.json.id)} ${String(item.json.subject)}`);
+			}
+			expect(emitted.length).toBe(new Set(emitted).size);
+			for (const [id, subject] of latest) expect(emitted).toContain(`${id} ${subject}`);
+			expect((await poller.poll()).items).toBeNull();
+		});
+	});
+});
+
+describe('the order of every page is checked', () => {
+	it('Updated Ticket on a service that ignores sort_by: the poll fails naming the problem, instead of missing updates', async () => {
+		env = await environment({ seed: 150 });
+		env.sandbox.store.listQuirks.ignoreSortBy = true;
+		const poller = await env.poller({ event: 'updatedTicket' });
+		await expect(poller.poll()).rejects.toThrow(/The service does not sort tickets by updated_at/);
+		await expect(poller.poll()).rejects.toMatchObject({
+			description: expect.stringMatching(/Support Ticket Trigger \(webhooks\).*New Ticket/),
+		});
+	});
+
+	it('Updated Ticket after activation: an update to an old ticket on a service that ignores sort_by fails the poll, not silently', async () => {
+		env = await environment({ seed: 150 });
+		const poller = await env.poller({ event: 'updatedTicket' });
+		await poller.poll();
+		env.sandbox.store.listQuirks.ignoreSortBy = true;
+		env.clock.n8n += MINUTE;
+		const old = env.sandbox.store.listTickets({}).at(-1)?.id as string;
+		env.sandbox.store.updateTicket(old, { status: 'closed' });
+		env.clock.n8n += 1000;
+		createTicket(1);
+		await expect(poller.poll()).rejects.toThrow(/does not sort tickets by updated_at/);
+	});
+
+	it('New Ticket on the same service works: it relies on the default order only', async () => {
+		env = await environment({ seed: 150 });
+		env.sandbox.store.listQuirks.ignoreSortBy = true;
+		const poller = await env.poller({ event: 'newTicket' });
+		await poller.poll();
+		env.clock.n8n += MINUTE;
+		const id = createTicket(1);
+		expect(ids((await poller.poll()).items)).toEqual([id]);
+	});
+});
+
+describe('a backlog bigger than one poll', () => {
+	it.each([
+		['within 3 seconds (all inside the window)', 3],
+		['over 66 minutes (n8n was down; most below the window)', 4_000],
+	])('1,000 tickets changed %s, Max Pages per Poll 1, while tickets keep changing: every latest state once, none twice, one call per poll', async (_, spacing) => {
+		env = await environment({ seed: 1000 });
+		const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 1 } });
+		await poller.poll();
+		const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
+		const latest = new Map<string, string>();
+		let step = spacing;
+		const change = (id: string, text: string) => {
+			env.clock.n8n += step;
+			latest.set(id, String(env.sandbox.store.updateTicket(id, { subject: text }).updated_at));
+		};
+		tickets.forEach((id, n) => change(id, `bulk ${n}`));
+		step = 3_000; // between polls
+		const emitted: string[] = [];
+		for (let poll = 0; poll < 40; poll++) {
+			env.sandbox.clearLog();
+			const outcome = await poller.poll();
+			expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
+			for (const item of outcome.items ?? []) emitted.push(`${String(item.json.id)} ${String(item.json.updated_at)}`);
+			// Keep changing: tickets already emitted and tickets not read yet.
+			if (poll < 8) for (let k = 0; k < 5; k++) change(tickets[(poll * 97 + k * 131) % tickets.length], `again ${poll} ${k}`);
+		}
+		expect(emitted.length - new Set(emitted).size).toBe(0);
+		for (const [id, at] of latest) expect(emitted).toContain(`${id} ${at}`);
+		expect((await poller.poll()).items).toBeNull();
+	});
+});
+
+describe('state from before the overlap window (a workflow activated with an older version)', () => {
+	const QUERY = JSON.stringify({ event: 'updatedTicket' });
+
+	it('keeps its place: nothing at or below the saved watermark again (also inside the window), every change after it once', async () => {
+		env = await environment({ seed: 40 });
+		// 20 tickets 10 s apart: all inside the 5-minute window below the saved watermark.
+		for (let n = 0; n < 20; n++) {
+			env.clock.n8n += 10_000;
+			createTicket(n);
+		}
+		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
+		const [newest, second] = list;
+		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: { at: newest.updated_at, ids: [newest.id] }, backlogs: [] } } };
+		const poller = await env.poller({ event: 'updatedTicket' }, saved);
+		expect((await poller.poll()).items).toBeNull();
+		env.clock.n8n += 1000;
+		env.sandbox.store.updateTicket(second.id, { status: 'closed' });
+		expect(states((await poller.poll()).items, 'status')).toEqual([[second.id, 'closed']]);
+		expect((await poller.poll()).items).toBeNull();
+	});
+
+	it('an unfinished stretch saved by the older version is read on: its records once, none of the others again', async () => {
+		env = await environment({ seed: 40 });
+		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
+		// The older version read list[0..9] and was to read list[10..19] (down to list[20]) later.
+		const at = (i: number) => ({ at: list[i].updated_at, ids: [list[i].id] });
+		const backlog = { cursor: null, until: at(20), from: at(9) };
+		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: at(0), backlogs: [backlog] } } };
+		const poller = await env.poller({ event: 'updatedTicket' }, saved);
+		const first = await poller.poll();
+		expect(ids(first.items).sort()).toEqual(list.slice(10, 20).map((t) => t.id).sort());
+		expect((await poller.poll()).items).toBeNull();
+	});
+	it('an unfinished stretch with a live cursor (Emit Existing, Max Pages per Poll 1, older version): read on page by page, then polling goes on from the top', async () => {
+		env = await environment({ seed: 250 });
+		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
+		const client = new TestClient(env.sandbox.baseUrl);
+		const firstPage = (await client.get('/tickets?per_page=100&sort_by=updated_at&sort=desc')).json as ListBody<IDataObject>;
+		client.close();
+		// What the older version saved after its first poll read page 1 of everything.
+		const at = (i: number) => ({ at: list[i].updated_at, ids: [list[i].id] });
+		const backlog = { cursor: firstPage.meta.next_cursor, until: null, from: at(99) };
+		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: at(0), backlogs: [backlog] } } };
+		const poller = await env.poller({ event: 'updatedTicket', options: { emitExisting: true, maxPagesPerPoll: 1 } }, saved);
+		const emitted: string[] = [];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...ids((await poller.poll()).items));
+		expect(emitted.sort()).toEqual(list.slice(100).map((t) => t.id).sort());
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateTicket(list[3].id, { status: 'closed' });
+		expect(ids((await poller.poll()).items)).toEqual([list[3].id]);
+		expect(poller.staticData).toMatchObject({ 'node:On Change': { pollState: { version: 2, pass: null } } });
+		expect(poller.staticData['node:On Change']).not.toHaveProperty('pollState.legacy');
+	});
+});
+
+describe('Updated Customer', () => {
+	it('emits customers created or changed since the last poll, by a full scan (one call per 100 customers)', async () => {
+		env = await environment({ seed: 600 }); // 120 customers
+		const poller = await env.poller({ event: 'updatedCustomer' });
+		expect((await poller.poll()).items).toBeNull();
+		const customers = env.sandbox.store.listCustomers();
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateCustomer(customers[110].id, { name: 'Renamed' });
+		env.clock.n8n += 1000;
+		const created = env.sandbox.store.createCustomer({ email: 'new.customer@example.com' }).id;
+		env.sandbox.clearLog();
+		expect(states((await poller.poll()).items, 'name')).toEqual([
+			[customers[110].id, 'Renamed'],
+			[created, null],
+		]);
+		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/customers' })).toBe(2);
+		expect((await poller.poll()).items).toBeNull();
+		const state = (poller.staticData['node:On Change'] as { pollState: { known: unknown[] } }).pollState;
+		expect(state.known).toHaveLength(env.sandbox.store.customerCount);
+		const bytes = JSON.stringify(state).length;
+		expect(bytes / state.known.length).toBeLessThan(36);
+		if (process.env.POLL_STATE_FIGURES) console.log(`state with ${state.known.length} customers: ${bytes} bytes`);
+	});
+});
+
+describe('bounded state and calls', () => {
+	it('a busy window (1,000 ticket changes in 5 minutes): the state holds one small entry per record in it, each poll reads it in ⌈(n + 1) / 100⌉ calls', async () => {
+		env = await environment({ seed: 1200 });
+		const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 20 } });
+		await poller.poll();
+		const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
+		env.clock.n8n += 10 * MINUTE;
+		for (let n = 0; n < 1000; n++) {
+			env.clock.n8n += 280; // 1,000 changes over 4 min 40 s
+			env.sandbox.store.updateTicket(tickets[n], { status: n % 2 ? 'pending' : 'solved' });
+		}
+		expect((await poller.poll()).items).toHaveLength(1000);
+		env.sandbox.clearLog();
+		expect((await poller.poll()).items).toBeNull();
+		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(11);
+		const state = (poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState;
+		expect(state.window).toHaveLength(1000);
+		const bytes = JSON.stringify(state).length;
+		expect(bytes).toBeLessThan(1000 * 48);
+		if (process.env.POLL_STATE_FIGURES) console.log(`state with 1,000 records in the window: ${bytes} bytes`);
+
+		// The window hangs below the newest change: the next change 10 minutes later leaves the 1,000 behind.
+		env.clock.n8n += 10 * MINUTE;
+		env.sandbox.store.updateTicket(tickets[1100], { status: 'closed' });
+		expect(ids((await poller.poll()).items)).toEqual([tickets[1100]]);
+		env.sandbox.clearLog();
+		expect((await poller.poll()).items).toBeNull();
+		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
+		expect((poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState.window).toHaveLength(1);
+	});
+
+	it('the order is checked across pages too: a page that starts newer than the last one ended fails the poll', async () => {
+		env = await environment({ seed: 0 });
+		const created: string[] = [];
+		for (let n = 0; n < 150; n++) {
+			env.clock.n8n += 10;
+			created.push(createTicket(n));
+		}
+		const poller = await env.poller({ event: 'updatedTicket' });
+		await poller.poll();
+		env.sandbox.store.listQuirks.ignoreSortBy = true;
+		env.clock.n8n += 1000;
+		// In created_at order (what the service now answers) this ticket is first on page 2; page 1 is still in order.
+		env.sandbox.store.updateTicket(created[49], { status: 'closed' });
+		await expect(poller.poll()).rejects.toThrow(/does not sort tickets by updated_at/);
+	});
+});
+
+describe('Updated Customer over several polls', () => {
+	it('a scan longer than Max Pages per Poll goes on at the next poll; each change once, unchanged customers never again', async () => {
+		env = await environment({ seed: 600 }); // 120 customers: two pages
+		const poller = await env.poller({ event: 'updatedCustomer', options: { maxPagesPerPoll: 1 } });
+		for (let poll = 0; poll < 2; poll++) expect((await poller.poll()).items).toBeNull();
+		const customers = env.sandbox.store.listCustomers();
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateCustomer(customers[5].id, { name: 'First Page' });
+		env.sandbox.store.updateCustomer(customers[115].id, { name: 'Second Page' });
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
+		expect(emitted.sort()).toEqual(
+			[
+				[customers[5].id, 'First Page'],
+				[customers[115].id, 'Second Page'],
+			].sort(),
+		);
+	});
+});
