@@ -104,7 +104,7 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			failure = { connectionError: code };
 		}
 
-		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
+		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) : undefined;
 		const delay = retryDelayMs(attempt, retryAfterMs, policy);
 		const retryable = isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
 		const withinBudget = waitedMs + delay <= policy.budgetMs;
