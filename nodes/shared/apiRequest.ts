@@ -21,6 +21,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
 	maxAttemptsFor,
+	mayHaveBeenProcessed,
 	parseRetryAfter,
 	retryDelayMs,
 	type AttemptFailure,
@@ -45,6 +46,16 @@ export interface ApiRequest {
 	limiter?: RequestLimiter;
 	/** From readServiceBaseUrl, when the caller sends many requests (a list traversal, a run's items): read once, not per request. */
 	baseURL?: string;
+	/** Filled in for a caller that needs more than the answer's body (createRecovery.ts). */
+	trace?: RequestTrace;
+}
+
+/** What apiRequest tells a caller beyond the body. */
+export interface RequestTrace {
+	/** The service's clock minus this machine's, from the last answer's Date header (whole seconds, so up to 1 s low). */
+	serviceClockOffsetMs?: number;
+	/** Set when a POST failed in a way the service may have processed it: a gateway's 502/504 or bare 503, a connection lost after sending. */
+	createMayExist?: boolean;
 }
 
 /** What the items of one node run share: the limiter pacing their requests, and the Base URL read once. */
@@ -94,6 +105,8 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			const send = async () =>
 				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			response = await (request.limiter ? request.limiter.run(send) : send());
+			const serviceNow = request.trace ? Date.parse(String(response.headers?.date)) : Number.NaN;
+			if (request.trace && !Number.isNaN(serviceNow)) request.trace.serviceClockOffsetMs = serviceNow - Date.now();
 			// A create's own id is unknown until the service says it; a reply's context is its ticket.
 			if (response.statusCode >= 200 && response.statusCode < 300)
 				return withData(response.body, request.method === 'POST' ? undefined : request.context);
@@ -111,13 +124,14 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 		if (!retryable || !withinBudget) {
 			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
 			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
-			const mayBeProcessed = request.method === 'POST' && 'status' in failure && failure.status >= 502 && failure.status <= 504 && !isRetryable('POST', failure);
+			const mayBeProcessed = mayHaveBeenProcessed(request.method, failure);
+			if (request.trace && mayBeProcessed) request.trace.createMayExist = true;
 			throw toNodeApiError(
 				this,
 				request.method,
 				failure,
 				response,
-				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
+				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed && 'status' in failure ? { createNotRepeated: true } : {}) },
 				request.itemIndex,
 			);
 		}
