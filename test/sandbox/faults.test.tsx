@@ -137,7 +137,8 @@ describe('sandbox fault injection', () => {
 	});
 
 	it('rate limit: Retry-After can be a fixed number of seconds, e.g. 0', async () => {
-		sandbox.setFaults({ rateLimit: { perSecond: 1, burst: 1, retryAfter: 0 } });
+		// One token per 100 s: the second request is refused however slow the machine.
+		sandbox.setFaults({ rateLimit: { perSecond: 0.01, burst: 1, retryAfter: 0 } });
 		expect((await client.get('/tickets?per_page=1')).status).toBe(200);
 		const refused = await client.get('/tickets?per_page=1');
 		expect(refused.status).toBe(429);
@@ -217,7 +218,8 @@ describe('sandbox faults on a service whose clock is off', () => {
 	const { sandbox, client } = useSandboxClient({ now });
 
 	it('every answer carries the service clock in Date, and a rate limit names its date on that clock', async () => {
-		sandbox.setFaults({ rateLimit: { perSecond: 1, burst: 1, retryAfter: 'http-date' } });
+		// One token per 100 s: the next one comes 100 s later on the service's clock.
+		sandbox.setFaults({ rateLimit: { perSecond: 0.01, burst: 1, retryAfter: 'http-date' } });
 		const ok = await client.get('/tickets?per_page=1');
 		const refused = await client.get('/tickets?per_page=1');
 		for (const response of [ok, refused]) {
@@ -226,7 +228,8 @@ describe('sandbox faults on a service whose clock is off', () => {
 		}
 		expect(refused.status).toBe(429);
 		const wait = Date.parse(refused.headers['retry-after'] ?? '') - Date.parse(refused.headers.date ?? '');
-		expect(wait).toBeGreaterThanOrEqual(1000);
-		expect(wait).toBeLessThanOrEqual(3000);
+		// Both headers have whole seconds: the date is rounded up, Date down.
+		expect(wait).toBeGreaterThanOrEqual(100_000);
+		expect(wait).toBeLessThanOrEqual(101_000);
 	});
 });
