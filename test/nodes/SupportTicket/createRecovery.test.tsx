@@ -158,3 +158,88 @@ describe('a service whose clock is 90 s behind this machine’s', () => {
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 	});
 });
+
+describe('what counts as this request’s record', () => {
+	// The service's clock can be set back, to make records that were created before the request.
+	let shiftMs = 0;
+	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
+	afterEach(() => (shiftMs = 0));
+
+	it('an identical ticket created 10 s before the request is not taken for it: the create is sent again', async () => {
+		shiftMs = -10_000;
+		const older = sandbox.store.createTicket({ subject: 'made before', description: 'Printer on fire', customer: { email: 'recovery@example.com' } });
+		shiftMs = 0;
+		sandbox.setFaults({ next: ['503-bare'] });
+		const result = await run(sandbox, { resource: 'ticket', operation: 'create', subject: 'made before', description: 'Printer on fire', customerEmail: 'recovery@example.com' });
+		expect(result.error).toBeUndefined();
+		const made = sandbox.store.listTickets().filter((t) => t.subject === 'made before');
+		expect(made).toHaveLength(2);
+		expect(result.output('Node')[0].json.id).not.toBe(older.id);
+		expect(sandbox.countCalls({ method: 'POST' })).toBe(2);
+	});
+
+	it('a ticket for an existing customer is found though the service kept that customer’s own name', async () => {
+		const existing = sandbox.store.createCustomer({ email: 'known@example.com', name: 'Known Name' });
+		sandbox.setFaults({ next: ['processed-drop'] });
+		const result = await run(sandbox, { ...newTicket('existing customer'), customerEmail: 'KNOWN@example.com', additionalFields: { customerName: 'Another Name' } });
+		expect(result.error).toBeUndefined();
+		const made = sandbox.store.listTickets().filter((t) => t.subject === 'existing customer');
+		expect(made).toHaveLength(1);
+		expect(made[0].customer).toMatchObject({ id: existing.id, name: 'Known Name' });
+		expect(result.output('Node')[0].json.id).toBe(made[0].id);
+		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
+	});
+});
+
+describe('a customer whose repeated create is refused because the e-mail is taken', () => {
+	let shiftMs = 0;
+	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
+	let gateway: Server;
+	let gatewayUrl: string;
+	let posts = 0;
+	let lists = 0;
+
+	/** The first POST is processed but answered 502; the first list misses it (as a lagging replica would); the rest passes on. */
+	beforeAll(async () => {
+		gateway = createServer((incoming, outgoing) => {
+			const isPost = incoming.method === 'POST';
+			const firstPost = isPost && ++posts === 1;
+			const firstList = !isPost && ++lists === 1;
+			const forward = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+				const chunks: Buffer[] = [];
+				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+				answer.on('end', () => {
+					if (firstPost) return void outgoing.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
+					if (firstList) return void outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}');
+					outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+				});
+			});
+			incoming.pipe(forward);
+		});
+		await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+		gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		gateway.closeAllConnections();
+		await new Promise<void>((resolve) => gateway.close(() => resolve()));
+	});
+
+	it('takes the refusal as "it exists" when the customer with that e-mail matches what was sent', async () => {
+		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'lagging@example.com', additionalFields: { name: 'Lou' } }, gatewayUrl);
+		expect(result.error).toBeUndefined();
+		const customer = sandbox.store.findCustomerByEmail('lagging@example.com');
+		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
+		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 201', 'GET 200', 'POST 422', 'GET 200']);
+	});
+
+	it('but a customer that existed before the request is the service’s ordinary refusal', async () => {
+		shiftMs = -10_000;
+		sandbox.store.createCustomer({ email: 'taken@example.com', name: 'Tam' });
+		shiftMs = 0;
+		posts = 0;
+		lists = 0;
+		sandbox.setFaults({ next: ['503-bare'] });
+		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'taken@example.com', additionalFields: { name: 'Tam' } }, gatewayUrl);
+		expect(result.error?.message).toMatch(/^The service rejected the data: email/);
+	});
+});
