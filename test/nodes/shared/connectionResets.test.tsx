@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
@@ -93,5 +96,21 @@ describe('a POST that hits a connection reset is not repeated blindly', () => {
 		expect(proxy.requests).toEqual([`POST ${ticketsPath}`, `GET ${ticketsPath}?per_page=100`, `POST ${ticketsPath}`]);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 		expect(result.output('Node')[0].json.subject).toBe('Reset before processing');
+	});
+});
+
+describe('a POST whose connection is refused never reached the service', () => {
+	it('is repeated like any request (5 attempts), and makes nothing', async () => {
+		// A port that was free a moment ago: nothing listens there.
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const { port } = closed.address() as AddressInfo;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		const result = await runWorkflow(
+			singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'create', subject: 'Refused', description: 'D', customerEmail: 'refused@example.com' }),
+			{ supportTicketApi: credentialsFor(sandbox, `http://127.0.0.1:${port}`) },
+		);
+		expect(result.error?.message).toBe('Could not reach the service: the connection was refused, still after 5 attempts');
+		expect(sandbox.log).toHaveLength(0);
 	});
 });
