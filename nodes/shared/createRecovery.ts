@@ -97,7 +97,7 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 	}
 	const failure = lastFailure as { message?: string };
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
-		message: `${failure.message ?? 'The create failed'}, still after ${MAX_ROUNDS} attempts`,
+		message: `${(failure.message ?? 'The create failed').replace(/, still after \d+ attempts/, '')}, still after ${MAX_ROUNDS} attempts`,
 		description: `Each time the service's answer left open whether the ${request.resource} was created, and each time it was not among the newest ${request.resource} records, so nothing was created. The service is not processing requests reliably; try again later.`,
 		itemIndex: request.itemIndex,
 	});
