@@ -21,7 +21,6 @@ import {
 	describeConnectionError,
 	describeMalformedAnswer,
 	describeRedirect,
-	NOT_SENT_CODES,
 	type ErrorContext,
 	type TransportDetail,
 } from './describeApiError';
@@ -29,6 +28,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	isRetryable,
 	maxAttemptsFor,
+	mayHaveBeenProcessed,
 	parseRetryAfter,
 	retryDelayMs,
 	type AttemptFailure,
@@ -59,23 +59,20 @@ export interface ApiRequest {
 	timeoutMs?: number;
 	/** A list answer must carry a `data` array (a bare array is taken as one); anything else answers one record. */
 	answer?: 'list' | 'record';
+	/** Filled in for a caller that needs more than the answer's body (createRecovery.ts). */
+	trace?: RequestTrace;
+}
+
+/** What apiRequest tells a caller beyond the body. */
+export interface RequestTrace {
+	/** The service's clock minus this machine's, from the last answer's Date header (whole seconds, so up to 1 s low). */
+	serviceClockOffsetMs?: number;
+	/** Set when a POST failed in a way the service may have processed it: a gateway's 502/504 or bare 503, a connection lost after sending. */
+	createMayExist?: boolean;
 }
 
 /** What the items of one node run share: the limiter pacing their requests, the Base URL read once, the item's Timeout. */
 export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs'>;
-
-/**
- * Whether this error is a create (POST) that failed in a way that leaves it unknown whether the
- * service processed it: a gateway error (502, 503 without Retry-After, 504), a timeout, an
- * answer cut off or a connection lost after the request may have been sent, or a success whose
- * body could not be read. Such a create is never repeated by apiRequest; this is the one place a
- * caller that recovers creates (looks for the record before trying again) detects them.
- * Marked by apiRequest as `context.createNotRepeated === true` on the NodeApiError it throws.
- */
-export function isCreateNotRepeated(error: unknown): boolean {
-	const context = (error as { context?: { createNotRepeated?: unknown } } | undefined)?.context;
-	return context?.createNotRepeated === true;
-}
 
 /**
  * The credential's Base URL, checked. Checked here too (the credential checks it when signing), so
@@ -128,6 +125,11 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			const send = async () =>
 				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			response = await (request.limiter ? request.limiter.run(send) : send());
+			if (request.trace) {
+				// The service's clock, for a caller that compares its timestamps with the send time.
+				const serviceNow = Date.parse(String(response.headers?.date));
+				if (!Number.isNaN(serviceNow)) request.trace.serviceClockOffsetMs = serviceNow - Date.now();
+			}
 			if (response.statusCode >= 200 && response.statusCode < 300) return readSuccess(this, request, response, isCreate);
 			if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, request, baseURL, response);
 			failure = { status: response.statusCode, retryAfter: response.headers?.['retry-after'] !== undefined };
@@ -138,15 +140,16 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			failure = { connectionError: transport.policyCode };
 		}
 
-		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
+		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) : undefined;
 		const delay = retryDelayMs(attempt, retryAfterMs, policy);
 		const retryable = isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
 		const withinBudget = waitedMs + delay <= policy.budgetMs;
 		if (!retryable || !withinBudget) {
 			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
 			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
-			const mayBeProcessed = isCreate && !isRetryable('POST', failure) && createMayBeProcessed(failure, transport);
-			const error = toNodeApiError(
+			const mayBeProcessed = mayHaveBeenProcessed(request.method, failure);
+			if (mayBeProcessed && request.trace) request.trace.createMayExist = true;
+			throw toNodeApiError(
 				this,
 				request.method,
 				failure,
@@ -155,28 +158,10 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
 				request.itemIndex,
 			);
-			if (mayBeProcessed) markCreateNotRepeated(error);
-			throw error;
 		}
 		waitedMs += delay;
 		await sleep(delay);
 	}
-}
-
-/**
- * A create that failed may still have been processed unless the service said it was not (429,
- * 503 with Retry-After: those are retried) or the request never reached it (nothing answers
- * there, the host name is unknown). 502, 503 without Retry-After and 504 can come from a gateway
- * that gave up waiting; a timeout, a cut-off answer or a dropped connection may come after the
- * service received the request.
- */
-function createMayBeProcessed(failure: AttemptFailure, transport: TransportDetail | undefined): boolean {
-	if ('status' in failure) return failure.status >= 502 && failure.status <= 504;
-	return !NOT_SENT_CODES.includes(transport?.code ?? failure.connectionError);
-}
-
-function markCreateNotRepeated(error: NodeApiError): void {
-	error.context = { ...error.context, createNotRepeated: true };
 }
 
 /**
@@ -205,8 +190,6 @@ function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpF
 		httpCode: String(response.statusCode),
 		itemIndex: request.itemIndex,
 	});
-	// The service said it succeeded: a create was processed, whatever its answer looks like.
-	if (isCreate) markCreateNotRepeated(error);
 	throw error;
 }
 

@@ -110,7 +110,8 @@ export class RequestLimiter {
 			this.growBack(now);
 			return;
 		}
-		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now);
+		// Read as apiRequest reads it: a date against the answer's Date header.
+		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now, response.headers?.date);
 		if (retryAfterMs !== undefined && retryAfterMs <= DEFAULT_RETRY_POLICY.budgetMs) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
 		// Any refusal restarts the second without refusals, counted from when sending may resume.
 		this.changedAt = Math.max(now, this.pausedUntil);

@@ -4,6 +4,7 @@
  * the sandbox; "not shown" in the spec) is used when present and ignored when it is not.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { NEVER_SENT_CODES } from './retryPolicy';
 
 export interface ErrorContext {
 	/** e.g. `ticket` and its id, for a 404. */
@@ -175,7 +176,6 @@ const CONNECTION_PROBLEMS: Record<string, string> = {
 };
 
 /** Connection errors that mean the request never reached the service: nothing to check for on a create. */
-export const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'];
 
 const secondsText = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
@@ -212,7 +212,7 @@ export function describeConnectionError(code: string, method: string, attempts: 
 				: method.toUpperCase() === 'POST'
 					? 'Also check the Base URL in the credential and that the service is reachable from n8n.'
 					: 'Check the Base URL in the credential and that the service is running and reachable from n8n.';
-	if (method.toUpperCase() === 'POST' && !NOT_SENT_CODES.includes(code)) {
+	if (method.toUpperCase() === 'POST' && !NEVER_SENT_CODES.includes(code)) {
 		return {
 			message,
 			description: `${what} A create request is not repeated ${lostWhat(detail)}, because the service may have processed it: check for a duplicate before running again. ${where}`,

@@ -1,9 +1,10 @@
 /**
  * When to try a request again, and how long to wait first. Pure, so the rules can be tested
  * without a server: 429 and 502/503/504 and dropped connections are transient; a POST is repeated
- * only when the service said it did not process it: 429, or 503 with Retry-After. A 503 without
- * Retry-After may come from a gateway that gave up waiting while the service processed the
- * request, like a lost connection or 502/504, where the ticket may already exist.
+ * only when the service said it did not process it: 429, or 503 with Retry-After, or when it never
+ * reached the service (connection refused). A 503 without Retry-After may come from a gateway
+ * that gave up waiting while the service processed the request, like a lost connection or
+ * 502/504, where the record may already exist: createRecovery.ts finds out before repeating it.
  */
 export interface RetryPolicy {
 	/** Attempts for dropped connections and gateway errors (502/504). */
@@ -31,6 +32,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 const TRANSIENT_STATUSES = [429, 502, 503, 504];
 const NOT_PROCESSED_STATUSES = [429, 503];
 const CONNECTION_ERRORS = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ESOCKETTIMEDOUT'];
+/** The request never left this machine or never reached the service: nothing can have been processed. */
+export const NEVER_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'];
 
 /** What went wrong with one attempt: an HTTP status, or a connection error code. */
 export type AttemptFailure = { status: number; retryAfter?: boolean } | { connectionError: string };
@@ -41,7 +44,17 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 		if (idempotent) return TRANSIENT_STATUSES.includes(failure.status);
 		return failure.status === 429 || (failure.status === 503 && failure.retryAfter === true);
 	}
-	return idempotent && CONNECTION_ERRORS.includes(failure.connectionError);
+	return CONNECTION_ERRORS.includes(failure.connectionError) && (idempotent || NEVER_SENT_CODES.includes(failure.connectionError));
+}
+
+/**
+ * A POST that failed this way may have been processed by the service: a gateway's 502/504 or
+ * 503 without Retry-After, or a connection lost after the request went out (not one refused).
+ */
+export function mayHaveBeenProcessed(method: string, failure: AttemptFailure): boolean {
+	if (method.toUpperCase() !== 'POST' || isRetryable(method, failure)) return false;
+	if ('status' in failure) return failure.status >= 502 && failure.status <= 504;
+	return !NEVER_SENT_CODES.includes(failure.connectionError);
 }
 
 /** How many attempts a request gets in all when its last attempt failed this way. */
@@ -49,25 +62,42 @@ export function maxAttemptsFor(failure: AttemptFailure, policy: RetryPolicy): nu
 	return 'status' in failure && NOT_PROCESSED_STATUSES.includes(failure.status) ? policy.maxAttemptsNotProcessed : policy.maxAttempts;
 }
 
-/** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined if absent or unreadable. */
-export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
-	const text = Array.isArray(value) ? value[0] : value;
-	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
-	const trimmed = String(text).trim();
-	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-	const date = Date.parse(trimmed);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - nowMs);
+function headerText(value: unknown): string | undefined {
+	const text = Array.isArray(value) ? (value[0] as unknown) : value;
+	return typeof text === 'string' || typeof text === 'number' ? String(text).trim() : undefined;
 }
 
-/** Exponential backoff with full jitter, unless the service said how long to wait. */
+/**
+ * `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined if absent or
+ * unreadable. A date is read against the answer's `Date` header (`serviceDate`: the service's
+ * clock, which may differ from this machine's by seconds or minutes) when there is one. Without
+ * it, a date further away than the retry budget is more likely a difference between the clocks
+ * than a wait the service meant: it counts as the budget's limit, so each request waits that long
+ * once and tries again instead of every item failing at once.
+ */
+export function parseRetryAfter(value: unknown, nowMs: number, serviceDate?: unknown, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number | undefined {
+	const text = headerText(value);
+	if (text === undefined) return undefined;
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	const serviceNow = Date.parse(headerText(serviceDate) ?? '');
+	if (!Number.isNaN(serviceNow)) return Math.max(0, date - serviceNow);
+	return Math.min(Math.max(0, date - nowMs), policy.budgetMs);
+}
+
+/**
+ * Exponential backoff with full jitter; the service's `Retry-After` when it asks for longer. Never
+ * shorter than the backoff: a "Retry-After: 0" (or a date already past) would otherwise spend all
+ * attempts within milliseconds against a service that is still refusing.
+ */
 export function retryDelayMs(
 	attempt: number,
 	retryAfterMs: number | undefined,
 	policy: RetryPolicy,
 	random: () => number = Math.random,
 ): number {
-	if (retryAfterMs !== undefined) return retryAfterMs;
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+	const backoff = Math.round(ceiling / 2 + (random() * ceiling) / 2);
+	return Math.max(backoff, retryAfterMs ?? 0);
 }

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { verifyRequestSignature } from './auth';
 import type { CursorCodec } from './cursor';
 import { ApiError, notFound } from './errors';
-import type { FaultInjector } from './faults';
+import { type FaultInjector, isProcessedFault } from './faults';
 import { type HttpResponse, isJsonContentType, MAX_BODY_BYTES, type RequestBody } from './http';
 import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery } from './listQuery';
 import type { RequestLogEntry } from './requestLog';
@@ -61,6 +61,19 @@ export async function handleApiRequest(
 ): Promise<HttpResponse | undefined> {
 	await context.timers.sleep(context.faults.latencyMs());
 	if (context.isStopped()) return undefined;
+	const answer = answerOf(context, request, body, entry);
+	// Processed, and then the answer is lost: a gateway's bare 503, or no answer at all.
+	if (entry.fault === 'processed-drop') return undefined;
+	if (entry.fault === 'processed-503') return withDate(context, { status: 503, body: context.faults.error('processed-503', context.now()).toBody() });
+	return withDate(context, answer);
+}
+
+/** Every answer carries the service's clock in `Date`, as a real service's would (Node's own would be the machine's clock). */
+function withDate(context: ApiContext, answer: HttpResponse): HttpResponse {
+	return { ...answer, headers: { date: new Date(context.now()).toUTCString(), ...answer.headers } };
+}
+
+function answerOf(context: ApiContext, request: IncomingMessage, body: RequestBody, entry: RequestLogEntry): HttpResponse {
 	try {
 		return reshapeSuccess(route(context, request, body, entry), context.responseShape);
 	} catch (error) {
@@ -87,15 +100,16 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 		{ keys: context.keys, nowMs: context.now(), maxSkewSeconds: context.maxSkewSeconds },
 	);
 
-	const throttled = context.faults.throttle();
+	const throttled = context.faults.throttle(context.now());
 	if (throttled) {
 		entry.fault = 429;
 		throw throttled;
 	}
-	const fault = context.faults.draw();
+	const fault = context.faults.draw(method);
 	if (fault !== undefined) {
 		entry.fault = fault;
-		throw context.faults.error(fault, context.now());
+		// A processed fault lets the request through; handleApiRequest replaces its answer.
+		if (!isProcessedFault(fault)) throw context.faults.error(fault, context.now());
 	}
 
 	const matched = matchRoute(pathname);

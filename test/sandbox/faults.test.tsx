@@ -136,6 +136,52 @@ describe('sandbox fault injection', () => {
 		expect([faults.throttle(), faults.throttle(), faults.throttle(), faults.throttle()?.status]).toEqual([undefined, undefined, undefined, 429]);
 	});
 
+	it('rate limit: Retry-After can be a fixed number of seconds, e.g. 0', async () => {
+		// One token per 100 s: the second request is refused however slow the machine.
+		sandbox.setFaults({ rateLimit: { perSecond: 0.01, burst: 1, retryAfter: 0 } });
+		expect((await client.get('/tickets?per_page=1')).status).toBe(200);
+		const refused = await client.get('/tickets?per_page=1');
+		expect(refused.status).toBe(429);
+		expect(refused.headers['retry-after']).toBe('0');
+	});
+
+	it('refuses without Retry-After (rate503Bare): 503, nothing processed', async () => {
+		const before = sandbox.store.ticketCount;
+		sandbox.setFaults({ rate503Bare: 1 });
+		const response = await client.post('/tickets', newTicket);
+		expect(response.status).toBe(503);
+		expect(response.headers['retry-after']).toBeUndefined();
+		expect(errorOf(response).code).toBe('unavailable');
+		expect(sandbox.store.ticketCount).toBe(before);
+		expect(sandbox.log.at(-1)?.fault).toBe('503-bare');
+	});
+
+	it('processes a write, then answers 503 without Retry-After (processed-503): the ticket exists', async () => {
+		const before = sandbox.store.ticketCount;
+		sandbox.setFaults({ next: ['processed-503'] });
+		const response = await client.post('/tickets', { ...newTicket, subject: 'processed then 503' });
+		expect(response.status).toBe(503);
+		expect(response.headers['retry-after']).toBeUndefined();
+		expect(sandbox.store.ticketCount).toBe(before + 1);
+		expect(sandbox.store.listTickets()[0].subject).toBe('processed then 503');
+		expect(sandbox.log.at(-1)).toMatchObject({ fault: 'processed-503', status: 503 });
+	});
+
+	it('processes a write, then drops the connection without an answer (processed-drop): the reply exists', async () => {
+		const target = sandbox.store.listTickets()[0];
+		sandbox.setFaults({ next: ['processed-drop'] });
+		await expect(client.post(`/tickets/${target.id}/replies`, { body: 'dropped after processing' })).rejects.toThrow(/socket hang up|ECONNRESET/);
+		expect(sandbox.store.listReplies(target.id)[0].body).toBe('dropped after processing');
+		expect(sandbox.log.at(-1)?.fault).toBe('processed-drop');
+	});
+
+	it('draws processed faults for writes only: a read is answered', async () => {
+		sandbox.setFaults({ rateProcessed503: 0.5, rateProcessedDrop: 0.5 });
+		sandbox.clearLog();
+		for (let i = 0; i < 5; i++) expect((await client.get('/tickets?per_page=1')).status).toBe(200);
+		expect(sandbox.log.every((e) => e.fault === undefined)).toBe(true);
+	});
+
 	it('rejects invalid fault settings', () => {
 		expect(() => sandbox.setFaults({ rateLimit: { perSecond: 0 } })).toThrow(RangeError);
 		expect(() => sandbox.setFaults({ rateLimit: { perSecond: 5, burst: 0 } })).toThrow(RangeError);
@@ -143,6 +189,9 @@ describe('sandbox fault injection', () => {
 		expect(() => sandbox.setFaults({ rate429: 0.6, rate503: 0.6 })).toThrow(RangeError);
 		expect(() => sandbox.setFaults({ latencyMs: [50, 10] })).toThrow(RangeError);
 		expect(() => sandbox.setFaults({ retryAfter: -1 })).toThrow(RangeError);
+		expect(() => sandbox.setFaults({ rate429: 0.5, rate503Bare: 0.3, rateProcessedDrop: 0.3 })).toThrow(RangeError);
+		expect(() => sandbox.setFaults({ rateLimit: { perSecond: 5, retryAfter: -1 } })).toThrow(RangeError);
+		expect(() => sandbox.setFaults({ next: ['processed' as never] })).toThrow(RangeError);
 	});
 
 	it('stops promptly while a delayed request is pending, leaving no timer behind', async () => {
@@ -160,5 +209,27 @@ describe('sandbox fault injection', () => {
 		expect(Date.now() - started).toBeLessThan(15_000);
 		expect(await pending).toMatch(/socket hang up|ECONNRESET/);
 		slowClient.close();
+	});
+});
+
+describe('sandbox faults on a service whose clock is off', () => {
+	// The service's clock is 90 s ahead of the machine's; the client signs on the service's clock.
+	const now = () => Date.now() + 90_000;
+	const { sandbox, client } = useSandboxClient({ now });
+
+	it('every answer carries the service clock in Date, and a rate limit names its date on that clock', async () => {
+		// One token per 100 s: the next one comes 100 s later on the service's clock.
+		sandbox.setFaults({ rateLimit: { perSecond: 0.01, burst: 1, retryAfter: 'http-date' } });
+		const ok = await client.get('/tickets?per_page=1');
+		const refused = await client.get('/tickets?per_page=1');
+		for (const response of [ok, refused]) {
+			// Whole seconds: within 2 s of the service clock, and not the machine's.
+			expect(Math.abs(Date.parse(response.headers.date ?? '') - now())).toBeLessThanOrEqual(2000);
+		}
+		expect(refused.status).toBe(429);
+		const wait = Date.parse(refused.headers['retry-after'] ?? '') - Date.parse(refused.headers.date ?? '');
+		// Both headers have whole seconds: the date is rounded up, Date down.
+		expect(wait).toBeGreaterThanOrEqual(100_000);
+		expect(wait).toBeLessThanOrEqual(101_000);
 	});
 });

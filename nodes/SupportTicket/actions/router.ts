@@ -9,12 +9,13 @@ import { readServiceBaseUrl, type RunShared } from '../../shared/apiRequest';
 import { toNodeError } from '../../shared/toNodeError';
 import { readTimeout } from '../../shared/optionsCollection';
 import { RequestLimiter } from '../../shared/concurrency';
+import type { RunClaims } from '../../shared/createRecovery';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
 import * as customer from './customer/Customer.resource';
 import * as reply from './reply/Reply.resource';
 import * as ticket from './ticket/Ticket.resource';
 
-type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared) => Promise<IDataObject[]>;
+type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims) => Promise<IDataObject[]>;
 
 const operations: Record<string, Record<string, { execute: Operation }>> = {
 	ticket: { create: ticket.create, get: ticket.get, getAll: ticket.getAll, update: ticket.update },
@@ -49,6 +50,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const concurrency = CONCURRENT[resource]?.includes(operation) ? readConcurrency(this, items.length) : 1;
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
+	// The records the run's creates made or found: a create that finds out after a lost answer takes none of them.
+	const claimedIds = new Set<string>();
 	// Read by the first item that starts; a wrong Base URL fails every item with the same message.
 	let baseURL: Promise<string> | undefined;
 	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
@@ -60,7 +63,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		const timeoutMs = readTimeout(this, itemIndex);
 		baseURL ??= readServiceBaseUrl.call(this, itemIndex);
-		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs });
+		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs, claimedIds });
 		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 

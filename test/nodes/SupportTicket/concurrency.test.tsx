@@ -75,21 +75,16 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 		const output = result.output('Node');
 		expect(output.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		for (const index of bad) expect(output[index].json.error).toMatch(/not-an-email/);
-		const dropped = output.filter((o, i) => !bad.has(i) && o.json.error !== undefined);
-		expect(dropped).toHaveLength(4);
-		for (const o of dropped) expect(String(o.json.error)).toMatch(/connection/i);
+		// A dropped create is looked up among the newest tickets: returned if made, sent again if not.
+		expect(output.filter((o, i) => !bad.has(i) && o.json.error !== undefined)).toEqual([]);
+		expect(proxy.resets).toHaveLength(4);
 		const created = output.filter((o) => o.json.id !== undefined);
+		expect(created).toHaveLength(items.length - bad.size);
 		for (const o of created) expect(o.json.subject).toBe(items[(o.pairedItem as { item: number }).item].subject);
 
 		const counts = subjectCounts(tag);
 		expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
-		for (const o of created) expect(counts.get(String(o.json.subject))).toBe(1);
-		// Beyond those, only a POST dropped after the service answered may have created its ticket
-		// (the node could not know, so it reported the item as failed and did not send it again).
-		const droppedSubjects = dropped.map((o) => items[(o.pairedItem as { item: number }).item].subject);
-		const unreported = [...counts.keys()].filter((subject) => !created.some((o) => o.json.subject === subject));
-		expect(unreported.length).toBeLessThanOrEqual(2);
-		for (const subject of unreported) expect(droppedSubjects).toContain(subject);
+		expect(counts.size).toBe(created.length);
 		expect(sandbox.log.some((e) => e.fault === 429) && sandbox.log.some((e) => e.fault === 503)).toBe(true);
 		expect(peakInFlight(sandbox.log)).toBeGreaterThan(1);
 		expect(peakInFlight(sandbox.log)).toBeLessThanOrEqual(8);

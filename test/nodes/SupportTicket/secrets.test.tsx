@@ -61,10 +61,21 @@ const cases: Case[] = [
 		fails: true,
 	},
 	{
-		name: 'connection reset on a create',
+		name: 'connection reset on a create: the ticket is found by the lookup',
 		workflow: () => singleNodeWorkflow(NODE, create),
 		baseUrl: () => proxy.baseUrl,
 		setup: () => proxy.setRules([{ method: 'POST', times: 1, when: 'after' }]),
+		fails: false,
+	},
+	{
+		name: 'connection reset on a create and on every attempt of the lookup: the ticket may exist',
+		workflow: () => singleNodeWorkflow(NODE, create),
+		baseUrl: () => proxy.baseUrl,
+		setup: () =>
+			proxy.setRules([
+				{ method: 'POST', times: 1, when: 'after' },
+				{ method: 'GET', times: 5, when: 'before' },
+			]),
 		fails: true,
 	},
 	{

@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
@@ -5,8 +8,9 @@ import { startResettingProxy, type ResettingProxy } from '../../harness/resettin
 
 /**
  * Dropped connections, through the engine: the sandbox sits behind a proxy that destroys chosen
- * sockets. A GET is repeated; a POST is not, because the client cannot tell whether the service
- * processed it, and a second POST could create a second ticket.
+ * sockets. A GET is repeated; a POST is not repeated blindly, because the client cannot tell
+ * whether the service processed it: the node reads the newest tickets, returns the one it made,
+ * or sends the POST again when it is not there (createRecovery.ts).
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 250;
@@ -63,7 +67,7 @@ describe('a GET that hits a connection reset is repeated and succeeds', () => {
 	});
 });
 
-describe('a POST that hits a connection reset is not repeated', () => {
+describe('a POST that hits a connection reset is not repeated blindly', () => {
 	const create = (subject: string) => ({
 		resource: 'ticket',
 		operation: 'create',
@@ -72,27 +76,41 @@ describe('a POST that hits a connection reset is not repeated', () => {
 		customerEmail: 'reset@example.com',
 	});
 
-	it('processed by the service, answer lost: exactly one POST, one ticket, and an error saying why', async () => {
+	it('processed by the service, answer lost: one POST, the newest tickets read, the ticket made is returned', async () => {
 		const before = sandbox.store.ticketCount;
 		proxy.setRules([{ method: 'POST', times: 1, when: 'after' }]);
 		const result = await run(create('Reset after processing'));
-		expect(result.error?.message).toBe('Could not reach the service: the connection was dropped');
-		expect(result.error?.description).toContain('Network error ECONNRESET. A create request is not repeated after a lost connection');
-		expect(result.error?.description).toContain('check for a duplicate');
-		expect(proxy.requests).toEqual([`POST ${ticketsPath}`]);
-		expect(sandbox.log.filter((e) => e.method === 'POST')).toHaveLength(1);
-		expect(sandbox.log[0].status).toBe(201);
+		expect(result.error).toBeUndefined();
+		const made = sandbox.store.listTickets().filter((t) => t.subject === 'Reset after processing');
+		expect(made).toHaveLength(1);
+		expect(result.output('Node').map((i) => i.json)).toEqual(made);
+		expect(proxy.requests).toEqual([`POST ${ticketsPath}`, `GET ${ticketsPath}?per_page=100`]);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
-		expect(sandbox.store.listTickets().filter((t) => t.subject === 'Reset after processing')).toHaveLength(1);
 	});
 
-	it('dropped before the service saw it: still exactly one attempt, nothing created', async () => {
+	it('dropped before the service saw it: not among the newest tickets, so sent again, made once', async () => {
 		const before = sandbox.store.ticketCount;
 		proxy.setRules([{ method: 'POST', times: 1, when: 'before' }]);
 		const result = await run(create('Reset before processing'));
-		expect(result.error?.message).toBe('Could not reach the service: the connection was dropped');
-		expect(proxy.requests).toEqual([`POST ${ticketsPath}`]);
+		expect(result.error).toBeUndefined();
+		expect(proxy.requests).toEqual([`POST ${ticketsPath}`, `GET ${ticketsPath}?per_page=100`, `POST ${ticketsPath}`]);
+		expect(sandbox.store.ticketCount).toBe(before + 1);
+		expect(result.output('Node')[0].json.subject).toBe('Reset before processing');
+	});
+});
+
+describe('a POST whose connection is refused never reached the service', () => {
+	it('is repeated like any request (5 attempts), and makes nothing', async () => {
+		// A port that was free a moment ago: nothing listens there.
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const { port } = closed.address() as AddressInfo;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		const result = await runWorkflow(
+			singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'create', subject: 'Refused', description: 'D', customerEmail: 'refused@example.com' }),
+			{ supportTicketApi: credentialsFor(sandbox, `http://127.0.0.1:${port}`) },
+		);
+		expect(result.error?.message).toBe('Could not reach the service: the connection was refused, still after 5 attempts');
 		expect(sandbox.log).toHaveLength(0);
-		expect(sandbox.store.ticketCount).toBe(before);
 	});
 });

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isCreateNotRepeated } from '../../../nodes/shared/apiRequest';
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startMisbehavingProxy, type MisbehavingProxy } from './misbehavingProxy';
 
@@ -48,19 +47,15 @@ describe('an answer cut off after the headers', () => {
 		const result = await run({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') });
 		expect(result.error?.message).toBe('Could not reach the service: the answer was cut off before it was complete, still after 5 attempts');
 		expect(proxy.received).toHaveLength(5);
-		// Only a create carries the mark of a request that may have been processed.
-		expect(isCreateNotRepeated(result.error)).toBe(false);
 	});
 
-	it('a create whose answer is cut off is sent once and says it may have been processed', async () => {
+	it('a create whose answer is cut off is not sent again: the node finds the ticket it created and returns it', async () => {
 		const before = sandbox.store.ticketCount;
 		proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'cutOff' } }]);
 		const result = await run(create('Cut off after processing'));
-		expect(result.error?.message).toBe('Could not reach the service: the answer was cut off before it was complete');
-		expect(result.error?.description).toContain('the service may have processed it');
-		// The one mark a create recovery looks for (as on a 502/504 answer).
-		expect(isCreateNotRepeated(result.error)).toBe(true);
-		expect(proxy.received.map((r) => r.method)).toEqual(['POST']);
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((item) => item.json.subject)).toEqual(['Cut off after processing']);
+		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET']);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 	});
 });
@@ -83,23 +78,24 @@ describe('Options → Timeout: a service that accepts the connection and never a
 		expect(proxy.received).toHaveLength(5);
 	});
 
-	it('a create that gets no answer is not repeated and says it may have been processed', async () => {
+	it('a create processed but not answered within the Timeout is not sent again: the node finds the ticket and returns it', async () => {
 		const before = sandbox.store.ticketCount;
 		proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'hang', forward: true } }]);
 		const result = await run(create('Timed out after processing', { timeout: 300 }));
-		expect(result.error?.message).toBe('Could not reach the service: no answer within the timeout (0.3 s)');
-		expect(result.error?.description).toContain('the service may have processed it');
-		expect(isCreateNotRepeated(result.error)).toBe(true);
-		expect(proxy.received.map((r) => r.method)).toEqual(['POST']);
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((item) => item.json.subject)).toEqual(['Timed out after processing']);
+		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET']);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 	});
 
-	it.each([502, 504])('a create answered %i by a gateway carries the same mark (one path for every ambiguous create)', async (status) => {
+	it.each([502, 504])('a create answered %i by a gateway that did not pass it on is looked for, then sent again: one ticket (one path for every ambiguous create)', async (status) => {
+		const before = sandbox.store.ticketCount;
 		proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'replace', status, headers: { 'content-type': 'text/html' }, body: '<html>Gateway</html>' } }]);
 		const result = await run(create(`Gateway ${status}`));
-		expect(result.error?.message).toBe(`The service had an error (HTTP ${status})`);
-		expect(isCreateNotRepeated(result.error)).toBe(true);
-		expect(proxy.received.map((r) => r.method)).toEqual(['POST']);
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Gateway ${status}`]);
+		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+		expect(sandbox.store.ticketCount).toBe(before + 1);
 	});
 
 	it.each([0, -5, 1.5, 'soon'])('a Timeout of %p fails before any request', async (timeout) => {

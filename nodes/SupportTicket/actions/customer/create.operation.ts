@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunShared } from '../../../shared/apiRequest';
+import type { RunShared } from '../../../shared/apiRequest';
+import { createRecord, type RunClaims } from '../../../shared/createRecovery';
 import { checkEmail, parseCustomFields, readTexts, requireText } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 
@@ -23,12 +24,11 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };
 	const { name } = readTexts(this, fields, { name: 'Name' }, itemIndex);
 	if (name) body.name = name;
-	const response = await apiRequest.call(this, { method: 'POST', path: '/customers', body, itemIndex, ...shared });
-	return [response.data as IDataObject];
+	return [await createRecord.call(this, { resource: 'customer', path: '/customers', body, itemIndex }, shared)];
 }

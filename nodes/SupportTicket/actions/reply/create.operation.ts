@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunShared } from '../../../shared/apiRequest';
+import type { RunShared } from '../../../shared/apiRequest';
+import { createRecord, type RunClaims } from '../../../shared/createRecovery';
 import { parseCustomFields, readId, requireText } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
@@ -22,18 +23,11 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const text = requireText(this, 'body', 'Body', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), body: text };
-	const response = await apiRequest.call(this, {
-		method: 'POST',
-		path: `/tickets/${path}/replies`,
-		body,
-		itemIndex,
-		...shared,
-		context: { resource: 'ticket', id },
-	});
-	return [response.data as IDataObject];
+	const request = { resource: 'reply' as const, path: `/tickets/${path}/replies`, body, itemIndex, context: { resource: 'ticket', id } };
+	return [await createRecord.call(this, request, shared)];
 }

@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunShared } from '../../../shared/apiRequest';
+import type { RunShared } from '../../../shared/apiRequest';
+import { createRecord, type RunClaims } from '../../../shared/createRecovery';
 import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/ticketFields';
@@ -50,7 +51,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);
 	const text = requireText(this, 'description', 'Description', itemIndex);
 	const email = checkEmail(this, requireText(this, 'customerEmail', 'Customer Email', itemIndex), 'Customer Email', itemIndex);
@@ -65,6 +66,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
 
-	const response = await apiRequest.call(this, { method: 'POST', path: '/tickets', body, itemIndex, ...shared });
-	return [response.data as IDataObject];
+	return [await createRecord.call(this, { resource: 'ticket', path: '/tickets', body, itemIndex }, shared)];
 }

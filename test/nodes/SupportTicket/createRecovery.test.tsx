@@ -1,0 +1,245 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject } from 'n8n-workflow';
+
+import { credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+
+/**
+ * A create whose answer is lost after the service may have processed it (a gateway's 503 without
+ * Retry-After or 502/504, a connection dropped after sending): the node finds out whether the
+ * record exists, and returns it or sends the request again. Through the engine over real HTTP
+ * against the sandbox, whose faults process the request and then lose the answer.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+let warnings: string[] = [];
+beforeEach(() => {
+	warnings = [];
+	jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
+});
+afterEach(() => jest.restoreAllMocks());
+
+function run(sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) {
+	return runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentialsFor(sandbox, baseUrl) });
+}
+
+const requests = (sandbox: Sandbox) => sandbox.log.map((e) => `${e.method} ${e.pathname} ${e.status}`);
+const newTicket = (subject: string): IDataObject => ({
+	resource: 'ticket',
+	operation: 'create',
+	subject,
+	description: 'Printer on fire',
+	customerEmail: 'Recovery@Example.com',
+	additionalFields: { customerName: 'Rita', priority: 'high', customFieldsJson: '{"tags":["a","b"],"external_ref":"X-1"}' },
+});
+
+describe('a create that may have been processed', () => {
+	const { sandbox } = useSandbox({ seed: 14 });
+	const ticketsWith = (subject: string) => sandbox.store.listTickets().filter((t) => t.subject === subject);
+
+	it.each(['processed-503', 'processed-drop'] as const)('ticket, %s: the ticket the service made is returned, none is made twice', async (fault) => {
+		const subject = `recovered ${fault}`;
+		sandbox.setFaults({ next: [fault] });
+		const result = await run(sandbox, newTicket(subject));
+		expect(result.error).toBeUndefined();
+		const made = ticketsWith(subject);
+		expect(made).toHaveLength(1);
+		expect(result.output('Node').map((o) => o.json)).toEqual([made[0]]);
+		expect(requests(sandbox)).toEqual([`POST /api/v1/external/tickets ${fault === 'processed-503' ? 503 : 0}`, 'GET /api/v1/external/tickets 200']);
+		expect(warnings).toEqual([expect.stringMatching(new RegExp(`create of a ticket \\(item 0\\) failed .* but had been processed: found ticket ${made[0].id} and returned it`))]);
+	});
+
+	it('ticket, 503 without Retry-After that was a refusal: not found, so sent again, and made once', async () => {
+		const subject = 'refused without Retry-After';
+		sandbox.setFaults({ next: ['503-bare'] });
+		const result = await run(sandbox, newTicket(subject));
+		expect(result.error).toBeUndefined();
+		const made = ticketsWith(subject);
+		expect(made).toHaveLength(1);
+		expect(result.output('Node')[0].json.id).toBe(made[0].id);
+		expect(requests(sandbox)).toEqual(['POST /api/v1/external/tickets 503', 'GET /api/v1/external/tickets 200', 'POST /api/v1/external/tickets 201']);
+		expect(warnings).toEqual([
+			expect.stringMatching(/create of a ticket \(item 0\) failed .* and was not processed \(not among the newest ticket records\): sending it again/),
+			expect.stringMatching(/was sent again \(attempt 2\) and created ticket/),
+		]);
+	});
+
+	it('reply, processed and dropped: the reply is found among the ticket’s replies', async () => {
+		const ticket = sandbox.store.listTickets().find((t) => sandbox.store.listReplies(t.id).length > 0);
+		expect(ticket).toBeDefined();
+		const before = sandbox.store.listReplies(ticket!.id).length;
+		sandbox.setFaults({ next: ['processed-drop'] });
+		const result = await run(sandbox, { resource: 'reply', operation: 'create', ticketId: byId(ticket!.id), body: 'We are on it' });
+		expect(result.error).toBeUndefined();
+		const replies = sandbox.store.listReplies(ticket!.id);
+		expect(replies).toHaveLength(before + 1);
+		expect(result.output('Node').map((o) => o.json)).toEqual([replies[0]]);
+		expect(requests(sandbox)).toEqual([`POST /api/v1/external/tickets/${ticket!.id}/replies 0`, `GET /api/v1/external/tickets/${ticket!.id}/replies 200`]);
+	});
+
+	it('customer, processed then 503: the customer is found in the list', async () => {
+		sandbox.setFaults({ next: ['processed-503'] });
+		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'new.customer@example.com', additionalFields: { name: 'Nia' } });
+		expect(result.error).toBeUndefined();
+		const customer = sandbox.store.findCustomerByEmail('new.customer@example.com');
+		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
+		expect(requests(sandbox)).toEqual(['POST /api/v1/external/customers 503', 'GET /api/v1/external/customers 200']);
+	});
+
+	it('identical creates in one run stay distinct: each item gets its own ticket, none is made twice', async () => {
+		const subject = 'same for every item';
+		const items = Array.from({ length: 12 }, () => ({}));
+		sandbox.setFaults({ rateProcessedDrop: 0.3, rateProcessed503: 0.2, seed: 4 });
+		const result = await runWorkflow(itemsWorkflow(items, NODE, { ...newTicket(subject), options: { concurrentRequests: 4 } }), {
+			supportTicketApi: credentialsFor(sandbox),
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.log.filter((e) => e.fault === 'processed-drop' || e.fault === 'processed-503').length).toBeGreaterThan(1);
+		const made = ticketsWith(subject);
+		expect(made).toHaveLength(items.length);
+		const returned = result.output('Node').map((o) => o.json.id);
+		expect(new Set(returned).size).toBe(items.length);
+		expect(returned.sort()).toEqual(made.map((t) => t.id).sort());
+	});
+});
+
+describe('when the lookup fails too', () => {
+	const { sandbox } = useSandbox({ seed: 2 });
+	let gateway: Server;
+	let gatewayUrl: string;
+
+	/** Passes the POST on but answers 502 instead of the service's answer; answers every list with 500. */
+	beforeAll(async () => {
+		gateway = createServer((incoming, outgoing) => {
+			if (incoming.method === 'GET') {
+				incoming.resume();
+				outgoing.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal_error","message":"Database is down"}}');
+				return;
+			}
+			const forward = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+				answer.resume();
+				answer.on('end', () => outgoing.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>'));
+			});
+			incoming.pipe(forward);
+		});
+		await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+		gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		gateway.closeAllConnections();
+		await new Promise<void>((resolve) => gateway.close(() => resolve()));
+	});
+
+	it('fails the item with an error that says the ticket may exist, and does not send it again', async () => {
+		const before = sandbox.store.ticketCount;
+		const result = await run(sandbox, newTicket('lookup fails'), gatewayUrl);
+		expect(sandbox.store.ticketCount).toBe(before + 1);
+		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
+		expect(result.error?.message).toBe("The ticket may have been created: the service's answer left it open, and the node could not find out");
+		expect(result.error?.description).toMatch(/^The create failed \(The service had an error \(HTTP 502\)\) in a way the service may have processed it, so it was not sent again blindly\. Reading the newest ticket records to find out failed too: The service had an error \(HTTP 500\)\. Check whether the ticket exists before running this item again\.$/);
+	});
+});
+
+describe('a service whose clock is 90 s behind this machine’s', () => {
+	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() - 90_000 });
+
+	it('the record is found on the service’s clock (its Date header), not sent again', async () => {
+		sandbox.setFaults({ next: ['processed-drop'] });
+		const result = await run(sandbox, newTicket('clock behind'));
+		expect(result.error).toBeUndefined();
+		const made = sandbox.store.listTickets().filter((t) => t.subject === 'clock behind');
+		expect(made).toHaveLength(1);
+		expect(result.output('Node')[0].json.id).toBe(made[0].id);
+		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
+	});
+});
+
+describe('what counts as this request’s record', () => {
+	// The service's clock can be set back, to make records that were created before the request.
+	let shiftMs = 0;
+	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
+	afterEach(() => (shiftMs = 0));
+
+	it('an identical ticket created 10 s before the request is not taken for it: the create is sent again', async () => {
+		shiftMs = -10_000;
+		const older = sandbox.store.createTicket({ subject: 'made before', description: 'Printer on fire', customer: { email: 'recovery@example.com' } });
+		shiftMs = 0;
+		sandbox.setFaults({ next: ['503-bare'] });
+		const result = await run(sandbox, { resource: 'ticket', operation: 'create', subject: 'made before', description: 'Printer on fire', customerEmail: 'recovery@example.com' });
+		expect(result.error).toBeUndefined();
+		const made = sandbox.store.listTickets().filter((t) => t.subject === 'made before');
+		expect(made).toHaveLength(2);
+		expect(result.output('Node')[0].json.id).not.toBe(older.id);
+		expect(sandbox.countCalls({ method: 'POST' })).toBe(2);
+	});
+
+	it('a ticket for an existing customer is found though the service kept that customer’s own name', async () => {
+		const existing = sandbox.store.createCustomer({ email: 'known@example.com', name: 'Known Name' });
+		sandbox.setFaults({ next: ['processed-drop'] });
+		const result = await run(sandbox, { ...newTicket('existing customer'), customerEmail: 'KNOWN@example.com', additionalFields: { customerName: 'Another Name' } });
+		expect(result.error).toBeUndefined();
+		const made = sandbox.store.listTickets().filter((t) => t.subject === 'existing customer');
+		expect(made).toHaveLength(1);
+		expect(made[0].customer).toMatchObject({ id: existing.id, name: 'Known Name' });
+		expect(result.output('Node')[0].json.id).toBe(made[0].id);
+		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
+	});
+});
+
+describe('a customer whose repeated create is refused because the e-mail is taken', () => {
+	let shiftMs = 0;
+	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
+	let gateway: Server;
+	let gatewayUrl: string;
+	let posts = 0;
+	let lists = 0;
+
+	/** The first POST is processed but answered 502; the first list misses it (as a lagging replica would); the rest passes on. */
+	beforeAll(async () => {
+		gateway = createServer((incoming, outgoing) => {
+			const isPost = incoming.method === 'POST';
+			const firstPost = isPost && ++posts === 1;
+			const firstList = !isPost && ++lists === 1;
+			const forward = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+				const chunks: Buffer[] = [];
+				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+				answer.on('end', () => {
+					if (firstPost) return void outgoing.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
+					if (firstList) return void outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}');
+					outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+				});
+			});
+			incoming.pipe(forward);
+		});
+		await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+		gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		gateway.closeAllConnections();
+		await new Promise<void>((resolve) => gateway.close(() => resolve()));
+	});
+
+	it('takes the refusal as "it exists" when the customer with that e-mail matches what was sent', async () => {
+		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'lagging@example.com', additionalFields: { name: 'Lou' } }, gatewayUrl);
+		expect(result.error).toBeUndefined();
+		const customer = sandbox.store.findCustomerByEmail('lagging@example.com');
+		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
+		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 201', 'GET 200', 'POST 422', 'GET 200']);
+	});
+
+	it('but a customer that existed before the request is the service’s ordinary refusal', async () => {
+		shiftMs = -10_000;
+		sandbox.store.createCustomer({ email: 'taken@example.com', name: 'Tam' });
+		shiftMs = 0;
+		posts = 0;
+		lists = 0;
+		sandbox.setFaults({ next: ['503-bare'] });
+		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'taken@example.com', additionalFields: { name: 'Tam' } }, gatewayUrl);
+		expect(result.error?.message).toMatch(/^The service rejected the data: email/);
+	});
+});
