@@ -17,11 +17,28 @@ const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file
 const workflow = load('sync-by-polling.json');
 const node = (type: string) => workflow.nodes.find((n) => n.type === type) as INode;
 const trigger = node('n8n-nodes-support-ticket.supportTicketPollTrigger');
-const upsert = node('n8n-nodes-base.dataTable');
+const named = (name: string) => workflow.nodes.find((n) => n.name === name) as INode;
+const upsert = named('Upsert Ticket Row');
+const findTables = named('Find Tables');
 
 describe('sync-by-polling example', () => {
-	it('imports: the poll trigger feeds the Data Table upsert, and a sticky note explains latency, no public URL and the webhook recipe', () => {
-		expect(workflow.connections).toEqual({ [trigger.name]: { main: [[{ node: upsert.name, type: 'main', index: 0 }]] } });
+	it('imports: the poll trigger feeds Find Tables (once per poll, the upper branch, so it runs first) and the Data Table upsert, and a sticky note explains latency, no public URL and the webhook recipe', () => {
+		expect(workflow.connections).toEqual({
+			[trigger.name]: {
+				main: [
+					[
+						{ node: findTables.name, type: 'main', index: 0 },
+						{ node: upsert.name, type: 'main', index: 0 },
+					],
+				],
+			},
+		});
+		// n8n's v1 execution order runs branches top to bottom: the table is known before the upsert runs.
+		expect(workflow.settings).toMatchObject({ executionOrder: 'v1' });
+		expect(findTables.position[1]).toBeLessThan(upsert.position[1]);
+		expect(findTables.executeOnce).toBe(true);
+		const reference = load('sync-webhooks.json').nodes.find((n) => n.name === 'Find Tables') as INode;
+		expect(findTables.parameters).toEqual(reference.parameters);
 		const note = String(node('n8n-nodes-base.stickyNote').parameters.content);
 		expect(note).toMatch(/No public URL needed/);
 		expect(note).toMatch(/Latency = the poll interval/);

@@ -10,6 +10,8 @@
  *   GET    /__sandbox/webhooks            webhooks and deliveries
  *   POST   /__sandbox/webhooks            {url, events?, secret?} -> {data: {id, ...}}
  *   DELETE /__sandbox/webhooks/<id>       remove a webhook
+ *   GET    /__sandbox/behaviour           {reply_moves_ticket}: what the spec leaves open
+ *   POST   /__sandbox/behaviour           change it, e.g. {"reply_moves_ticket": false}
  *
  * Webhook chaos and change driver routes: adminChaos.tsx.
  */
@@ -91,6 +93,14 @@ function route(context: AdminContext, method: string, target: string, body: Requ
 		const { url: hookUrl, events, secret } = jsonBody(body) as Record<string, unknown>;
 		const id = webhooks.add({ url: hookUrl as string, events: events as string[] | undefined, secret: secret as string | undefined });
 		return { status: 201, body: { data: webhooks.list().find((w) => w.id === id) } };
+	}
+	if (path === '/behaviour' && method === 'GET') return ok({ reply_moves_ticket: store.replyMovesTicket });
+	if (path === '/behaviour' && method === 'POST') {
+		const { reply_moves_ticket: replyMovesTicket, ...unknown } = jsonBody(body) as Record<string, unknown>;
+		if (Object.keys(unknown).length > 0) throw new RangeError(`unknown behaviour setting(s): ${Object.keys(unknown).join(', ')}; known: reply_moves_ticket`);
+		if (replyMovesTicket !== undefined && typeof replyMovesTicket !== 'boolean') throw new RangeError('reply_moves_ticket must be true or false');
+		if (replyMovesTicket !== undefined) store.replyMovesTicket = replyMovesTicket;
+		return ok({ reply_moves_ticket: store.replyMovesTicket });
 	}
 	const hookMatch = /^\/webhooks\/([^/]+)$/.exec(path);
 	if (hookMatch && method === 'DELETE') {

@@ -47,6 +47,29 @@ describe('sandbox admin surface', () => {
 		expect((await client.raw('POST', '/__sandbox/webhooks', '{"url":"nope"}')).status).toBe(400);
 	});
 
+	it('holds an answer while the answer gate says so, then sends it unchanged', async () => {
+		let release: () => void = () => undefined;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		const seen: string[] = [];
+		sandbox.setAnswerGate((entry, answer) => {
+			seen.push(`${entry.pathname} ${answer.status}`);
+			return entry.pathname.endsWith('/tickets') ? held : undefined;
+		});
+		try {
+			const order: string[] = [];
+			const list = client.get('/tickets?per_page=1').then((r) => order.push(`list ${r.status}`));
+			const one = client.get('/tickets/tkt_1').then((r) => order.push(`one ${r.status}`));
+			await one;
+			expect(order).toEqual(['one 200']);
+			release();
+			await list;
+			expect(order).toEqual(['one 200', 'list 200']);
+			expect(seen.sort()).toEqual(['/api/v1/external/tickets 200', '/api/v1/external/tickets/tkt_1 200']);
+		} finally {
+			sandbox.setAnswerGate(undefined);
+		}
+	});
+
 	it('answers 404 for unknown admin routes', async () => {
 		expect((await client.raw('GET', '/__sandbox/nothing')).status).toBe(404);
 	});

@@ -1,5 +1,5 @@
 /** Public entry point of the sandbox for tests, benchmarks and the demo. */
-export { DEFAULT_API_KEY, DEFAULT_API_SECRET, type Sandbox, type SandboxOptions, startSandbox } from './server';
+export { type AnswerGate, DEFAULT_API_KEY, DEFAULT_API_SECRET, type Sandbox, type SandboxOptions, startSandbox } from './server';
 export { API_PREFIX } from './api';
 export { ADMIN_PREFIX } from './admin';
 export type { ErrorBody, FieldErrors } from './errors';

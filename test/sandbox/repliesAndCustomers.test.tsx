@@ -46,6 +46,29 @@ describe('sandbox replies and customers endpoints', () => {
 			expect(sandbox.store.listTickets({ sortBy: 'updated_at', sort: 'desc' }).map((t) => t.id).slice(0, 2)).toEqual([ticket.id, other.id]);
 		});
 
+		it("with reply_moves_ticket off (POST /__sandbox/behaviour), a reply leaves the ticket as it was, still sending reply.created", async () => {
+			const events: string[] = [];
+			sandbox.store.onEvent((event) => events.push(event));
+			expect((await client.raw('GET', '/__sandbox/behaviour')).json).toEqual({ data: { reply_moves_ticket: true } });
+			const switched = await client.raw('POST', '/__sandbox/behaviour', '{"reply_moves_ticket":false}');
+			expect(switched.json).toEqual({ data: { reply_moves_ticket: false } });
+			try {
+				const before = sandbox.store.getTicket(ticket.id);
+				const order = sandbox.store.listTickets({ sortBy: 'updated_at', sort: 'desc' }).map((t) => t.id);
+				clock.advance(1000);
+				const reply = ((await client.post(`/tickets/${ticket.id}/replies`, { body: 'fourth' })).json as ItemBody<Reply>).data;
+				expect(reply.created_at).toBe(new Date(clock.ms).toISOString());
+				expect(sandbox.store.getTicket(ticket.id)).toEqual(before);
+				expect((await client.get(`/tickets/${ticket.id}`)).json).toEqual({ data: before });
+				expect(sandbox.store.listTickets({ sortBy: 'updated_at', sort: 'desc' }).map((t) => t.id)).toEqual(order);
+				expect(events).toEqual(['reply.created']);
+				expect((await client.raw('POST', '/__sandbox/behaviour', '{"reply_moves_ticket":"no"}')).status).toBe(400);
+				expect((await client.raw('POST', '/__sandbox/behaviour', '{"replies":false}')).status).toBe(400);
+			} finally {
+				expect((await client.raw('POST', '/__sandbox/behaviour', '{"reply_moves_ticket":true}')).json).toEqual({ data: { reply_moves_ticket: true } });
+			}
+		});
+
 		it('answers 404 for replies of an unknown ticket (list and create)', async () => {
 			expect(errorOf(await client.get('/tickets/tkt_4242/replies'))).toMatchObject({ code: 'not_found', details: { resource: 'Ticket', id: 'tkt_4242' } });
 			expect((await client.post('/tickets/tkt_4242/replies', { body: 'x' })).status).toBe(404);

@@ -10,7 +10,7 @@ import { type ApiContext, handleApiRequest } from './api';
 import { DEFAULT_MAX_SKEW_SECONDS } from './auth';
 import { CursorCodec } from './cursor';
 import { FaultInjector, type FaultOptions } from './faults';
-import { readRequestBody, writeResponse } from './http';
+import { type HttpResponse, readRequestBody, writeResponse } from './http';
 import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog';
 import { type SeedSummary, seedStore } from './seed';
 import { SandboxStore } from './store';
@@ -88,7 +88,16 @@ export interface Sandbox {
 	renewCursorKey(): void;
 	/** Replaces how successes are shaped (responseShape.tsx); `{}` restores the spec's shapes. */
 	setResponseShape(shape: ResponseShape): void;
+	/**
+	 * Holds API answers: `gate` sees every request once its answer is ready and the answer is sent
+	 * when the returned promise settles (forces an interleaving, e.g. the sync proof's race).
+	 * `undefined` removes it.
+	 */
+	setAnswerGate(gate: AnswerGate | undefined): void;
 }
+
+/** See Sandbox.setAnswerGate; `answer` is the response about to be sent (body before timestamp formatting). */
+export type AnswerGate = (entry: RequestLogEntry, answer: HttpResponse) => Promise<void> | undefined;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const now = options.now ?? Date.now;
@@ -116,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 
 	let stopped = false;
+	let answerGate: AnswerGate | undefined;
 	let baseUrl = '';
 	const apiContext: ApiContext = {
 		store,
@@ -147,6 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				response.destroy();
 				return;
 			}
+			await answerGate?.(entry, result);
 			writeResponse(response, formatResponseTimestamps(result, options.timestampFormat ?? 'iso'));
 			log.finish(entry, result.status);
 		} catch (error) {
@@ -223,6 +234,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		setResponseShape: (shape) => {
 			apiContext.responseShape = checkResponseShape(shape);
+		},
+		setAnswerGate: (gate) => {
+			answerGate = gate;
 		},
 	};
 }

@@ -94,6 +94,13 @@ export class SandboxStore {
 	/** See listQuirks.tsx; tests set it directly (off by default). */
 	listQuirks: ListQuirks = {};
 
+	/**
+	 * Whether a new reply moves its ticket's updated_at (default true). The spec does not say; a
+	 * service where replies leave the ticket alone is as valid, and the sync proof runs under both.
+	 * Switched at run time: `store.replyMovesTicket = false` or POST /__sandbox/behaviour.
+	 */
+	replyMovesTicket = true;
+
 	constructor(private readonly now: () => number = Date.now) {}
 
 	get ticketCount(): number {
@@ -217,10 +224,11 @@ export class SandboxStore {
 		const input = validateReplyCreate(requireObject(body));
 		const now = this.nowMs();
 		const record = this.addReply(ticket, { body: input.body, createdAt: now, custom: nonEmpty(input.custom) });
-		// A reply changes the ticket, as in real helpdesks: its updated_at moves to the reply's
-		// created_at, so a reconcile by updated_at finds tickets with new replies. The only event
-		// is reply.created (its ticket_id names the ticket to re-read).
-		this.touchTicket(ticket, now);
+		// By default a reply changes the ticket, as in many helpdesks: its updated_at moves to the
+		// reply's created_at, so a reconcile by updated_at finds tickets with new replies. With
+		// replyMovesTicket off the ticket is left as it was. Either way the only event is
+		// reply.created (its ticket_id names the ticket to re-read).
+		if (this.replyMovesTicket) this.touchTicket(ticket, now);
 		return this.emitted('reply.created', renderReply(record));
 	}
 

@@ -26,7 +26,8 @@ function ticketFields(ticket: Ticket): Row {
 }
 
 function customerFields(customer: Customer): Row {
-	return { customer_id: customer.id, email: customer.email, name: customer.name ?? '', created_at: customer.created_at, updated_at: customer.updated_at };
+	// A customer without a name has null in the service and must have null (not '') in the copy.
+	return { customer_id: customer.id, email: customer.email, name: customer.name, created_at: customer.created_at, updated_at: customer.updated_at };
 }
 
 function compare(expected: Row[], copy: Row[], key: string, columns: readonly string[]): CopyDifference {
@@ -46,11 +47,16 @@ function compare(expected: Row[], copy: Row[], key: string, columns: readonly st
 			difference.missing.push(id);
 			continue;
 		}
-		const field = columns.find((column) => String(row[column] ?? '') !== String(record[column] ?? ''));
+		const field = columns.find((column) => kept(row[column]) !== kept(record[column]));
 		if (field) difference.stale.push({ id, field, service: record[field], copy: row[field] });
 	}
 	for (const id of copyById.keys()) if (!expectedIds.has(id)) difference.extra.push(id);
 	return difference;
+}
+
+/** A column's value as the comparison sees it: null stays null (it is not ''), the rest as text. */
+function kept(value: unknown): string | null {
+	return value === undefined || value === null ? null : String(value);
 }
 
 export function compareTickets(service: Ticket[], copy: Row[]): CopyDifference {

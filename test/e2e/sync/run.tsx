@@ -1,5 +1,5 @@
 /**
- * `npm run test:sync [-- --mode regular|queue]`: proof that the sync examples keep n8n Data Tables
+ * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--no-incremental]`: proof that the sync examples keep n8n Data Tables
  * equal to the service, in real n8n 2.41.1 (regular mode on SQLite, and queue mode: main + worker +
  * webhook process on PostgreSQL and Redis). The three examples are imported as shipped, the
  * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
@@ -25,7 +25,7 @@ import { startPostgres } from '../queue/services/postgresServer';
 import { startRedis } from '../queue/services/redisServer';
 import { stopEveryService } from '../queue/services/serviceProcess';
 import { reportTotals, runMain, Suite, type Totals } from '../suite';
-import { DEFAULT_PROOF, isEqual, printFigures, proveSync, type SyncFigures, type SyncTarget, syncWorkflows } from './syncProof';
+import { DEFAULT_PROOF, isEqual, printFigures, proveSync, secondRows, type SyncFigures, type SyncTarget, syncWorkflows } from './syncProof';
 import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
 
@@ -93,23 +93,28 @@ async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, work
 	}
 }
 
-function addProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
-	suite.test(`${mode} mode: after chaos and one reconcile the Data Tables equal the service (0 missing, 0 extra, 0 stale)`, async () => {
+/** Whether a reply moves its ticket's updated_at: the spec leaves it open, the proof runs both. */
+type Replies = 'moving' | 'still';
+
+function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => PackedPackage, workDir: string): void {
+	const what = replies === 'moving' ? "replies move the ticket's updated_at" : "replies leave the ticket's updated_at alone";
+	suite.test(`${mode} mode, ${what}: after chaos, the forced import/webhook race and one reconcile the Data Tables equal the service (0 missing, 0 extra, 0 stale, 0 second rows)`, async () => {
 		const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
 		let figures: SyncFigures | undefined;
 		try {
-			await withN8n(mode, packed(), sandbox, path.join(workDir, mode), syncSetUp(), async (target) => {
-				figures = await proveSync(target, sandbox, syncWorkflows(exampleWorkflows()), DEFAULT_PROOF, log);
+			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-${replies}`), syncSetUp(), async (target) => {
+				figures = await proveSync(target, sandbox, syncWorkflows(exampleWorkflows()), { ...DEFAULT_PROOF, replyMovesTicket: replies === 'moving' }, log);
 			});
 		} finally {
 			await sandbox.stop();
 		}
 		if (!figures) throw new Error('no figures');
-		for (const line of printFigures(`${mode} mode`, figures)) log(line);
+		for (const line of printFigures(`${mode} mode, ${what}`, figures)) log(line);
 		const problems = [figures.tickets, figures.customers].filter((d) => !isEqual(d));
 		if (problems.length) throw new Error(`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
 		if (figures.watermark.saved !== figures.watermark.newest) throw new Error(`the reconcile saved the watermark ${figures.watermark.saved}, not ${figures.watermark.newest}`);
 		if (figures.driver.total < 500) throw new Error(`only ${figures.driver.total} changes during the run`);
+		if (secondRows(figures.beforeReconcile.tickets) === 0) throw new Error('the forced race was not hit: no ticket had a second row before the reconcile');
 		const { deliveries, dropped, duplicated, reordered } = figures.deliveries;
 		if (dropped < deliveries / 10 || duplicated < deliveries / 10 || reordered === 0) {
 			throw new Error(`too little chaos: ${dropped} dropped, ${duplicated} duplicated, ${reordered} reordered of ${deliveries}`);
@@ -132,30 +137,32 @@ function addIncrementalProof(suite: Suite, mode: Mode, packed: () => PackedPacka
 	});
 }
 
-function requestedModes(argv: string[]): Mode[] {
+function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; incremental: boolean } {
 	const modes: Mode[] = [];
+	const replies: Replies[] = [];
+	let incremental = true;
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue')) modes.push(argv[++i] as Mode);
-		else throw new Error('usage: run.js [--mode regular|queue]...');
+		else if (argv[i] === '--replies' && (argv[i + 1] === 'moving' || argv[i + 1] === 'still')) replies.push(argv[++i] as Replies);
+		else if (argv[i] === '--no-incremental') incremental = false;
+		else throw new Error('usage: run.js [--mode regular|queue]... [--replies moving|still]... [--no-incremental]');
 	}
-	return modes.length ? modes : ['regular', 'queue'];
+	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], incremental };
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	const modes = requestedModes(process.argv.slice(2));
+	const { modes, replies, incremental } = requested(process.argv.slice(2));
 	const workDir = mkdtempSync(path.join(tmpdir(), 'n8n-sync-'));
 	let packed: PackedPackage | undefined;
 	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json, incremental-import.json)`);
+	const getPacked = (): PackedPackage => {
+		if (!packed) throw new Error('not packed');
+		return packed;
+	};
 	for (const mode of modes) {
-		addProof(suite, mode, () => {
-			if (!packed) throw new Error('not packed');
-			return packed;
-		}, workDir);
-		addIncrementalProof(suite, mode, () => {
-			if (!packed) throw new Error('not packed');
-			return packed;
-		}, workDir);
+		for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir);
+		if (incremental) addIncrementalProof(suite, mode, getPacked, workDir);
 	}
 	let totals: Totals;
 	try {
@@ -168,7 +175,7 @@ async function main(): Promise<void> {
 	}
 	if (totals.failed === 0 && !process.env.E2E_KEEP_USER_FOLDER) rmSync(workDir, { recursive: true, force: true });
 	else console.log(`\nlogs and user folders kept in ${workDir}`);
-	reportTotals(totals, `sync proof (${modes.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	reportTotals(totals, `sync proof (${modes.join(', ')}; replies ${replies.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 runMain(main);

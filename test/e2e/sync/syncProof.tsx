@@ -4,7 +4,7 @@
  * deliveries that are dropped, repeated and reordered; stop the changes, let the deliveries settle,
  * run one reconcile (sync-reconcile.json) and compare the Data Tables with the service.
  */
-import type { ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../sandbox';
+import type { ChangeDriverOptions, ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../sandbox';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';
@@ -14,6 +14,7 @@ import type { PrintedRun } from '../runData';
 import { waitUntil } from '../wait';
 import { compareCustomers, compareTickets, type CopyDifference, describeDifference } from './compareCopy';
 import { CUSTOMER_TABLE, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
+import { DEFAULT_FORCED_RACE, forceImportRace, type ForcedRaceFigures, type ForcedRaceSettings } from './forcedRace';
 
 export const SYNC_EXAMPLES = {
 	initialImport: 'examples/sync-initial-import.json',
@@ -49,6 +50,12 @@ export interface ProofSettings {
 	changesBeforeImport: number;
 	chaos: WebhookChaosOptions;
 	seed: number;
+	/** Relative weights of the change kinds (ChangeDriverOptions.mix). */
+	mix: NonNullable<ChangeDriverOptions['mix']>;
+	/** Whether a reply moves its ticket's updated_at (the spec leaves it open; the proof runs both). */
+	replyMovesTicket: boolean;
+	/** Forces the import/webhook race on every import page (forcedRace.tsx); undefined: not forced. */
+	forcedRace?: ForcedRaceSettings;
 }
 
 export const DEFAULT_PROOF: ProofSettings = {
@@ -59,6 +66,10 @@ export const DEFAULT_PROOF: ProofSettings = {
 	// little above 10 % so that the drawn shares stay at 10 % or more.
 	chaos: { dropRate: 0.13, duplicateRate: 0.13, reorderWindow: 5, delayMs: [0, 200], concurrency: 4, maxAttempts: 5, backoffMs: 500, seed: 7 },
 	seed: 12,
+	// Reply-heavy: half of the changes are replies, most of them to old tickets.
+	mix: { 'reply.created': 50, 'ticket.updated': 20, 'ticket.created': 10, 'customer.updated': 10, 'customer.created': 10 },
+	replyMovesTicket: true,
+	forcedRace: DEFAULT_FORCED_RACE,
 };
 
 export interface SyncFigures {
@@ -78,6 +89,10 @@ export interface SyncFigures {
 	watermark: { saved: string; newest: string };
 	/** Before the reconcile: what webhooks and the import alone left behind. */
 	beforeReconcile: { tickets: CopyDifference; customers: CopyDifference };
+	replyMovesTicket: boolean;
+	forcedRace?: ForcedRaceFigures;
+	/** Replies written while the import ran (driver and forced race). */
+	repliesDuringImport: number;
 }
 
 export const LIST_PATH = /\/(tickets|customers)$/;
@@ -124,15 +139,23 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 	if (!path) throw new Error(`${workflows.webhooks.file} has no Support Ticket Trigger with a webhookId`);
 	sandbox.setWebhookChaos(settings.chaos);
 	sandbox.resetWebhookCounters();
+	sandbox.store.replyMovesTicket = settings.replyMovesTicket;
 	const hook = sandbox.addWebhook({ url: target.webhookBaseUrl + path });
 	const ticketsAtStart = sandbox.store.ticketCount;
 	sandbox.clearLog();
-	const driver = sandbox.startDriver({ ratePerSecond: settings.changesPerSecond, count: settings.changes, seed: settings.seed });
+	const startedAtMs = Date.now();
+	const driver = sandbox.startDriver({ ratePerSecond: settings.changesPerSecond, count: settings.changes, seed: settings.seed, mix: settings.mix });
+	let race: ReturnType<typeof forceImportRace> | undefined;
 	try {
 		await waitUntil('the first changes', () => (driver.summary().total >= settings.changesBeforeImport ? true : undefined), 60_000, { intervalMs: 100 });
+		const repliesBeforeImport = sandbox.store.replyCount;
+		if (settings.forcedRace) race = forceImportRace(sandbox, startedAtMs, settings.forcedRace);
 		const importSeconds = await runToEnd(rest, workflows.initialImport, 'Start Import');
+		const forcedRace = race?.stop();
+		race = undefined;
+		const repliesDuringImport = sandbox.store.replyCount - repliesBeforeImport;
 		const importPages = sandbox.countCalls({ pathname: LIST_PATH });
-		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes`);
+		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes; ${repliesDuringImport} replies during the import; forced race ${JSON.stringify(forcedRace ?? 'off')}`);
 		const summary = await driver.finished;
 		log(`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`);
 		await sandbox.webhooksIdle();
@@ -173,9 +196,14 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 			calls: { importPages, recordReads, reconcile: reconcileCalls },
 			...after,
 			beforeReconcile,
+			replyMovesTicket: settings.replyMovesTicket,
+			forcedRace,
+			repliesDuringImport,
 		};
 	} finally {
+		race?.stop();
 		await driver.stop();
+		sandbox.store.replyMovesTicket = true;
 		sandbox.removeWebhook(hook);
 		sandbox.setWebhookChaos({});
 	}
@@ -190,14 +218,21 @@ async function countExecutions(rest: N8nRestClient, workflowId: string): Promise
 
 export function printFigures(label: string, figures: SyncFigures): string[] {
 	const d = figures.deliveries;
+	const race = figures.forcedRace;
 	return [
-		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.total} changes during the run ${JSON.stringify(figures.driver.byKind)}`,
+		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.total} changes during the run ${JSON.stringify(figures.driver.byKind)}; replies ${figures.replyMovesTicket ? 'move' : 'do not move'} the ticket's updated_at`,
+		`  forced race: ${race ? `${race.replies} replies to old tickets of the next page on ${race.pages} import pages, ${race.readsHeld} webhook reads held until their page was sent (${race.readsTimedOut} timed out), ${race.readsLate} came after it` : 'off'}; ${figures.repliesDuringImport} replies during the import; tickets with a second row before the reconcile: ${secondRows(figures.beforeReconcile.tickets)}`,
 		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
 		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
 		`  after one reconcile: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
 		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,
 	];
+}
+
+/** Ids with more than one row in the copy. */
+export function secondRows(difference: CopyDifference): number {
+	return difference.extra.filter((e) => e.endsWith('(second row)')).length;
 }
 
 function pct(part: number, whole: number): string {

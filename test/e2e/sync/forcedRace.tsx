@@ -1,0 +1,155 @@
+/**
+ * The race the sync must survive, forced instead of hoped for. While the initial import reads page
+ * k of the tickets, replies are written to a few old tickets of page k+1. The webhook workflow's
+ * re-read of such a ticket (after the reply's delivery) is held until the import's answer for page
+ * k+1 has been sent, then answered, one ticket after the other at a few offsets: so both workflows
+ * look for the ticket's row while the import is between reading the page's rows and inserting the
+ * missing ones, both find none, and both write one. Nothing waits for a delivery: a read that
+ * comes after its page simply goes through (and may race on its own).
+ *
+ * On a service where a reply leaves the ticket's updated_at alone, the reconcile never reads these
+ * tickets again: only a sweep of the tables removes the second row.
+ */
+import type { AnswerGate, Sandbox, Ticket } from '../../sandbox';
+
+export interface ForcedRaceSettings {
+	/** Old tickets of the next page that get a reply while a page is answered. */
+	repliesPerPage: number;
+	/** Old: updated_at before the proof's start minus this (outside the reconcile's 10-minute overlap). */
+	oldForMs: number;
+	/** After the page is sent, the held reads of its tickets are answered at these offsets (one per ticket, cycling). */
+	releaseOffsetsMs: number[];
+	/** A held read is answered after this long even if its page never comes (a worker slot is not held forever). */
+	maxHoldMs: number;
+	/** Import list pages hold 100 tickets. */
+	pageSize: number;
+}
+
+export const DEFAULT_FORCED_RACE: ForcedRaceSettings = { repliesPerPage: 3, oldForMs: 15 * 60_000, releaseOffsetsMs: [0, 250, 750], maxHoldMs: 30_000, pageSize: 100 };
+
+export interface ForcedRaceFigures {
+	/** Import pages whose next page got replies. */
+	pages: number;
+	/** Replies written to old tickets of the next page. */
+	replies: number;
+	/** Webhook reads of those tickets held until their page had been sent. */
+	readsHeld: number;
+	/** Reads that came after their page (not held). */
+	readsLate: number;
+	/** Held reads answered after maxHoldMs without their page. */
+	readsTimedOut: number;
+}
+
+export interface ForcedRace {
+	/** Stops forcing; answers every held read. */
+	stop(): ForcedRaceFigures;
+}
+
+const TICKET_LIST = /\/tickets$/;
+const TICKET_READ = /\/tickets\/([^/]+)$/;
+
+interface Target {
+	/** Offset after the page is sent at which this ticket's held reads are answered. */
+	offsetMs: number;
+	/** Resolves once the page holding the ticket has been sent. */
+	pageSent: Promise<void>;
+	markPageSent(): void;
+	sent: boolean;
+}
+
+/**
+ * Forces the race on the import's ticket pages (the default order; the reconcile sorts by
+ * updated_at and is left alone) until stop().
+ */
+export function forceImportRace(sandbox: Sandbox, startedAtMs: number, settings: ForcedRaceSettings = DEFAULT_FORCED_RACE): ForcedRace {
+	const figures: ForcedRaceFigures = { pages: 0, replies: 0, readsHeld: 0, readsLate: 0, readsTimedOut: 0 };
+	const targets = new Map<string, Target>();
+	/** Pending waits: stop() ends them all at once, so no request stays held. */
+	const waits = new Map<NodeJS.Timeout, () => void>();
+	let active = true;
+
+	const wait = (ms: number): Promise<void> =>
+		new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				waits.delete(timer);
+				resolve();
+			}, ms);
+			waits.set(timer, resolve);
+		});
+
+	/** Page k is being answered: reply to old tickets of page k+1, which the import reads next. */
+	const prepareNextPage = (page: Ticket[]): void => {
+		const last = page.at(-1);
+		if (!last) return;
+		const all = sandbox.store.listTickets();
+		const at = all.findIndex((t) => t.id === last.id);
+		const next = all.slice(at + 1, at + 1 + settings.pageSize);
+		const old = next.filter((t) => Date.parse(t.updated_at) < startedAtMs - settings.oldForMs && !targets.has(t.id)).slice(0, settings.repliesPerPage);
+		if (old.length === 0) return;
+		figures.pages++;
+		old.forEach((ticket, i) => {
+			let markPageSent: () => void = () => undefined;
+			const pageSent = new Promise<void>((resolve) => (markPageSent = resolve));
+			targets.set(ticket.id, { offsetMs: settings.releaseOffsetsMs[i % settings.releaseOffsetsMs.length], pageSent, markPageSent, sent: false });
+			sandbox.store.createReply(ticket.id, { body: `Forced race reply to ${ticket.id}` });
+			figures.replies++;
+		});
+	};
+
+	/** The page holding these targets is about to be written: release their reads once it is out. */
+	const pageAnswered = (page: Ticket[]): void => {
+		for (const ticket of page) {
+			const target = targets.get(ticket.id);
+			if (!target || target.sent) continue;
+			target.sent = true;
+			// The page is written right after the gate returns: one turn later it is out.
+			setImmediate(target.markPageSent);
+		}
+	};
+
+	const holdRead = async (target: Target): Promise<void> => {
+		figures.readsHeld++;
+		const page = target.pageSent.then(() => 'page' as const);
+		const outcome = await Promise.race([page, wait(settings.maxHoldMs).then(() => 'timeout' as const)]);
+		if (outcome === 'timeout') {
+			figures.readsTimedOut++;
+			return;
+		}
+		if (target.offsetMs > 0) await wait(target.offsetMs);
+	};
+
+	const gate: AnswerGate = (entry, answer) => {
+		if (!active || entry.method !== 'GET' || answer.status !== 200) return undefined;
+		if (TICKET_LIST.test(entry.pathname) && entry.query.sort_by === undefined) {
+			const data = (answer.body as { data?: Ticket[] } | undefined)?.data;
+			if (Array.isArray(data)) {
+				pageAnswered(data);
+				prepareNextPage(data);
+			}
+			return undefined;
+		}
+		const read = TICKET_READ.exec(entry.pathname);
+		const target = read ? targets.get(decodeURIComponent(read[1])) : undefined;
+		if (!target) return undefined;
+		if (target.sent) {
+			figures.readsLate++;
+			return undefined;
+		}
+		return holdRead(target);
+	};
+	sandbox.setAnswerGate(gate);
+
+	return {
+		stop() {
+			active = false;
+			sandbox.setAnswerGate(undefined);
+			for (const [timer, resolve] of waits) {
+				clearTimeout(timer);
+				resolve();
+			}
+			waits.clear();
+			for (const target of targets.values()) target.markPageSent();
+			return { ...figures };
+		},
+	};
+}
