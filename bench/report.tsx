@@ -71,7 +71,7 @@ const writtenBy = (run: RunFacts, rest: string): string => `Written by \`${run.c
 export type Traversals = { main: Comparison; slowMain: Comparison; limit: Comparison; scaling: Comparison[] };
 
 /** The sections of results.md, in the order they run; the file is rewritten as each one ends. */
-export const BENCH_SECTIONS = ['Per-item operations', 'Return All and Limit', 'Real n8n', 'Signing and verification'] as const;
+export const BENCH_SECTIONS = ['Per-item operations', 'Creates when answers are lost', 'Return All and Limit', 'Real n8n', 'Signing and verification'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /**
@@ -81,7 +81,7 @@ export type BenchSection = (typeof BENCH_SECTIONS)[number];
  */
 export type BenchResults = {
 	run: RunFacts; rounds: number; concurrent: ItemSide; ratePerSecond: number;
-	items?: ItemComparison[]; traversals?: Traversals; realN8n?: RealN8nFigures; signing?: MicroResult[];
+	items?: ItemComparison[]; createRecovery?: string; traversals?: Traversals; realN8n?: RealN8nFigures; signing?: MicroResult[];
 	violations: string[]; failures: Array<{ section: BenchSection; reason: string }>; pending: BenchSection[];
 };
 
@@ -297,6 +297,8 @@ export function renderResults(results: BenchResults): string {
 		how.join('\n'),
 		'## Per-item operations: what a user waits for',
 		sectionBody(results, 'Per-item operations', results.items, (items) => [itemsIntro, ...items.map(itemsTables)].join('\n\n')),
+		'## Creates when answers are lost (bench/createRecovery.tsx)',
+		sectionBody(results, 'Creates when answers are lost', results.createRecovery, (markdown) => markdown.replace(/^## .*\n+/, '')),
 		'## Return All and Limit',
 		sectionBody(results, 'Return All and Limit', traversals, traversalTables),
 		'## Return All through real n8n (`n8n execute`)',

@@ -11,7 +11,8 @@ import { writeFileSync } from 'node:fs';
 
 import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common.descriptions';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
-import { repoPath } from '../test/harness';
+import { isolateUserFolder, repoPath } from '../test/harness';
+import { benchCreateRecovery, createRecoveryViolations } from './createRecovery';
 import { compareItems, type ItemScenario, type ItemSide, itemViolations } from './items';
 import { measureRealN8nReturnAll } from './realN8n';
 import { BENCH_SECTIONS, type BenchResults, type BenchSection, option, renderResults, startRun } from './report';
@@ -80,6 +81,13 @@ async function main(): Promise<void> {
 			const httpRequestNodeFile = `${(await n8n).dir}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
 			results.items = await compareItems(itemScenarios(itemCount, itemRounds), itemSandbox.target, { ticketIds, httpRequestNodeFile }, log);
 			results.violations.push(...results.items.flatMap(itemViolations));
+		});
+		await section('Creates when answers are lost', async () => {
+			// Its own sandboxes, in this process (like the tests): 1,000 creates at Concurrent Requests 16 and 1.
+			isolateUserFolder();
+			const { figures, markdown } = await benchCreateRecovery(itemCount, log);
+			results.createRecovery = markdown;
+			results.violations.push(...figures.flatMap((f) => createRecoveryViolations(f).map((problem) => `creates when answers are lost, Concurrent Requests ${f.concurrentRequests}: ${problem}`)));
 		});
 		await section('Return All and Limit', async () => {
 			await ready();

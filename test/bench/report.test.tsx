@@ -57,6 +57,7 @@ describe('results.md while a bench runs, and after a section failed', () => {
 			concurrent: 'node-100',
 			ratePerSecond: 20,
 			signing,
+			createRecovery: '## Creates when answers are lost\n\n| Concurrent Requests | tickets |\n|---|---:|\n| 16 | 1,000 |',
 			violations: [],
 			failures: [{ section: 'Real n8n', reason: 'Error: n8n execute benchReturnAll failed: exit code 1\nstderr: out of memory' }],
 			pending: ['Return All and Limit'],
@@ -67,6 +68,7 @@ describe('results.md while a bench runs, and after a section failed', () => {
 		expect(text).toContain('| Return All and Limit | not run yet |');
 		expect(text).toContain('| signing one request (signRequestOptions) | 10.00 µs |');
 		expect(text).toContain('| signing a list request, as the credential does | 10.00 | 9.00 | 12.00 | 100 × 5 |');
+		expect(text).toContain('## Creates when answers are lost (bench/createRecovery.tsx)\n\n| Concurrent Requests | tickets |\n|---|---:|\n| 16 | 1,000 |');
 		expect(text).not.toContain('lost no item');
 	});
 });
