@@ -132,7 +132,8 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			}
 			if (response.statusCode >= 200 && response.statusCode < 300) return readSuccess(this, request, response, isCreate);
 			if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, request, baseURL, response);
-			failure = { status: response.statusCode, retryAfter: response.headers?.['retry-after'] !== undefined };
+			// Only a Retry-After the node can read says the service did not process the request.
+			failure = { status: response.statusCode, retryAfter: parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) !== undefined };
 		} catch (error) {
 			if (response) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
 			transport = transportFailure(error, timeoutMs, baseURL);
@@ -230,7 +231,7 @@ const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
 /**
  * A request that got no complete answer, or undefined for any other error. The retry policy sees
  * a timeout as ETIMEDOUT and a cut-off answer as ECONNRESET: both are safe to repeat for a GET,
- * like a dropped connection, and never repeated for a create.
+ * like a dropped connection; for a create they leave open whether it was processed (createRecovery.ts).
  */
 function transportFailure(error: unknown, timeoutMs: number, baseURL: string): TransportDetail | undefined {
 	for (let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {

@@ -16,9 +16,11 @@ import { toNodeError } from './toNodeError';
  * was created no earlier than the request was sent, on the service's clock (read from the answers'
  * Date header), less a small margin. Each record found is claimed by one item of the run (as are
  * the records that successful creates returned), so identical creates in one run stay distinct.
+ * Not found, the lookup waits as long as the request had run (at most a minute: the service may
+ * still be working on it behind a gateway that gave up) and looks once more before sending again.
  * What remains possible: an identical record created elsewhere in the same seconds can be taken
- * for this one (then this create is missing), and a request the service processes only after the
- * lookup (a slow queue behind a gateway timeout) is sent again.
+ * for this one (then this create is missing), and a request the service processes only after
+ * both lookups (more than twice as long as it already had) is sent again.
  */
 
 export type CreatedResource = 'ticket' | 'reply' | 'customer';
@@ -26,6 +28,12 @@ export type CreatedResource = 'ticket' | 'reply' | 'customer';
 /** The ids of records created or found by the items of one node run: each belongs to one item. */
 export interface RunClaims {
 	claimedIds?: Set<string>;
+	/**
+	 * The creates of this run still waiting for their answer, by what they send: a lookup first
+	 * waits for identical ones, whose record it could otherwise take although their own answer is
+	 * about to claim it.
+	 */
+	pendingCreates?: Map<string, Set<Promise<unknown>>>;
 }
 
 export interface CreateRequest {
@@ -42,6 +50,8 @@ const MAX_ROUNDS = 8;
 /** Records read per lookup page, and pages at most (newest first, stopping at the first record older than the request). */
 const LOOKUP_PER_PAGE = 100;
 const MAX_LOOKUP_PAGES = 20;
+/** The longest a lookup waits before looking a second time (a service still processing the create). */
+const SETTLE_MAX_MS = 60_000;
 /** How much earlier than the send time (on the service's clock) a record may say it was created: whole-second timestamps, rounding. */
 const CLOCK_MARGIN_MS = 2_000;
 /** The same without a Date header in the answers: the clocks may then differ by this much and the record still be found. */
@@ -55,15 +65,19 @@ function listPath(request: CreateRequest): string {
 /** Sends the create; after an ambiguous failure finds out whether it was processed (see above). */
 export async function createRecord(this: IExecuteFunctions, request: CreateRequest, shared: RunShared & RunClaims): Promise<IDataObject> {
 	const claimed = shared.claimedIds ?? new Set<string>();
+	const pending = shared.pendingCreates ?? new Map<string, Set<Promise<unknown>>>();
 	const key = (id: unknown) => `${request.resource}:${String(id)}`;
+	const sameRequest = `${request.resource} ${request.path} ${JSON.stringify(request.body)}`;
 	// Records may only be this request's if created after its first send: a later round looks that far back too.
 	let firstSentAt: number | undefined;
 	let lastFailure: unknown;
 	for (let round = 1; round <= MAX_ROUNDS; round++) {
 		const trace: RequestTrace = {};
 		firstSentAt ??= Date.now();
-		try {
-			const response = await apiRequest.call(this, {
+		const attemptStarted = Date.now();
+		// The claim is part of the promise, so whoever waits for it sees the record claimed.
+		const posting = apiRequest
+			.call(this, {
 				method: 'POST',
 				path: request.path,
 				body: request.body,
@@ -73,9 +87,16 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 				baseURL: shared.baseURL,
 				timeoutMs: shared.timeoutMs,
 				trace,
+			})
+			.then((response) => {
+				const record = response.data as IDataObject;
+				if (record?.id !== undefined) claimed.add(key(record.id));
+				return record;
 			});
-			const record = response.data as IDataObject;
-			if (record?.id !== undefined) claimed.add(key(record.id));
+		const sending = pending.get(sameRequest) ?? new Set<Promise<unknown>>();
+		pending.set(sameRequest, sending.add(posting));
+		try {
+			const record = await posting;
 			if (round > 1) log(this, request, `was sent again (attempt ${round}) and created ${request.resource} ${String(record?.id)}`);
 			return record;
 		} catch (error) {
@@ -83,18 +104,30 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 			const refusedRepeat = round > 1 && request.resource === 'customer' && (error as { httpCode?: string }).httpCode === '422';
 			if (!trace.createMayExist && !refusedRepeat) throw toNodeError(this.getNode(), error, request.itemIndex);
 			lastFailure = error;
+		} finally {
+			sending.delete(posting);
 		}
 
-		const found = await findCreated.call(this, request, shared, firstSentAt, claimed, lastFailure);
+		const lookUp = async () => {
+			// Identical creates of this run still waiting for their answer may have made the record this lookup would take.
+			await Promise.allSettled([...sending]);
+			return findCreated.call(this, request, shared, firstSentAt ?? attemptStarted, claimed, lastFailure);
+		};
+		let found = await lookUp();
+		if (!found) {
+			// A gateway gives up (504, a timeout) while the service still works on the create: look
+			// again after as long as the request had run, before sending it again.
+			const settleMs = Math.min(SETTLE_MAX_MS, Math.max(Date.now() - attemptStarted, retryDelayMs(round, undefined, DEFAULT_RETRY_POLICY)));
+			await sleep(settleMs);
+			found = await lookUp();
+		}
 		if (found) {
-			claimed.add(key(found.id));
 			log(this, request, `failed (${describe(lastFailure)}) but had been processed: found ${request.resource} ${String(found.id)} and returned it`);
 			return found;
 		}
 		if ((lastFailure as { httpCode?: string }).httpCode === '422') throw toNodeError(this.getNode(), lastFailure, request.itemIndex);
 		if (round === MAX_ROUNDS) break;
-		log(this, request, `failed (${describe(lastFailure)}) and was not processed (not among the newest ${request.resource} records): sending it again`);
-		await sleep(retryDelayMs(round, undefined, DEFAULT_RETRY_POLICY));
+		log(this, request, `failed (${describe(lastFailure)}) and was not processed (not among the newest ${request.resource} records, twice): sending it again`);
 	}
 	const failure = lastFailure as { message?: string };
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
@@ -106,8 +139,9 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 
 /**
  * This request's record among the newest of its kind, if there: pages newest first until a record
- * is older than the send time allows. The oldest unclaimed match is taken: a create made earlier in
- * the run is processed before identical ones sent after it.
+ * is older than the send time allows. The oldest match not claimed once every page is read is
+ * taken, and claimed before anything else can run: a create made earlier in the run is processed
+ * before identical ones sent after it, and no two items take one record.
  */
 async function findCreated(
 	this: IExecuteFunctions,
@@ -117,7 +151,9 @@ async function findCreated(
 	claimed: Set<string>,
 	failure: unknown,
 ): Promise<IDataObject | undefined> {
-	let best: { record: IDataObject; createdAt: number } | undefined;
+	// Compared with what went on the wire: JSON drops undefined and turns dates into text.
+	const sent = JSON.parse(JSON.stringify(request.body)) as IDataObject;
+	const matching: Array<{ record: IDataObject; createdAt: number }> = [];
 	let cursor: string | undefined;
 	try {
 		for (let page = 1; ; page++) {
@@ -137,21 +173,21 @@ async function findCreated(
 			});
 			const offset = trace.serviceClockOffsetMs;
 			const notBefore = sentAt + (offset ?? 0) - (offset === undefined ? UNKNOWN_CLOCK_MARGIN_MS : CLOCK_MARGIN_MS);
-			const records = Array.isArray(answer.data) ? (answer.data as IDataObject[]) : [];
+			const records = (Array.isArray(answer.data) ? (answer.data as unknown[]) : []).filter((r): r is IDataObject => r !== null && typeof r === 'object');
 			let olderSeen = false;
+			let dated = 0;
 			for (const record of records) {
-				if (record === null || typeof record !== 'object') continue; // cannot be what was sent
 				const createdAt = parseServiceTimestamp(record.created_at);
-				if (createdAt === undefined || createdAt < notBefore) {
-					olderSeen ||= createdAt !== undefined;
-					continue;
-				}
-				if (claimed.has(`${request.resource}:${String(record.id)}`) || !matches(request, record)) continue;
-				if (!best || createdAt < best.createdAt) best = { record, createdAt };
+				if (createdAt === undefined) continue;
+				dated++;
+				if (createdAt < notBefore) olderSeen = true;
+				else if (matches(request.resource, sent, record)) matching.push({ record, createdAt });
 			}
+			// Without a creation time the node cannot tell this request's record from an older twin.
+			if (records.length > 0 && dated === 0) throw new Error(`the ${request.resource} records carry no readable created_at`);
 			cursor = nextCursor(answer.meta);
 			// Newest first: once a record is older than the request, the rest are too.
-			if (olderSeen || cursor === undefined) return best?.record;
+			if (olderSeen || cursor === undefined) break;
 		}
 	} catch (error) {
 		throw new NodeApiError(this.getNode(), {} as JsonObject, {
@@ -160,15 +196,26 @@ async function findCreated(
 			itemIndex: request.itemIndex,
 		});
 	}
+	// Oldest first; among equal times the one listed later (newest first: the older).
+	let best: { record: IDataObject; createdAt: number } | undefined;
+	for (const candidate of matching) {
+		if (claimed.has(`${request.resource}:${String(candidate.record.id)}`)) continue;
+		if (!best || candidate.createdAt <= best.createdAt) best = candidate;
+	}
+	if (best) claimed.add(`${request.resource}:${String(best.record.id)}`);
+	return best?.record;
 }
 
-/** Every field the request sent, with the same value. E-mails compare without case (services store them as they like). */
-function matches(request: CreateRequest, record: IDataObject): boolean {
-	for (const [field, sent] of Object.entries(request.body)) {
+/**
+ * Every field the request sent, with the same value. E-mails compare without case, texts without
+ * differences in white space, numbers with numbers written as text: services store them as they like.
+ */
+function matches(resource: CreatedResource, body: IDataObject, record: IDataObject): boolean {
+	for (const [field, sent] of Object.entries(body)) {
 		const found = record[field];
 		if (field === 'email') {
 			if (typeof found !== 'string' || found.toLowerCase() !== String(sent).toLowerCase()) return false;
-		} else if (field === 'customer' && request.resource === 'ticket') {
+		} else if (field === 'customer' && resource === 'ticket') {
 			// The service links a ticket to an existing customer by e-mail and keeps that customer's name: only the e-mail tells.
 			const email = (sent as IDataObject).email;
 			const linked = (found as IDataObject | undefined)?.email;
@@ -180,8 +227,13 @@ function matches(request: CreateRequest, record: IDataObject): boolean {
 	return true;
 }
 
+const spaced = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
 function sameJson(a: unknown, b: unknown): boolean {
 	if (a === b) return true;
+	if (typeof a === 'string' && typeof b === 'string') return spaced(a) === spaced(b);
+	if (typeof a === 'number' && typeof b === 'string') return b.trim() !== '' && Number(b) === a;
+	if (typeof a === 'string' && typeof b === 'number') return a.trim() !== '' && Number(a) === b;
 	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
 	if (Array.isArray(a) !== Array.isArray(b)) return false;
 	const keysA = Object.keys(a);

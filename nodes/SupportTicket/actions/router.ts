@@ -52,6 +52,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
 	// The records the run's creates made or found: a create that finds out after a lost answer takes none of them.
 	const claimedIds = new Set<string>();
+	const pendingCreates = new Map<string, Set<Promise<unknown>>>();
 	// Read by the first item that starts; a wrong Base URL fails every item with the same message.
 	let baseURL: Promise<string> | undefined;
 	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
@@ -63,7 +64,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		const timeoutMs = readTimeout(this, itemIndex);
 		baseURL ??= readServiceBaseUrl.call(this, itemIndex);
-		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs, claimedIds });
+		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs, claimedIds, pendingCreates });
 		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 

@@ -94,7 +94,7 @@ describe('Options → Timeout: a service that accepts the connection and never a
 		const result = await run(create(`Gateway ${status}`));
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Gateway ${status}`]);
-		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'POST']);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 	});
 
