@@ -384,7 +384,7 @@ export function renderMemoryResults(r: MemoryResults): string {
 		`${SUMMARY_START}\n${targetsTable(r)}`,
 		'Every way of importing, peak RSS / heap retained after the import and a full GC (MiB; for the three last rows that is the data n8n holds for the one execution until it ends):',
 		`${comparisonTable(r)}\n${SUMMARY_END}`,
-		'Which way to import when, with these figures: the README, [Large accounts](../README.md#large-accounts).',
+		'Which way to import when, with these figures: [Large accounts](../docs/large-accounts.md).',
 		'## The four ways',
 		IMPORT_MODES.map((mode) => `- \`${mode}\`: ${MODE_MEANING[mode]}.`).join('\n'),
 		'All four write to the same place: "Write Page" (n8n\'s No Operation node), replaced by a stand-in that passes the items on and ticks each ticket off in a bitmap (n/8 bytes), so "written exactly once" is counted without holding the tickets. The one-page sub-workflow is the example without the If node, started by an Execute Workflow Trigger with `{ next_cursor }` and ending with a Code node that returns `{ has_more, next_cursor }`; the Execute Workflow stand-in runs it as a separate execution in the same process and returns its last node\'s output.',

@@ -12,7 +12,7 @@ export const API_KEY_HEADER = 'x-api-key';
 export const TIMESTAMP_HEADER = 'x-api-timestamp';
 export const SIGNATURE_HEADER = 'x-api-signature';
 
-/** The window the service is assumed to accept; the spec does not show one (see README). */
+/** The window the service is assumed to accept; the spec does not show one (see docs/webhook-trigger.md). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type Body = string | Uint8Array;

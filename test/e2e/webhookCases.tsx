@@ -162,7 +162,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => We
 	});
 
 	// The replay test below is the third test to deliver to the workflow: its static data in the
-	// database is no longer null, which is what the 2.41 behaviour depends on (see the README).
+	// database is no longer null, which is what the 2.41 behaviour depends on (see docs/webhook-trigger.md).
 	const dropped = Number(version.split('.')[0]) < 2;
 	suite.test(
 		dropped
