@@ -28,6 +28,17 @@ function run(sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUr
 	return runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentialsFor(sandbox, baseUrl) });
 }
 
+/** Starts a gateway in front of the sandbox on a free loopback port; its base URL. */
+async function listen(server: Server): Promise<string> {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function close(server: Server): Promise<void> {
+	server.closeAllConnections();
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 const requests = (sandbox: Sandbox) => sandbox.log.map((e) => `${e.method} ${e.pathname} ${e.status}`);
 const newTicket = (subject: string): IDataObject => ({
 	resource: 'ticket',
@@ -127,13 +138,9 @@ describe('when the lookup fails too', () => {
 			});
 			incoming.pipe(forward);
 		});
-		await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-		gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+		gatewayUrl = await listen(gateway);
 	});
-	afterAll(async () => {
-		gateway.closeAllConnections();
-		await new Promise<void>((resolve) => gateway.close(() => resolve()));
-	});
+	afterAll(() => close(gateway));
 
 	it('fails the item with an error that says the ticket may exist, and does not send it again', async () => {
 		const before = sandbox.store.ticketCount;
@@ -216,13 +223,9 @@ describe('a customer whose repeated create is refused because the e-mail is take
 			});
 			incoming.pipe(forward);
 		});
-		await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-		gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+		gatewayUrl = await listen(gateway);
 	});
-	afterAll(async () => {
-		gateway.closeAllConnections();
-		await new Promise<void>((resolve) => gateway.close(() => resolve()));
-	});
+	afterAll(() => close(gateway));
 
 	it('takes the refusal as "it exists" when the customer with that e-mail matches what was sent', async () => {
 		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'lagging@example.com', additionalFields: { name: 'Lou' } }, gatewayUrl);
@@ -284,13 +287,9 @@ describe('identical creates in one run, one answered late and one lost', () => {
 				incoming.pipe(forward);
 			})();
 		});
-		await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-		gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+		gatewayUrl = await listen(gateway);
 	});
-	afterAll(async () => {
-		gateway.closeAllConnections();
-		await new Promise<void>((resolve) => gateway.close(() => resolve()));
-	});
+	afterAll(() => close(gateway));
 
 	it('the lost one does not take the record whose answer is still on its way: two tickets, one each', async () => {
 		const subject = 'twins, one answered late';
