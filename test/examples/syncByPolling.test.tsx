@@ -1,10 +1,10 @@
 /**
- * examples/sync-by-polling.json: Poll Trigger (Updated Ticket, Emit Existing) → Data Table upsert
- * by ticket_id. In-process there is no Data Table node, so this proves the import and the
- * parameters: the trigger's against the node's own description, run through n8n-core's poll
- * context against the sandbox; the Data Table row's against the table the other sync examples
- * create, and its column expressions against what the trigger emitted. The whole flow in real n8n
- * belongs to `npm run test:sync`.
+ * examples/sync-by-polling.json: Poll Triggers (Updated Ticket, Updated Customer; Emit Existing) →
+ * order-safe Data Table writes. In-process there is no Data Table node, so this proves the import
+ * and the parameters: the triggers' against the node's own description, run through n8n-core's
+ * poll context against the sandbox; the Data Table rows' against the tables the other sync
+ * examples create, and their column expressions against what the triggers emitted. The whole flow
+ * in real n8n, overlapping executions included, belongs to `npm run test:sync` (pollingProof.tsx).
  */
 import { readFileSync } from 'node:fs';
 
@@ -15,86 +15,128 @@ import { startSandbox, type Sandbox } from '../sandbox';
 
 const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const workflow = load('sync-by-polling.json');
-const node = (type: string) => workflow.nodes.find((n) => n.type === type) as INode;
-const trigger = node('n8n-nodes-support-ticket.supportTicketPollTrigger');
-const named = (name: string) => workflow.nodes.find((n) => n.name === name) as INode;
-const upsert = named('Upsert Ticket Row');
-const findTables = named('Find Tables');
+const named = (name: string) => {
+	const found = workflow.nodes.find((n) => n.name === name);
+	if (!found) throw new Error(`no node ${name}`);
+	return found;
+};
+const initialImport = load('sync-initial-import.json');
+const reference = (name: string) => initialImport.nodes.find((n) => n.name === name) as INode;
+
+/** One lane per resource: trigger → [table (upper branch), upsert → newest row → remove older rows]. */
+const LANES = [
+	{ noun: 'Ticket', key: 'ticket_id', table: 'st_tickets', trigger: 'On Ticket Change', event: 'updatedTicket', updateNode: 'Update Ticket If Newer' },
+	{ noun: 'Customer', key: 'customer_id', table: 'st_customers', trigger: 'On Customer Change', event: 'updatedCustomer', updateNode: 'Update Customer If Newer' },
+] as const;
+
+const laneNodes = (lane: (typeof LANES)[number]) => ({
+	trigger: named(lane.trigger),
+	table: named(`Table ${lane.table}`),
+	upsert: named(`Upsert ${lane.noun} Row`),
+	newest: named(`Newest ${lane.noun} Row`),
+	older: named(`Remove Older ${lane.noun} Rows`),
+});
+
+const edge = (node: INode) => ({ node: node.name, type: 'main', index: 0 });
+const conditions = (node: INode) => (node.parameters.filters as { conditions: unknown[] }).conditions;
 
 describe('sync-by-polling example', () => {
-	it('imports: the poll trigger feeds Find Tables (once per poll, the upper branch, so it runs first) and the Data Table upsert, and a sticky note explains latency, no public URL and the webhook recipe', () => {
-		expect(workflow.connections).toEqual({
-			[trigger.name]: {
-				main: [
-					[
-						{ node: findTables.name, type: 'main', index: 0 },
-						{ node: upsert.name, type: 'main', index: 0 },
-					],
-				],
-			},
-		});
-		// n8n's v1 execution order runs branches top to bottom: the table is known before the upsert runs.
+	it('imports: two lanes, each a poll trigger → its table (created if missing, once per poll, upper branch) and an upsert followed by the order-safe clean-up; a sticky note explains latency, no public URL, overlapping executions and the webhook recipe', () => {
+		const expected: IDataObject = {};
+		for (const lane of LANES) {
+			const n = laneNodes(lane);
+			expected[n.trigger.name] = { main: [[edge(n.table), edge(n.upsert)]] };
+			expected[n.upsert.name] = { main: [[edge(n.newest)]] };
+			expected[n.newest.name] = { main: [[edge(n.older)]] };
+			// n8n's v1 execution order runs branches top to bottom: the table is known before the upsert runs.
+			expect(n.table.position[1]).toBeLessThan(n.upsert.position[1]);
+			expect(n.table.executeOnce).toBe(true);
+			// The same table, columns and all, as the other sync examples create.
+			expect(n.table.parameters).toEqual(reference(`Table ${lane.table}`).parameters);
+		}
+		expect(workflow.connections).toEqual(expected);
 		expect(workflow.settings).toMatchObject({ executionOrder: 'v1' });
-		expect(findTables.position[1]).toBeLessThan(upsert.position[1]);
-		expect(findTables.executeOnce).toBe(true);
-		const reference = load('sync-webhooks.json').nodes.find((n) => n.name === 'Find Tables') as INode;
-		expect(findTables.parameters).toEqual(reference.parameters);
-		const note = String(node('n8n-nodes-base.stickyNote').parameters.content);
+		const note = String(named('Note 90').parameters.content);
 		expect(note).toMatch(/No public URL needed/);
 		expect(note).toMatch(/Latency = the poll interval/);
+		expect(note).toMatch(/Safe when executions overlap/);
 		expect(note).toMatch(/sync-webhooks\.json/);
 	});
 
-	it("the trigger's parameters are the node's own: names, event and options", async () => {
+	it("the triggers' parameters are the node's own: Updated Ticket and Updated Customer, each emitting existing records on its first poll", async () => {
 		const { nodeTypes } = await loadPackageTypes();
-		const properties = (nodeTypes.getByNameAndVersion(trigger.type, trigger.typeVersion) as INodeType).description.properties;
-		const property = (name: string) => properties.find((p) => p.name === name) as INodeProperties;
-		// pollTimes is the property n8n adds to every polling node.
-		for (const name of Object.keys(trigger.parameters).filter((n) => n !== 'pollTimes')) expect({ name, known: Boolean(property(name)) }).toEqual({ name, known: true });
-		expect((property('event').options as Array<{ value: string }>).map((o) => o.value)).toContain(trigger.parameters.event);
-		expect(trigger.parameters.event).toBe('updatedTicket');
-		const options = (property('options').options as INodeProperties[]).map((o) => o.name);
-		expect(Object.keys(trigger.parameters.options as IDataObject).every((name) => options.includes(name))).toBe(true);
-		expect(trigger.parameters.options).toEqual({ emitExisting: true });
+		for (const lane of LANES) {
+			const trigger = named(lane.trigger);
+			const properties = (nodeTypes.getByNameAndVersion(trigger.type, trigger.typeVersion) as INodeType).description.properties;
+			const property = (name: string) => properties.find((p) => p.name === name) as INodeProperties;
+			// pollTimes is the property n8n adds to every polling node.
+			for (const name of Object.keys(trigger.parameters).filter((n) => n !== 'pollTimes')) expect({ name, known: Boolean(property(name)) }).toEqual({ name, known: true });
+			expect((property('event').options as Array<{ value: string }>).map((o) => o.value)).toContain(trigger.parameters.event);
+			expect(trigger.parameters.event).toBe(lane.event);
+			expect(trigger.parameters.options).toEqual({ emitExisting: true });
+		}
 	});
 
-	it('the Data Table row is upserted by ticket_id into the table the other sync examples use, with the same columns', () => {
-		const reference = load('sync-webhooks.json').nodes.find((n) => n.name === 'Insert New Ticket') as INode;
-		expect(upsert.typeVersion).toBe(reference.typeVersion);
-		expect(upsert.parameters).toMatchObject({
-			resource: 'row',
-			operation: 'upsert',
-			dataTableId: reference.parameters.dataTableId,
-			matchType: 'allConditions',
-			filters: { conditions: [{ keyName: 'ticket_id', condition: 'eq', keyValue: '={{ $json.id }}' }] },
-		});
-		const columns = upsert.parameters.columns as { value: IDataObject; schema: unknown };
-		expect(columns.schema).toEqual((reference.parameters.columns as { schema: unknown }).schema);
-		expect(Object.keys(columns.value).sort()).toEqual(Object.keys((reference.parameters.columns as { value: IDataObject }).value).sort());
+	it('each version is written under its own updated_ms, then every version older than the newest stored one is removed: the newest updated_at wins in any order', () => {
+		for (const lane of LANES) {
+			const n = laneNodes(lane);
+			const tableId = { __rl: true, mode: 'id', value: `={{ $('Table ${lane.table}').first().json.id }}` };
+			// The row the trigger's record becomes: the columns (and schema) the other sync examples write.
+			const written = reference(lane.updateNode).parameters.columns as { value: IDataObject; schema: unknown };
+			expect(n.upsert.parameters).toMatchObject({ resource: 'row', operation: 'upsert', dataTableId: tableId, matchType: 'allConditions' });
+			expect(conditions(n.upsert)).toEqual([
+				{ keyName: lane.key, condition: 'eq', keyValue: '={{ $json.id }}' },
+				{ keyName: 'updated_ms', condition: 'eq', keyValue: '={{ new Date($json.updated_at).getTime() }}' },
+			]);
+			const columns = n.upsert.parameters.columns as { value: IDataObject; schema: unknown };
+			expect(columns.schema).toEqual(written.schema);
+			expect(Object.keys(columns.value).sort()).toEqual(Object.keys(written.value).sort());
+			// Then the rows, not the trigger's record: the newest version stored for this id…
+			const thisRecord = { keyName: lane.key, condition: 'eq', keyValue: `={{ $json.${lane.key} }}` };
+			expect(n.newest.parameters).toEqual({
+				resource: 'row',
+				operation: 'get',
+				dataTableId: tableId,
+				matchType: 'allConditions',
+				filters: { conditions: [thisRecord] },
+				limit: 1,
+				orderBy: true,
+				orderByColumn: 'updated_ms',
+				orderByDirection: 'DESC',
+			});
+			// …and every version before it goes. (Row Exists would not do here: it compares by equality only.)
+			expect(n.older.parameters).toMatchObject({ resource: 'row', operation: 'deleteRows', dataTableId: tableId, matchType: 'allConditions' });
+			expect(conditions(n.older)).toEqual([thisRecord, { keyName: 'updated_ms', condition: 'lt', keyValue: '={{ $json.updated_ms }}' }]);
+		}
 	});
 
-	describe('run: the trigger as the example has it, against the sandbox', () => {
+	describe('run: the triggers as the example has them, against the sandbox', () => {
 		let sandbox: Sandbox;
 		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 		beforeAll(async () => (sandbox = await startSandbox({ seed: 130, now: () => clock.ms, maxSkewSeconds: 10 ** 9 })));
 		afterAll(async () => sandbox.stop());
 
-		it('first poll: every existing ticket (the initial import), then each change once; each emitted ticket maps to a complete row', async () => {
-			// Without the Data Table node, which runs only in real n8n.
-			const triggerOnly: WorkflowJson = { ...workflow, nodes: [trigger], connections: {} };
-			const poller = await createPoller(triggerOnly, { supportTicketApi: credentialsFor(sandbox) }, trigger.name);
-			const first = await poller.poll();
-			expect(first.execution?.error).toBeUndefined();
-			expect(new Set(first.items?.map((item) => item.json.id)).size).toBe(sandbox.store.ticketCount);
-			expect((await poller.poll()).items).toBeNull();
+		it('first poll: every existing record (the initial import), then each change once; each emitted record maps to a complete row', async () => {
+			// Without the Data Table nodes, which run only in real n8n.
+			const only = (name: string): WorkflowJson => ({ ...workflow, nodes: [named(name)], connections: {} });
+			const tickets = await createPoller(only('On Ticket Change'), { supportTicketApi: credentialsFor(sandbox) }, 'On Ticket Change');
+			const customers = await createPoller(only('On Customer Change'), { supportTicketApi: credentialsFor(sandbox) }, 'On Customer Change');
+			const firstTickets = await tickets.poll();
+			expect(firstTickets.execution?.error).toBeUndefined();
+			expect(new Set(firstTickets.items?.map((item) => item.json.id)).size).toBe(sandbox.store.ticketCount);
+			expect(new Set((await customers.poll()).items?.map((item) => item.json.id)).size).toBe(sandbox.store.customerCount);
+			expect((await tickets.poll()).items).toBeNull();
+			expect((await customers.poll()).items).toBeNull();
 
 			clock.ms += 60_000;
 			const changed = sandbox.store.updateTicket(sandbox.store.listTickets({})[50].id, { status: 'solved' });
-			const polled = await poller.poll();
+			const renamed = sandbox.store.updateCustomer(sandbox.store.listCustomers()[3].id, { name: 'Renamed' });
+			const polled = await tickets.poll();
 			expect(polled.items?.map((item) => [item.json.id, item.json.status])).toEqual([[changed.id, 'solved']]);
+			const polledCustomers = await customers.poll();
+			expect(polledCustomers.items?.map((item) => [item.json.id, item.json.name])).toEqual([[renamed.id, 'Renamed']]);
 
-			const row = rowFor(polled.items?.[0].json as IDataObject);
-			expect(row).toEqual({
+			expect(rowFor('Upsert Ticket Row', polled.items?.[0].json as IDataObject)).toEqual({
 				ticket_id: changed.id,
 				subject: changed.subject,
 				description: changed.description,
@@ -105,13 +147,21 @@ describe('sync-by-polling example', () => {
 				updated_at: changed.updated_at,
 				updated_ms: Date.parse(changed.updated_at),
 			});
+			expect(rowFor('Upsert Customer Row', polledCustomers.items?.[0].json as IDataObject)).toEqual({
+				customer_id: renamed.id,
+				email: renamed.email,
+				name: 'Renamed',
+				created_at: renamed.created_at,
+				updated_at: renamed.updated_at,
+				updated_ms: Date.parse(renamed.updated_at),
+			});
 		});
 	});
 });
 
 /** The Data Table columns as n8n would compute them for one item: each `={{ … }}` over `$json`. */
-function rowFor(json: IDataObject): IDataObject {
-	const value = (upsert.parameters.columns as { value: Record<string, string> }).value;
+function rowFor(node: string, json: IDataObject): IDataObject {
+	const value = (named(node).parameters.columns as { value: Record<string, string> }).value;
 	const row: IDataObject = {};
 	for (const [column, expression] of Object.entries(value)) {
 		const body = /^=\{\{ (.*) \}\}$/.exec(expression)?.[1];

@@ -24,6 +24,9 @@ export interface ExecutionSummary {
 	status: string;
 	mode: string;
 	workflowId: string;
+	/** ISO times; stoppedAt is null while it runs. */
+	startedAt?: string;
+	stoppedAt?: string | null;
 }
 
 /** One execution with its run data, which n8n sends `flatted`-serialized (see executionData.tsx). */
@@ -118,12 +121,14 @@ export class N8nRestClient {
 
 	/**
 	 * The editor's "Execute workflow" from a trigger (manual mode): 1.x takes the workflow from
-	 * the body, 2.x from its database and the trigger's name; this body suits both.
+	 * the body, 2.x from its database and the trigger's name; this body suits both. `pinData`
+	 * stands in for nodes' output (a trigger's: it is not run); 2.x reads it from the saved workflow.
 	 */
-	async runManually(workflowId: string, triggerName: string): Promise<string> {
+	async runManually(workflowId: string, triggerName: string, pinData?: Record<string, Array<{ json: unknown }>>): Promise<string> {
+		if (pinData) await this.expectOk('PATCH', `/workflows/${workflowId}`, { pinData });
 		const workflowData = await this.getWorkflow(workflowId);
 		const started = await this.expectOk<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${workflowId}/run`, {
-			workflowData,
+			workflowData: pinData ? { ...workflowData, pinData } : workflowData,
 			triggerToStartFrom: { name: triggerName },
 		});
 		if (!started.executionId) throw new Error(`manual run of ${workflowId} started no execution: ${JSON.stringify(started)}`);

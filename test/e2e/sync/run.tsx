@@ -1,10 +1,11 @@
 /**
- * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--no-incremental]`: proof that the sync examples keep n8n Data Tables
+ * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--proof webhooks|incremental|polling]`: proof that the sync examples keep n8n Data Tables
  * equal to the service, in real n8n 2.41.1 (regular mode on SQLite, and queue mode: main + worker +
  * webhook process on PostgreSQL and Redis). The three examples are imported as shipped, the
  * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
  * tickets; see syncProof.tsx for the scenario. Then examples/incremental-import.json, alone in a
- * fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx). Prints the figures; writes `{passed, failed}` to
+ * fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx); and
+ * examples/sync-by-polling.json, alone and active (pollingProof.tsx). Prints the figures; writes `{passed, failed}` to
  * $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { reportTotals, runMain, Suite, type Totals } from '../suite';
 import { DEFAULT_PROOF, isEqual, printFigures, proveSync, secondRows, type SyncFigures, type SyncTarget, syncWorkflows } from './syncProof';
 import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
+import { POLLING_EXAMPLE, pollingWorkflows, printPollingFigures, provePolling } from './pollingProof';
 
 const SEEDED_TICKETS = 2000;
 const INCREMENTAL_SEEDED_TICKETS = 250;
@@ -137,22 +139,45 @@ function addIncrementalProof(suite: Suite, mode: Mode, packed: () => PackedPacka
 	});
 }
 
-function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; incremental: boolean } {
+function addPollingProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
+	suite.test(`${mode} mode: ${POLLING_EXAMPLE} alone keeps the Data Tables equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last`, async () => {
+		const clock = new PinnableClock();
+		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now });
+		const workflows = pollingWorkflows(exampleWorkflows());
+		try {
+			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-polling`), { toImport: [workflows.polling, workflows.control], active: [workflows.polling.id] }, async (target) => {
+				const figures = await provePolling(target, sandbox, clock, workflows, log);
+				for (const line of printPollingFigures(`${mode} mode, ${POLLING_EXAMPLE}`, figures)) log(line);
+				if (!isEqual(figures.tickets) || !isEqual(figures.customers)) {
+					throw new Error(`after one more poll the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
+				}
+				if (figures.changes < 600) throw new Error(`only ${figures.changes} changes during the run`);
+			});
+		} finally {
+			await sandbox.stop();
+		}
+	});
+}
+
+type Proof = 'webhooks' | 'incremental' | 'polling';
+const PROOFS: Proof[] = ['webhooks', 'incremental', 'polling'];
+
+function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; proofs: Proof[] } {
 	const modes: Mode[] = [];
 	const replies: Replies[] = [];
-	let incremental = true;
+	const proofs: Proof[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue')) modes.push(argv[++i] as Mode);
 		else if (argv[i] === '--replies' && (argv[i + 1] === 'moving' || argv[i + 1] === 'still')) replies.push(argv[++i] as Replies);
-		else if (argv[i] === '--no-incremental') incremental = false;
-		else throw new Error('usage: run.js [--mode regular|queue]... [--replies moving|still]... [--no-incremental]');
+		else if (argv[i] === '--proof' && PROOFS.includes(argv[i + 1] as Proof)) proofs.push(argv[++i] as Proof);
+		else throw new Error(`usage: run.js [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]...`);
 	}
-	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], incremental };
+	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], proofs: proofs.length ? proofs : PROOFS };
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	const { modes, replies, incremental } = requested(process.argv.slice(2));
+	const { modes, replies, proofs } = requested(process.argv.slice(2));
 	const workDir = mkdtempSync(path.join(tmpdir(), 'n8n-sync-'));
 	let packed: PackedPackage | undefined;
 	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json, incremental-import.json)`);
@@ -161,8 +186,9 @@ async function main(): Promise<void> {
 		return packed;
 	};
 	for (const mode of modes) {
-		for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir);
-		if (incremental) addIncrementalProof(suite, mode, getPacked, workDir);
+		if (proofs.includes('webhooks')) for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir);
+		if (proofs.includes('incremental')) addIncrementalProof(suite, mode, getPacked, workDir);
+		if (proofs.includes('polling')) addPollingProof(suite, mode, getPacked, workDir);
 	}
 	let totals: Totals;
 	try {
@@ -175,7 +201,7 @@ async function main(): Promise<void> {
 	}
 	if (totals.failed === 0 && !process.env.E2E_KEEP_USER_FOLDER) rmSync(workDir, { recursive: true, force: true });
 	else console.log(`\nlogs and user folders kept in ${workDir}`);
-	reportTotals(totals, `sync proof (${modes.join(', ')}; replies ${replies.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	reportTotals(totals, `sync proof (${modes.join(', ')}; ${proofs.join(', ')}; replies ${replies.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 runMain(main);

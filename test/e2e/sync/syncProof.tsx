@@ -108,10 +108,10 @@ export async function executionError(rest: N8nRestClient, id: string): Promise<s
 	return `${lastNodeExecuted ?? '?'}: ${error?.message ?? '?'} ${error?.description ?? ''}`;
 }
 
-/** Starts a workflow from its Manual Trigger the way the editor does and waits until it finished. */
-export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trigger: string): Promise<number> {
+/** Starts a workflow from a trigger the way the editor does (pinData: see runManually) and waits until it finished. */
+export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trigger: string, pinData?: Record<string, Array<{ json: unknown }>>): Promise<number> {
 	const started = Date.now();
-	const id = await rest.runManually(workflow.id, trigger);
+	const id = await rest.runManually(workflow.id, trigger, pinData);
 	const execution = await waitUntil(
 		`${workflow.file} execution ${id} to finish`,
 		async () => (await rest.listExecutions(workflow.id)).find((e) => e.id === id && isFinished(e)),
@@ -122,7 +122,8 @@ export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trig
 	return (Date.now() - started) / 1000;
 }
 
-async function compareNow(rest: N8nRestClient, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
+/** The copy against the service as it is now. */
+export async function compareNow(rest: N8nRestClient, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
 	return {
 		tickets: compareTickets(sandbox.store.listTickets(), await readTable(rest, TICKET_TABLE)),
 		customers: compareCustomers(sandbox.store.listCustomers(), await readTable(rest, CUSTOMER_TABLE)),

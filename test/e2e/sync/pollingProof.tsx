@@ -1,0 +1,302 @@
+/**
+ * examples/sync-by-polling.json in real n8n, as shipped and activated: its two Poll Triggers are
+ * the only writers of st_tickets and st_customers. While the first polls bring in the 2,000+
+ * seeded tickets, the change driver makes 600 changes, and the proof adds the cases a change feed
+ * gets wrong: a ticket changed three times in one millisecond, a second change carrying the very
+ * same updated_at as one already copied, and a change committed late, its updated_at below what
+ * the last poll saw. When the changes stop the copy must equal the service, and still after one
+ * more poll. Then an older execution finishing last is forced: the workflow run by hand with an
+ * older version of a ticket and of a customer pinned on its triggers must leave the copy as it is,
+ * while a plain upsert by id (the control) is overwritten with the older version.
+ */
+import type { Customer, RequestLogEntry, Sandbox, Ticket } from '../../sandbox';
+import { findWorkflow, type WorkflowFile } from '../fixtures';
+import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
+import { isFinished } from '../executions';
+import type { PinnableClock } from '../pinnableClock';
+import { waitUntil } from '../wait';
+import { type CopyDifference, describeDifference } from './compareCopy';
+import { compareNow, isEqual, runToEnd, type SyncTarget } from './syncProof';
+import { readTable, type Row, TICKET_TABLE } from './syncTables';
+
+export const POLLING_EXAMPLE = 'examples/sync-by-polling.json';
+const TICKET_TRIGGER = 'On Ticket Change';
+const CUSTOMER_TRIGGER = 'On Customer Change';
+/** The control: the same trigger and row, upserted by ticket_id alone, into a table of its own. */
+const CONTROL_TABLE = 'st_tickets_plain_upsert';
+const WAIT_MS = 12 * 60_000;
+const TICKET_LIST = /\/tickets$/;
+const CUSTOMER_LIST = /\/customers$/;
+
+export interface PollingWorkflows {
+	polling: WorkflowFile;
+	control: WorkflowFile;
+}
+
+export function pollingWorkflows(examples: WorkflowFile[]): PollingWorkflows {
+	const polling = findWorkflow(examples, POLLING_EXAMPLE);
+	return { polling, control: plainUpsertControl(polling) };
+}
+
+/**
+ * The ticket lane of the example with the order-safe steps taken out: a plain upsert by ticket_id,
+ * as `Poll Trigger → Data Table upsert` reads at first sight.
+ */
+function plainUpsertControl(polling: WorkflowFile): WorkflowFile {
+	const nodes = structuredClone(polling.json.nodes);
+	const node = (name: string) => {
+		const found = nodes.find((n) => n.name === name);
+		if (!found) throw new Error(`${POLLING_EXAMPLE} has no node ${name}`);
+		return found;
+	};
+	const table = node('Table st_tickets');
+	table.parameters.tableName = CONTROL_TABLE;
+	const upsert = node('Upsert Ticket Row');
+	const filters = upsert.parameters.filters as { conditions: Array<{ keyName: string }> };
+	filters.conditions = filters.conditions.filter((c) => c.keyName === 'ticket_id');
+	const trigger = node(TICKET_TRIGGER);
+	return {
+		file: `${POLLING_EXAMPLE} (control: plain upsert)`,
+		id: 'plainUpsertCtl',
+		json: {
+			...polling.json,
+			id: 'plainUpsertCtl',
+			name: 'Control: plain upsert by ticket_id',
+			nodes: [trigger, table, upsert],
+			connections: { [TICKET_TRIGGER]: { main: [[{ node: table.name, type: 'main', index: 0 }, { node: upsert.name, type: 'main', index: 0 }]] } },
+			active: false,
+		},
+	};
+}
+
+export interface PollingFigures {
+	ticketsAtStart: number;
+	customersAtStart: number;
+	changes: number;
+	changesByKind: Record<string, number>;
+	/** From the first poll's first call until every seeded ticket had its row. */
+	seededCopiedSeconds: number;
+	lastChangeToEqualSeconds: number;
+	/** List calls per poll of each trigger. */
+	callsPerPoll: { tickets: number[]; customers: number[] };
+	/** `overlapping`: executions that started while an earlier one still ran (the case the writes are made safe for). */
+	executions: { total: number; notSuccessful: number; overlapping: number };
+	/** After the changes stopped and one more poll. */
+	tickets: CopyDifference;
+	customers: CopyDifference;
+	cases: string[];
+}
+
+/** Reads a table that may not exist yet (the workflow creates it on its first run). */
+async function rowsOrNone(rest: N8nRestClient, table: string): Promise<Row[]> {
+	try {
+		return await readTable(rest, table);
+	} catch (error) {
+		if (String(error).includes(`no Data Table ${table}`)) return [];
+		throw error;
+	}
+}
+
+async function allFinished(rest: N8nRestClient, workflowId: string): Promise<boolean> {
+	return (await rest.listExecutions(workflowId)).every(isFinished);
+}
+
+function listCalls(sandbox: Sandbox, pathname: RegExp): RequestLogEntry[] {
+	return sandbox.log.filter((e) => e.method === 'GET' && pathname.test(e.pathname));
+}
+
+/** List calls per poll: a poll's calls follow each other within seconds, polls are a minute apart. */
+function perPoll(entries: RequestLogEntry[]): number[] {
+	const polls: number[] = [];
+	let last = -Infinity;
+	for (const e of entries) {
+		if (e.startedAt - last > 20_000) polls.push(0);
+		polls[polls.length - 1]++;
+		last = e.startedAt;
+	}
+	return polls;
+}
+
+function overlapping(executions: ExecutionSummary[]): number {
+	const spans = executions.map((e) => [Date.parse(e.startedAt ?? ''), Date.parse(e.stoppedAt ?? '')]);
+	return spans.filter(([start], i) => spans.some(([otherStart, otherStop], j) => j !== i && otherStart < start && start < otherStop)).length;
+}
+
+/** Makes changes in a store whose clock stands still at `at`: they all carry that updated_at. */
+function at<T>(clock: PinnableClock, ms: number, change: () => T): T {
+	clock.pin(ms);
+	try {
+		return change();
+	} finally {
+		clock.release();
+	}
+}
+
+export async function provePolling(
+	target: SyncTarget,
+	sandbox: Sandbox,
+	clock: PinnableClock,
+	workflows: PollingWorkflows,
+	log: (line: string) => void,
+): Promise<PollingFigures> {
+	const { rest } = target;
+	const { polling } = workflows;
+	const { store } = sandbox;
+	const seeded = new Set(store.listTickets().map((t) => t.id));
+	const ticketsAtStart = store.ticketCount;
+	const customersAtStart = store.customerCount;
+	// Older versions, kept for the forced out-of-order runs at the end.
+	const tickets = store.listTickets();
+	const [burstId, sameStampId, lateId] = [tickets[100].id, tickets[700].id, tickets[1500].id];
+	const olderTicket = structuredClone(store.getTicket(burstId) as Ticket);
+	const customerId = store.listCustomers()[5].id;
+	const olderCustomer = structuredClone(store.getCustomer(customerId) as Customer);
+	const cases: string[] = [];
+
+	const driver = sandbox.startDriver({ ratePerSecond: 5, count: 600, seed: 21, mix: { 'ticket.updated': 40, 'ticket.created': 15, 'reply.created': 15, 'customer.updated': 20, 'customer.created': 10 } });
+	let seededCopiedAt: number | undefined;
+	const noteSeededCopied = async () => {
+		if (seededCopiedAt !== undefined) return;
+		const rows = await rowsOrNone(rest, TICKET_TABLE);
+		const present = new Set(rows.map((r) => String(r.ticket_id)));
+		if ([...seeded].every((id) => present.has(id))) seededCopiedAt = Date.now();
+	};
+	try {
+		await waitUntil('the first poll', () => (listCalls(sandbox, TICKET_LIST).length > 0 ? true : undefined), WAIT_MS, { intervalMs: 200 });
+		const firstPollAt = listCalls(sandbox, TICKET_LIST)[0].startedAt;
+
+		// Three changes to one ticket in one millisecond, while the first polls run.
+		const burstAt = Date.now();
+		at(clock, burstAt, () => {
+			store.updateTicket(burstId, { status: 'pending' });
+			store.updateTicket(burstId, { priority: 'urgent' });
+			store.updateTicket(burstId, { status: 'solved', subject: 'Changed three times in one millisecond' });
+		});
+		cases.push(`ticket ${burstId}: 3 changes at ${new Date(burstAt).toISOString()}`);
+		store.updateCustomer(customerId, { name: 'Renamed while the first polls run' });
+
+		// A change copied, then a second one with the very same updated_at.
+		const stamp = Date.now();
+		const first = at(clock, stamp, () => store.updateTicket(sameStampId, { status: 'pending', subject: 'Same updated_at, first version' }));
+		await waitUntil(
+			`ticket ${sameStampId}'s first version in the copy`,
+			async () => {
+				await noteSeededCopied();
+				const row = (await rowsOrNone(rest, TICKET_TABLE)).find((r) => r.ticket_id === sameStampId && r.updated_at === first.updated_at);
+				return row?.subject === first.subject ? row : undefined;
+			},
+			WAIT_MS,
+			{ intervalMs: 2000 },
+		);
+		const second = at(clock, stamp, () => store.updateTicket(sameStampId, { status: 'solved', subject: 'Same updated_at, second version' }));
+		if (second.updated_at !== first.updated_at) throw new Error(`the second version got ${second.updated_at}, not ${first.updated_at}`);
+		cases.push(`ticket ${sameStampId}: a second version with the copied version's updated_at ${second.updated_at}`);
+
+		// A late commit: its updated_at 30 s below the newest one the last poll listed (the newest
+		// updated_at at the moment of its first call: the sandbox stamps with the wall clock).
+		const lastPoll = listCalls(sandbox, TICKET_LIST).filter((e) => e.query.cursor === undefined).at(-1) as RequestLogEntry;
+		const listed = store.listTickets({ sortBy: 'updated_at' }).find((t) => Date.parse(t.updated_at) <= lastPoll.startedAt) as Ticket;
+		const late = at(clock, Date.parse(listed.updated_at) - 30_000, () => store.updateTicket(lateId, { status: 'on_hold', subject: 'Committed late' }));
+		cases.push(`ticket ${lateId}: updated_at ${late.updated_at}, 30 s below the newest the last poll listed (${listed.updated_at})`);
+
+		const summary = await driver.finished;
+		log(`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`);
+		const lastChangeAt = Date.parse(summary.lastChangeWallAt ?? new Date().toISOString());
+
+		let latest: { tickets: CopyDifference; customers: CopyDifference } | undefined;
+		await waitUntil(
+			'the copy to equal the service',
+			async () => {
+				await noteSeededCopied();
+				if (!(await allFinished(rest, polling.id))) return undefined;
+				latest = await compareNow(rest, sandbox);
+				return isEqual(latest.tickets) && isEqual(latest.customers) ? true : undefined;
+			},
+			WAIT_MS,
+			{ intervalMs: 3000, seen: () => latest && `${describeDifference('tickets', latest.tickets)}; ${describeDifference('customers', latest.customers)}` },
+		);
+		const lastChangeToEqualSeconds = (Date.now() - lastChangeAt) / 1000;
+		if (seededCopiedAt === undefined) throw new Error('the seeded tickets were never all copied');
+
+		// One more poll of each trigger, then its execution (if any) finished: still equal.
+		const before = { tickets: listCalls(sandbox, TICKET_LIST).length, customers: listCalls(sandbox, CUSTOMER_LIST).length };
+		await waitUntil(
+			'one more poll of tickets and customers',
+			async () =>
+				listCalls(sandbox, TICKET_LIST).length > before.tickets && listCalls(sandbox, CUSTOMER_LIST).length > before.customers && (await allFinished(rest, polling.id))
+					? true
+					: undefined,
+			WAIT_MS,
+			{ intervalMs: 2000 },
+		);
+		const afterOneMorePoll = await compareNow(rest, sandbox);
+		const executions = await rest.listExecutions(polling.id);
+
+		await proveOutOfOrder(rest, sandbox, workflows, { olderTicket, olderCustomer }, cases);
+
+		return {
+			ticketsAtStart,
+			customersAtStart,
+			changes: summary.total,
+			changesByKind: summary.byKind,
+			seededCopiedSeconds: (seededCopiedAt - firstPollAt) / 1000,
+			lastChangeToEqualSeconds,
+			callsPerPoll: { tickets: perPoll(listCalls(sandbox, TICKET_LIST)), customers: perPoll(listCalls(sandbox, CUSTOMER_LIST)) },
+			executions: { total: executions.length, notSuccessful: executions.filter((e) => e.status !== 'success').length, overlapping: overlapping(executions) },
+			...afterOneMorePoll,
+			cases,
+		};
+	} finally {
+		await driver.stop();
+	}
+}
+
+/**
+ * An execution that read an older version and finishes after the one with the newer version,
+ * as two overlapping poll executions can: run by hand, the older version pinned on the trigger.
+ */
+async function proveOutOfOrder(
+	rest: N8nRestClient,
+	sandbox: Sandbox,
+	workflows: PollingWorkflows,
+	older: { olderTicket: Ticket; olderCustomer: Customer },
+	cases: string[],
+): Promise<void> {
+	const { polling, control } = workflows;
+	const { olderTicket, olderCustomer } = older;
+	const current = sandbox.store.getTicket(olderTicket.id) as Ticket;
+	if (Date.parse(current.updated_at) <= Date.parse(olderTicket.updated_at)) throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
+	const currentCustomer = sandbox.store.getCustomer(olderCustomer.id) as Customer;
+	if (Date.parse(currentCustomer.updated_at) <= Date.parse(olderCustomer.updated_at)) throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
+
+	// The shipped workflow: the older versions arrive last, and the current one once more.
+	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
+	await runToEnd(rest, polling, CUSTOMER_TRIGGER, { [CUSTOMER_TRIGGER]: [{ json: olderCustomer }] });
+	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
+	const after = await compareNow(rest, sandbox);
+	if (!isEqual(after.tickets) || !isEqual(after.customers)) {
+		throw new Error(`an older version applied last changed the copy: ${describeDifference('tickets', after.tickets)}; ${describeDifference('customers', after.customers)}`);
+	}
+
+	// The control, a plain upsert by id, gets the same order and keeps the older version.
+	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
+	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
+	const controlRow = (await readTable(rest, CONTROL_TABLE)).find((r) => r.ticket_id === olderTicket.id);
+	if (controlRow?.updated_at !== olderTicket.updated_at) {
+		throw new Error(`the control was not overwritten by the older version (${JSON.stringify(controlRow)}): the forced order did not happen`);
+	}
+	cases.push(
+		`out of order: ticket ${olderTicket.id}'s version of ${olderTicket.updated_at} and customer ${olderCustomer.id}'s of ${olderCustomer.updated_at} applied after the current ones: the copy kept the current ones; a plain upsert by id kept the older one`,
+	);
+}
+
+export function printPollingFigures(label: string, f: PollingFigures): string[] {
+	return [
+		`${label}: ${f.ticketsAtStart} tickets and ${f.customersAtStart} customers at the start, ${f.changes} changes while the first polls ran ${JSON.stringify(f.changesByKind)}`,
+		`  every seeded ticket copied ${f.seededCopiedSeconds.toFixed(0)} s after the first poll (Max Pages per Poll 10: 1,000 tickets per poll)`,
+		`  list calls per poll: tickets ${JSON.stringify(f.callsPerPoll.tickets)}, customers ${JSON.stringify(f.callsPerPoll.customers)}`,
+		`  executions: ${f.executions.total} (${f.executions.notSuccessful} not successful), ${f.executions.overlapping} started while an earlier one still ran; last change → copy equal: ${f.lastChangeToEqualSeconds.toFixed(0)} s`,
+		...f.cases.map((c) => `  case: ${c}`),
+		`  after the changes stopped and one more poll: ${describeDifference('tickets', f.tickets)}; ${describeDifference('customers', f.customers)}`,
+	];
+}
