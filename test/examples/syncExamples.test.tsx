@@ -133,7 +133,7 @@ describe('sync examples', () => {
 		expect(runPlan(code, {}, [{}]).map((d) => d.action)).toEqual(['summary']);
 	});
 
-	it.each(['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json'])('%s chooses every Data Table by ID, never By Name (n8n matches a name as a substring, newest table first)', (file) => {
+	it.each(['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json', 'sync-by-polling.json', 'incremental-import.json'])('%s chooses every Data Table by ID, never By Name (n8n matches a name as a substring, newest table first)', (file) => {
 		const tables = load(file)
 			.nodes.filter((node) => node.parameters.dataTableId !== undefined)
 			.map((node) => ({ node: node.name, mode: (node.parameters.dataTableId as Json).mode }));
