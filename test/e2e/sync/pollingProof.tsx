@@ -1,25 +1,28 @@
 /**
- * examples/sync-by-polling.json in real n8n, as shipped and activated: its two Poll Triggers are
- * the only writers of st_tickets and st_customers. While the first polls bring in the 2,000+
+ * examples/sync-by-polling.json (Data Tables) or sync-by-polling-postgres.json (PostgreSQL) in
+ * real n8n, as shipped and activated: its two Poll Triggers are the only writers of st_tickets and
+ * st_customers. While the first polls bring in the 2,000+
  * seeded tickets, the change driver makes 600 changes, and the proof adds the cases a change feed
  * gets wrong: a ticket changed three times in one millisecond, a second change carrying the very
  * same updated_at as one already copied, and a change committed late, its updated_at below what
  * the last poll saw. When the changes stop the copy must equal the service, and still after one
  * more poll. Then an older execution finishing last is forced: the workflow run by hand with an
  * older version of a ticket and of a customer pinned on its triggers must leave the copy as it is,
- * while a plain upsert by id (the control) is overwritten with the older version.
+ * while a plain Data Table upsert by id (the control) is overwritten with the older version.
  */
 import type { Customer, RequestLogEntry, Sandbox, Ticket } from '../../sandbox';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';
 import type { PinnableClock } from '../pinnableClock';
+import type { PostgresServer } from '../queue/services/postgresServer';
 import { waitUntil } from '../wait';
-import { type CopyDifference, describeDifference } from './compareCopy';
-import { compareNow, isEqual, runToEnd, type SyncTarget } from './syncProof';
-import { readTable, type Row, TICKET_TABLE } from './syncTables';
+import { compareCustomers, compareTickets, type CopyDifference, describeDifference } from './compareCopy';
+import { isEqual, runToEnd, type SyncTarget } from './syncProof';
+import { CUSTOMER_TABLE, readTable, type Row, TICKET_TABLE } from './syncTables';
 
 export const POLLING_EXAMPLE = 'examples/sync-by-polling.json';
+export const POLLING_POSTGRES_EXAMPLE = 'examples/sync-by-polling-postgres.json';
 const TICKET_TRIGGER = 'On Ticket Change';
 const CUSTOMER_TRIGGER = 'On Customer Change';
 /** The control: the same trigger and row, upserted by ticket_id alone, into a table of its own. */
@@ -30,12 +33,51 @@ const CUSTOMER_LIST = /\/customers$/;
 
 export interface PollingWorkflows {
 	polling: WorkflowFile;
-	control: WorkflowFile;
+	/** The Data Table edition's control (plainUpsertControl). */
+	control?: WorkflowFile;
 }
 
-export function pollingWorkflows(examples: WorkflowFile[]): PollingWorkflows {
+export function pollingWorkflows(examples: WorkflowFile[], store: 'dataTables' | 'postgres'): PollingWorkflows {
+	if (store === 'postgres') return { polling: findWorkflow(examples, POLLING_POSTGRES_EXAMPLE) };
 	const polling = findWorkflow(examples, POLLING_EXAMPLE);
 	return { polling, control: plainUpsertControl(polling) };
+}
+
+/** Where the copy is read from: n8n's Data Tables (through the editor's API) or PostgreSQL. */
+export interface CopyStore {
+	/** The rows; none while the workflow has not yet created the table. */
+	rows(resource: 'tickets' | 'customers'): Promise<Row[]>;
+}
+
+export function dataTableStore(rest: N8nRestClient): CopyStore {
+	return {
+		rows: async (resource) => {
+			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
+			try {
+				return await readTable(rest, table);
+			} catch (error) {
+				if (String(error).includes(`no Data Table ${table}`)) return [];
+				throw error;
+			}
+		},
+	};
+}
+
+export function postgresStore(postgres: PostgresServer): CopyStore {
+	return {
+		rows: async (resource) => {
+			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
+			const exists = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${table}')::text AS name`);
+			return exists[0]?.name ? await postgres.query<Row>(`SELECT * FROM ${table}`) : [];
+		},
+	};
+}
+
+async function compareCopy(copy: CopyStore, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
+	return {
+		tickets: compareTickets(sandbox.store.listTickets(), await copy.rows('tickets')),
+		customers: compareCustomers(sandbox.store.listCustomers(), await copy.rows('customers')),
+	};
 }
 
 /**
@@ -87,16 +129,6 @@ export interface PollingFigures {
 	cases: string[];
 }
 
-/** Reads a table that may not exist yet (the workflow creates it on its first run). */
-async function rowsOrNone(rest: N8nRestClient, table: string): Promise<Row[]> {
-	try {
-		return await readTable(rest, table);
-	} catch (error) {
-		if (String(error).includes(`no Data Table ${table}`)) return [];
-		throw error;
-	}
-}
-
 async function allFinished(rest: N8nRestClient, workflowId: string): Promise<boolean> {
 	return (await rest.listExecutions(workflowId)).every(isFinished);
 }
@@ -137,6 +169,7 @@ export async function provePolling(
 	sandbox: Sandbox,
 	clock: PinnableClock,
 	workflows: PollingWorkflows,
+	copy: CopyStore,
 	log: (line: string) => void,
 ): Promise<PollingFigures> {
 	const { rest } = target;
@@ -157,7 +190,7 @@ export async function provePolling(
 	let seededCopiedAt: number | undefined;
 	const noteSeededCopied = async () => {
 		if (seededCopiedAt !== undefined) return;
-		const rows = await rowsOrNone(rest, TICKET_TABLE);
+		const rows = await copy.rows('tickets');
 		const present = new Set(rows.map((r) => String(r.ticket_id)));
 		if ([...seeded].every((id) => present.has(id))) seededCopiedAt = Date.now();
 	};
@@ -182,7 +215,7 @@ export async function provePolling(
 			`ticket ${sameStampId}'s first version in the copy`,
 			async () => {
 				await noteSeededCopied();
-				const row = (await rowsOrNone(rest, TICKET_TABLE)).find((r) => r.ticket_id === sameStampId && r.updated_at === first.updated_at);
+				const row = (await copy.rows('tickets')).find((r) => r.ticket_id === sameStampId && r.updated_at === first.updated_at);
 				return row?.subject === first.subject ? row : undefined;
 			},
 			WAIT_MS,
@@ -209,7 +242,7 @@ export async function provePolling(
 			async () => {
 				await noteSeededCopied();
 				if (!(await allFinished(rest, polling.id))) return undefined;
-				latest = await compareNow(rest, sandbox);
+				latest = await compareCopy(copy, sandbox);
 				return isEqual(latest.tickets) && isEqual(latest.customers) ? true : undefined;
 			},
 			WAIT_MS,
@@ -229,10 +262,10 @@ export async function provePolling(
 			WAIT_MS,
 			{ intervalMs: 2000 },
 		);
-		const afterOneMorePoll = await compareNow(rest, sandbox);
+		const afterOneMorePoll = await compareCopy(copy, sandbox);
 		const executions = await rest.listExecutions(polling.id);
 
-		await proveOutOfOrder(rest, sandbox, workflows, { olderTicket, olderCustomer }, cases);
+		await proveOutOfOrder(rest, sandbox, workflows, copy, { olderTicket, olderCustomer }, cases);
 
 		return {
 			ticketsAtStart,
@@ -259,6 +292,7 @@ async function proveOutOfOrder(
 	rest: N8nRestClient,
 	sandbox: Sandbox,
 	workflows: PollingWorkflows,
+	copy: CopyStore,
 	older: { olderTicket: Ticket; olderCustomer: Customer },
 	cases: string[],
 ): Promise<void> {
@@ -273,11 +307,16 @@ async function proveOutOfOrder(
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
 	await runToEnd(rest, polling, CUSTOMER_TRIGGER, { [CUSTOMER_TRIGGER]: [{ json: olderCustomer }] });
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
-	const after = await compareNow(rest, sandbox);
+	const after = await compareCopy(copy, sandbox);
 	if (!isEqual(after.tickets) || !isEqual(after.customers)) {
 		throw new Error(`an older version applied last changed the copy: ${describeDifference('tickets', after.tickets)}; ${describeDifference('customers', after.customers)}`);
 	}
 
+	const shipped = `ticket ${olderTicket.id}'s version of ${olderTicket.updated_at} and customer ${olderCustomer.id}'s of ${olderCustomer.updated_at} applied after the current ones: the copy kept the current ones`;
+	if (!control) {
+		cases.push(`out of order: ${shipped}`);
+		return;
+	}
 	// The control, a plain upsert by id, gets the same order and keeps the older version.
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
@@ -285,9 +324,7 @@ async function proveOutOfOrder(
 	if (controlRow?.updated_at !== olderTicket.updated_at) {
 		throw new Error(`the control was not overwritten by the older version (${JSON.stringify(controlRow)}): the forced order did not happen`);
 	}
-	cases.push(
-		`out of order: ticket ${olderTicket.id}'s version of ${olderTicket.updated_at} and customer ${olderCustomer.id}'s of ${olderCustomer.updated_at} applied after the current ones: the copy kept the current ones; a plain upsert by id kept the older one`,
-	);
+	cases.push(`out of order: ${shipped}; a plain upsert by id kept the older one`);
 }
 
 export function printPollingFigures(label: string, f: PollingFigures): string[] {

@@ -1,11 +1,12 @@
 /**
- * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--proof webhooks|incremental|polling]`: proof that the sync examples keep n8n Data Tables
+ * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--proof webhooks|incremental|polling|polling-postgres]`: proof that the sync examples keep n8n Data Tables
  * equal to the service, in real n8n 2.41.1 (regular mode on SQLite, and queue mode: main + worker +
  * webhook process on PostgreSQL and Redis). The three examples are imported as shipped, the
  * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
  * tickets; see syncProof.tsx for the scenario. Then examples/incremental-import.json, alone in a
  * fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx); and
- * examples/sync-by-polling.json, alone and active (pollingProof.tsx). Prints the figures; writes `{passed, failed}` to
+ * examples/sync-by-polling.json, alone and active (pollingProof.tsx), and in queue mode its PostgreSQL
+ * edition, writing into the PostgreSQL n8n runs on. Prints the figures; writes `{passed, failed}` to
  * $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import path from 'node:path';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { exampleWorkflows, sandboxCredentials, type WorkflowFile } from '../fixtures';
-import { activateWorkflow, importCredentials, importWorkflows } from '../n8n/cli';
+import { activateWorkflow, type CredentialImport, importCredentials, importWorkflows } from '../n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
 import { startN8n } from '../n8n/server';
@@ -22,14 +23,14 @@ import { createUserFolder, installCommunityPackage, removeUserFolder } from '../
 import { packPackage, type PackedPackage, removePackedPackage } from '../packPackage';
 import { PinnableClock } from '../pinnableClock';
 import { createFolders, startCluster } from '../queue/queueCluster';
-import { startPostgres } from '../queue/services/postgresServer';
+import { type PostgresServer, startPostgres } from '../queue/services/postgresServer';
 import { startRedis } from '../queue/services/redisServer';
 import { stopEveryService } from '../queue/services/serviceProcess';
 import { reportTotals, runMain, Suite, type Totals } from '../suite';
 import { DEFAULT_PROOF, isEqual, printFigures, proveSync, secondRows, type SyncFigures, type SyncTarget, syncWorkflows } from './syncProof';
 import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
-import { POLLING_EXAMPLE, pollingWorkflows, printPollingFigures, provePolling } from './pollingProof';
+import { dataTableStore, POLLING_EXAMPLE, POLLING_POSTGRES_EXAMPLE, pollingWorkflows, postgresStore, printPollingFigures, provePolling } from './pollingProof';
 
 const SEEDED_TICKETS = 2000;
 const INCREMENTAL_SEEDED_TICKETS = 250;
@@ -44,6 +45,8 @@ interface N8nWorkflows {
 	toImport: WorkflowFile[];
 	/** Ids of the workflows to activate. */
 	active: string[];
+	/** Credentials beside the sandbox's, e.g. one for the PostgreSQL n8n runs on (queue mode). */
+	credentials?: (postgres: PostgresServer | undefined) => CredentialImport[];
 }
 
 /** The sync examples, the webhook and reconcile workflows active. */
@@ -64,7 +67,7 @@ async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, work
 			const folder = createUserFolder(install, { root: path.join(workDir, 'regular') });
 			stops.push(async () => removeUserFolder(folder));
 			await installCommunityPackage(folder, packed.tarball, packed.version);
-			await importCredentials(folder, sandboxCredentials(sandbox));
+			await importCredentials(folder, [...sandboxCredentials(sandbox), ...(workflows.credentials?.(undefined) ?? [])]);
 			await importWorkflows(folder, toImport);
 			for (const id of active) await activateWorkflow(folder, id);
 			const running = await startN8n(folder);
@@ -79,7 +82,7 @@ async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, work
 			const redis = await startRedis(workDir);
 			stops.push(redis.stop);
 			const folders = await createFolders({ install, packed, postgres, redis, workDir });
-			await importCredentials(folders.main, sandboxCredentials(sandbox));
+			await importCredentials(folders.main, [...sandboxCredentials(sandbox), ...(workflows.credentials?.(postgres) ?? [])]);
 			await importWorkflows(folders.main, toImport);
 			for (const id of active) await activateWorkflow(folders.main, id);
 			const cluster = await startCluster(folders, workDir, log);
@@ -87,7 +90,7 @@ async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, work
 			const rest = new N8nRestClient(cluster.main.url);
 			await rest.setupOwner(DEV_OWNER);
 			log(`n8n ${install.version} in queue mode: main ${cluster.main.url}, webhook process ${cluster.webhook.url}, PostgreSQL ${postgres.version}`);
-			await body({ rest, webhookBaseUrl: cluster.webhook.url });
+			await body({ rest, webhookBaseUrl: cluster.webhook.url, postgres });
 		}
 	} finally {
 		for (const stop of stops.reverse()) await stop().catch((error: unknown) => log(`could not stop: ${String(error)}`));
@@ -139,15 +142,26 @@ function addIncrementalProof(suite: Suite, mode: Mode, packed: () => PackedPacka
 	});
 }
 
-function addPollingProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
-	suite.test(`${mode} mode: ${POLLING_EXAMPLE} alone keeps the Data Tables equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last`, async () => {
+/** The Postgres credential sync-by-polling-postgres.json refers to, on n8n's own PostgreSQL (trust on loopback). */
+function postgresCredential(postgres: PostgresServer | undefined): CredentialImport[] {
+	if (!postgres) throw new Error(`${POLLING_POSTGRES_EXAMPLE} runs in queue mode only (PostgreSQL)`);
+	return [{ id: 'syncPostgres', name: 'Postgres (the copy)', type: 'postgres', data: { host: postgres.host, port: postgres.port, database: postgres.database, user: postgres.user, password: '', ssl: 'disable', maxConnections: 10, allowUnauthorizedCerts: false, sshTunnel: false } }];
+}
+
+function addPollingProof(suite: Suite, mode: Mode, into: 'dataTables' | 'postgres', packed: () => PackedPackage, workDir: string): void {
+	const example = into === 'postgres' ? POLLING_POSTGRES_EXAMPLE : POLLING_EXAMPLE;
+	const control = into === 'postgres' ? '' : ', where a plain upsert by id keeps the older one';
+	suite.test(`${mode} mode: ${example} alone keeps the copy equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last${control}`, async () => {
 		const clock = new PinnableClock();
 		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now });
-		const workflows = pollingWorkflows(exampleWorkflows());
+		const workflows = pollingWorkflows(exampleWorkflows(), into);
+		const toImport = workflows.control ? [workflows.polling, workflows.control] : [workflows.polling];
+		const credentials = into === 'postgres' ? postgresCredential : undefined;
 		try {
-			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-polling`), { toImport: [workflows.polling, workflows.control], active: [workflows.polling.id] }, async (target) => {
-				const figures = await provePolling(target, sandbox, clock, workflows, log);
-				for (const line of printPollingFigures(`${mode} mode, ${POLLING_EXAMPLE}`, figures)) log(line);
+			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-polling-${into}`), { toImport, active: [workflows.polling.id], credentials }, async (target) => {
+				const copy = target.postgres && into === 'postgres' ? postgresStore(target.postgres) : dataTableStore(target.rest);
+				const figures = await provePolling(target, sandbox, clock, workflows, copy, log);
+				for (const line of printPollingFigures(`${mode} mode, ${example}`, figures)) log(line);
 				if (!isEqual(figures.tickets) || !isEqual(figures.customers)) {
 					throw new Error(`after one more poll the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
 				}
@@ -159,8 +173,8 @@ function addPollingProof(suite: Suite, mode: Mode, packed: () => PackedPackage, 
 	});
 }
 
-type Proof = 'webhooks' | 'incremental' | 'polling';
-const PROOFS: Proof[] = ['webhooks', 'incremental', 'polling'];
+type Proof = 'webhooks' | 'incremental' | 'polling' | 'polling-postgres';
+const PROOFS: Proof[] = ['webhooks', 'incremental', 'polling', 'polling-postgres'];
 
 function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; proofs: Proof[] } {
 	const modes: Mode[] = [];
@@ -188,7 +202,9 @@ async function main(): Promise<void> {
 	for (const mode of modes) {
 		if (proofs.includes('webhooks')) for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir);
 		if (proofs.includes('incremental')) addIncrementalProof(suite, mode, getPacked, workDir);
-		if (proofs.includes('polling')) addPollingProof(suite, mode, getPacked, workDir);
+		if (proofs.includes('polling')) addPollingProof(suite, mode, 'dataTables', getPacked, workDir);
+		// PostgreSQL is there in queue mode (n8n's own database): the copy goes into it.
+		if (proofs.includes('polling-postgres') && mode === 'queue') addPollingProof(suite, mode, 'postgres', getPacked, workDir);
 	}
 	let totals: Totals;
 	try {

@@ -7,6 +7,7 @@
 import type { ChangeDriverOptions, ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../sandbox';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
+import type { PostgresServer } from '../queue/services/postgresServer';
 import { isFinished } from '../executions';
 import { parseExecutionData } from '../n8n/executionData';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
@@ -40,6 +41,8 @@ export function syncWorkflows(examples: WorkflowFile[]): SyncWorkflows {
 export interface SyncTarget {
 	rest: N8nRestClient;
 	webhookBaseUrl: string;
+	/** The PostgreSQL n8n runs on, in queue mode. */
+	postgres?: PostgresServer;
 }
 
 export interface ProofSettings {
