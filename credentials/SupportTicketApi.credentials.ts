@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { signRequestOptions } from '../nodes/shared/signRequestOptions';
+import { signRequestOptions } from '../nodes/shared/signing/signRequestOptions';
 
 export class SupportTicketApi implements ICredentialType {
 	name = 'supportTicketApi';

@@ -7,7 +7,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { readTicketState } from '../shared/readParameters';
+import { readTicketState } from '../shared/descriptions/readParameters';
 import { pollSource, type PollEvent } from './pollEvents';
 import { pollNewRecords } from './pollNewRecords';
 import { DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_OVERLAP_MINUTES, pollProperties } from './pollProperties';

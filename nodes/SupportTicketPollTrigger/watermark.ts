@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseServiceTimestamp } from '../shared/serviceTimestamp';
+import { parseServiceTimestamp } from '../shared/descriptions/serviceTimestamp';
 
 /**
  * What was already seen: the newest timestamp, and the ids seen at exactly that timestamp

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from '../shared/signature';
+import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from '../shared/signing/signature';
 import { rememberDelivery } from './rememberDelivery';
 import { isSelectedEvent, parseEventList, readEventName } from './selectEvent';
 import { signedPath } from './signedPath';

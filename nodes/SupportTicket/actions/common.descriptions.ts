@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection, timeoutOption } from '../../shared/optionsCollection';
+import { optionsCollection, timeoutOption } from '../../shared/descriptions/optionsCollection';
 
 /** Regex-source ranges of the characters an ID may not contain besides / ? # and spaces. */
 const INVISIBLE_ID_CHARACTERS =

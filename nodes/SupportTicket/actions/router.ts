@@ -5,11 +5,11 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { readServiceBaseUrl, type RunShared } from '../../shared/apiRequest';
-import { toNodeError } from '../../shared/toNodeError';
-import { readTimeout } from '../../shared/optionsCollection';
-import { RequestLimiter } from '../../shared/concurrency';
-import type { RunClaims } from '../../shared/createRecovery';
+import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRequest';
+import { toNodeError } from '../../shared/transport/toNodeError';
+import { readTimeout } from '../../shared/descriptions/optionsCollection';
+import { RequestLimiter } from '../../shared/transport/concurrency';
+import type { RunClaims } from '../../shared/transport/createRecovery';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
 import * as customer from './customer/Customer.resource';
 import * as reply from './reply/Reply.resource';

@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import type { RunShared } from '../../../shared/apiRequest';
-import { createRecord, type RunClaims } from '../../../shared/createRecovery';
-import { checkEmail, parseCustomFields, readTexts, requireText } from '../../../shared/readParameters';
+import type { RunShared } from '../../../shared/transport/apiRequest';
+import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
+import { checkEmail, parseCustomFields, readTexts, requireText } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import type { RunShared } from '../../../shared/apiRequest';
-import { optionsCollection, timeoutOption } from '../../../shared/optionsCollection';
+import type { RunShared } from '../../../shared/transport/apiRequest';
+import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 import { pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
 

@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import type { RunShared } from '../../../shared/apiRequest';
-import { createRecord, type RunClaims } from '../../../shared/createRecovery';
-import { parseCustomFields, readId, requireText } from '../../../shared/readParameters';
+import type { RunShared } from '../../../shared/transport/apiRequest';
+import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
+import { parseCustomFields, readId, requireText } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

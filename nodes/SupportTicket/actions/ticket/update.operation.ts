@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/readParameters';
+import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
+import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
-import { ticketStateFields } from '../../../shared/ticketFields';
+import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),

@@ -1,4 +1,4 @@
-import { describeApiError } from '../../../nodes/shared/describeApiError';
+import { describeApiError } from '../../../../nodes/shared/transport/describeApiError';
 
 describe('describeApiError: a rejected page cursor', () => {
 	const body = { error: { code: 'invalid_cursor', message: 'The cursor is not valid' } };

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { joinUrl, signRequestOptions } from '../../../nodes/shared/signRequestOptions';
-import { verifySignature } from '../../../nodes/shared/signature';
+import { joinUrl, signRequestOptions } from '../../../../nodes/shared/signing/signRequestOptions';
+import { verifySignature } from '../../../../nodes/shared/signing/signature';
 
 const credentials = { apiKey: 'key-1', apiSecret: 'secret-1' };
 const NOW = 1_700_000_000_500;

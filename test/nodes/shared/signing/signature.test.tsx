@@ -5,7 +5,7 @@ import {
 	unixTimestamp,
 	verifySignature,
 	type SignedParts,
-} from '../../../nodes/shared/signature';
+} from '../../../../nodes/shared/signing/signature';
 
 /**
  * Expected values were computed outside TypeScript, with Python's hmac/hashlib (and the first

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS } from './apiRequest';
+import { DEFAULT_TIMEOUT_MS } from '../transport/apiRequest';
 
 /** The "Options" collection every node and operation ends with: the settings most users leave alone. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {

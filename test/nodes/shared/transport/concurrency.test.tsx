@@ -1,4 +1,4 @@
-import { RequestLimiter } from '../../../nodes/shared/concurrency';
+import { RequestLimiter } from '../../../../nodes/shared/transport/concurrency';
 
 /** Unit tests of the pacing rules alone; the engine-level behaviour is in ../SupportTicket/concurrency.test.ts. */
 type Answer = { statusCode: number; headers?: Record<string, string> };

@@ -14,7 +14,7 @@ import {
 
 import { toNodeError } from './toNodeError';
 import { baseUrlProblem } from './baseUrl';
-import type { QueryInput } from './serializeQuery';
+import type { QueryInput } from '../signing/serializeQuery';
 import type { RequestLimiter } from './concurrency';
 import {
 	describeApiError,

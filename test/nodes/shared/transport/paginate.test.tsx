@@ -1,4 +1,4 @@
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
 /**
  * n8n's server decrypts a credential from its database on every read. Each request's signing

@@ -5,7 +5,7 @@ import {
 	mayHaveBeenProcessed,
 	parseRetryAfter,
 	retryDelayMs,
-} from '../../../nodes/shared/retryPolicy';
+} from '../../../../nodes/shared/transport/retryPolicy';
 
 describe('retry policy', () => {
 	it.each([

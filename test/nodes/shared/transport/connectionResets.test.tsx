@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
-import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
+import { startResettingProxy, type ResettingProxy } from '../../../harness/resettingProxy';
 
 /**
  * Dropped connections, through the engine: the sandbox sits behind a proxy that destroys chosen

@@ -1,4 +1,4 @@
-import { parseServiceTimestamp } from '../../../nodes/shared/serviceTimestamp';
+import { parseServiceTimestamp } from '../../../../nodes/shared/descriptions/serviceTimestamp';
 
 /**
  * Texts a user (Created After) or a service may give that look like Unix time but are calendar

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
 /**
  * A create is repeated at once only when the service said it did not process it. A gateway in

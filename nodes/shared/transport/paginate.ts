@@ -3,7 +3,7 @@ import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 import { apiRequest, readServiceBaseUrl, type ApiFunctions } from './apiRequest';
 import type { RequestLimiter } from './concurrency';
 import type { ErrorContext } from './describeApiError';
-import type { QueryInput } from './serializeQuery';
+import type { QueryInput } from '../signing/serializeQuery';
 
 export const MAX_PER_PAGE = 100;
 /** Stops a service that keeps saying `has_more` forever: 100,000 pages of 100 is 10 million items. */

@@ -1,4 +1,4 @@
-import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../harness';
+import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../../harness';
 
 /** The Base URL as users type it: spaces around it are forgiven, a missing scheme is explained. */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';

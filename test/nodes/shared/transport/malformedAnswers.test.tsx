@@ -8,7 +8,7 @@ import {
 	testCredential,
 	useSandbox,
 	workflowNode,
-} from '../../harness';
+} from '../../../harness';
 import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from './misbehavingProxy';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 import { startMisbehavingProxy, type MisbehavingProxy } from './misbehavingProxy';
 
 /**

@@ -10,8 +10,8 @@ import {
 	useSandbox,
 	workflowNode,
 	chainWorkflow,
-} from '../../harness';
-import { startSandbox } from '../../sandbox';
+} from '../../../harness';
+import { startSandbox } from '../../../sandbox';
 
 /**
  * A service that says `has_more` but gives no `next_cursor` (null, left out or ""): the rest of

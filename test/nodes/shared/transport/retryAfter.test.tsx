@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
 /**
  * `Retry-After`, through the engine against the sandbox: the node waits at least as long as the

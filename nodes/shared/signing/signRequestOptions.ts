@@ -19,7 +19,7 @@ import {
 	type Body,
 } from './signature';
 import { serializeQuery, type QueryInput } from './serializeQuery';
-import { readBaseUrl } from './baseUrl';
+import { readBaseUrl } from '../transport/baseUrl';
 
 export interface SigningCredentials {
 	apiKey: string;

@@ -1,4 +1,4 @@
-import { encodeRfc3986, serializeQuery } from '../../../nodes/shared/serializeQuery';
+import { encodeRfc3986, serializeQuery } from '../../../../nodes/shared/signing/serializeQuery';
 
 describe('serializeQuery', () => {
 	it('percent-encodes space, +, /, = and non-ASCII the RFC 3986 way', () => {

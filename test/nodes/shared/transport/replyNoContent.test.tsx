@@ -1,4 +1,4 @@
-import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
 /**
  * A reply created with a 204 (no body): the only id known is the ticket's. The item must not

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../../harness';
 import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from './misbehavingProxy';
 
 /**
