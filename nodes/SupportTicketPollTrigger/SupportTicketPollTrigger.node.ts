@@ -7,6 +7,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
 import { readTicketState } from '../shared/descriptions/readParameters';
 import { pollSource, type PollEvent } from './pollEvents';
 import { pollNewRecords } from './pollNewRecords';
@@ -28,7 +29,7 @@ export class SupportTicketPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'supportTicketApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: pollProperties,
 	};
 

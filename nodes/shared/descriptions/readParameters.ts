@@ -7,14 +7,10 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPol
 
 import { parseServiceTimestamp } from './serviceTimestamp';
 import { CUSTOM_VALUE } from './ticketFields';
+import { INVISIBLE, SAFE_ID } from './idPattern';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-// Control (NUL), format (zero-width space, bidi controls, BOM) and lone surrogate characters: invisible
-// on screen, so an ID carrying one looks right and still is not found (a lone surrogate cannot
-// even be put in a URL). Kept in step with the By ID pattern in common.descriptions.ts.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
-const SAFE_ID = /^(?!\.{1,2}$)[^/?#\s\p{Cc}\p{Cf}\p{Cs}]+$/u;
 
 function invalid(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number, message: string, description: string) {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });

@@ -13,7 +13,8 @@ import {
 } from 'n8n-workflow';
 
 import { toNodeError } from './toNodeError';
-import { baseUrlProblem } from './baseUrl';
+import { CREDENTIAL_TYPE } from './credentialType';
+import { readBaseUrl } from './baseUrl';
 import type { QueryInput } from '../signing/serializeQuery';
 import type { RequestLimiter } from './concurrency';
 import {
@@ -35,7 +36,6 @@ import {
 } from './retryPolicy';
 
 export const API_PREFIX = '/api/v1/external';
-export const CREDENTIAL_TYPE = 'supportTicketApi';
 /** How long one request may go without an answer when Options → Timeout is not set (the poll trigger, the list search). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -80,15 +80,14 @@ export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs'>;
  */
 export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Promise<string> {
 	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseURL = typeof baseUrl === 'string' ? baseUrl.trim() : '';
-	const problem = baseUrlProblem(baseURL);
-	if (problem) {
-		throw new NodeOperationError(this.getNode(), problem, {
-			itemIndex,
-			description: 'Open the credential, correct the Base URL and use its Test button.',
-		});
-	}
-	return baseURL;
+	return readBaseUrl(
+		baseUrl,
+		(problem) =>
+			new NodeOperationError(this.getNode(), problem, {
+				itemIndex,
+				description: 'Open the credential, correct the Base URL and use its Test button.',
+			}),
+	);
 }
 
 /**

@@ -10,7 +10,7 @@ const WEB_ADDRESS = /^https?:\/\/[^/?#\s]+/i;
 const BASE_URL_ADVICE = `A Base URL is the full address of the service, starting with https:// (or http://), without /api/v1/external, e.g. ${BASE_URL_EXAMPLE}`;
 
 /** The problem with a Base URL, or undefined when it is usable (after trimming). */
-export function baseUrlProblem(value: string): string | undefined {
+function baseUrlProblem(value: string): string | undefined {
 	const shown = value === '' ? '(empty)' : `"${value}"`;
 	if (!WEB_ADDRESS.test(value)) {
 		return `The Base URL ${shown} in the credential is not a web address. ${BASE_URL_ADVICE}`;
@@ -29,10 +29,13 @@ export function baseUrlProblem(value: string): string | undefined {
 	return undefined;
 }
 
-/** The trimmed Base URL; throws an Error that says what a Base URL looks like. */
-export function readBaseUrl(value: unknown): string {
+/**
+ * The trimmed Base URL; throws what `toError` makes of the problem (by default an Error that says
+ * what a Base URL looks like). The credential signs with it, the nodes read it to name the item.
+ */
+export function readBaseUrl(value: unknown, toError: (problem: string) => Error = (problem) => new Error(problem)): string {
 	const trimmed = typeof value === 'string' ? value.trim() : '';
 	const problem = baseUrlProblem(trimmed);
-	if (problem) throw new Error(problem);
+	if (problem) throw toError(problem);
 	return trimmed;
 }

@@ -24,6 +24,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
 
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

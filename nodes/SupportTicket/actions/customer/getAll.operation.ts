@@ -9,6 +9,9 @@ const properties: INodeProperties[] = [...pagingFields({ resource: ['customer'],
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['getAll'] } }, properties);
 
+/** One item after another: each page needs the cursor of the page before. */
+export const concurrent = false;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	return await getMany.call(this, itemIndex, { path: '/customers', ...shared });
 }

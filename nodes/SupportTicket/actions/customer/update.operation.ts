@@ -16,6 +16,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['update'] } }, properties);
 
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;

@@ -23,6 +23,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
 
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const text = requireText(this, 'body', 'Body', itemIndex);

@@ -13,6 +13,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['getAll'] } }, properties);
 
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	return await getMany.call(this, itemIndex, { path: `/tickets/${path}/replies`, context: { resource: 'ticket', id }, ...shared });

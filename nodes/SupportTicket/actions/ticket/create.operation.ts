@@ -51,6 +51,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
 
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);
 	const text = requireText(this, 'description', 'Description', itemIndex);

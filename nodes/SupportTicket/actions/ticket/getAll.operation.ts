@@ -55,6 +55,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['getAll'] } }, properties);
 
+/** One item after another: each page needs the cursor of the page before. */
+export const concurrent = false;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
