@@ -87,7 +87,7 @@ function preview(value: unknown): string {
 
 /**
  * The text fields of a collection (Additional Fields, Update Fields) that are set, each checked by
- * toText: { key: its text }. An empty text counts as not set, as before.
+ * toText: { key: its text }. An empty text counts as not set.
  */
 export function readTexts(
 	ctx: IExecuteFunctions,

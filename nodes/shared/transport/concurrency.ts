@@ -29,8 +29,9 @@ const FIRST_ALLOWANCE = 16;
  * the allowance to half, or further, to what the service kept up with in the last second: the
  * round-trip times of the successes answered in that second, summed, divided by the second
  * (Little's law: how many requests were on their way on average). It grows back by one per second
- * without a refusal, except the step onto the level that was refused, which waits ten seconds: growing back per round trip (30 ms against a nearby service) ran into a per-second limit
- * again within a fraction of a second, with every request in flight refused.
+ * without a refusal, except the step onto the level that was refused, which waits ten seconds: growing back per round trip (tens of milliseconds against a nearby
+ * service) would run into a per-second limit again within a fraction of a second, with every
+ * request in flight refused.
  *
  * A `Retry-After` holds back every request of the run, not only the refused one, as a node
  * that sends one request after another would wait; one longer than a request may wait in all

@@ -1,7 +1,7 @@
 /**
  * Turns a service answer that is not a success into what the user reads in n8n: what happened
- * and what to do about it. The service's own error body (`{error: {code, message, details}}` in
- * the sandbox; "not shown" in the spec) is used when present and ignored when it is not.
+ * and what to do about it. The service's own error body (commonly `{error: {code, message,
+ * details}}`; "not shown" in the spec) is used when present and ignored when it is not.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NEVER_SENT_CODES } from './retryPolicy';
