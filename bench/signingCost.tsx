@@ -3,8 +3,8 @@
  * credential does, and verifying one webhook delivery with 1 KB and 100 KB bodies. 200 ms warm-up
  * (which also sizes the rounds to about 60 ms), then 9 rounds; the median round counts.
  */
-import { signRequestOptions } from '../nodes/shared/signRequestOptions';
-import { computeSignature, unixTimestamp, verifySignature } from '../nodes/shared/signature';
+import { signRequestOptions } from '../nodes/shared/signing/signRequestOptions';
+import { computeSignature, unixTimestamp, verifySignature } from '../nodes/shared/signing/signature';
 import { median } from './report';
 
 /** `medianUs`: median over rounds of the mean time per call. */

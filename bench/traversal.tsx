@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { Client } from 'undici';
 
-import { serializeQuery } from '../nodes/shared/serializeQuery';
-import { API_KEY_HEADER, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, unixTimestamp } from '../nodes/shared/signature';
+import { serializeQuery } from '../nodes/shared/signing/serializeQuery';
+import { API_KEY_HEADER, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, unixTimestamp } from '../nodes/shared/signing/signature';
 import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures, rotated } from './child';
 import type { SandboxProcess, SignedTarget } from './sandboxProcess';
 
@@ -59,7 +59,7 @@ async function rawTraversal(target: SignedTarget, limit: number | undefined): Pr
 
 /** n8n's own HTTP helper (what httpRequestWithAuthentication ends in), loaded from where n8n-core loads it, with the package's signing. */
 async function n8nHttpTraversal(target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
-	const { signRequestOptions } = await import('../nodes/shared/signRequestOptions');
+	const { signRequestOptions } = await import('../nodes/shared/signing/signRequestOptions');
 	const fromN8nCore = createRequire(require.resolve('n8n-core'));
 	const { Container } = fromN8nCore('@n8n/di') as { Container: { get(type: unknown): { requests(): { request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> } } } };
 	const http = Container.get((fromN8nCore('@n8n/backend-network') as { OutboundHttp: unknown }).OutboundHttp).requests();

@@ -8,10 +8,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { signRequestOptions } from '../nodes/shared/signRequestOptions';
+import { CREDENTIAL_TYPE } from '../nodes/shared/transport/credentialType';
+import { signRequestOptions } from '../nodes/shared/signing/signRequestOptions';
 
 export class SupportTicketApi implements ICredentialType {
-	name = 'supportTicketApi';
+	name = CREDENTIAL_TYPE;
 
 	displayName = 'Support Ticket API';
 

@@ -6,6 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
 import { properties } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch } from './methods';
@@ -23,7 +24,7 @@ export class SupportTicket implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'supportTicketApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties,
 	};
 

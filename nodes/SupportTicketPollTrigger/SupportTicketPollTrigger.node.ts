@@ -7,7 +7,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { readTicketState } from '../shared/readParameters';
+import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
+import { readTicketState } from '../shared/descriptions/readParameters';
 import { pollSource, type PollEvent } from './pollEvents';
 import { pollNewRecords } from './pollNewRecords';
 import { DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_OVERLAP_MINUTES, pollProperties } from './pollProperties';
@@ -28,7 +29,7 @@ export class SupportTicketPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'supportTicketApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: pollProperties,
 	};
 

@@ -3,7 +3,7 @@ import type { IPollFunctions } from 'n8n-workflow';
 import type { PollSource } from './pollEvents';
 import type { Backlog } from './pollState';
 import { readSegment } from './readSegment';
-import { compareTimestamps, type Stamped, type Watermark } from './watermark';
+import { compareTimestamps, lowest, type Stamped, type Watermark } from './watermark';
 
 export interface LegacyRead {
 	found: Stamped[];
@@ -56,15 +56,4 @@ function notYetEmitted(items: Stamped[], from: Watermark | null | undefined): St
 		const order = compareTimestamps(item.at, from.at);
 		return order < 0 || (order === 0 && !from.ids.includes(item.id));
 	});
-}
-
-/** The oldest position among `start` and the records read (newest first), with the ids seen there. */
-function lowest(start: Watermark | null | undefined, items: Stamped[]): Watermark | null {
-	let low = start ? { at: start.at, ids: [...start.ids] } : null;
-	for (const item of items) {
-		const order = low ? compareTimestamps(item.at, low.at) : -1;
-		if (order < 0 || !low) low = { at: item.at, ids: [item.id] };
-		else if (order === 0 && !low.ids.includes(item.id)) low.ids.push(item.id);
-	}
-	return low;
 }

@@ -1,4 +1,4 @@
-import type { QueryInput } from '../shared/serializeQuery';
+import type { QueryInput } from '../shared/signing/serializeQuery';
 
 export type PollEvent = 'newTicket' | 'updatedTicket' | 'newCustomer' | 'updatedCustomer';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { parseServiceTimestamp } from '../shared/serviceTimestamp';
+import { parseServiceTimestamp } from '../shared/descriptions/serviceTimestamp';
 import { fingerprint } from './fingerprint';
 import { readLegacyBacklogs } from './legacyBacklogs';
 import type { PollSource } from './pollEvents';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../shared/optionsCollection';
-import { ticketFilters } from '../shared/ticketFields';
+import { optionsCollection } from '../shared/descriptions/optionsCollection';
+import { ticketFilters } from '../shared/descriptions/ticketFields';
 
 export const DEFAULT_MAX_PAGES_PER_POLL = 10;
 export const DEFAULT_OVERLAP_MINUTES = 5;

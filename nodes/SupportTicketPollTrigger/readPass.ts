@@ -1,8 +1,8 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { listPages, MAX_PER_PAGE } from '../shared/paginate';
-import { parseServiceTimestamp } from '../shared/serviceTimestamp';
-import { toNodeError } from '../shared/toNodeError';
+import { listPages, MAX_PER_PAGE } from '../shared/transport/paginate';
+import { parseServiceTimestamp } from '../shared/descriptions/serviceTimestamp';
+import { toNodeError } from '../shared/transport/toNodeError';
 import { checkPageOrder } from './pageOrder';
 import type { PollSource } from './pollEvents';
 import type { Pass } from './pollState';

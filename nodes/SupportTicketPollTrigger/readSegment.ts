@@ -1,8 +1,8 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { REJECTED_CURSOR_MESSAGE } from '../shared/describeApiError';
-import { listPages, MAX_PER_PAGE } from '../shared/paginate';
-import { toNodeError } from '../shared/toNodeError';
+import { REJECTED_CURSOR_MESSAGE } from '../shared/transport/describeApiError';
+import { listPages, MAX_PER_PAGE } from '../shared/transport/paginate';
+import { toNodeError } from '../shared/transport/toNodeError';
 import { checkPageOrder } from './pageOrder';
 import type { PollSource } from './pollEvents';
 import { compareTimestamps, isSeen, type Stamped, stampOf, type Watermark } from './watermark';

@@ -1,8 +1,8 @@
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { listPages, MAX_PER_PAGE } from '../shared/paginate';
-import { parseServiceTimestamp } from '../shared/serviceTimestamp';
-import { toNodeError } from '../shared/toNodeError';
+import { listPages, MAX_PER_PAGE } from '../shared/transport/paginate';
+import { parseServiceTimestamp } from '../shared/descriptions/serviceTimestamp';
+import { toNodeError } from '../shared/transport/toNodeError';
 import { fingerprint } from './fingerprint';
 import type { PollSource } from './pollEvents';
 import { loadScanState, savePollState, type ScanState } from './pollState';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseServiceTimestamp } from '../shared/serviceTimestamp';
+import { parseServiceTimestamp } from '../shared/descriptions/serviceTimestamp';
 
 /**
  * What was already seen: the newest timestamp, and the ids seen at exactly that timestamp
@@ -50,13 +50,13 @@ export function isSeen(item: Stamped, watermark: Watermark | null): boolean {
 	return order < 0 || (order === 0 && watermark.ids.includes(item.id));
 }
 
-/** Moves the watermark forward over the given records (never backwards). */
-export function advance(watermark: Watermark | null, items: Stamped[]): Watermark | null {
-	let next = watermark ? { at: watermark.at, ids: [...watermark.ids] } : null;
+/** The oldest position among `start` and the given records, with every id seen at exactly that timestamp. */
+export function lowest(start: Watermark | null | undefined, items: Stamped[]): Watermark | null {
+	let low = start ? { at: start.at, ids: [...start.ids] } : null;
 	for (const item of items) {
-		const order = next ? compareTimestamps(item.at, next.at) : 1;
-		if (order > 0) next = { at: item.at, ids: [item.id] };
-		else if (order === 0 && next && !next.ids.includes(item.id)) next.ids.push(item.id);
+		const order = low ? compareTimestamps(item.at, low.at) : -1;
+		if (order < 0 || !low) low = { at: item.at, ids: [item.id] };
+		else if (order === 0 && !low.ids.includes(item.id)) low.ids.push(item.id);
 	}
-	return next;
+	return low;
 }

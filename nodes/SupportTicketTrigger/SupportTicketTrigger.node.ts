@@ -7,6 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
 import { receiveDelivery } from './receiveDelivery';
 import { triggerProperties } from './triggerProperties';
 
@@ -22,7 +23,7 @@ export class SupportTicketTrigger implements INodeType {
 		defaults: { name: 'Support Ticket Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'supportTicketApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		webhooks: [
 			{
 				name: 'default',
@@ -45,7 +46,7 @@ export class SupportTicketTrigger implements INodeType {
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				await this.getCredentials('supportTicketApi');
+				await this.getCredentials(CREDENTIAL_TYPE);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {

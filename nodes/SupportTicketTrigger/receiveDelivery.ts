@@ -1,12 +1,12 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from '../shared/signature';
+import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
+import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from '../shared/signing/signature';
 import { rememberDelivery } from './rememberDelivery';
 import { isSelectedEvent, parseEventList, readEventName } from './selectEvent';
 import { signedPath } from './signedPath';
 import { verifyWebhookSignature, type RequestHeaders } from './verifyWebhookSignature';
 
-const CREDENTIAL_TYPE = 'supportTicketApi';
 const EVENT_ID_HEADER = 'x-event-id';
 
 /** What n8n's Express request offers a webhook node (typed here: the package has no express types). */

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 export const ANY_EVENT = '*';
 
-/** The events the spec's examples and the sandbox know; the service may send more. */
+/** Common event names, offered in the list; the service may send others. */
 export const KNOWN_EVENTS = [
 	{ name: 'Any Event', value: ANY_EVENT, description: 'Every delivery, including event names not listed here' },
 	{ name: 'Customer Created', value: 'customer.created' },

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TOLERANCE_SECONDS } from '../shared/signature';
-import { optionsCollection } from '../shared/optionsCollection';
+import { DEFAULT_TOLERANCE_SECONDS } from '../shared/signing/signature';
+import { optionsCollection } from '../shared/descriptions/optionsCollection';
 import { ANY_EVENT, KNOWN_EVENTS } from './selectEvent';
 
 export const triggerProperties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import {
 	TIMESTAMP_HEADER,
 	verifySignature,
 	type VerificationResult,
-} from '../shared/signature';
+} from '../shared/signing/signature';
 
 /** Request headers as Node gives them: lower-case names; a repeated header may be a list. */
 export type RequestHeaders = Record<string, string | string[] | undefined>;

@@ -1,10 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionsCollection, timeoutOption } from '../../shared/optionsCollection';
-
-/** Regex-source ranges of the characters an ID may not contain besides / ? # and spaces. */
-const INVISIBLE_ID_CHARACTERS =
-	'\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb';
+import { ID_FIELD_PATTERN } from '../../shared/descriptions/idPattern';
+import { optionsCollection, timeoutOption } from '../../shared/descriptions/optionsCollection';
 
 export function idLocator(resource: 'ticket' | 'customer', name: string, searchMethod: string): INodeProperties {
 	const label = resource === 'ticket' ? 'Ticket' : 'Customer';
@@ -31,11 +28,7 @@ export function idLocator(resource: 'ticket' | 'customer', name: string, searchM
 				validation: [
 					{
 						type: 'regex',
-						// The node's own check (readId) also refuses these; n8n's pattern has no Unicode
-						// flag, so the invisible characters are listed: controls and format characters
-						// (zero-width, bidi, BOM). A lone surrogate is left to readId: without the flag a
-						// range of surrogates would also refuse emoji.
-						properties: { regex: `^(?!\\.{1,2}$)[^/?#\\s${INVISIBLE_ID_CHARACTERS}]+$`, errorMessage: `Not a valid ${resource} ID` },
+						properties: { regex: ID_FIELD_PATTERN, errorMessage: `Not a valid ${resource} ID` },
 					},
 				],
 			},

@@ -5,11 +5,11 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { readServiceBaseUrl, type RunShared } from '../../shared/apiRequest';
-import { toNodeError } from '../../shared/toNodeError';
-import { readTimeout } from '../../shared/optionsCollection';
-import { RequestLimiter } from '../../shared/concurrency';
-import type { RunClaims } from '../../shared/createRecovery';
+import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRequest';
+import { toNodeError } from '../../shared/transport/toNodeError';
+import { readTimeout } from '../../shared/descriptions/optionsCollection';
+import { RequestLimiter } from '../../shared/transport/concurrency';
+import type { RunClaims } from '../../shared/transport/createRecovery';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
 import * as customer from './customer/Customer.resource';
 import * as reply from './reply/Reply.resource';
@@ -17,17 +17,11 @@ import * as ticket from './ticket/Ticket.resource';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims) => Promise<IDataObject[]>;
 
-const operations: Record<string, Record<string, { execute: Operation }>> = {
+/** Each operation says whether its items may run concurrently (Options → Concurrent Requests). */
+const operations: Record<string, Record<string, { execute: Operation; concurrent: boolean }>> = {
 	ticket: { create: ticket.create, get: ticket.get, getAll: ticket.getAll, update: ticket.update },
 	reply: { create: reply.create, getAll: reply.getAll },
 	customer: { create: customer.create, get: customer.get, getAll: customer.getAll, update: customer.update },
-};
-
-/** Operations with Options → Concurrent Requests: one item, its own request(s). */
-const CONCURRENT: Record<string, string[]> = {
-	ticket: ['create', 'get', 'update'],
-	reply: ['create', 'getAll'],
-	customer: ['create', 'get', 'update'],
 };
 
 /**
@@ -48,7 +42,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!handler) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex: 0 });
 	}
-	const concurrency = CONCURRENT[resource]?.includes(operation) ? readConcurrency(this, items.length) : 1;
+	const concurrency = handler.concurrent ? readConcurrency(this, items.length) : 1;
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
 	// The records the run's creates made or found: a create that finds out after a lost answer takes none of them.
 	const claimedIds = new Set<string>();

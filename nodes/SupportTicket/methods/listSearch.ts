@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { listPages, MAX_PER_PAGE } from '../../shared/paginate';
+import { listPages, MAX_PER_PAGE } from '../../shared/transport/paginate';
 
 /** With a typed filter, one call reads on until this many matches... */
 const ENOUGH_MATCHES = 20;

@@ -1,4 +1,4 @@
-import { advance, compareTimestamps, isSeen, stampOf } from '../../../nodes/SupportTicketPollTrigger/watermark';
+import { compareTimestamps, isSeen, lowest, stampOf } from '../../../nodes/SupportTicketPollTrigger/watermark';
 
 describe('poll watermark timestamps', () => {
 	it('compares ISO with and without zone, and Unix seconds or milliseconds, as the same instants', () => {
@@ -8,11 +8,11 @@ describe('poll watermark timestamps', () => {
 		expect(compareTimestamps('1748779201', '2025-06-01T12:00:00.999Z')).toBeGreaterThan(0);
 	});
 
-	it('stamps a record with a numeric created_at (kept as text in the watermark) and moves the watermark over it', () => {
+	it('stamps a record with a numeric created_at (kept as text in the watermark) and takes its position', () => {
 		const stamped = stampOf({ id: 'tkt_1', created_at: 1748779200 }, 'created_at');
 		expect(stamped).toEqual({ id: 'tkt_1', at: '1748779200', record: { id: 'tkt_1', created_at: 1748779200 } });
 		if (!('at' in stamped)) throw new Error('not stamped');
-		const watermark = advance(null, [stamped]);
+		const watermark = lowest(null, [stamped]);
 		expect(watermark).toEqual({ at: '1748779200', ids: ['tkt_1'] });
 		expect(isSeen(stamped, watermark)).toBe(true);
 	});

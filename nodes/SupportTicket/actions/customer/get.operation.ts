@@ -1,12 +1,15 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { readId } from '../../../shared/readParameters';
+import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
+import { readId } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'searchCustomers'), concurrencyOptions];
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['get'] } }, properties);
+
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);

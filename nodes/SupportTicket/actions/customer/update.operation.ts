@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { assertSomethingToUpdate, checkEmail, parseCustomFields, readId, readTexts } from '../../../shared/readParameters';
+import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
+import { assertSomethingToUpdate, checkEmail, parseCustomFields, readId, readTexts } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -15,6 +15,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['update'] } }, properties);
+
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);

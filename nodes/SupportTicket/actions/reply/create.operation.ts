@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import type { RunShared } from '../../../shared/apiRequest';
-import { createRecord, type RunClaims } from '../../../shared/createRecovery';
-import { parseCustomFields, readId, requireText } from '../../../shared/readParameters';
+import type { RunShared } from '../../../shared/transport/apiRequest';
+import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
+import { parseCustomFields, readId, requireText } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -22,6 +22,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
+
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import type { RunShared } from '../../../shared/apiRequest';
-import { readId } from '../../../shared/readParameters';
+import type { RunShared } from '../../../shared/transport/apiRequest';
+import { readId } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, idLocator, pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
 
@@ -12,6 +12,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['getAll'] } }, properties);
+
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);

@@ -1,10 +1,10 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import type { RunShared } from '../../../shared/apiRequest';
-import { createRecord, type RunClaims } from '../../../shared/createRecovery';
-import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/readParameters';
+import type { RunShared } from '../../../shared/transport/apiRequest';
+import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
+import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
-import { ticketStateFields } from '../../../shared/ticketFields';
+import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
 const properties: INodeProperties[] = [
 	{
@@ -50,6 +50,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
+
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);

@@ -6,13 +6,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import type { RunShared } from '../../../shared/apiRequest';
-import { optionsCollection, timeoutOption } from '../../../shared/optionsCollection';
-import { parseServiceTimestamp } from '../../../shared/serviceTimestamp';
-import { readDateTime, readTexts, readTicketState } from '../../../shared/readParameters';
-import type { QueryInput } from '../../../shared/serializeQuery';
+import type { RunShared } from '../../../shared/transport/apiRequest';
+import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
+import { parseServiceTimestamp } from '../../../shared/descriptions/serviceTimestamp';
+import { readDateTime, readTexts, readTicketState } from '../../../shared/descriptions/readParameters';
+import type { QueryInput } from '../../../shared/signing/serializeQuery';
 import { pagingFields } from '../common.descriptions';
-import { ticketFilters } from '../../../shared/ticketFields';
+import { ticketFilters } from '../../../shared/descriptions/ticketFields';
 import { getMany } from '../getMany';
 
 const properties: INodeProperties[] = [
@@ -54,6 +54,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['getAll'] } }, properties);
+
+/** One item after another: each page needs the cursor of the page before. */
+export const concurrent = false;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

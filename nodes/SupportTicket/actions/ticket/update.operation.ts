@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, type RunShared } from '../../../shared/apiRequest';
-import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/readParameters';
+import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
+import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/descriptions/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
-import { ticketStateFields } from '../../../shared/ticketFields';
+import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -17,6 +17,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['update'] } }, properties);
+
+/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
+export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);

@@ -1,0 +1,283 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IPollFunctions,
+	type IN8nHttpFullResponse,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { toNodeError } from './toNodeError';
+import { CREDENTIAL_TYPE } from './credentialType';
+import { readBaseUrl } from './baseUrl';
+import type { QueryInput } from '../signing/serializeQuery';
+import type { RequestLimiter } from './concurrency';
+import {
+	describeApiError,
+	describeConnectionError,
+	describeMalformedAnswer,
+	describeRedirect,
+	type ErrorContext,
+	type TransportDetail,
+} from './describeApiError';
+import {
+	DEFAULT_RETRY_POLICY,
+	isRetryable,
+	maxAttemptsFor,
+	mayHaveBeenProcessed,
+	parseRetryAfter,
+	retryDelayMs,
+	type AttemptFailure,
+} from './retryPolicy';
+
+export const API_PREFIX = '/api/v1/external';
+/** How long one request may go without an answer when Options → Timeout is not set (the poll trigger, the list search). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** The n8n functions (`this`) of the three nodes' methods that call the service. */
+export type ApiFunctions = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Below /api/v1/external, e.g. `/tickets`; ids already encoded. */
+	path: string;
+	qs?: QueryInput;
+	body?: IDataObject;
+	itemIndex?: number;
+	/** Names the resource in a 404 message. */
+	context?: ErrorContext;
+	/** Shared by the items of one run when they are sent concurrently: paces every attempt. */
+	limiter?: RequestLimiter;
+	/** From readServiceBaseUrl, when the caller sends many requests (a list traversal, a run's items): read once, not per request. */
+	baseURL?: string;
+	/** How long one attempt may go without an answer (Options → Timeout); DEFAULT_TIMEOUT_MS if unset. */
+	timeoutMs?: number;
+	/** A list answer must carry a `data` array (a bare array is taken as one); anything else answers one record. */
+	answer?: 'list' | 'record';
+	/** Filled in for a caller that needs more than the answer's body (createRecovery.ts). */
+	trace?: RequestTrace;
+}
+
+/** What apiRequest tells a caller beyond the body. */
+export interface RequestTrace {
+	/** The service's clock minus this machine's, from the last answer's Date header (whole seconds, so up to 1 s low). */
+	serviceClockOffsetMs?: number;
+	/** Set when a POST failed in a way the service may have processed it: a gateway's 502/504 or bare 503, a connection lost after sending. */
+	createMayExist?: boolean;
+}
+
+/** What the items of one node run share: the limiter pacing their requests, the Base URL read once, the item's Timeout. */
+export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs'>;
+
+/**
+ * The credential's Base URL, checked. Checked here too (the credential checks it when signing), so
+ * the message names the item. Every read makes n8n decrypt the credential: a traversal reads it once.
+ */
+export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Promise<string> {
+	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
+	return readBaseUrl(
+		baseUrl,
+		(problem) =>
+			new NodeOperationError(this.getNode(), problem, {
+				itemIndex,
+				description: 'Open the credential, correct the Base URL and use its Test button.',
+			}),
+	);
+}
+
+/**
+ * One call to the service, signed by the credential, with the package's retry rules: transient
+ * failures wait (`Retry-After` or backoff) and try again within a bounded number of attempts and
+ * time; whatever is left becomes a NodeApiError that says what happened and what to do.
+ */
+export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promise<IDataObject> {
+	const policy = DEFAULT_RETRY_POLICY;
+	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
+	const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		baseURL,
+		url: `${API_PREFIX}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// Without it, a service that accepts the connection and never answers holds the run forever.
+		timeout: timeoutMs,
+		// A redirect is an answer (see describeRedirect), never followed with the signed request.
+		disableFollowRedirect: true,
+	};
+	if (request.qs) options.qs = request.qs as IDataObject;
+	if (request.body) options.body = request.body;
+	const isCreate = request.method === 'POST';
+
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		let response: IN8nHttpFullResponse | undefined;
+		let failure: AttemptFailure;
+		let transport: TransportDetail | undefined;
+		try {
+			const send = async () =>
+				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
+			response = await (request.limiter ? request.limiter.run(send) : send());
+			if (request.trace) {
+				// The service's clock, for a caller that compares its timestamps with the send time.
+				const serviceNow = Date.parse(String(response.headers?.date));
+				if (!Number.isNaN(serviceNow)) request.trace.serviceClockOffsetMs = serviceNow - Date.now();
+			}
+			if (response.statusCode >= 200 && response.statusCode < 300) return readSuccess(this, request, response, isCreate);
+			if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, request, baseURL, response);
+			// Only a Retry-After the node can read says the service did not process the request.
+			failure = { status: response.statusCode, retryAfter: parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) !== undefined };
+		} catch (error) {
+			if (response) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
+			transport = transportFailure(error, timeoutMs, baseURL);
+			if (!transport) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
+			failure = { connectionError: transport.policyCode };
+		}
+
+		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) : undefined;
+		const delay = retryDelayMs(attempt, retryAfterMs, policy);
+		const retryable = isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
+		const withinBudget = waitedMs + delay <= policy.budgetMs;
+		if (!retryable || !withinBudget) {
+			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
+			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
+			const mayBeProcessed = mayHaveBeenProcessed(request.method, failure);
+			if (mayBeProcessed && request.trace) request.trace.createMayExist = true;
+			throw toNodeApiError(
+				this,
+				request.method,
+				failure,
+				transport,
+				response,
+				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
+				request.itemIndex,
+			);
+		}
+		waitedMs += delay;
+		await sleep(delay);
+	}
+}
+
+/**
+ * A 2xx answer, checked: the spec's envelope or what the spec and real services are known to
+ * send instead (see withData). A body that is not JSON (an HTML page, JSON cut off), a list
+ * without its `data` array or a record that is not an object is an error, never an empty or
+ * made-up result: the Base URL may point at a web app that answers 200 to everything.
+ */
+function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpFullResponse, isCreate: boolean): IDataObject {
+	const { body } = response;
+	const contentType = headerText(response.headers?.['content-type']);
+	const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
+	let problem: 'notJson' | 'noDataArray' | 'notRecord' | undefined;
+	if (empty) problem = request.answer === 'list' ? 'noDataArray' : undefined;
+	else if (typeof body !== 'object' || body instanceof Uint8Array) problem = 'notJson';
+	else if (request.answer === 'list') problem = Array.isArray(body) || Array.isArray((body as IDataObject).data) ? undefined : 'noDataArray';
+	else if (Array.isArray(body)) problem = 'notRecord';
+	if (!problem) {
+		// A create's own id is unknown until the service says it; a reply's context is its ticket.
+		return withData(body, isCreate ? undefined : request.context);
+	}
+	const { message, description } = describeMalformedAnswer(problem, contentType, body, { ...request.context, createNotRepeated: isCreate });
+	const error = new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message,
+		description,
+		httpCode: String(response.statusCode),
+		itemIndex: request.itemIndex,
+	});
+	throw error;
+}
+
+function headerText(value: unknown): string | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	return typeof text === 'string' && text.trim() !== '' ? text.trim() : undefined;
+}
+
+/** A 3xx: the node follows no redirect (a signed request must not go to another address), so it says where the service points to. */
+function redirectError(ctx: ApiFunctions, request: ApiRequest, baseURL: string, response: IN8nHttpFullResponse): NodeApiError {
+	const requested = `${baseURL.replace(/\/+$/, '')}${API_PREFIX}${request.path}`;
+	const { message, description } = describeRedirect(response.statusCode, headerText(response.headers?.location), requested, API_PREFIX);
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message,
+		description,
+		httpCode: String(response.statusCode),
+		itemIndex: request.itemIndex,
+	});
+}
+
+/**
+ * A success in the spec's envelope (`{data, meta?}`), whatever came back, so every operation's
+ * item has an object: a 204 or empty body gives what is known (the id that was asked for), a
+ * body without `data` is taken as the resource itself. A create is given no context: the id
+ * asked for is not the new record's (a reply's context is its ticket).
+ */
+function withData(body: unknown, context: ErrorContext | undefined): IDataObject {
+	if (Array.isArray(body)) return { data: body };
+	const root = body && typeof body === 'object' ? (body as IDataObject) : {};
+	if (root.data !== undefined && root.data !== null) return root;
+	if (Object.keys(root).length > 0) return { ...root, data: root };
+	return { data: context?.id !== undefined ? { id: context.id } : {} };
+}
+
+/** Codes of an answer that started and was cut off before its end (axios: "stream has been aborted"). */
+const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
+
+/**
+ * A request that got no complete answer, or undefined for any other error. The retry policy sees
+ * a timeout as ETIMEDOUT and a cut-off answer as ECONNRESET: both are safe to repeat for a GET,
+ * like a dropped connection; for a create they leave open whether it was processed (createRecovery.ts).
+ */
+function transportFailure(error: unknown, timeoutMs: number, baseURL: string): TransportDetail | undefined {
+	for (let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
+		const code = current.code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) {
+			const message = typeof current.message === 'string' ? current.message : '';
+			if ((code === 'ECONNABORTED' || code === 'ETIMEDOUT') && /timeout/i.test(message)) return { code, policyCode: 'ETIMEDOUT', timeoutMs };
+			if (CUT_OFF_CODES.includes(code)) return { code, policyCode: 'ECONNRESET', cutOff: true };
+			return { code, policyCode: code, host: hostOf(baseURL) };
+		}
+		current = current.cause as typeof current;
+	}
+	return undefined;
+}
+
+/** host:port of the Base URL, with the port the scheme implies when it names none. */
+function hostOf(baseURL: string): string | undefined {
+	if (!URL.canParse(baseURL)) return undefined;
+	const { hostname, port, protocol } = new URL(baseURL);
+	return `${hostname}:${port || (protocol === 'https:' ? '443' : '80')}`;
+}
+
+function toNodeApiError(
+	ctx: ApiFunctions,
+	method: string,
+	failure: AttemptFailure,
+	transport: TransportDetail | undefined,
+	response: IN8nHttpFullResponse | undefined,
+	context: ErrorContext,
+	itemIndex: number | undefined,
+): NodeApiError {
+	if ('connectionError' in failure) {
+		const code = transport?.code ?? failure.connectionError;
+		const { message, description } = describeConnectionError(code, method, context.attempts ?? 1, transport);
+		// Not under `code`: NodeApiError would swap the message for its generic text for that code.
+		return new NodeApiError(ctx.getNode(), { network_error: code } as JsonObject, {
+			message,
+			description,
+			itemIndex,
+		});
+	}
+	const { message, description } = describeApiError(failure.status, response?.body, context);
+	const body = response?.body && typeof response.body === 'object' ? (response.body as JsonObject) : {};
+	return new NodeApiError(ctx.getNode(), body, {
+		message,
+		description,
+		httpCode: String(failure.status),
+		itemIndex,
+	});
+}

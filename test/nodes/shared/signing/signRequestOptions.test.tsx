@@ -1,0 +1,189 @@
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { joinUrl, signRequestOptions } from '../../../../nodes/shared/signing/signRequestOptions';
+import { verifySignature } from '../../../../nodes/shared/signing/signature';
+
+const credentials = { apiKey: 'key-1', apiSecret: 'secret-1' };
+const NOW = 1_700_000_000_500;
+
+function signedPathAndBody(options: IHttpRequestOptions) {
+	const url = new URL(options.url);
+	return { pathWithQuery: `${url.pathname}${url.search}`, body: (options.body as string | undefined) ?? '' };
+}
+
+/** Verifies the way a server would: from the URL and body that the options will send. */
+function expectValidSignature(options: IHttpRequestOptions) {
+	const headers = options.headers as IDataObject;
+	const result = verifySignature({
+		secret: credentials.apiSecret,
+		timestamp: headers['x-api-timestamp'] as string,
+		signature: headers['x-api-signature'] as string,
+		method: options.method ?? 'GET',
+		...signedPathAndBody(options),
+		nowMs: NOW,
+	});
+	expect(result).toEqual({ valid: true });
+}
+
+function deepFreeze<T>(value: T): T {
+	if (value && typeof value === 'object') {
+		Object.values(value).forEach(deepFreeze);
+		Object.freeze(value);
+	}
+	return value;
+}
+
+describe('joinUrl (axios combineURLs semantics)', () => {
+	it.each([
+		['https://s.example.com', '/api/v1/external/tickets', 'https://s.example.com/api/v1/external/tickets'],
+		['https://s.example.com/', '/api/v1/external/tickets', 'https://s.example.com/api/v1/external/tickets'],
+		['https://s.example.com/support/', 'api/v1/external/tickets', 'https://s.example.com/support/api/v1/external/tickets'],
+		['https://s.example.com/support', '/api/v1/x', 'https://s.example.com/support/api/v1/x'],
+		['https://ignored.example.com', 'http://127.0.0.1:1/a', 'http://127.0.0.1:1/a'],
+		[undefined, 'http://127.0.0.1:1/a', 'http://127.0.0.1:1/a'],
+	])('%s + %s', (base, url, expected) => {
+		expect(joinUrl(base, url)).toBe(expected);
+	});
+});
+
+describe('signRequestOptions', () => {
+	it('joins baseURL (trailing slash, path prefix), moves qs into the URL and signs that path', () => {
+		const signed = signRequestOptions(
+			{ baseURL: 'https://s.example.com/support/', url: '/api/v1/external/tickets', qs: { per_page: 1, status: 'on hold' } },
+			credentials,
+			NOW,
+		);
+		expect(signed.url).toBe('https://s.example.com/support/api/v1/external/tickets?per_page=1&status=on%20hold');
+		expect(signed).not.toHaveProperty('qs');
+		expect(signed).not.toHaveProperty('baseURL');
+		expect(signed.method).toBe('GET');
+		expect(signed.headers).toMatchObject({ 'x-api-key': 'key-1', 'x-api-timestamp': '1700000000' });
+		expectValidSignature(signed);
+	});
+
+	it('appends qs to a query already in the URL', () => {
+		const signed = signRequestOptions({ url: 'http://h/api?a=1', qs: { b: 'x y' } }, credentials, NOW);
+		expect(signed.url).toBe('http://h/api?a=1&b=x%20y');
+	});
+
+	it('stringifies an object body once, compactly, and sets Content-Type (replacing any casing)', () => {
+		const signed = signRequestOptions(
+			{
+				method: 'POST',
+				url: 'http://h/api/v1/external/tickets',
+				body: { subject: 'Ünïcødé ✓', n: 1 },
+				headers: { 'content-type': 'text/plain', 'X-Other': 'kept' },
+			},
+			credentials,
+			NOW,
+		);
+		expect(signed.body).toBe('{"subject":"Ünïcødé ✓","n":1}');
+		expect(signed.headers).toEqual(
+			expect.objectContaining({ 'Content-Type': 'application/json', 'X-Other': 'kept' }),
+		);
+		expect(signed.headers).not.toHaveProperty('content-type');
+		expectValidSignature(signed);
+	});
+
+	it('sends a JSON string body trimmed, as axios would', () => {
+		const signed = signRequestOptions({ method: 'PATCH', url: 'http://h/x', body: '  {"a": 1}\n' }, credentials, NOW);
+		expect(signed.body).toBe('{"a": 1}');
+		expectValidSignature(signed);
+	});
+
+	it('sends a non-JSON string body as a JSON string literal, as axios would', () => {
+		const signed = signRequestOptions({ method: 'POST', url: 'http://h/x', body: 'hello' }, credentials, NOW);
+		expect(signed.body).toBe('"hello"');
+		expectValidSignature(signed);
+	});
+
+	it('drops an empty body on GET and signs the empty string', () => {
+		const signed = signRequestOptions({ method: 'GET', url: 'http://h/x', body: {} }, credentials, NOW);
+		expect(signed).not.toHaveProperty('body');
+		expect(signed.headers).not.toHaveProperty('Content-Type');
+		expectValidSignature(signed);
+	});
+
+	it('signs the path the HTTP client will send: escaped, dot segments resolved, no fragment', () => {
+		const signed = signRequestOptions({ url: 'http://h/api/v1/external/a/../tickets/ü#frag' }, credentials, NOW);
+		expect(signed.url).toBe('http://h/api/v1/external/tickets/%C3%BC');
+		expectValidSignature(signed);
+	});
+
+	it('never mutates its input', () => {
+		const original: IHttpRequestOptions = { method: 'POST', baseURL: 'http://h', url: '/x', qs: { a: 1 }, body: { b: 2 }, headers: { 'x-api-signature': 'old' } };
+		const input = deepFreeze<IHttpRequestOptions>(structuredClone(original));
+		expect(() => signRequestOptions(input, credentials, NOW)).not.toThrow();
+		expect(input).toEqual(original);
+	});
+
+	it('is idempotent on its own output (n8n re-authenticates after a 401)', () => {
+		const once = signRequestOptions(
+			{ method: 'POST', baseURL: 'http://h/p/', url: '/x', qs: { a: 'b c' }, body: { z: 'ü' } },
+			credentials,
+			NOW,
+		);
+		expect(signRequestOptions(once, credentials, NOW)).toEqual(once);
+
+		const later = signRequestOptions(once, credentials, NOW + 5_000);
+		expect({ ...later, headers: undefined }).toEqual({ ...once, headers: undefined });
+		expect((later.headers as IDataObject)['x-api-timestamp']).toBe('1700000005');
+		expect(Object.keys(later.headers as IDataObject).sort()).toEqual(Object.keys(once.headers as IDataObject).sort());
+	});
+
+	it('gives the same URL, body and signature for the same request in different shapes', () => {
+		const shapes: IHttpRequestOptions[] = [
+			{ method: 'GET', url: 'http://h/api/v1/external/tickets', qs: { status: 'open', per_page: 5 } },
+			{ method: 'GET', url: 'http://h/api/v1/external/tickets?status=open', qs: { per_page: '5' } },
+			{ baseURL: 'http://h/', url: 'api/v1/external/tickets?status=open&per_page=5' },
+		];
+		const signed = shapes.map((shape) => signRequestOptions(shape, credentials, NOW));
+		for (const s of signed) {
+			expect(s.url).toBe('http://h/api/v1/external/tickets?status=open&per_page=5');
+			expect(s.headers).toEqual(signed[0].headers);
+		}
+	});
+});
+
+describe('signRequestOptions: legacy request options (n8n HTTP Request node, requestWithAuthentication)', () => {
+	it('reads the address from uri, takes qs, a lower-case method and an object body, and sends url only', () => {
+		const legacy = {
+			uri: 'https://s.example.com/api/v1/external/tickets?status=open',
+			method: 'post',
+			qs: { a: 'x y' },
+			body: { subject: 'S', description: 'D', customer: { email: 'a@example.com' } },
+			json: true,
+			headers: { 'content-type': 'application/json' },
+		} as unknown as IHttpRequestOptions;
+		const signed = signRequestOptions(legacy, credentials, NOW);
+		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets?status=open&a=x%20y');
+		expect(signed).not.toHaveProperty('uri');
+		expect(signed.method).toBe('POST');
+		expect(signed.body).toBe('{"subject":"S","description":"D","customer":{"email":"a@example.com"}}');
+		expectValidSignature(signed);
+	});
+
+	it('signs a legacy string body as the bytes axios will send', () => {
+		const legacy = { uri: 'https://s.example.com/x', method: 'PATCH', body: ' {"status":"open"} ', json: false } as unknown as IHttpRequestOptions;
+		const signed = signRequestOptions(legacy, credentials, NOW);
+		expect(signed.body).toBe('{"status":"open"}');
+		expectValidSignature(signed);
+	});
+});
+
+describe('signRequestOptions: Base URL', () => {
+	it('trims spaces around the Base URL', () => {
+		const signed = signRequestOptions({ baseURL: '  https://s.example.com/ \n', url: '/api/v1/external/tickets' }, credentials, NOW);
+		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets');
+	});
+
+	it.each([
+		['support.example.com', 'support.example.com'],
+		['', '(empty)'],
+		['ftp://s.example.com', 'ftp://s.example.com'],
+	])('explains what a Base URL looks like when given %j', (baseURL, shown) => {
+		expect(() => signRequestOptions({ baseURL, url: '/api/v1/external/tickets' }, credentials, NOW)).toThrow(
+			new RegExp(`Base URL .*${shown.replace(/[.()]/g, '\\$&')}.*https://.*e\\.g\\. https://support\\.example\\.com`),
+		);
+	});
+});

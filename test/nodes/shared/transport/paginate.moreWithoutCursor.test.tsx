@@ -1,0 +1,128 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	createPoller,
+	credentialsFor,
+	itemsWorkflow,
+	listSearch,
+	runWorkflow,
+	singleNodeWorkflow,
+	useSandbox,
+	workflowNode,
+	chainWorkflow,
+} from '../../../harness';
+import { startSandbox } from '../../../sandbox';
+
+/**
+ * A service that says `has_more` but gives no `next_cursor` (null, left out or ""): the rest of
+ * the list cannot be read. Whoever needs that rest gets an error instead of a list that looks
+ * complete; whoever already has what was asked for (a Limit reached, Created After passed, the
+ * poll's watermark reached) gets it without an error.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const TICKETS = 250;
+const { sandbox, credentials } = useSandbox({ seed: TICKETS });
+
+const MESSAGE = 'The service reported more items but gave no cursor to read them';
+
+async function getMany(parameters: IDataObject) {
+	return await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', ...parameters }), { supportTicketApi: credentials });
+}
+
+describe('Get Many, Handled by the Node', () => {
+	it.each(['null', 'missing', 'empty'] as const)('Return All, next_cursor %s: an error naming the items read, after one call', async (lost) => {
+		sandbox.setResponseShape({ hasMoreWithoutCursor: lost });
+		const result = await getMany({ returnAll: true });
+		expect(result.error?.message).toBe(MESSAGE);
+		expect(result.error?.description).toBe(
+			'100 items were read before. The rest of the list cannot be read without the cursor of the next page, so the list would be incomplete. This is a fault of the service; try again later.',
+		);
+		expect(sandbox.log.map((entry) => entry.status)).toEqual([200]);
+	});
+
+	it('has_more as the text "true" with next_cursor null is the same error', async () => {
+		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null', hasMoreAsText: true });
+		expect((await getMany({ returnAll: true })).error?.message).toBe(MESSAGE);
+	});
+
+	it('Limit reached on that page: the items and no error; Limit beyond it: the error for that item', async () => {
+		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
+		const result = await runWorkflow(itemsWorkflow([{ limit: 100 }, { limit: 150 }], NODE, { resource: 'ticket', operation: 'getAll', limit: '={{ $json.limit }}' }), {
+			supportTicketApi: credentials,
+		});
+		expect(result.error?.message).toBe(MESSAGE);
+		expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
+
+		sandbox.clearLog();
+		const enough = await getMany({ limit: 100 });
+		expect(enough.error).toBeUndefined();
+		expect(enough.output('Node').map((item) => item.json.id)).toEqual(sandbox.store.listTickets().slice(0, 100).map((t) => t.id));
+		expect(sandbox.log).toHaveLength(1);
+	});
+
+	it('Created After passed on that page: the items and no error', async () => {
+		const newest = sandbox.store.listTickets();
+		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
+		const result = await getMany({ returnAll: true, options: { createdAfter: newest[39].created_at } });
+		expect(result.error).toBeUndefined();
+		const expected = newest.filter((t) => t.created_at >= newest[39].created_at).map((t) => t.id);
+		expect(result.output('Node').map((item) => item.json.id)).toEqual(expected);
+	});
+});
+
+describe('Get Many, One Page per Run', () => {
+	it('a page that says more without a cursor is an error, not has_more false', async () => {
+		sandbox.setResponseShape({ hasMoreWithoutCursor: 'missing' });
+		const result = await getMany({ pagination: 'onePage', pageSize: 40 });
+		expect(result.error?.message).toBe(MESSAGE);
+		expect(result.error?.description).toMatch(/^40 items were read before\./);
+	});
+
+	it('the last page still ends the loop cleanly', async () => {
+		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
+		const result = await getMany({ pagination: 'onePage', pageSize: 100, filters: { priority: 'urgent' } });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node')[0].json).toMatchObject({ has_more: false, next_cursor: null });
+	});
+});
+
+describe('"From list" picker', () => {
+	it('an error instead of a list that cannot be scrolled on', async () => {
+		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
+		await expect(listSearch(NODE, 'searchTickets', { supportTicketApi: credentials })).rejects.toThrow(MESSAGE);
+	});
+});
+
+describe('Poll Trigger', () => {
+	it('fails the poll, saving nothing, when it needs the rest; a manual run, the first poll and a poll that reaches the watermark on that page work', async () => {
+		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
+		const service = await startSandbox({ seed: 120, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+		try {
+			const trigger = workflowNode('On New', 'n8n-nodes-support-ticket.supportTicketPollTrigger', { event: 'newTicket' });
+			const poller = await createPoller(chainWorkflow(trigger), { supportTicketApi: credentialsFor(service) }, 'On New');
+			const create = (count: number) =>
+				Array.from({ length: count }, (_, n) => {
+					clock.ms += 1000;
+					return service.store.createTicket({ subject: `New ${n}`, description: 'd', customer: { email: `new${n}@example.com` } }).id;
+				});
+			service.setResponseShape({ hasMoreWithoutCursor: 'null' });
+			const manual = await runWorkflow(chainWorkflow(trigger), { supportTicketApi: credentialsFor(service) }, { nodeName: 'On New' });
+			expect(manual.error).toBeUndefined();
+			expect(manual.output('On New').map((item) => item.json.id)).toEqual([service.store.listTickets()[0].id]);
+			expect((await poller.poll()).items).toBeNull();
+
+			const few = create(3);
+			expect((await poller.poll()).items?.map((item) => item.json.id)).toEqual(few);
+
+			const many = create(150);
+			const saved = JSON.stringify(poller.staticData);
+			await expect(poller.poll()).rejects.toThrow(MESSAGE);
+			expect(JSON.stringify(poller.staticData)).toBe(saved);
+
+			service.setResponseShape({});
+			expect((await poller.poll()).items?.map((item) => item.json.id)).toEqual(many);
+		} finally {
+			await service.stop();
+		}
+	});
+});

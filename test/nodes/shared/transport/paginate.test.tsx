@@ -1,0 +1,21 @@
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
+
+/**
+ * n8n's server decrypts a credential from its database on every read. Each request's signing
+ * reads it (n8n's own read); the node itself reads the Base URL once per list, not once per page.
+ */
+const TICKETS = 1050;
+const { sandbox } = useSandbox({ seed: TICKETS });
+
+describe('a list read page by page reads the credential once, plus once per request for signing', () => {
+	it('Return All over 1,050 tickets: 11 pages, 12 credential reads', async () => {
+		const result = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', returnAll: true }), {
+			supportTicketApi: credentialsFor(sandbox),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node')).toHaveLength(TICKETS);
+		const pages = sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets', status: 200 });
+		expect(pages).toBe(11);
+		expect(result.credentialsHelper.decryptedReads).toBe(pages + 1);
+	});
+});

@@ -1,0 +1,86 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { credentialsFor, runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../../harness';
+import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from './misbehavingProxy';
+
+/**
+ * A redirect is never followed with the signed request: a signature does not cover the host, so
+ * another origin could replay it to the service; a 301/302 would turn a create into a GET. The
+ * redirect becomes an error that says where the service points to.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const { sandbox } = useSandbox({ seed: 5 });
+let proxy: MisbehavingProxy;
+let foreign: RawServer;
+
+beforeAll(async () => {
+	proxy = await startMisbehavingProxy(sandbox.baseUrl);
+	foreign = await startRawServer((_req, res) => {
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end('{"data":{"id":"tkt_1","subject":"from another origin"}}');
+	});
+});
+afterAll(async () => {
+	await proxy.stop();
+	await foreign.stop();
+});
+beforeEach(() => {
+	proxy.setRules([]);
+	foreign.received.length = 0;
+});
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const credentials = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
+const redirectTo = (status: number, location: string) => ({ kind: 'replace' as const, status, headers: { location } });
+
+describe('the node does not follow redirects', () => {
+	it('a 307 to another origin sends it nothing and says where to point the Base URL', async () => {
+		const location = `${foreign.baseUrl}/api/v1/external/tickets/tkt_1`;
+		proxy.setRules([{ times: 1, answer: redirectTo(307, location) }]);
+		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }), credentials());
+		expect(result.error?.message).toBe(`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}`);
+		expect(foreign.received).toHaveLength(0);
+		expect(proxy.received).toHaveLength(1);
+	});
+
+	it.each([301, 302])('a %i on a create is not turned into a GET and does not blame the API key', async (status) => {
+		const before = sandbox.store.ticketCount;
+		const location = `${foreign.baseUrl}/support/api/v1/external/tickets`;
+		proxy.setRules([{ times: 1, answer: redirectTo(status, location) }]);
+		const parameters: IDataObject = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'r@example.com' };
+		const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), credentials());
+		expect(result.error?.message).toBe(`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}/support`);
+		expect(result.error?.description).not.toMatch(/API key/i);
+		expect(foreign.received).toHaveLength(0);
+		expect(proxy.received.map((r) => r.method)).toEqual(['POST']);
+		expect(sandbox.store.ticketCount).toBe(before);
+	});
+
+	it('a redirect somewhere outside the API names the address and asks to check the Base URL', async () => {
+		proxy.setRules([{ times: 1, answer: redirectTo(302, '/login?next=%2Fapi') }]);
+		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }), credentials());
+		expect(result.error?.message).toBe(`The service redirected to ${proxy.baseUrl}/login?next=%2Fapi: check the Base URL in the credential`);
+	});
+});
+
+describe('requests signed by the credential for other nodes (HTTP Request node) do not follow redirects either', () => {
+	it.each([false, true])('legacy request %p: the other origin receives no API key or signature', async (legacy) => {
+		proxy.setRules([{ times: 1, answer: redirectTo(307, `${foreign.baseUrl}/api/v1/external/tickets`) }]);
+		const result = await runWorkflow(
+			singleNodeWorkflow('harness.signedRequest', { method: 'GET', url: '/api/v1/external/tickets', legacy }),
+			credentials(),
+		);
+		expect(foreign.received).toHaveLength(0);
+		// What the node sees is the redirect itself, not the other origin's answer.
+		const seen = result.error ? String(result.error.message) : JSON.stringify(result.output('Node')[0].json);
+		expect(seen).not.toContain('from another origin');
+	});
+
+	it('the credential Test fails on a redirect, saying so', async () => {
+		proxy.setRules([{ times: 1, answer: redirectTo(301, `${foreign.baseUrl}/api/v1/external/tickets?per_page=1`) }]);
+		const result = await testCredential('supportTicketApi', credentials().supportTicketApi);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The service answered with a redirect/);
+		expect(foreign.received).toHaveLength(0);
+	});
+});

@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
+
+/**
+ * `Retry-After`, through the engine against the sandbox: the node waits at least as long as the
+ * service asked (as seconds or as an HTTP date), which is longer than its own first backoff
+ * (at most 500 ms), so the gap between the two requests shows which rule was applied. A wait
+ * longer than the node's budget ends the request at once with a message that says so.
+ * Only lower bounds of time are asserted: they cannot flake.
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+const MAX_FIRST_BACKOFF_MS = 500;
+const { sandbox } = useSandbox({ seed: 5 });
+
+async function run(parameters: IDataObject, baseUrl = sandbox.baseUrl) {
+	const credentials = credentialsFor(sandbox, baseUrl);
+	return await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
+}
+
+const getTicket = () => ({ resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: 'tkt_1' } });
+const gapMs = () => sandbox.log[1].startedAt - sandbox.log[0].startedAt;
+
+describe('Retry-After is honoured', () => {
+	it('as seconds: a 429 with "Retry-After: 2" is repeated no sooner than 2 s later', async () => {
+		sandbox.setFaults({ next: [429], retryAfter: 2 });
+		const result = await run(getTicket());
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node')[0].json.id).toBe('tkt_1');
+		expect(sandbox.log.map((e) => e.status)).toEqual([429, 200]);
+		expect(gapMs()).toBeGreaterThanOrEqual(2000);
+	});
+
+	it('as an HTTP date: a 503 is repeated no sooner than the date named', async () => {
+		sandbox.setFaults({ next: [503], retryAfter: 'http-date' });
+		const result = await run(getTicket());
+		expect(result.error).toBeUndefined();
+		expect(sandbox.log.map((e) => e.status)).toEqual([503, 200]);
+		// The sandbox names the whole second after the one it answered in, plus one: at least this.
+		const earliest = Math.ceil(sandbox.log[0].startedAt / 1000) * 1000 + 1000;
+		expect(sandbox.log[1].startedAt).toBeGreaterThanOrEqual(earliest);
+		expect(gapMs()).toBeGreaterThan(MAX_FIRST_BACKOFF_MS);
+	});
+
+	it('for a create: a 429 (nothing processed) is repeated after the wait, and makes one ticket', async () => {
+		const before = sandbox.store.ticketCount;
+		sandbox.setFaults({ next: [429], retryAfter: 1 });
+		const result = await run({ resource: 'ticket', operation: 'create', subject: 'Waited', description: 'D', customerEmail: 'w@example.com' });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 429', 'POST 201']);
+		expect(gapMs()).toBeGreaterThanOrEqual(1000);
+		expect(sandbox.store.ticketCount).toBe(before + 1);
+	});
+});
+
+describe('a wait longer than the node waits on its own ends the request at once', () => {
+	it('"Retry-After: 120" (seconds): one request, and the message says how long the service asked for', async () => {
+		sandbox.setFaults({ next: [429], retryAfter: 120 });
+		const result = await run(getTicket());
+		expect(sandbox.log).toHaveLength(1);
+		expect(result.error?.message).toBe('The service is rate limiting requests (HTTP 429) and asked to wait 120 s before the next attempt');
+		expect(result.error?.description).toMatch(
+			/^The node does not wait that long on its own \(at most 60 s per request\), and does not try earlier than the service asked\. Wait a little and run again/,
+		);
+	});
+
+	describe('an HTTP date two hours ahead', () => {
+		let server: Server;
+		let requests = 0;
+		beforeAll(async () => {
+			// The sandbox's dates are one second ahead; a far date comes from this stand-in service.
+			server = createServer((_req, res) => {
+				requests++;
+				res.writeHead(503, { 'retry-after': new Date(Date.now() + 2 * 3600_000).toUTCString(), 'content-type': 'application/json' });
+				res.end('{"error":{"code":"unavailable","message":"Down for maintenance"}}');
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		});
+		afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+
+		it('is not waited for, and not anticipated', async () => {
+			const { port } = server.address() as AddressInfo;
+			const result = await run(getTicket(), `http://127.0.0.1:${port}`);
+			expect(requests).toBe(1);
+			expect(result.error?.message).toMatch(/^The service had an error \(HTTP 503\) and asked to wait (7199|7200) s before the next attempt$/);
+			expect(result.error?.description).toContain('The service said: "Down for maintenance"');
+		});
+	});
+});
