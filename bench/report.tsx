@@ -303,7 +303,7 @@ export function renderResults(results: BenchResults): string {
 		sectionBody(results, 'Return All and Limit', traversals, traversalTables),
 		'## Return All through real n8n (`n8n execute`)',
 		sectionBody(results, 'Real n8n', results.realN8n, realN8nSection),
-		'## Signing and webhook verification (nodes/shared/signature.ts, signRequestOptions.ts)',
+		'## Signing and webhook verification (nodes/shared/signing/signature.ts, signRequestOptions.ts)',
 		sectionBody(results, 'Signing and verification', results.signing, (signing) => `In the bench process, after all child processes ended: 200 ms warm-up per operation, then rounds of about 60 ms each.\n\n${signingTable(signing)}`),
 		existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8').trim() : '',
 		memorySection(repoPath('bench', 'memory-results.md')),
