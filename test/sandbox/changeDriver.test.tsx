@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { waitUntil } from '../e2e/wait';
-import { CHANGE_KINDS, type ChangeDriverSummary, type Sandbox, startSandbox, type Ticket } from './index';
+import { CHANGE_KINDS, type ChangeDriverSummary, type Sandbox, startSandbox, type Ticket } from '../../sandbox';
 import { expectRefusedSettings, TestClient } from './testClient';
 import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
 import { LOAD_TYPESCRIPT } from '../harness/typeScriptNode';
@@ -128,7 +128,7 @@ describe('sandbox change driver', () => {
 			process.execPath,
 			[
 				...LOAD_TYPESCRIPT,
-				path.join(__dirname, 'cli.tsx'),
+				path.join(__dirname, '../../sandbox/cli.tsx'),
 				'--port',
 				'0',
 				'--seed',

@@ -9,7 +9,7 @@
 import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
 import { isolateUserFolder } from '../../harness/isolateUserFolder';
 import { useNativeRegexEngine } from '../../harness/nativeRegexEngine';
-import { startSandbox } from '../../sandbox';
+import { startSandbox } from '../../../sandbox';
 
 export interface ZoneRun {
 	offsetInJune: number;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { IDataObject, IWorkflowBase } from 'n8n-workflow';
 
 import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
-import { startSandbox, type TimestampFormat } from '../../sandbox';
+import { startSandbox, type TimestampFormat } from '../../../sandbox';
 import type { ZoneRun } from './createdAfterInZone';
 
 /**
