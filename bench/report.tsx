@@ -314,7 +314,7 @@ export function renderResults(results: BenchResults): string {
 
 export type MemoryResults = { run: RunFacts; heapCapMiB: number; measurements: ImportMeasurement[]; failures: string[] };
 
-/** "Done when" of issue 7 item 1: heap retained per ticket at the largest size; capped peak RSS, largest ÷ smallest size. */
+/** What "a page per execution keeps memory flat" means in figures: heap retained per ticket at the largest size; capped peak RSS, largest ÷ smallest size. */
 export const MEMORY_TARGETS = { retainedBytesPerTicket: 16, cappedPeakRatio: 1.25 };
 
 export const SUMMARY_START = '<!-- memory-summary:start -->';
