@@ -1,4 +1,4 @@
-// Lint for the code that is never shipped (test/, bench/, scripts/): plain TypeScript rules.
+// Lint for the code that is never shipped (test/, sandbox/, bench/, scripts/): plain TypeScript rules.
 // It may use process, timers, node: modules and the console, which the shipped-code rules of
 // eslint.config.mjs (n8n's unmodified template, required by `"strict": true`) forbid.
 import js from '@eslint/js';
@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
 	{ ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', '.tmp/**'] },
 	{
-		files: ['{test,bench,scripts}/**/*.{ts,tsx}'],
+		files: ['{test,sandbox,bench,scripts}/**/*.{ts,tsx}'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 	},
 );

@@ -1,14 +1,27 @@
 /**
- * Tests are TypeScript, compiled once by `npm run build:tools` (tsc -p tsconfig.json, strict,
- * the same compiler as the package) into build/; jest runs the compiled files with source maps.
- * One compiler for everything means tests are type-checked exactly like the shipped code.
+ * Tests run from their TypeScript sources: @swc/jest strips the types file by file (fast, no
+ * build step), with the same output settings as tsc (test/harness/swcOptions.js). The type check
+ * is tsc's, in `npm test` (`npm run build:tools`, strict, the same compiler as the package).
+ * Tests that run workflows load the package from dist/, as n8n does: `npm run build` first.
  */
+const { swcOptions } = require('./test/harness/swcOptions');
+
+const swc = (filename) => {
+	const { filename: _unused, ...options } = swcOptions(filename);
+	return ['@swc/jest', options];
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
 	rootDir: __dirname,
-	roots: ['<rootDir>/build/test'],
-	testMatch: ['**/*.test.js'],
-	setupFiles: ['<rootDir>/build/test/setupEnv.js'],
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.tsx'],
+	transform: {
+		'\\.tsx$': swc('file.tsx'),
+		'\\.ts$': swc('file.ts'),
+	},
+	modulePathIgnorePatterns: ['<rootDir>/build/'],
+	setupFiles: ['<rootDir>/test/setupEnv.tsx'],
 	testEnvironment: 'node',
 	// Only a hang should hit this: on a loaded 2-core machine a 100k-ticket traversal took over 60 s.
 	testTimeout: 300_000,

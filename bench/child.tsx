@@ -10,7 +10,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 
 import { isolateUserFolder } from '../test/harness/isolateUserFolder';
-import type { FaultOptions, RequestLogEntry } from '../test/sandbox';
+import type { FaultOptions, RequestLogEntry } from '../sandbox';
 import { sandboxAdmin, type SignedTarget } from './sandboxProcess';
 
 /** A measurement, made in the child for one job: `run` returns how to read its own figures once the heap was read. */

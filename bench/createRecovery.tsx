@@ -14,7 +14,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
 import { credentialsFor, isolateUserFolder, itemsWorkflow, runWorkflow } from '../test/harness';
-import { startSandbox, type FaultOptions } from '../test/sandbox';
+import { startSandbox, type FaultOptions } from '../sandbox';
 import { option, table } from './report';
 
 const NODE_TYPE = 'n8n-nodes-support-ticket.supportTicket';

@@ -9,7 +9,7 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { itemsWorkflow, runWorkflow, type WorkflowJson } from '../test/harness';
 import { addNodeTypes } from '../test/harness/packageTypes';
-import type { FaultOptions, RequestLogEntry } from '../test/sandbox';
+import type { FaultOptions, RequestLogEntry } from '../sandbox';
 import { type ChildTask, measureInChild, type ProcessFigures, rotated } from './child';
 import type { SignedTarget } from './sandboxProcess';
 import { NODE_TYPE } from './traversal';

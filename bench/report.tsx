@@ -262,7 +262,7 @@ export function renderResults(results: BenchResults): string {
 	const how = [
 		`- **Machine:** ${run.machine}`,
 		`- **Load average** (1/5/15 min) before: ${run.loadBefore}; after: ${run.loadAfter}. The machine is shared, so absolute times move from run to run: read the **ratios**, from sides run back to back in the same round (same sandbox process, fresh child processes, order rotated every round, all sizes interleaved round by round). Client CPU time moves less than wall time when the machine is busy.`,
-		'- **Processes:** the sandbox (`build/test/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC and times exactly one traversal. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is `heapUsed` after it and a full GC, minus before, all items still held. Calls come from the sandbox\'s own request log (cleared after the warm-up); "sandbox ms" sums its time per request.',
+		'- **Processes:** the sandbox (`build/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC and times exactly one traversal. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is `heapUsed` after it and a full GC, minus before, all items still held. Calls come from the sandbox\'s own request log (cleared after the warm-up); "sandbox ms" sums its time per request.',
 		`- **Sides:** ${sides.map((side) => `\`${side}\` = ${SIDE_MEANING[side]}`).join('; ')}. The target is \`node\` ÷ \`n8n-http\` (the limit reachable inside n8n).`,
 		`- **Command:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds).`,
 	];
@@ -314,7 +314,7 @@ export function renderResults(results: BenchResults): string {
 
 export type MemoryResults = { run: RunFacts; heapCapMiB: number; measurements: ImportMeasurement[]; failures: string[] };
 
-/** "Done when" of issue 7 item 1: heap retained per ticket at the largest size; capped peak RSS, largest ÷ smallest size. */
+/** What "a page per execution keeps memory flat" means in figures: heap retained per ticket at the largest size; capped peak RSS, largest ÷ smallest size. */
 export const MEMORY_TARGETS = { retainedBytesPerTicket: 16, cappedPeakRatio: 1.25 };
 
 export const SUMMARY_START = '<!-- memory-summary:start -->';
@@ -395,7 +395,7 @@ export function renderMemoryResults(r: MemoryResults): string {
 		[
 			`- **Machine:** ${r.run.machine}`,
 			`- **Load average** (1/5/15 min) before: ${r.run.loadBefore}; after: ${r.run.loadAfter} (a shared machine: times move from run to run; memory figures much less).`,
-			'- **Processes:** the sandbox (`build/test/sandbox/cli.js --seed n`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and imports every ticket once. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "retained heap" is `heapUsed` after the import and a full GC minus before, the last execution\'s data still held. Calls come from the sandbox\'s request log. Executions run in `manual` mode, the sub-workflow\'s in `integrated` mode.',
+			'- **Processes:** the sandbox (`build/sandbox/cli.js --seed n`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and imports every ticket once. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "retained heap" is `heapUsed` after the import and a full GC minus before, the last execution\'s data still held. Calls come from the sandbox\'s request log. Executions run in `manual` mode, the sub-workflow\'s in `integrated` mode.',
 			'- **Not measured here:** a real n8n process carries far more (its server, database, all built-in nodes), and saves each execution at its end.',
 			`- **Command:** \`${r.run.command}\` (= \`npm run build && npm run build:tools && node build/bench/pageMemory.js\`). Options: \`--sizes 10000,100000,1000000\`, \`--loop-max 1000000\` and \`--return-all-max 100000\` (largest size for those modes), \`--out FILE\`, \`--no-results-md\` (leave bench/results.md alone).`,
 		].join('\n'),

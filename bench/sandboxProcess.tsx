@@ -1,10 +1,10 @@
 /**
- * The sandbox in a process of its own (`build/test/sandbox/cli.js`), so its CPU and memory are not
+ * The sandbox in a process of its own (`build/sandbox/cli.js`), so its CPU and memory are not
  * counted on either side of a measurement. Driven over its unauthenticated admin surface.
  */
 import { startService } from '../test/e2e/queue/services/serviceProcess';
 import { repoPath } from '../test/harness/repoPath';
-import { ADMIN_PREFIX, DEFAULT_API_KEY, DEFAULT_API_SECRET, type FaultOptions, type RequestLogEntry } from '../test/sandbox';
+import { ADMIN_PREFIX, DEFAULT_API_KEY, DEFAULT_API_SECRET, type FaultOptions, type RequestLogEntry } from '../sandbox';
 
 /** Where a measurement sends its signed requests: the credential's fields. */
 export type SignedTarget = { baseUrl: string; apiKey: string; apiSecret: string };
@@ -28,7 +28,7 @@ export type SandboxProcess = ReturnType<typeof sandboxAdmin> & { target: SignedT
 
 /** Resolves once the sandbox is seeded with `seed` tickets and answers (the CLI prints its banner, base URL included). */
 export async function startSandboxProcess(seed: number): Promise<SandboxProcess> {
-	const args = [repoPath('build/test/sandbox/cli.js'), '--port', '0', '--seed', String(seed)];
+	const args = [repoPath('build/sandbox/cli.js'), '--port', '0', '--seed', String(seed)];
 	const service = startService({ name: `the sandbox seeded with ${seed} tickets`, command: process.execPath, args, logFile: '/dev/null' });
 	await service.waitForOutput('Press Ctrl+C', 60_000).catch(async (error: unknown) => {
 		await service.stop();

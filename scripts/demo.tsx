@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { version as n8nCoreVersion } from 'n8n-core/package.json';
 
 import { createPoller, isolateUserFolder, repoPath, runWorkflow, startWebhookReceiver, useNativeRegexEngine, type WorkflowJson } from '../test/harness';
-import { startSandbox } from '../test/sandbox';
+import { startSandbox } from '../sandbox';
 
 const SEED = 1050;
 

@@ -21,7 +21,7 @@ import { writeFileSync } from 'node:fs';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../test/sandbox';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../sandbox';
 import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
 
 interface UiTestOptions {

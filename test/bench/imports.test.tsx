@@ -1,6 +1,6 @@
 import { type ImportMode, importTickets, registerImportNodes, runPages, TicketTally } from '../../bench/imports';
 import { isolateUserFolder } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 const TICKETS = 250;
 let sandbox: Sandbox;

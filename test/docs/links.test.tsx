@@ -16,7 +16,7 @@ const files = [
 	'CHANGELOG.md',
 	...inDir('docs'),
 	...inDir('bench'),
-	'test/sandbox/README.md',
+	'sandbox/README.md',
 	'test/e2e/README.md',
 ].filter((f) => existsSync(repoPath(f)));
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox';
 import { findWorkflow, isManuallyTriggered, usesDataTables, type WorkflowFile } from './fixtures';
 import { executeWorkflow, type CliExecution } from './n8n/cli';
 import type { N8nUserFolder } from './n8n/userFolder';

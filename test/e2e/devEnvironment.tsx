@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
 import { exampleWorkflows, SANDBOX_CREDENTIAL_ID, sandboxCredentials, triggerWebhookPath, type WorkflowFile } from './fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from './n8n/n8nInstall';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox, Ticket } from '../sandbox';
+import type { Sandbox, Ticket } from '../../sandbox';
 import { POLL_EXAMPLE, type ActiveCopy } from './activeCopies';
 import { executionRun, executionsInOrder, isFinished, waitForExecutions } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';

@@ -12,7 +12,7 @@
  * "N passed, N failed".
  */
 
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
 import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import { e2eWorkflows, exampleWorkflows, findWorkflow, pointAtSandbox, sandboxCredentials, type WorkflowFile } from './fixtures';

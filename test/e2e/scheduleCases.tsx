@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox';
 import { INCREMENTAL_EXAMPLE, SCHEDULE_SECONDS, type ActiveCopy } from './activeCopies';
 import { executionRun, isFinished, waitForExecutions } from './executions';
 import type { N8nInstall } from './n8n/n8nInstall';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox';
 import { SANDBOX_CREDENTIAL_ID, WRONG_SECRET_CREDENTIAL_ID } from './fixtures';
 import type { CredentialImport } from './n8n/cli';
 import type { N8nRestClient } from './n8n/restClient';

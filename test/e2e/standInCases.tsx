@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox';
 import { isolateUserFolder, runWorkflow, useNativeRegexEngine } from '../harness';
 import { BASE_NODE_STAND_INS } from '../harness/baseNodeStandIns';
 import { executionRun, isFinished, waitForExecutions } from './executions';

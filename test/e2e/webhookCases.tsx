@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox';
 import { signForTest } from '../sandbox/testClient';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from './fixtures';
 import { parseExecutionData } from './n8n/executionData';

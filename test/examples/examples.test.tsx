@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { createPoller, repoPath, runWorkflow, startWebhookReceiver, type WorkflowJson } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 

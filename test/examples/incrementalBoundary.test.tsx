@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 
 import { repoPath, runWorkflow, type WorkflowJson } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 let sandbox: Sandbox;
 // Frozen service clock (close to real time: requests are signed with the real one).

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { IDataObject, INode, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { createPoller, credentialsFor, loadPackageTypes, repoPath, type WorkflowJson } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const workflow = load('sync-by-polling.json');

@@ -2,7 +2,7 @@
  * Stand-ins for the n8n-nodes-base nodes that our example and e2e workflows use, registered under
  * n8n's own type names (`packageTypes.tsx`), so the same workflow JSON runs in the harness and in n8n.
  *
- * Why not the real nodes (measured 2026-11-23 on 2 cores, Node 20, fresh npm cache; CONTRIBUTING.md, Development):
+ * Why not the real nodes (on 2 cores, Node 20, fresh npm cache):
  * - `n8n-nodes-base@2.41.1` (n8n 2.41.1's) as a devDependency adds 397 packages and 444 MiB and
  *   installs only with `--ignore-scripts` (its Kafka client's install script fails here);
  * - the real Code node 2.x runs JavaScript only in n8n's task runner (`startJob`), not in-process,

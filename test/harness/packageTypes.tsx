@@ -1,3 +1,6 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
 import { PackageDirectoryLoader } from 'n8n-core';
 import {
 	NodeHelpers,
@@ -39,6 +42,7 @@ export function loadPackageTypes(): Promise<PackageTypes> {
 }
 
 async function load(): Promise<PackageTypes> {
+	assertDistBuilt();
 	const loader = new PackageDirectoryLoader(repoRoot());
 	await loader.loadAll();
 	const byName = new Map<string, INodeType | IVersionedNodeType>();
@@ -71,6 +75,23 @@ async function load(): Promise<PackageTypes> {
 		nodeNames: [...byName.keys()].filter((name) => name.startsWith(`${PACKAGE_NAME}.`)),
 		byName,
 	};
+}
+
+/**
+ * Tests run from source, the package from dist/: a missing or older dist/ would test other code
+ * than the checkout's, so it fails with the fix instead.
+ */
+function assertDistBuilt(): void {
+	const root = repoRoot();
+	const { n8n } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const built = [...n8n.nodes, ...n8n.credentials].map((file) => path.join(root, file));
+	const missing = built.find((file) => !existsSync(file));
+	if (missing) throw new Error(`${path.relative(root, missing)} is missing: run npm run build first`);
+	const builtAt = Math.min(...built.map((file) => statSync(file).mtimeMs));
+	const newer = ['nodes', 'credentials']
+		.flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => path.join(dir, file)))
+		.find((file) => /\.(ts|json)$/.test(file) && statSync(path.join(root, file)).mtimeMs > builtAt);
+	if (newer) throw new Error(`${newer} changed after dist/ was built: run npm run build first`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 
 /** The Support Ticket API credential that reaches `sandbox`, or the same service at `baseUrl` (a proxy in front of it). */
 export function credentialsFor(

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { RequestLogEntry } from './index';
+import type { RequestLogEntry } from '../../sandbox';
 import { TestClient } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
+import { LOAD_TYPESCRIPT } from '../harness/typeScriptNode';
 
 describe('sandbox admin surface', () => {
 	const { sandbox, client } = useSandboxClient({ seed: 20 });
@@ -77,7 +78,7 @@ describe('sandbox admin surface', () => {
 
 describe('sandbox command line', () => {
 	it('starts with --port 0 --seed, prints base URL, key and secret, and exits cleanly on SIGTERM', async () => {
-		const cli = spawn(process.execPath, [path.join(__dirname, 'cli.js'), '--port', '0', '--seed', '50', '--key', 'k1', '--secret', 's1'], {
+		const cli = spawn(process.execPath, [...LOAD_TYPESCRIPT, path.join(__dirname, '../../sandbox/cli.tsx'), '--port', '0', '--seed', '50', '--key', 'k1', '--secret', 's1'], {
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let output = '';
@@ -108,7 +109,7 @@ describe('sandbox command line', () => {
 	});
 
 	it('rejects unknown options with usage and exit code 2', async () => {
-		const cli = spawn(process.execPath, [path.join(__dirname, 'cli.js'), '--bogus', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const cli = spawn(process.execPath, [...LOAD_TYPESCRIPT, path.join(__dirname, '../../sandbox/cli.tsx'), '--bogus', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
 		let stderr = '';
 		cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));

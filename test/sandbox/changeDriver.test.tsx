@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { waitUntil } from '../e2e/wait';
-import { CHANGE_KINDS, type ChangeDriverSummary, type Sandbox, startSandbox, type Ticket } from './index';
+import { CHANGE_KINDS, type ChangeDriverSummary, type Sandbox, startSandbox, type Ticket } from '../../sandbox';
 import { expectRefusedSettings, TestClient } from './testClient';
 import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
+import { LOAD_TYPESCRIPT } from '../harness/typeScriptNode';
 
 describe('sandbox change driver', () => {
 	const fixedNow = Date.parse('2025-06-01T12:00:00.000Z');
@@ -126,7 +127,8 @@ describe('sandbox change driver', () => {
 		const cli = spawn(
 			process.execPath,
 			[
-				path.join(__dirname, 'cli.js'),
+				...LOAD_TYPESCRIPT,
+				path.join(__dirname, '../../sandbox/cli.tsx'),
 				'--port',
 				'0',
 				'--seed',

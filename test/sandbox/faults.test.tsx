@@ -1,6 +1,6 @@
 import { waitUntil } from '../e2e/wait';
-import { FaultInjector } from './faults';
-import { startSandbox } from './index';
+import { FaultInjector } from '../../sandbox/faults';
+import { startSandbox } from '../../sandbox';
 import { errorOf, TestClient } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
 

@@ -1,4 +1,4 @@
-import { type Reply, startSandbox, type Ticket } from './index';
+import { type Reply, startSandbox, type Ticket } from '../../sandbox';
 import { errorOf, type ListBody, TestClient, TestClock } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
 

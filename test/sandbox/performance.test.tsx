@@ -1,4 +1,4 @@
-import type { Ticket } from './index';
+import type { Ticket } from '../../sandbox';
 import { useSandboxClient } from './useSandboxClient';
 
 /**

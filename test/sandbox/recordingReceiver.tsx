@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookPayload } from './webhooks';
+import type { WebhookPayload } from '../../sandbox/webhooks';
 
 export interface RecordedDelivery {
 	path: string;

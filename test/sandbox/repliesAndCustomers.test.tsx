@@ -1,4 +1,4 @@
-import type { Customer, Reply, Ticket } from './index';
+import type { Customer, Reply, Ticket } from '../../sandbox';
 import { API, errorOf, type ItemBody, type ListBody, TestClock } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
 

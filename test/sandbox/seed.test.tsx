@@ -1,4 +1,4 @@
-import { type Sandbox, startSandbox } from './index';
+import { type Sandbox, startSandbox } from '../../sandbox';
 
 describe('sandbox seed data', () => {
 	const fixedNow = Date.parse('2025-06-01T12:00:00.000Z');

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, type Ticket } from './index';
+import { MAX_BODY_BYTES, type Ticket } from '../../sandbox';
 import { API, errorOf, type ItemBody, TestClock } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
 

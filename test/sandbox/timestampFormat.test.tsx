@@ -1,4 +1,4 @@
-import { startSandbox, type Ticket } from './index';
+import { startSandbox, type Ticket } from '../../sandbox';
 import { type ItemBody, type ListBody, TestClient, TestClock } from './testClient';
 
 describe('sandbox timestampFormat', () => {

@@ -1,5 +1,5 @@
 import { startedInBeforeAll } from '../harness/useSandbox';
-import { type Sandbox, type SandboxOptions, startSandbox } from './server';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/server';
 import { TestClient } from './testClient';
 
 /**

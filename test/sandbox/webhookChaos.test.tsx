@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Sandbox, startSandbox, type WebhookChaosOptions, type WebhookCounters } from './index';
+import { type Sandbox, startSandbox, type WebhookChaosOptions, type WebhookCounters } from '../../sandbox';
 import { expectRefusedSettings, signForTest, TestClient, TestClock } from './testClient';
 import { type RecordedDelivery, startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Sandbox, startSandbox, type Ticket } from './index';
+import { type Sandbox, startSandbox, type Ticket } from '../../sandbox';
 import { type ItemBody, signForTest, TestClient, TestClock } from './testClient';
 import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';
 

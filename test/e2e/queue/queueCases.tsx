@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox, WebhookDelivery } from '../../sandbox';
+import type { Sandbox, WebhookDelivery } from '../../../sandbox';
 import { nodeOutput, onlyItem } from '../runData';
 import type { Suite } from '../suite';
 import type { ClusterProcess } from './queueCluster';

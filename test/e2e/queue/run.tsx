@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import { sandboxCredentials } from '../fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from '../n8n/cli';
 import { ensureN8n, type N8nInstall, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';

@@ -1,4 +1,4 @@
-import { hmacSha256Hex, sha256Hex, signedMessage } from '../../sandbox/auth';
+import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 
 export interface Delivery {
 	/** The exact body bytes (what is signed). */

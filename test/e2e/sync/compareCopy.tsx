@@ -1,4 +1,4 @@
-import type { Customer, Ticket } from '../../sandbox';
+import type { Customer, Ticket } from '../../../sandbox';
 import { CUSTOMER_COLUMNS, type Row, TICKET_COLUMNS } from './syncTables';
 
 /** How a copy differs from the service: the proof wants every count at 0. */

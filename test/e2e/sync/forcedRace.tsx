@@ -10,7 +10,7 @@
  * On a service where a reply leaves the ticket's updated_at alone, the reconcile never reads these
  * tickets again: only a sweep of the tables removes the second row.
  */
-import type { AnswerGate, Sandbox, Ticket } from '../../sandbox';
+import type { AnswerGate, Sandbox, Ticket } from '../../../sandbox';
 
 export interface ForcedRaceSettings {
 	/** Old tickets of the next page that get a reply while a page is answered. */

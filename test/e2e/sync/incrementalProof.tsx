@@ -4,7 +4,7 @@
  * of them in the watermark's very millisecond, and the next run copies just those; a run with
  * nothing new writes nothing. After each run every ticket is in the table exactly once.
  */
-import type { Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../../sandbox';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { PinnableClock } from '../pinnableClock';
 import { compareTickets, describeDifference } from './compareCopy';

@@ -10,7 +10,7 @@
  * older version of a ticket and of a customer pinned on its triggers must leave the copy as it is,
  * while a plain Data Table upsert by id (the control) is overwritten with the older version.
  */
-import type { Customer, RequestLogEntry, Sandbox, Ticket } from '../../sandbox';
+import type { Customer, RequestLogEntry, Sandbox, Ticket } from '../../../sandbox';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';

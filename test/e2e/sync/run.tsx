@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import { exampleWorkflows, sandboxCredentials, type WorkflowFile } from '../fixtures';
 import { activateWorkflow, type CredentialImport, importCredentials, importWorkflows } from '../n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';

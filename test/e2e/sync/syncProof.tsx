@@ -4,7 +4,7 @@
  * deliveries that are dropped, repeated and reordered; stop the changes, let the deliveries settle,
  * run one reconcile (sync-reconcile.json) and compare the Data Tables with the service.
  */
-import type { ChangeDriverOptions, ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../sandbox';
+import type { ChangeDriverOptions, ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../../sandbox';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import type { PostgresServer } from '../queue/services/postgresServer';

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
-import type { RequestLogEntry } from '../../sandbox';
+import type { RequestLogEntry } from '../../../sandbox';
 
 /**
  * Options → Concurrent Requests, through the engine over real HTTP: items are sent several at a

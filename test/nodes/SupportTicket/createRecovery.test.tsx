@@ -6,7 +6,7 @@ import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
-import type { Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../../sandbox';
 
 /**
  * A create whose answer is lost after the service may have processed it (a gateway's 503 without

@@ -3,13 +3,13 @@
  * time zone. Jest gives each test file a copy of process.env, so setting TZ there changes nothing:
  * getAll.createdAfter.test.tsx runs this file as a child process with TZ set instead.
  *
- *   TZ=Europe/Berlin node build/test/nodes/SupportTicket/createdAfterInZone.js <Created After>
+ *   TZ=Europe/Berlin node -r ./test/harness/register.js test/nodes/SupportTicket/createdAfterInZone.tsx <Created After>
  *   → prints {"offsetInJune": -120, "ids": [...], "expected": [...], "sentCreatedAt": [...]}
  */
 import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
 import { isolateUserFolder } from '../../harness/isolateUserFolder';
 import { useNativeRegexEngine } from '../../harness/nativeRegexEngine';
-import { startSandbox } from '../../sandbox';
+import { startSandbox } from '../../../sandbox';
 
 export interface ZoneRun {
 	offsetInJune: number;

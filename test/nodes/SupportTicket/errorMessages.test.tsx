@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 
 /**
  * What a user reads when the service says no: the message and the description n8n shows on the

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { IDataObject, IWorkflowBase } from 'n8n-workflow';
 
 import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
-import { startSandbox, type TimestampFormat } from '../../sandbox';
+import { startSandbox, type TimestampFormat } from '../../../sandbox';
 import type { ZoneRun } from './createdAfterInZone';
 
 /**
@@ -200,7 +200,7 @@ describe.each([
 		['with Z', '2025-06-01T12:00:00.000Z'],
 	])('Created After %s: the tickets at or after it, none lost and no older one (both read as UTC)', async (_name, createdAfter) => {
 		// A child process, since TZ cannot change inside a jest test (see createdAfterInZone.tsx).
-		const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'createdAfterInZone.js'), createdAfter], {
+		const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'createdAfterInZone.tsx'), createdAfter], {
 			env: { ...process.env, TZ: zone },
 		});
 		const run = JSON.parse(stdout) as ZoneRun;

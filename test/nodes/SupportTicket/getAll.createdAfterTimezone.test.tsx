@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 
 /**
  * Created After picked in the date picker holds a date and time without a zone. Other n8n nodes

@@ -11,7 +11,7 @@ import type {
 
 import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { addNodeTypes } from '../../harness/packageTypes';
-import { startSandbox } from '../../sandbox';
+import { startSandbox } from '../../../sandbox';
 
 /**
  * Get Many, Pagination "One Page per Run": one call per run, one item holding the page, and a

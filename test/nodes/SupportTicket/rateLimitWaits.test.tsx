@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
-import type { Sandbox } from '../../sandbox';
+import type { Sandbox } from '../../../sandbox';
 
 /**
  * "No item fails for being rate-limited", whatever form the service's Retry-After takes: 60

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, runWorkflow, workflowNode, type WorkflowJson } from '../../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 
 const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
 

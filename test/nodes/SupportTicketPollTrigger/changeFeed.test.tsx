@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, workflowNode, type Poller } from '../../harness';
-import { startSandbox, type Sandbox, type TimestampFormat } from '../../sandbox';
+import { startSandbox, type Sandbox, type TimestampFormat } from '../../../sandbox';
 import { TestClient, type ListBody } from '../../sandbox/testClient';
 
 /**

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, workflowNode } from '../../harness';
-import { startSandbox } from '../../sandbox';
+import { startSandbox } from '../../../sandbox';
 
 /**
  * Updated Ticket with a rejected backlog cursor while tickets keep changing: tickets in the

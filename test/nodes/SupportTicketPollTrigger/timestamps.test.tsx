@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, workflowNode } from '../../harness';
-import { startSandbox, type TimestampFormat } from '../../sandbox';
+import { startSandbox, type TimestampFormat } from '../../../sandbox';
 
 /**
  * The poll trigger reads created_at in every form a service may send: ISO with or without a zone

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 
-import { hmacSha256Hex, sha256Hex, signedMessage } from '../../sandbox/auth';
+import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 
 /**
  * Builds and sends webhook deliveries by hand, signed with the sandbox's own signing code (not

@@ -2,7 +2,7 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
 import { chainWorkflow, startWebhookReceiver, workflowNode, type WebhookReceiver } from '../../harness';
-import { createRandom, pick, randomInt, type Random } from '../../sandbox/prng';
+import { createRandom, pick, randomInt, type Random } from '../../../sandbox/prng';
 import { deliver, nowSeconds, signDelivery, type DeliveryParts } from './deliveries';
 
 const SECRET = 'matrix sëcret "with" spaces';

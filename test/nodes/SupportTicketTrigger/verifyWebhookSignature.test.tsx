@@ -1,5 +1,5 @@
 import { verifyWebhookSignature } from '../../../nodes/SupportTicketTrigger/verifyWebhookSignature';
-import { hmacSha256Hex, sha256Hex, signedMessage } from '../../sandbox/auth';
+import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 
 const SECRET = 'sëcret with spaces "and quotes"';
 const PATH = '/webhook/abc/support-ticket?x=1';

@@ -11,7 +11,7 @@ import {
 	workflowNode,
 	chainWorkflow,
 } from '../../../harness';
-import { startSandbox } from '../../../sandbox';
+import { startSandbox } from '../../../../sandbox';
 
 /**
  * A service that says `has_more` but gives no `next_cursor` (null, left out or ""): the rest of

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { describeApiError } from '../../../../nodes/shared/transport/describeApiError';
 import { chainWorkflow, createPoller, credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox, workflowNode } from '../../../harness';
-import { startSandbox } from '../../../sandbox';
+import { startSandbox } from '../../../../sandbox';
 
 /**
  * The spec does not show how a service rejects an invalid or expired cursor. Besides 400, a 404,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
-import { startSandbox } from '../../../sandbox';
+import { startSandbox } from '../../../../sandbox';
 
 /**
  * Successes without the `{data}` envelope: the spec allows 204 with no body on operations it does

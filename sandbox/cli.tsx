@@ -1,7 +1,7 @@
 /**
  * Command line: start the sandbox and keep it running until SIGINT/SIGTERM.
  *
- *   node build/test/sandbox/cli.js --port 4010 --seed 1000 [--key K --secret S]
+ *   node build/sandbox/cli.js --port 4010 --seed 1000 [--key K --secret S]
  *                                  [--seed-random N] [--max-skew SECONDS] [--faults JSON]
  *                                  [--webhook URL ...] [--webhook-chaos JSON] [--driver JSON]
  */
@@ -12,7 +12,7 @@ import { validateFaultOptions } from './faults';
 import { type SandboxOptions, startSandbox } from './server';
 import { validateWebhookChaos } from './webhookChaos';
 
-const USAGE = `Usage: node build/test/sandbox/cli.js [options]
+const USAGE = `Usage: node build/sandbox/cli.js [options]
 
   --port N          TCP port on 127.0.0.1 (default 4010; 0 picks a free port)
   --seed N          number of seeded tickets (default 0)

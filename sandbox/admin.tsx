@@ -107,7 +107,7 @@ function route(context: AdminContext, method: string, target: string, body: Requ
 		if (!webhooks.remove(hookMatch[1])) throw new ApiError(404, 'not_found', `Webhook '${hookMatch[1]}' was not found.`);
 		return { status: 204 };
 	}
-	throw new ApiError(404, 'not_found', `No admin route for ${method} ${url.pathname}. See test/sandbox/README.md.`);
+	throw new ApiError(404, 'not_found', `No admin route for ${method} ${url.pathname}. See sandbox/README.md.`);
 }
 
 /** Admin bodies are lenient about Content-Type (curl -d sends a form type); empty means {}. */
