@@ -107,7 +107,7 @@ const SIDE_MEANING: Record<Side, string> = {
 const ITEM_SIDE_MEANING: Record<string, string> = {
 	'http-request': "n8n's HTTP Request node (n8n-nodes-base 2.41.1, v4.5, defaults, Support Ticket credential as predefined type)",
 	'http-request-retry': 'the same with Retry On Fail (3 tries, 1 s apart)',
-	'node-1': 'this node, Concurrent Requests 1 (one item after another, as before)',
+	'node-1': 'this node, Concurrent Requests 1 (one item after another)',
 };
 const itemSideMeaning = (side: ItemSide): string => ITEM_SIDE_MEANING[side] ?? `this node, Concurrent Requests ${side.slice('node-'.length)}`;
 

@@ -5,7 +5,7 @@ import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 /**
  * Custom Fields (JSON) are sent as written, and a number the request cannot carry exactly is
  * refused instead of changed: the body is JSON made from JavaScript numbers (doubles), so
- * 9007199254740993 (2^53 + 1) used to reach the service as 9007199254740992, silently.
+ * 9007199254740993 (2^53 + 1) would reach the service as 9007199254740992, silently.
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 4 });

@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../../../sandbox';
 /**
  * Created After picked in the date picker holds a date and time without a zone. Other n8n nodes
  * read such a value in the workflow's time zone (Workflow Settings → Timezone, else the
- * instance's default): so does Created After now; it used to read it as UTC. A value from an
+ * instance's default), and so does Created After. A value from an
  * expression without a zone stays UTC, as the service's own timestamps without zone are read,
  * so a created_at fed back means the instant the service meant.
  */

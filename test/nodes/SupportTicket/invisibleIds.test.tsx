@@ -3,10 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 /**
- * IDs with a character nobody can see (pasted along from a web page or a spreadsheet) used to be
- * sent as they were, percent-encoded: the service answered 404 for an ID that looks right. Now
- * they are refused before any request like an ID with a slash, and the message shows where the
- * character is, since the ID looks fine on screen.
+ * IDs with a character nobody can see (pasted along from a web page or a spreadsheet) would be
+ * sent percent-encoded and answered 404 although the ID looks right, so they are refused before
+ * any request like an ID with a slash, and the message shows where the character is, since the ID
+ * looks fine on screen.
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 3 });

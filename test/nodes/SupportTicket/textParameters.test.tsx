@@ -4,9 +4,9 @@ import { itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 
 /**
  * Every text parameter of every operation, mapped by an expression to a value that is not text.
- * An object or a list used to reach the service as "[object Object]" or "a,b" (and an object
- * without toString failed with a bare TypeError); now the node refuses it before any request,
- * naming the field and the item. Numbers and booleans are sent as their text, as n8n users map them.
+ * Sent as they are, an object or a list would reach the service as "[object Object]" or "a,b"
+ * (and an object without toString would fail with a bare TypeError), so the node refuses it before
+ * any request, naming the field and the item. Numbers and booleans are sent as their text, as n8n users map them.
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 7 });
