@@ -1,5 +1,5 @@
-import type { Customer, Ticket } from '../../../sandbox';
-import { CUSTOMER_COLUMNS, type Row, TICKET_COLUMNS } from './syncTables';
+import type { Customer, Sandbox, Ticket } from '../../../sandbox';
+import { type CopyStore, CUSTOMER_COLUMNS, type Row, TICKET_COLUMNS } from './syncTables';
 
 /** How a copy differs from the service: the proof wants every count at 0. */
 export interface CopyDifference {
@@ -70,4 +70,12 @@ export function compareCustomers(service: Customer[], copy: Row[]): CopyDifferen
 export function describeDifference(what: string, difference: CopyDifference): string {
 	const sample = <T,>(list: T[]) => JSON.stringify(list.slice(0, 5));
 	return `${what}: ${difference.compared} compared, ${difference.missing.length} missing ${sample(difference.missing)}, ${difference.extra.length} extra ${sample(difference.extra)}, ${difference.stale.length} stale ${sample(difference.stale)}`;
+}
+
+/** The copy, read from where it is kept, against the service as it is now. */
+export async function compareWithService(copy: CopyStore, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
+	return {
+		tickets: compareTickets(sandbox.store.listTickets(), await copy.rows('tickets')),
+		customers: compareCustomers(sandbox.store.listCustomers(), await copy.rows('customers')),
+	};
 }

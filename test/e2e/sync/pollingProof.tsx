@@ -15,11 +15,10 @@ import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';
 import type { PinnableClock } from '../pinnableClock';
-import type { PostgresServer } from '../queue/services/postgresServer';
 import { waitUntil } from '../wait';
-import { compareCustomers, compareTickets, type CopyDifference, describeDifference } from './compareCopy';
+import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
 import { isEqual, runToEnd, type SyncTarget } from './syncProof';
-import { CUSTOMER_TABLE, readTable, type Row, TICKET_TABLE } from './syncTables';
+import { type CopyStore, readTable } from './syncTables';
 
 export const POLLING_EXAMPLE = 'examples/sync-by-polling.json';
 export const POLLING_POSTGRES_EXAMPLE = 'examples/sync-by-polling-postgres.json';
@@ -43,42 +42,6 @@ export function pollingWorkflows(examples: WorkflowFile[], store: 'dataTables' |
 	return { polling, control: plainUpsertControl(polling) };
 }
 
-/** Where the copy is read from: n8n's Data Tables (through the editor's API) or PostgreSQL. */
-export interface CopyStore {
-	/** The rows; none while the workflow has not yet created the table. */
-	rows(resource: 'tickets' | 'customers'): Promise<Row[]>;
-}
-
-export function dataTableStore(rest: N8nRestClient): CopyStore {
-	return {
-		rows: async (resource) => {
-			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
-			try {
-				return await readTable(rest, table);
-			} catch (error) {
-				if (String(error).includes(`no Data Table ${table}`)) return [];
-				throw error;
-			}
-		},
-	};
-}
-
-export function postgresStore(postgres: PostgresServer): CopyStore {
-	return {
-		rows: async (resource) => {
-			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
-			const exists = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${table}')::text AS name`);
-			return exists[0]?.name ? await postgres.query<Row>(`SELECT * FROM ${table}`) : [];
-		},
-	};
-}
-
-async function compareCopy(copy: CopyStore, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
-	return {
-		tickets: compareTickets(sandbox.store.listTickets(), await copy.rows('tickets')),
-		customers: compareCustomers(sandbox.store.listCustomers(), await copy.rows('customers')),
-	};
-}
 
 /**
  * The ticket lane of the example with the order-safe steps taken out: a plain upsert by ticket_id,
@@ -242,7 +205,7 @@ export async function provePolling(
 			async () => {
 				await noteSeededCopied();
 				if (!(await allFinished(rest, polling.id))) return undefined;
-				latest = await compareCopy(copy, sandbox);
+				latest = await compareWithService(copy, sandbox);
 				return isEqual(latest.tickets) && isEqual(latest.customers) ? true : undefined;
 			},
 			WAIT_MS,
@@ -262,7 +225,7 @@ export async function provePolling(
 			WAIT_MS,
 			{ intervalMs: 2000 },
 		);
-		const afterOneMorePoll = await compareCopy(copy, sandbox);
+		const afterOneMorePoll = await compareWithService(copy, sandbox);
 		const executions = await rest.listExecutions(polling.id);
 
 		await proveOutOfOrder(rest, sandbox, workflows, copy, { olderTicket, olderCustomer }, cases);
@@ -307,7 +270,7 @@ async function proveOutOfOrder(
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
 	await runToEnd(rest, polling, CUSTOMER_TRIGGER, { [CUSTOMER_TRIGGER]: [{ json: olderCustomer }] });
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
-	const after = await compareCopy(copy, sandbox);
+	const after = await compareWithService(copy, sandbox);
 	if (!isEqual(after.tickets) || !isEqual(after.customers)) {
 		throw new Error(`an older version applied last changed the copy: ${describeDifference('tickets', after.tickets)}; ${describeDifference('customers', after.customers)}`);
 	}

@@ -30,7 +30,8 @@ import { reportTotals, runMain, Suite, type Totals } from '../suite';
 import { DEFAULT_PROOF, isEqual, printFigures, proveSync, secondRows, type SyncFigures, type SyncTarget, syncWorkflows } from './syncProof';
 import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
-import { dataTableStore, POLLING_EXAMPLE, POLLING_POSTGRES_EXAMPLE, pollingWorkflows, postgresStore, printPollingFigures, provePolling } from './pollingProof';
+import { POLLING_EXAMPLE, POLLING_POSTGRES_EXAMPLE, pollingWorkflows, printPollingFigures, provePolling } from './pollingProof';
+import { dataTableStore, postgresStore } from './syncTables';
 
 const SEEDED_TICKETS = 2000;
 const INCREMENTAL_SEEDED_TICKETS = 250;

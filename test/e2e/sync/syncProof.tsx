@@ -13,8 +13,8 @@ import { parseExecutionData } from '../n8n/executionData';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
 import { waitUntil } from '../wait';
-import { compareCustomers, compareTickets, type CopyDifference, describeDifference } from './compareCopy';
-import { CUSTOMER_TABLE, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
+import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
+import { dataTableStore, readTable, STATE_TABLE } from './syncTables';
 import { DEFAULT_FORCED_RACE, forceImportRace, type ForcedRaceFigures, type ForcedRaceSettings } from './forcedRace';
 
 export const SYNC_EXAMPLES = {
@@ -125,13 +125,6 @@ export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trig
 	return (Date.now() - started) / 1000;
 }
 
-/** The copy against the service as it is now. */
-export async function compareNow(rest: N8nRestClient, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
-	return {
-		tickets: compareTickets(sandbox.store.listTickets(), await readTable(rest, TICKET_TABLE)),
-		customers: compareCustomers(sandbox.store.listCustomers(), await readTable(rest, CUSTOMER_TABLE)),
-	};
-}
 
 export function isEqual(difference: CopyDifference): boolean {
 	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
@@ -174,14 +167,14 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		);
 		const total = (await countExecutions(rest, workflows.webhooks.id)) ?? executions.length;
 		const failed = executions.filter((e) => e.status !== 'success').length;
-		const beforeReconcile = await compareNow(rest, sandbox);
+		const beforeReconcile = await compareWithService(dataTableStore(rest), sandbox);
 		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
 		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
 		const recordReads = sandbox.countCalls({ pathname: RECORD_PATH });
 		const callsBeforeReconcile = sandbox.countCalls();
 		const reconcileSeconds = await runToEnd(rest, workflows.reconcile, 'Start Reconcile');
 		const reconcileCalls = sandbox.countCalls() - callsBeforeReconcile;
-		const after = await compareNow(rest, sandbox);
+		const after = await compareWithService(dataTableStore(rest), sandbox);
 		const lastChangeToEqualSeconds = (Date.now() - Date.parse(summary.lastChangeWallAt ?? '')) / 1000;
 		const state = await readTable(rest, STATE_TABLE);
 		const watermark = {

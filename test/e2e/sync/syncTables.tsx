@@ -1,4 +1,5 @@
 import type { N8nRestClient } from '../n8n/restClient';
+import type { PostgresServer } from '../queue/services/postgresServer';
 
 /**
  * The Data Tables the sync examples keep (examples/sync-*.json create them): one row per ticket and
@@ -34,4 +35,34 @@ export async function readTable(rest: N8nRestClient, name: string): Promise<Row[
 		rows.push(...page.body.data.data);
 		if (page.body.data.data.length < PAGE) return rows;
 	}
+}
+
+/** Where the copy is read from: n8n's Data Tables (through the editor's API) or PostgreSQL. */
+export interface CopyStore {
+	/** The rows; none while the workflow has not yet created the table. */
+	rows(resource: 'tickets' | 'customers'): Promise<Row[]>;
+}
+
+export function dataTableStore(rest: N8nRestClient): CopyStore {
+	return {
+		rows: async (resource) => {
+			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
+			try {
+				return await readTable(rest, table);
+			} catch (error) {
+				if (String(error).includes(`no Data Table ${table}`)) return [];
+				throw error;
+			}
+		},
+	};
+}
+
+export function postgresStore(postgres: PostgresServer): CopyStore {
+	return {
+		rows: async (resource) => {
+			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
+			const exists = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${table}')::text AS name`);
+			return exists[0]?.name ? await postgres.query<Row>(`SELECT * FROM ${table}`) : [];
+		},
+	};
 }
