@@ -45,6 +45,8 @@ function add(a: Totals, b: Totals): Totals {
 interface Instance {
 	/** What the examples' own credential points at. */
 	sandbox: Sandbox;
+	/** Its clock (the incremental import's case creates a ticket in the watermark's millisecond). */
+	clock: PinnableClock;
 	folder: N8nUserFolder;
 	credentials: CredentialImport[];
 	scheduled: ActiveCopy;
@@ -61,7 +63,8 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 	started = Date.now();
 	const sandboxes: Sandbox[] = [];
 	try {
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
+		const clock = new PinnableClock();
+		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now });
 		sandboxes.push(sandbox);
 		const importSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS });
 		sandboxes.push(importSandbox);
@@ -78,7 +81,7 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), scheduled.workflow, polling.workflow].map((w) => w.json);
 		await importWorkflows(folder, workflows);
 		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
-		return { sandbox, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
+		return { sandbox, clock, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
 	} catch (error) {
 		await Promise.all(sandboxes.map((s) => s.stop()));
 		throw error;
