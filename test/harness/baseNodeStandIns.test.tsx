@@ -1,9 +1,9 @@
 /**
- * What the stand-ins do outside what they mirror: they stop with an error that names them instead
- * of putting out something n8n would not (their agreement with n8n's nodes is the e2e's case
- * "the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do").
+ * What the stand-ins the bench still uses do outside what they mirror: they stop with an error that
+ * names them instead of putting out something n8n would not (their agreement with n8n's nodes is
+ * the e2e's case "the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do").
  */
-import { itemsWorkflow, runWorkflow, singleNodeWorkflow } from '.';
+import { itemsWorkflow, runWorkflow } from '.';
 
 const tickets = [{ data: [{ id: 'tkt_1' }, { id: 'tkt_2' }], count: 2 }];
 
@@ -14,27 +14,8 @@ it.each([
 	['If with loose type validation', 'n8n-nodes-base.if', { conditions: {}, options: { looseTypeValidation: true } }, /If stand-in does not implement options/],
 	['Code run once for each item', 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: 'return $json;' }, /Code stand-in does not implement mode = "runOnceForEachItem"/],
 	['Code in Python', 'n8n-nodes-base.code', { language: 'python', pythonCode: 'return _input.all()' }, /Code stand-in does not implement language = "python"/],
-	['Code reading a global it does not give', 'n8n-nodes-base.code', { jsCode: 'return [{ json: { id: $execution.id } }];' }, /\$execution is not defined: the harness's Code stand-in gives the script only \$input, \$json, \$, \$now, \$getWorkflowStaticData, items/],
+	['Code reading a global it does not give', 'n8n-nodes-base.code', { jsCode: 'return [{ json: $json }];' }, /\$json is not defined: the harness's Code stand-in gives the script only \$input, \$/],
 ])('%s fails the run with an error that names the stand-in', async (_name, type, parameters, message) => {
 	const run = await runWorkflow(itemsWorkflow(tickets, type, parameters, { typeVersion: type.endsWith('.if') ? 2.2 : type.endsWith('.code') ? 2 : 1 }), {});
 	expect(run.error?.message).toMatch(message);
-});
-
-it('Split Out of the field our workflows split puts out one item per entry', async () => {
-	const run = await runWorkflow(itemsWorkflow(tickets, 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'data', options: {} }), {});
-	expect(run.error).toBeUndefined();
-	expect(run.output('Node').map((item) => item.json)).toEqual([{ id: 'tkt_1' }, { id: 'tkt_2' }]);
-});
-
-it('a manual run from the Schedule Trigger starts there and puts out the time fields of n8n 2.41', async () => {
-	const workflow = singleNodeWorkflow('n8n-nodes-base.noOp', {});
-	workflow.nodes.unshift({ id: 'schedule', name: 'Every Hour', type: 'n8n-nodes-base.scheduleTrigger', typeVersion: 1.2, position: [0, 200], parameters: { rule: { interval: [{ field: 'hours' }] } } });
-	workflow.connections['Every Hour'] = { main: [[{ node: 'Node', type: 'main', index: 0 }]] };
-	const run = await runWorkflow(workflow, {}, { nodeName: 'Every Hour' });
-	expect(run.error).toBeUndefined();
-	expect(Object.keys(run.run?.data.resultData.runData ?? {})).toEqual(['Every Hour', 'Node']);
-	const [item] = run.output('Node');
-	expect(Object.keys(item.json)).toEqual(['timestamp', 'Readable date', 'Readable time', 'Day of week', 'Year', 'Month', 'Day of month', 'Hour', 'Minute', 'Second', 'Timezone']);
-	expect(Date.parse(String(item.json.timestamp))).toBeGreaterThan(Date.now() - 60_000);
-	expect(item.json.Timezone).toMatch(/^[\w/]+ \(UTC[+-]\d\d:\d\d\)$/);
 });

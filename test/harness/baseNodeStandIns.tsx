@@ -1,18 +1,23 @@
 /**
- * Stand-ins for the n8n-nodes-base nodes that our example and e2e workflows use, registered under
- * n8n's own type names (`packageTypes.tsx`), so the same workflow JSON runs in the harness and in n8n.
+ * Stand-ins for n8n-nodes-base nodes, registered under n8n's own type names (`packageTypes.tsx`) so
+ * that a workflow's JSON runs in the harness as saved. A stand-in can pass where n8n's node fails,
+ * so only these are left, each for a reason:
+ * - Manual Trigger and Sticky Note: every in-process workflow starts at a Manual Trigger
+ *   (`workflows.tsx`), and the examples that `npm run demo` and test/examples run in-process use
+ *   nothing else of n8n-nodes-base (a Sticky Note is never executed);
+ * - No Operation, If, Split Out and Code: only for bench/imports.tsx (the memory of the import
+ *   modes, in-process, and test/bench/imports.test.tsx), which runs the page loop of
+ *   test/e2e/workflows/import-page-by-page.json and a Code node of its own. Tests do not use them:
+ *   a workflow with n8n's nodes runs in real n8n (`npm run test:e2e`, `npm run test:sync`), and a
+ *   test workflow that needs items uses the harness's own `harness.items` (nodes/Items.tsx).
  *
- * Why not the real nodes (on 2 cores, Node 20, fresh npm cache):
- * - `n8n-nodes-base@2.41.1` (n8n 2.41.1's) as a devDependency adds 397 packages and 444 MiB and
- *   installs only with `--ignore-scripts` (its Kafka client's install script fails here);
- * - the real Code node 2.x runs JavaScript only in n8n's task runner (`startJob`), not in-process,
- *   so the harness would need a stand-in for it anyway;
- * - the others do run in-process, at 0.25–1.4 s of loading per jest file.
+ * Why not n8n's nodes in-process: n8n-nodes-base 2.41.1 adds 397 packages and 444 MiB and installs
+ * only with `--ignore-scripts`, and its Code node runs JavaScript only in n8n's task runner.
  *
  * Each mirrors n8n-nodes-base 2.41.1 for the parameters listed on it; any other value of those
  * parameters throws an error naming the stand-in instead of silently differing. The e2e case in
  * test/e2e/standInCases.tsx runs test/e2e/workflows/base-node-stand-ins.json (every type here, set
- * up as our workflows set it up) in real n8n and in the harness and compares every node's items.
+ * up as its users set it up) in real n8n and in the harness and compares every node's items.
  */
 import {
 	NodeOperationError,
@@ -55,73 +60,6 @@ export class ManualTrigger implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		return { manualTriggerFunction: async () => this.emit([this.helpers.returnJsonArray([{}])]) };
 	}
-}
-
-/**
- * Schedule Trigger (`n8n-nodes-base.scheduleTrigger` 1–1.2), `rule` not read: in a manual run it
- * emits one item with the time fields n8n's puts out. It never schedules (the harness activates
- * nothing): start a scheduled run with `runWorkflow(…, { mode: 'trigger', nodeName })`.
- */
-export class ScheduleTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Schedule Trigger',
-		name: 'scheduleTrigger',
-		group: ['trigger', 'schedule'],
-		version: [1, 1.1, 1.2],
-		description: 'Triggers the workflow on a given schedule',
-		defaults: { name: 'Schedule Trigger' },
-		inputs: [],
-		outputs: ['main'],
-		properties: [{ displayName: 'Trigger Rules', name: 'rule', type: 'fixedCollection', default: {}, options: [] }],
-	};
-
-	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		if (this.getMode() !== 'manual') {
-			throw new NodeOperationError(this.getNode(), "The harness's Schedule Trigger stand-in does not schedule: start the run at it with runWorkflow(…, { mode: 'trigger', nodeName })");
-		}
-		const timezone = this.getTimezone();
-		return { manualTriggerFunction: async () => this.emit([this.helpers.returnJsonArray([scheduleFields(new Date(), timezone)])]) };
-	}
-}
-
-/** What n8n's Schedule Trigger puts out for a moment (it formats with moment-timezone). */
-function scheduleFields(now: Date, timezone: string): IDataObject {
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', {
-			timeZone: timezone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'long',
-			day: '2-digit',
-			weekday: 'long',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-			timeZoneName: 'longOffset',
-		})
-			.formatToParts(now)
-			.map((part) => [part.type, part.value]),
-	) as Record<string, string>;
-	const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.replace('GMT', '');
-	const day = Number(parts.day);
-	const ordinal = day % 10 === 1 && day !== 11 ? 'st' : day % 10 === 2 && day !== 12 ? 'nd' : day % 10 === 3 && day !== 13 ? 'rd' : 'th';
-	const hour = Number(parts.hour);
-	const time = `${hour % 12 || 12}:${parts.minute}:${parts.second} ${hour < 12 ? 'am' : 'pm'}`;
-	const monthNumber = String(new Date(`${parts.month} 1, 2000`).getMonth() + 1).padStart(2, '0');
-	const millis = String(now.getUTCMilliseconds()).padStart(3, '0');
-	return {
-		timestamp: `${parts.year}-${monthNumber}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${millis}${offset}`,
-		'Readable date': `${parts.month} ${day}${ordinal} ${parts.year}, ${time}`,
-		'Readable time': time,
-		'Day of week': parts.weekday,
-		Year: parts.year,
-		Month: parts.month,
-		'Day of month': parts.day,
-		Hour: parts.hour,
-		Minute: parts.minute,
-		Second: parts.second,
-		Timezone: `${timezone} (UTC${offset})`,
-	};
 }
 
 /** Sticky Note (`n8n-nodes-base.stickyNote` 1–2): no inputs, no outputs, never executed. */
@@ -251,10 +189,9 @@ const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor a
 
 /**
  * Code (`n8n-nodes-base.code` 1–2): `language` JavaScript, `mode` "Run Once for All Items", `jsCode`.
- * The script sees `$input`, `$json`, `$()`, `$now` from n8n-workflow's data proxy (the same
- * engine objects n8n's task runner hands it), `$getWorkflowStaticData` and `items`; it returns
- * items or plain objects. Another global fails with a ReferenceError that names the stand-in.
- * Not a sandbox: tests run only the repository's own scripts.
+ * The script sees `$input` and `$()` from n8n-workflow's data proxy (the same engine objects n8n's
+ * task runner hands it); it returns items or plain objects. Another global fails with a
+ * ReferenceError that names the stand-in. Not a sandbox: it runs only the bench's own script.
  */
 export class Code implements INodeType {
 	description: INodeTypeDescription = {
@@ -287,11 +224,7 @@ export class Code implements INodeType {
 		const proxy = this.getWorkflowDataProxy(0);
 		const scope: Record<string, unknown> = {
 			$input: proxy.$input,
-			$json: proxy.$json,
 			$: proxy.$,
-			$now: proxy.$now,
-			$getWorkflowStaticData: (type: 'global' | 'node') => this.getWorkflowStaticData(type),
-			items: this.getInputData(),
 		};
 		const script = new AsyncFunction(...Object.keys(scope), this.getNodeParameter('jsCode', 0) as string);
 		let returned: unknown;
@@ -311,10 +244,9 @@ export class Code implements INodeType {
 	}
 }
 
-/** Every stand-in under the type name workflows use. */
+/** Every stand-in under n8n's type name. */
 export const BASE_NODE_STAND_INS: Record<string, INodeType> = {
 	'n8n-nodes-base.manualTrigger': new ManualTrigger(),
-	'n8n-nodes-base.scheduleTrigger': new ScheduleTrigger(),
 	'n8n-nodes-base.stickyNote': new StickyNote(),
 	'n8n-nodes-base.noOp': new NoOp(),
 	'n8n-nodes-base.if': new If(),
