@@ -23,6 +23,7 @@ import { startN8n, type RunningN8n } from './n8n/server';
 import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
 import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
 import { PinnableClock } from './pinnableClock';
+import { addPlanCases, planWorkflows } from './planCases';
 import { addPollCases } from './pollCases';
 import { addScheduleCases } from './scheduleCases';
 import { addServerCases } from './serverCases';
@@ -78,7 +79,7 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 		await installCommunityPackage(folder, packed.tarball, packed.version);
 		const credentials = sandboxCredentials(sandbox);
 		await importCredentials(folder, [...credentials, scheduled.credential, polling.credential]);
-		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), scheduled.workflow, polling.workflow].map((w) => w.json);
+		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), ...planWorkflows(examples), scheduled.workflow, polling.workflow].map((w) => w.json);
 		await importWorkflows(folder, workflows);
 		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
 		return { sandbox, clock, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
@@ -110,6 +111,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	addScheduleCases(server, serverContext);
 	addPollCases(server, serverContext);
 	addStandInCase(server, () => ({ ...serverContext(), e2e }));
+	addPlanCases(server, serverContext);
 
 	console.log(`\n== n8n ${version}`);
 	try {

@@ -2,9 +2,11 @@
  * The sync examples' own rules, read from their JSON: every conditional write repeats the "newer"
  * check in its filter, tables are chosen by id, and no state lives in workflow static data. Nothing
  * here runs a node or a Code node's JavaScript: what the Plan … Writes Code nodes decide is proven
- * in real n8n by `npm run test:sync` (test/e2e/sync/: the copy equals the service after dropped,
- * repeated and reordered deliveries and a forced import/webhook race, and the incremental import
- * copies a ticket created in its watermark's millisecond exactly once).
+ * in real n8n, by `npm run test:sync` (test/e2e/sync/: the copy equals the service after dropped,
+ * repeated and reordered deliveries and a forced import/webhook race, customers without a name
+ * included, and the incremental import copies a ticket created in its watermark's millisecond
+ * exactly once) and by `npm run test:e2e` (test/e2e/planCases.tsx: Plan Ticket Writes on pinned
+ * rows, the orders the sync proof cannot force every time).
  */
 import { readFileSync } from 'node:fs';
 
