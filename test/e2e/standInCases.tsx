@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 
 import type { Sandbox } from '../../sandbox';
 import { isolateUserFolder, runWorkflow, useNativeRegexEngine } from '../harness';
+import { BENCH_STAND_INS, registerBenchStandIns } from '../../bench/baseNodeStandIns';
 import { BASE_NODE_STAND_INS } from '../harness/baseNodeStandIns';
 import { executionRun, isFinished, waitForExecutions } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';
@@ -28,8 +29,9 @@ function itemsByNode(runData: RunData): Record<string, unknown> {
 }
 
 /**
- * The harness runs a few n8n-nodes-base nodes with stand-ins (test/harness/baseNodeStandIns.tsx:
- * Manual Trigger and Sticky Note for the examples it runs, and the page loop's nodes for the bench).
+ * The harness runs a few n8n-nodes-base nodes with stand-ins: Manual Trigger and Sticky Note for the
+ * examples it runs (test/harness/baseNodeStandIns.tsx), and the page loop's nodes for the bench
+ * (bench/baseNodeStandIns.tsx).
  * One workflow with every stand-in type, configured as their users configure them, runs from each of
  * its triggers as the editor's "Execute workflow" does, in real n8n and in the harness, against the
  * same sandbox: every node must put out the same items.
@@ -39,10 +41,11 @@ export function addStandInCase(suite: Suite, context: () => StandInContext): voi
 		const { rest, install, e2e, sandbox } = context();
 		const workflow = findWorkflow(e2e, STAND_INS_WORKFLOW);
 		const types = new Set(workflow.json.nodes.map((node) => node.type));
-		assert.deepEqual(Object.keys(BASE_NODE_STAND_INS).filter((type) => !types.has(type)), [], 'the workflow uses every stand-in type');
+		assert.deepEqual(Object.keys({ ...BASE_NODE_STAND_INS, ...BENCH_STAND_INS }).filter((type) => !types.has(type)), [], 'the workflow uses every stand-in type');
 		const triggers = workflow.json.nodes.filter((node) => node.type.endsWith('Trigger')).map((node) => node.name);
 		isolateUserFolder();
 		useNativeRegexEngine();
+		await registerBenchStandIns();
 
 		for (const trigger of triggers) {
 			const executionId = await rest.runManually(workflow.id, trigger);
