@@ -1,15 +1,17 @@
 /**
- * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres]`: proof that the sync examples keep n8n Data Tables
- * (or PostgreSQL) equal to the service, in real n8n 2.41.1 (regular mode on SQLite, and queue mode: main + worker +
- * webhook process on PostgreSQL and Redis). The three examples are imported as shipped, the
- * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
- * tickets; see syncProof.tsx for the scenario. Then examples/incremental-import.json, alone in a
- * fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx); and
- * examples/sync-by-polling.json, alone and active (pollingProof.tsx), and in queue mode its PostgreSQL
- * edition, writing into the PostgreSQL n8n runs on; and in queue mode the PostgreSQL edition of the
- * webhook sync (large-account-import-postgres.json, sync-webhooks-postgres.json,
- * sync-reconcile-postgres.json) through the same scenario, its import stopped once and resumed. Prints the figures; writes `{passed, failed}` to
- * $TEST_SUMMARY_FILE; ends with "N passed, N failed".
+ * `npm run test:sync [-- --mode regular|queue] [--replies moving|still]
+ * [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres]`: proof that the sync
+ * examples keep n8n Data Tables (or PostgreSQL) equal to the service, in real n8n 2.41.1 (regular
+ * mode on SQLite, and queue mode: main + worker + webhook process on PostgreSQL and Redis). The
+ * three examples are imported as shipped, the webhook and reconcile workflows activated, the
+ * credential pointed at a sandbox with 2,000+ tickets; see syncProof.tsx for the scenario. In queue
+ * mode the same for their PostgreSQL edition (large-account-import-postgres.json,
+ * sync-webhooks-postgres.json, sync-reconcile-postgres.json), its import stopped once and resumed
+ * (chainedImport.tsx), the copy in the PostgreSQL n8n runs on. Then examples/incremental-import.json,
+ * alone in a fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx); and
+ * examples/sync-by-polling.json, alone and active (pollingProof.tsx), and in queue mode its
+ * PostgreSQL edition, writing into the PostgreSQL n8n runs on. Prints the figures; writes `{passed,
+ * failed}` to $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,9 +60,10 @@ interface N8nWorkflows {
  */
 function syncSetUp(store: SyncStore): N8nWorkflows {
 	const workflows = syncWorkflows(exampleWorkflows(), store);
+	const toImport = [workflows.initialImport, workflows.webhooks, workflows.reconcile];
 	const active = [workflows.webhooks.id, workflows.reconcile.id];
-	if (store === 'dataTables') return { toImport: [workflows.initialImport, workflows.webhooks, workflows.reconcile], active };
-	return { toImport: [workflows.initialImport, workflows.webhooks, workflows.reconcile], active: [workflows.initialImport.id, ...active], credentials: postgresCredential };
+	if (store === 'dataTables') return { toImport, active };
+	return { toImport, active: [workflows.initialImport.id, ...active], credentials: postgresCredential };
 }
 
 /** Runs `body` against a fresh n8n set-up of `mode` with `workflows` imported and activated. */
