@@ -112,5 +112,6 @@ describe('large-account-import-postgres example', () => {
 	it('explains what it does, how to resume, the tables, and that it writes no older state over a newer one', () => {
 		const note = String(workflow.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')?.parameters.content);
 		for (const words of ['one page of 100 per execution', 'Publish this workflow', 'Resume', 'st_import_state', 'no older state is ever written over a newer one', 'null']) expect(note).toContain(words);
+		for (const create of [...tables.createStatements, 'CREATE TABLE IF NOT EXISTS st_import_state (']) expect(note).toContain(create);
 	});
 });
