@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox } from '../../sandbox';
-import { findWorkflow, isManuallyTriggered, usesDataTables, type WorkflowFile } from './fixtures';
+import { findWorkflow, isManuallyTriggered, usesDataTables, usesPostgres, type WorkflowFile } from './fixtures';
 import { executeWorkflow, type CliExecution } from './n8n/cli';
 import type { N8nUserFolder } from './n8n/userFolder';
 import type { PinnableClock } from './pinnableClock';
@@ -218,7 +218,7 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		'examples/import-all-tickets.json',
 		'examples/create-reply-update.json',
 	]);
-	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !usesDataTables(w) && !covered.has(w.file))) {
+	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !usesDataTables(w) && !usesPostgres(w) && !covered.has(w.file))) {
 		suite.test(`${workflow.file} runs without an error`, async () => {
 			await executeOk(context().folder, workflow);
 		});
