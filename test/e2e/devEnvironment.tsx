@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { exampleWorkflows, SANDBOX_CREDENTIAL_ID, sandboxCredentials, triggerWebhookPath, type WorkflowFile } from './fixtures';
+import { exampleWorkflows, SANDBOX_CREDENTIAL_ID, sandboxCredentials, triggerWebhookPath, usesPostgres, type WorkflowFile } from './fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient, type Owner } from './n8n/restClient';
@@ -98,11 +98,12 @@ export async function startDevEnvironment(options: DevEnvironmentOptions = {}): 
 		const workflows = exampleWorkflows();
 		await importWorkflows(folder, workflows.map((workflow) => workflow.json));
 		// Webhook examples are activated, and the sandbox delivers its events to them: a ticket
-		// created in the editor (or with the sandbox's admin API) shows up as an execution.
+		// created in the editor (or with the sandbox's admin API) shows up as an execution. The
+		// PostgreSQL editions stay inactive: they need a database credential of the user's own.
 		const webhookPaths: string[] = [];
 		for (const workflow of workflows) {
 			const path = triggerWebhookPath(workflow);
-			if (!path) continue;
+			if (!path || usesPostgres(workflow)) continue;
 			await activateWorkflow(folder, workflow.id);
 			webhookPaths.push(path);
 		}
