@@ -1,0 +1,142 @@
+/**
+ * examples/large-account-import.json, checked without n8n (it runs in real n8n in `npm run
+ * test:sync -- --proof large-import`): one page per execution, the next execution started without
+ * waiting, successful executions not saved, the cursor in a Data Table, rows of Sync 1's shape.
+ */
+import { readFileSync } from 'node:fs';
+
+import { repoPath, type WorkflowJson } from '../harness';
+
+type Json = Record<string, unknown>;
+type Node = WorkflowJson['nodes'][number];
+
+const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
+const workflow = load('large-account-import.json');
+const sync1 = load('sync-initial-import.json');
+const byName = (wf: WorkflowJson, name: string): Node => {
+	const node = wf.nodes.find((n) => n.name === name);
+	if (!node) throw new Error(`no node ${name}`);
+	return node;
+};
+/** Names of the nodes an output of `from` leads to. */
+const next = (from: string, output = 0): string[] => (workflow.connections[from]?.main[output] ?? []).map((c) => c.node);
+/** Every node reachable from `from`. */
+function reachable(from: string): Set<string> {
+	const seen = new Set<string>();
+	const walk = (name: string) => {
+		for (const output of workflow.connections[name]?.main ?? []) {
+			for (const c of output ?? []) {
+				if (seen.has(c.node)) continue;
+				seen.add(c.node);
+				walk(c.node);
+			}
+		}
+	};
+	walk(from);
+	return seen;
+}
+const columns = (wf: WorkflowJson, table: string) => byName(wf, `Table ${table}`).parameters.columns;
+
+describe('examples/large-account-import.json (Data Tables, one page per execution)', () => {
+	it('starts by hand or as its own sub-workflow, and calls itself for the next page without waiting', () => {
+		expect(byName(workflow, 'Start Import').type).toBe('n8n-nodes-base.manualTrigger');
+		expect(byName(workflow, 'When Called for the Next Page')).toMatchObject({ type: 'n8n-nodes-base.executeWorkflowTrigger', parameters: { inputSource: 'passthrough' } });
+		expect(next('Start Import')).toEqual(['Table st_tickets']);
+		expect(next('When Called for the Next Page')).toEqual(['Table st_tickets']);
+		const call = byName(workflow, 'Import Next Page');
+		expect(call.type).toBe('n8n-nodes-base.executeWorkflow');
+		expect(call.parameters).toMatchObject({ source: 'database', mode: 'once', workflowId: { value: '={{ $workflow.id }}' }, options: { waitForSubWorkflow: false } });
+		expect(next('More Pages?', 0)).toEqual(['Import Next Page']);
+		expect(next('More Pages?', 1)).toEqual([]);
+	});
+
+	it('does not save successful executions, keeps failed ones, and runs branches in order (v1)', () => {
+		expect(workflow.settings).toMatchObject({ executionOrder: 'v1', saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all' });
+	});
+
+	it('reads exactly one page per execution: every list node is One Page per Run, 100 per page, and no node pages on its own', () => {
+		const lists = workflow.nodes.filter((n) => n.type === 'n8n-nodes-support-ticket.supportTicket');
+		expect(lists.map((n) => [n.name, n.parameters.resource, n.parameters.operation, n.parameters.pagination, n.parameters.pageSize])).toEqual([
+			['Get Page of Tickets', 'ticket', 'getAll', 'onePage', 100],
+			['Get Page of Customers', 'customer', 'getAll', 'onePage', 100],
+		]);
+		// Each list node runs at most once per execution: nothing leads back into it.
+		for (const list of lists) expect(reachable(list.name).has(list.name)).toBe(false);
+		expect(next('Customers Now?', 0)).toEqual(['Get Page of Customers']);
+		expect(next('Customers Now?', 1)).toEqual(['Get Page of Tickets']);
+	});
+
+	it('uses n8n nodes only, no Code node, and keeps no state in static data', () => {
+		expect(workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.code' || n.type === 'n8n-nodes-base.function')).toEqual([]);
+		expect(JSON.stringify(workflow)).not.toContain('getWorkflowStaticData');
+	});
+
+	it('creates the tables of Sync 1 (same columns) and picks every table by ID from the Table … nodes', () => {
+		for (const table of ['st_tickets', 'st_customers', 'st_state']) {
+			expect({ table, columns: columns(workflow, table) }).toEqual({ table, columns: columns(sync1, table) });
+			expect(byName(workflow, `Table ${table}`).parameters).toMatchObject({ resource: 'table', operation: 'create', tableName: table, options: { createIfNotExists: true } });
+		}
+		for (const node of workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters.resource === 'row')) {
+			expect({ node: node.name, table: node.parameters.dataTableId }).toEqual({
+				node: node.name,
+				table: { __rl: true, mode: 'id', value: expect.stringMatching(/^=\{\{ \$\('Table st_(tickets|customers|state)'\)\.first\(\)\.json\.id \}\}$/) },
+			});
+		}
+	});
+
+	it('writes rows of the shape Sync 1 writes (every column mapped), inserts only new ids and updates only where the stored row is older', () => {
+		for (const [kind, key] of [
+			['Ticket', 'ticket_id'],
+			['Customer', 'customer_id'],
+		] as const) {
+			const table = kind === 'Ticket' ? 'st_tickets' : 'st_customers';
+			const wanted = ((columns(sync1, table) as { column: Array<{ name: string }> }).column ?? []).map((c) => c.name).sort();
+			const compare = byName(workflow, `Compare with Stored ${kind}s`);
+			expect(compare.parameters).toMatchObject({ mergeByFields: { values: [{ field1: 'id', field2: key }] }, resolve: 'preferInput1' });
+			// Compare Datasets outputs: In A only, Same, Different, In B only.
+			expect([0, 1, 2, 3].map((output) => next(compare.name, output))).toEqual([[`Insert New ${kind}s`], [], [`Update ${kind} If Newer`], []]);
+			for (const name of [`Insert New ${kind}s`, `Update ${kind} If Newer`]) {
+				const mapped = Object.keys((byName(workflow, name).parameters.columns as { value: Json }).value).sort();
+				expect({ name, mapped }).toEqual({ name, mapped: wanted });
+			}
+			const update = byName(workflow, `Update ${kind} If Newer`).parameters;
+			expect(update.matchType).toBe('allConditions');
+			expect((update.filters as { conditions: Json[] }).conditions).toEqual([
+				{ keyName: key, condition: 'eq', keyValue: '={{ $json.id }}' },
+				{ keyName: 'updated_ms', condition: 'lt', keyValue: '={{ new Date($json.updated_at).getTime() }}' },
+			]);
+			// The stored rows of the page's created_at range go into Compare's input B.
+			expect(next(`One Item per ${kind}`)).toEqual([`Stored ${kind} Rows of This Page`, `Compare with Stored ${kind}s`]);
+			expect(workflow.connections[`Stored ${kind} Rows of This Page`].main[0]).toEqual([{ node: `Compare with Stored ${kind}s`, type: 'main', index: 1 }]);
+		}
+	});
+
+	it('saves the cursor in st_state after the page is written (lower branch), tickets first, then customers, then done', () => {
+		for (const kind of ['Ticket', 'Customer']) {
+			const page = byName(workflow, `Get Page of ${kind}s`);
+			const save = byName(workflow, `Save ${kind} Cursor`);
+			const split = byName(workflow, `One Item per ${kind}`);
+			expect(next(page.name)).toEqual([split.name, save.name]);
+			// n8n's v1 order runs the upper branch (the writes) to its end before the lower one.
+			expect(split.position[1]).toBeLessThan(save.position[1]);
+			expect(save.parameters).toMatchObject({ operation: 'upsert', filters: { conditions: [{ keyName: 'key', condition: 'eq', keyValue: 'large_import_cursor' }] } });
+			expect(next(save.name)).toEqual(['More Pages?']);
+		}
+		const saved = (kind: string) => String((byName(workflow, `Save ${kind} Cursor`).parameters.columns as { value: Json }).value.value);
+		const evaluate = (expression: string, json: Json) => new Function('$json', `return ${expression.replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(json) as string;
+		expect(evaluate(saved('Ticket'), { has_more: true, next_cursor: 'c2' })).toBe('tickets:c2');
+		expect(evaluate(saved('Ticket'), { has_more: false, next_cursor: null })).toBe('customers:');
+		expect(evaluate(saved('Customer'), { has_more: true, next_cursor: 'k2' })).toBe('customers:k2');
+		expect(evaluate(saved('Customer'), { has_more: false, next_cursor: null })).toBe('');
+		const cursor = (kind: string) => String(byName(workflow, `Get Page of ${kind}s`).parameters.cursor);
+		expect([undefined, '', 'tickets:c2'].map((value) => evaluate(cursor('Ticket'), { value }))).toEqual(['', '', 'c2']);
+		expect(['customers:', 'customers:k2'].map((value) => evaluate(cursor('Customer'), { value }))).toEqual(['', 'k2']);
+	});
+
+	it('says in its sticky note how many tickets fit in Data Tables and that it must be published', () => {
+		const note = String(workflow.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')?.parameters.content);
+		expect(note).toContain('255,000 tickets');
+		expect(note).toContain('200 MB');
+		expect(note).toMatch(/publish this workflow/i);
+	});
+});
