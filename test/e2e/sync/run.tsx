@@ -1,5 +1,5 @@
 /**
- * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--proof webhooks|incremental|polling|polling-postgres]`: proof that the sync examples keep n8n Data Tables
+ * `npm run test:sync [-- --mode regular|queue] [--replies moving|still] [--proof webhooks|incremental|polling|polling-postgres|large-import]`: proof that the sync examples keep n8n Data Tables
  * equal to the service, in real n8n 2.41.1 (regular mode on SQLite, and queue mode: main + worker +
  * webhook process on PostgreSQL and Redis). The three examples are imported as shipped, the
  * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
@@ -32,6 +32,7 @@ import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
 import { POLLING_EXAMPLE, POLLING_POSTGRES_EXAMPLE, pollingWorkflows, printPollingFigures, provePolling } from './pollingProof';
 import { dataTableStore, postgresStore } from './syncTables';
+import { checkLargeImport, LARGE_IMPORT_EXAMPLE, LARGE_IMPORT_TICKETS, largeImportWorkflow, proveLargeImport } from './largeImportProof';
 
 const SEEDED_TICKETS = 2000;
 const INCREMENTAL_SEEDED_TICKETS = 250;
@@ -174,8 +175,23 @@ function addPollingProof(suite: Suite, mode: Mode, into: 'dataTables' | 'postgre
 	});
 }
 
-type Proof = 'webhooks' | 'incremental' | 'polling' | 'polling-postgres';
-const PROOFS: Proof[] = ['webhooks', 'incremental', 'polling', 'polling-postgres'];
+/** examples/large-account-import.json, published (it calls itself per page), stopped part-way by a failed page and resumed. */
+function addLargeImportProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
+	suite.test(`${mode} mode: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`, async () => {
+		const sandbox = await startSandbox({ seed: LARGE_IMPORT_TICKETS });
+		const workflow = largeImportWorkflow(exampleWorkflows());
+		try {
+			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-large-import`), { toImport: [workflow], active: [workflow.id] }, async (target) => {
+				await checkLargeImport(target, sandbox, await proveLargeImport(target, sandbox, workflow, log), log);
+			});
+		} finally {
+			await sandbox.stop();
+		}
+	});
+}
+
+type Proof = 'webhooks' | 'incremental' | 'polling' | 'polling-postgres' | 'large-import';
+const PROOFS: Proof[] = ['webhooks', 'incremental', 'polling', 'polling-postgres', 'large-import'];
 
 function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; proofs: Proof[] } {
 	const modes: Mode[] = [];
@@ -206,6 +222,8 @@ async function main(): Promise<void> {
 		if (proofs.includes('polling')) addPollingProof(suite, mode, 'dataTables', getPacked, workDir);
 		// PostgreSQL is there in queue mode (n8n's own database): the copy goes into it.
 		if (proofs.includes('polling-postgres') && mode === 'queue') addPollingProof(suite, mode, 'postgres', getPacked, workDir);
+		// Regular mode only: the chain of executions is the same on a worker (bench/largeImport.tsx runs it in queue mode).
+		if (proofs.includes('large-import') && mode === 'regular') addLargeImportProof(suite, mode, getPacked, workDir);
 	}
 	let totals: Totals;
 	try {
