@@ -35,18 +35,22 @@ function reachable(from: string): Set<string> {
 	walk(from);
 	return seen;
 }
+/** An `={{ … }}` expression evaluated with `$json` only. */
+const evaluate = (expression: string, json: Json): unknown => new Function('$json', `return ${expression.replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(json);
 const columns = (wf: WorkflowJson, table: string) => byName(wf, `Table ${table}`).parameters.columns;
 
 describe('examples/large-account-import.json (Data Tables, one page per execution)', () => {
 	it('starts by hand or as its own sub-workflow, and calls itself for the next page without waiting', () => {
 		expect(byName(workflow, 'Start Import').type).toBe('n8n-nodes-base.manualTrigger');
-		expect(byName(workflow, 'When Called for the Next Page')).toMatchObject({ type: 'n8n-nodes-base.executeWorkflowTrigger', parameters: { inputSource: 'passthrough' } });
+		expect(byName(workflow, 'Next Page')).toMatchObject({ type: 'n8n-nodes-base.executeWorkflowTrigger', parameters: { inputSource: 'passthrough' } });
 		expect(next('Start Import')).toEqual(['Table st_tickets']);
-		expect(next('When Called for the Next Page')).toEqual(['Table st_tickets']);
+		expect(next('Next Page')).toEqual(['Table st_tickets']);
 		const call = byName(workflow, 'Import Next Page');
 		expect(call.type).toBe('n8n-nodes-base.executeWorkflow');
 		expect(call.parameters).toMatchObject({ source: 'database', mode: 'once', workflowId: { value: '={{ $workflow.id }}' }, options: { waitForSubWorkflow: false } });
 		expect(next('More Pages?', 0)).toEqual(['Import Next Page']);
+		const more = (byName(workflow, 'More Pages?').parameters.conditions as { conditions: Json[] }).conditions;
+		expect(more).toEqual([expect.objectContaining({ leftValue: '={{ $json.value }}', rightValue: 'done', operator: { type: 'string', operation: 'notEquals' } })]);
 		expect(next('More Pages?', 1)).toEqual([]);
 	});
 
@@ -62,8 +66,9 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		]);
 		// Each list node runs at most once per execution: nothing leads back into it.
 		for (const list of lists) expect(reachable(list.name).has(list.name)).toBe(false);
-		expect(next('Customers Now?', 0)).toEqual(['Get Page of Customers']);
-		expect(next('Customers Now?', 1)).toEqual(['Get Page of Tickets']);
+		expect([0, 1, 2].map((output) => next('Tickets or Customers?', output))).toEqual([['Get Page of Tickets'], ['Get Page of Customers'], []]);
+		const route = String(byName(workflow, 'Tickets or Customers?').parameters.output);
+		expect(['tickets:', 'tickets:c2', 'customers:', 'customers:k2', 'done'].map((value) => evaluate(route, { value }))).toEqual([0, 0, 1, 1, 2]);
 	});
 
 	it('uses n8n nodes only, no Code node, and keeps no state in static data', () => {
@@ -111,25 +116,36 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		}
 	});
 
-	it('saves the cursor in st_state after the page is written (lower branch), tickets first, then customers, then done', () => {
+	it('starts at the first ticket page when st_state has no position yet (before reading it)', () => {
+		expect(next('Table st_state')).toEqual(['Position Row Missing?', 'Read Position']);
+		expect(byName(workflow, 'Position Row Missing?').position[1]).toBeLessThan(byName(workflow, 'Read Position').position[1]);
+		expect(next('Position Row Missing?')).toEqual(['Start at the First Page']);
+		expect((byName(workflow, 'Start at the First Page').parameters.columns as { value: Json }).value).toEqual({ key: 'large_import_position', value: 'tickets:' });
+	});
+
+	it('saves the position in st_state after the page is written (lower branch), only from the position it started from: tickets, then customers, then done', () => {
 		for (const kind of ['Ticket', 'Customer']) {
 			const page = byName(workflow, `Get Page of ${kind}s`);
-			const save = byName(workflow, `Save ${kind} Cursor`);
+			const save = byName(workflow, `Save ${kind} Position`);
 			const split = byName(workflow, `One Item per ${kind}`);
 			expect(next(page.name)).toEqual([split.name, save.name]);
 			// n8n's v1 order runs the upper branch (the writes) to its end before the lower one.
 			expect(split.position[1]).toBeLessThan(save.position[1]);
-			expect(save.parameters).toMatchObject({ operation: 'upsert', filters: { conditions: [{ keyName: 'key', condition: 'eq', keyValue: 'large_import_cursor' }] } });
+			// An update where the value is still the one read: a second run started by mistake moves nothing and stops.
+			expect(save.parameters).toMatchObject({ operation: 'update', matchType: 'allConditions' });
+			expect((save.parameters.filters as { conditions: Json[] }).conditions).toEqual([
+				{ keyName: 'key', condition: 'eq', keyValue: 'large_import_position' },
+				{ keyName: 'value', condition: 'eq', keyValue: "={{ $('Read Position').first().json.value }}" },
+			]);
 			expect(next(save.name)).toEqual(['More Pages?']);
 		}
-		const saved = (kind: string) => String((byName(workflow, `Save ${kind} Cursor`).parameters.columns as { value: Json }).value.value);
-		const evaluate = (expression: string, json: Json) => new Function('$json', `return ${expression.replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(json) as string;
+		const saved = (kind: string) => String((byName(workflow, `Save ${kind} Position`).parameters.columns as { value: Json }).value.value);
 		expect(evaluate(saved('Ticket'), { has_more: true, next_cursor: 'c2' })).toBe('tickets:c2');
 		expect(evaluate(saved('Ticket'), { has_more: false, next_cursor: null })).toBe('customers:');
 		expect(evaluate(saved('Customer'), { has_more: true, next_cursor: 'k2' })).toBe('customers:k2');
-		expect(evaluate(saved('Customer'), { has_more: false, next_cursor: null })).toBe('');
+		expect(evaluate(saved('Customer'), { has_more: false, next_cursor: null })).toBe('done');
 		const cursor = (kind: string) => String(byName(workflow, `Get Page of ${kind}s`).parameters.cursor);
-		expect([undefined, '', 'tickets:c2'].map((value) => evaluate(cursor('Ticket'), { value }))).toEqual(['', '', 'c2']);
+		expect(['tickets:', 'tickets:c2'].map((value) => evaluate(cursor('Ticket'), { value }))).toEqual(['', 'c2']);
 		expect(['customers:', 'customers:k2'].map((value) => evaluate(cursor('Customer'), { value }))).toEqual(['', 'k2']);
 	});
 
