@@ -116,9 +116,19 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		}
 	});
 
-	it('starts at the first ticket page when st_state has no position yet (before reading it)', () => {
-		expect(next('Table st_state')).toEqual(['Position Row Missing?', 'Read Position']);
-		expect(byName(workflow, 'Position Row Missing?').position[1]).toBeLessThan(byName(workflow, 'Read Position').position[1]);
+	it('starts at the first ticket page when st_state has no position yet, or when started by hand after done (before reading it)', () => {
+		expect(next('Table st_state')).toEqual(['Position Row Missing?', 'Start Over If Done', 'Read Position']);
+		const y = (name: string) => byName(workflow, name).position[1];
+		expect(y('Position Row Missing?')).toBeLessThan(y('Start Over If Done'));
+		expect(y('Start Over If Done')).toBeLessThan(y('Read Position'));
+		const startOver = byName(workflow, 'Start Over If Done').parameters;
+		expect(startOver.operation).toBe('update');
+		expect((startOver.columns as { value: Json }).value).toEqual({ key: 'large_import_position', value: 'tickets:' });
+		const [keyFilter, valueFilter] = (startOver.filters as { conditions: Json[] }).conditions;
+		expect(keyFilter).toEqual({ keyName: 'key', condition: 'eq', keyValue: 'large_import_position' });
+		// Only a run started by hand starts over; the next-page executions never match.
+		const matched = (byHand: boolean) => new Function('$', `return ${String(valueFilter.keyValue).replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(() => ({ isExecuted: byHand })) as string;
+		expect([matched(true), matched(false) === 'done']).toEqual(['done', false]);
 		expect(next('Position Row Missing?')).toEqual(['Start at the First Page']);
 		expect((byName(workflow, 'Start at the First Page').parameters.columns as { value: Json }).value).toEqual({ key: 'large_import_position', value: 'tickets:' });
 	});
