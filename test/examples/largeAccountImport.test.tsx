@@ -89,26 +89,45 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		}
 	});
 
-	it('writes rows of the shape Sync 1 writes (every column mapped), inserts only new ids and updates only where the stored row is older', () => {
+	it('writes rows of the shape Sync 1 writes (mapped in one expression per page, a missing value null), inserts only new ids and updates only where the stored row is older', () => {
+		const page = {
+			data: [
+				{ id: 'tkt_1', subject: 'S', description: null, status: 'open', priority: 'normal', customer: { id: 'cus_1' }, created_at: '2026-01-02T00:00:00.000Z', updated_at: '2026-01-03T00:00:00.000Z' },
+				{ id: 'cus_1', email: 'a@example.com', name: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-04T00:00:00.000Z' },
+			],
+		};
 		for (const [kind, key] of [
 			['Ticket', 'ticket_id'],
 			['Customer', 'customer_id'],
 		] as const) {
 			const table = kind === 'Ticket' ? 'st_tickets' : 'st_customers';
 			const wanted = ((columns(sync1, table) as { column: Array<{ name: string }> }).column ?? []).map((c) => c.name).sort();
+			const rowsNode = byName(workflow, `${kind} Rows of This Page`);
+			expect(next(`Get Page of ${kind}s`)[0]).toBe(rowsNode.name);
+			expect(next(rowsNode.name)).toEqual([`One Item per ${kind}`]);
+			expect(byName(workflow, `One Item per ${kind}`).parameters.fieldToSplitOut).toBe('rows');
+			const [assignment] = (rowsNode.parameters.assignments as { assignments: Json[] }).assignments;
+			expect({ name: assignment.name, type: assignment.type }).toEqual({ name: 'rows', type: 'array' });
+			const rows = evaluate(String(assignment.value), page) as Json[];
+			const row = rows[kind === 'Ticket' ? 0 : 1];
+			expect(Object.keys(row).sort()).toEqual(wanted);
+			expect(row[key]).toBe(kind === 'Ticket' ? 'tkt_1' : 'cus_1');
+			expect(row.updated_ms).toBe(Date.parse(kind === 'Ticket' ? '2026-01-03T00:00:00.000Z' : '2026-01-04T00:00:00.000Z'));
+			expect(kind === 'Ticket' ? [row.description, row.customer_id] : [row.name]).toEqual(kind === 'Ticket' ? [null, 'cus_1'] : [null]);
+
 			const compare = byName(workflow, `Compare with Stored ${kind}s`);
-			expect(compare.parameters).toMatchObject({ mergeByFields: { values: [{ field1: 'id', field2: key }] }, resolve: 'preferInput1' });
+			expect(compare.parameters).toMatchObject({ mergeByFields: { values: [{ field1: key, field2: key }] }, resolve: 'preferInput1', options: { skipFields: 'id,createdAt,updatedAt' } });
 			// Compare Datasets outputs: In A only, Same, Different, In B only.
 			expect([0, 1, 2, 3].map((output) => next(compare.name, output))).toEqual([[`Insert New ${kind}s`], [], [`Update ${kind} If Newer`], []]);
 			for (const name of [`Insert New ${kind}s`, `Update ${kind} If Newer`]) {
-				const mapped = Object.keys((byName(workflow, name).parameters.columns as { value: Json }).value).sort();
-				expect({ name, mapped }).toEqual({ name, mapped: wanted });
+				const mapping = byName(workflow, name).parameters.columns as { mappingMode: string; schema: Array<{ id: string }> };
+				expect({ name, mode: mapping.mappingMode, columns: mapping.schema.map((c) => c.id).sort() }).toEqual({ name, mode: 'autoMapInputData', columns: wanted });
 			}
 			const update = byName(workflow, `Update ${kind} If Newer`).parameters;
 			expect(update.matchType).toBe('allConditions');
 			expect((update.filters as { conditions: Json[] }).conditions).toEqual([
-				{ keyName: key, condition: 'eq', keyValue: '={{ $json.id }}' },
-				{ keyName: 'updated_ms', condition: 'lt', keyValue: '={{ new Date($json.updated_at).getTime() }}' },
+				{ keyName: key, condition: 'eq', keyValue: `={{ $json.${key} }}` },
+				{ keyName: 'updated_ms', condition: 'lt', keyValue: '={{ $json.updated_ms }}' },
 			]);
 			// The stored rows of the page's created_at range go into Compare's input B.
 			expect(next(`One Item per ${kind}`)).toEqual([`Stored ${kind} Rows of This Page`, `Compare with Stored ${kind}s`]);
@@ -137,7 +156,7 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		for (const kind of ['Ticket', 'Customer']) {
 			const page = byName(workflow, `Get Page of ${kind}s`);
 			const save = byName(workflow, `Save ${kind} Position`);
-			const split = byName(workflow, `One Item per ${kind}`);
+			const split = byName(workflow, `${kind} Rows of This Page`);
 			expect(next(page.name)).toEqual([split.name, save.name]);
 			// n8n's v1 order runs the upper branch (the writes) to its end before the lower one.
 			expect(split.position[1]).toBeLessThan(save.position[1]);
