@@ -11,6 +11,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IN
 
 import { loadPackageTypes, repoPath, runWorkflow, useNativeRegexEngine, type WorkflowJson, type WorkflowRun } from '../test/harness';
 import { addNodeTypes } from '../test/harness/packageTypes';
+import { registerBenchStandIns } from './baseNodeStandIns';
 import { type ChildTask, listCalls, measureInChild, type ProcessFigures } from './child';
 import type { SignedTarget } from './sandboxProcess';
 
@@ -105,12 +106,13 @@ function returnAll(): WorkflowJson {
 }
 
 /**
- * Built on the harness's No Operation stand-in: "Write Page" passes items on as No Operation does and
+ * Built on the bench's No Operation stand-in (baseNodeStandIns.tsx): "Write Page" passes items on as No Operation does and
  * ticks each ticket off in `tally`; the sub-workflow's trigger passes its input on as n8n's does; the
  * Execute Workflow node runs the one-page sub-workflow as a separate execution in this process (as
  * n8n does outside queue mode) and returns its last node's output, dropping the sub-execution's data.
  */
 export async function registerImportNodes(tally: TicketTally, credentials: Credentials): Promise<void> {
+	await registerBenchStandIns();
 	const noOp = (await loadPackageTypes()).nodeTypes.getByName('n8n-nodes-base.noOp') as INodeType;
 	const subWorkflow = pagePerExecution();
 	const executeWorkflow: INodeType = {

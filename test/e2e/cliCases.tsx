@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox } from '../../sandbox';
-import { findWorkflow, isManuallyTriggered, usesDataTables, type WorkflowFile } from './fixtures';
+import { findWorkflow, isManuallyTriggered, usesDataTables, usesPostgres, type WorkflowFile } from './fixtures';
 import { executeWorkflow, type CliExecution } from './n8n/cli';
 import type { N8nUserFolder } from './n8n/userFolder';
-import { asRun, nodeOutput, onlyItem, type PrintedRun } from './runData';
+import type { PinnableClock } from './pinnableClock';
+import { asRun, nodeOutput, nodeOutputIfRan, onlyItem, type PrintedRun } from './runData';
 import type { Suite } from './suite';
 
 const API = '/api/v1/external';
@@ -12,6 +13,8 @@ const API = '/api/v1/external';
 export interface CliContext {
 	folder: N8nUserFolder;
 	sandbox: Sandbox;
+	/** The sandbox's clock: held still to create a ticket in a given millisecond. */
+	clock: PinnableClock;
 	examples: WorkflowFile[];
 	e2e: WorkflowFile[];
 }
@@ -151,7 +154,7 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		);
 	});
 
-	suite.test('test/e2e/workflows/import-page-by-page.json: the If loop fetches every page once and writes every ticket', async () => {
+	suite.test('test/e2e/workflows/import-page-by-page.json: the If loop fetches every page once, writes every ticket, and writes each page before it fetches the next', async () => {
 		const { folder, sandbox, e2e } = context();
 		const before = lastSeq(sandbox);
 		const run = await executeOk(folder, findWorkflow(e2e, 'test/e2e/workflows/import-page-by-page.json'));
@@ -160,25 +163,54 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 			sandbox.store.listTickets().map((ticket) => ticket.id),
 		);
 		const calls = callsSince(sandbox, before);
-		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), JSON.stringify(calls));
+		const pages = Math.ceil(sandbox.store.ticketCount / 100);
+		assert.equal(calls.length, pages, JSON.stringify(calls));
 		assert.ok(calls.every((c) => c.call === 'GET /tickets' && c.status === 200));
+		// The reading node ran once per page and held one page each time.
+		const { runData } = run.data.resultData;
+		const reads = runData['Get Page of Tickets'];
+		const writes = runData['Write Page'];
+		assert.deepEqual([reads.length, writes.length], [pages, pages], 'one read and one write per page');
+		assert.ok(reads.every((task) => task.data?.main?.[0]?.length === 1 && Number(task.data.main[0][0].json.count) <= 100), 'each read holds one page');
+		// Page k is written before page k+1 is read (n8n's v1 order runs the upper branch first).
+		const order = (task: (typeof reads)[number]) => {
+			assert.equal(typeof task.executionIndex, 'number', 'n8n numbers the node runs (executionIndex)');
+			return task.executionIndex as number;
+		};
+		for (let k = 0; k + 1 < pages; k++) assert.ok(order(writes[k]) < order(reads[k + 1]), `page ${k + 1} was written before page ${k + 2} was read`);
 	});
 
-	suite.test('test/e2e/workflows/incremental-import-static-data.json: a second run imports only the tickets created since the first', async () => {
-		const { folder, sandbox, e2e } = context();
+	suite.test("test/e2e/workflows/incremental-import-static-data.json: each run imports only what is new, a ticket created in the watermark's millisecond too, exactly once", async () => {
+		const { folder, sandbox, clock, e2e } = context();
 		const workflow = findWorkflow(e2e, 'test/e2e/workflows/incremental-import-static-data.json');
+		const imported = (run: PrintedRun) => nodeOutputIfRan(run, 'Store New Tickets').map((item) => item.id);
 		const first = await executeOk(folder, workflow);
-		assert.equal(nodeOutput(first, 'Store New Tickets').length, sandbox.store.ticketCount, 'the first run imports everything');
-		const created = [1, 2].map((n) =>
-			sandbox.store.createTicket({ subject: `New since the last import ${n}`, description: 'e2e', customer: { email: 'later@example.com' } }),
-		);
-		// n8n kept the watermark in the workflow's static data between the two `n8n execute` runs.
+		assert.equal(imported(first).length, sandbox.store.ticketCount, 'the first run imports everything');
+		const watermark = String(onlyItem(first, 'Save Watermark').newestCreatedAt);
+		// A ticket the service records later but within the watermark's millisecond, as a busy service does.
+		clock.pin(Date.parse(watermark));
+		const boundary = (() => {
+			try {
+				return sandbox.store.createTicket({ subject: 'Same millisecond as the watermark', description: 'e2e', customer: { email: 'boundary@example.com' } });
+			} finally {
+				clock.release();
+			}
+		})();
+		assert.equal(boundary.created_at, watermark, 'the boundary ticket shares the watermark');
+		const created = [boundary, ...[1, 2].map((n) => sandbox.store.createTicket({ subject: `New since the last import ${n}`, description: 'e2e', customer: { email: 'later@example.com' } }))];
+		// n8n kept the watermark in the workflow's static data between the `n8n execute` runs.
+		const before = lastSeq(sandbox);
 		const second = await executeOk(folder, workflow);
+		const createdIds = new Set(created.map((ticket) => ticket.id));
 		assert.deepEqual(
-			nodeOutput(second, 'Store New Tickets').map((item) => item.id),
-			created.map((ticket) => ticket.id).reverse(),
-			`second run: watermark ${JSON.stringify(nodeOutput(second, 'Read Watermark'))}, ${nodeOutput(second, 'Store New Tickets').length} tickets`,
+			imported(second),
+			sandbox.store.listTickets().filter((ticket) => createdIds.has(ticket.id)).map((ticket) => ticket.id),
+			`second run: watermark ${JSON.stringify(nodeOutput(second, 'Read Watermark'))}, ${imported(second).length} tickets`,
 		);
+		// Created After stops at the first older ticket: the new ones fit on one page.
+		assert.deepEqual(callsSince(sandbox, before).map((c) => `${c.call} ${c.status}`), ['GET /tickets 200']);
+		const third = await executeOk(folder, workflow);
+		assert.deepEqual(imported(third), [], 'a run with nothing new imports nothing');
 	});
 
 	// Examples added later get at least this: they run through real n8n without an error.
@@ -186,7 +218,7 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 		'examples/import-all-tickets.json',
 		'examples/create-reply-update.json',
 	]);
-	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !usesDataTables(w) && !covered.has(w.file))) {
+	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !usesDataTables(w) && !usesPostgres(w) && !covered.has(w.file))) {
 		suite.test(`${workflow.file} runs without an error`, async () => {
 			await executeOk(context().folder, workflow);
 		});

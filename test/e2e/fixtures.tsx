@@ -114,6 +114,14 @@ export function usesDataTables(workflow: WorkflowFile): boolean {
 	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.dataTable');
 }
 
+/**
+ * The PostgreSQL sync examples need a PostgreSQL and its credential: `npm run test:sync` proves them
+ * in queue mode (on the PostgreSQL n8n runs on), not headless runs.
+ */
+export function usesPostgres(workflow: WorkflowFile): boolean {
+	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.postgres');
+}
+
 // The trigger's webhook path (SupportTicketTrigger.node.ts); n8n's production URL of a trigger
 // node is /webhook/<the node's webhookId>/<path>.
 const TRIGGER_TYPE = 'n8n-nodes-support-ticket.supportTicketTrigger';

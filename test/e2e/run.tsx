@@ -23,6 +23,7 @@ import { startN8n, type RunningN8n } from './n8n/server';
 import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
 import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
 import { PinnableClock } from './pinnableClock';
+import { addPlanCases, planWorkflows } from './planCases';
 import { addPollCases } from './pollCases';
 import { addScheduleCases } from './scheduleCases';
 import { addServerCases } from './serverCases';
@@ -45,6 +46,8 @@ function add(a: Totals, b: Totals): Totals {
 interface Instance {
 	/** What the examples' own credential points at. */
 	sandbox: Sandbox;
+	/** Its clock (the incremental import's case creates a ticket in the watermark's millisecond). */
+	clock: PinnableClock;
 	folder: N8nUserFolder;
 	credentials: CredentialImport[];
 	scheduled: ActiveCopy;
@@ -61,7 +64,8 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 	started = Date.now();
 	const sandboxes: Sandbox[] = [];
 	try {
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
+		const clock = new PinnableClock();
+		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now });
 		sandboxes.push(sandbox);
 		const importSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS });
 		sandboxes.push(importSandbox);
@@ -75,10 +79,10 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 		await installCommunityPackage(folder, packed.tarball, packed.version);
 		const credentials = sandboxCredentials(sandbox);
 		await importCredentials(folder, [...credentials, scheduled.credential, polling.credential]);
-		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), scheduled.workflow, polling.workflow].map((w) => w.json);
+		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), ...planWorkflows(examples), scheduled.workflow, polling.workflow].map((w) => w.json);
 		await importWorkflows(folder, workflows);
 		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
-		return { sandbox, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
+		return { sandbox, clock, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
 	} catch (error) {
 		await Promise.all(sandboxes.map((s) => s.stop()));
 		throw error;
@@ -107,6 +111,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	addScheduleCases(server, serverContext);
 	addPollCases(server, serverContext);
 	addStandInCase(server, () => ({ ...serverContext(), e2e }));
+	addPlanCases(server, serverContext);
 
 	console.log(`\n== n8n ${version}`);
 	try {

@@ -8,7 +8,8 @@ export interface PrintedRun {
 		resultData: {
 			lastNodeExecuted?: string;
 			error?: { message?: string; description?: string | null; httpCode?: string | null; node?: { name?: string } };
-			runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: IDataObject }> | null> }; error?: { message?: string } }>>;
+			/** Per node, its runs; `executionIndex` numbers the node runs of the execution in the order they ran. */
+			runData: Record<string, Array<{ executionIndex?: number; data?: { main?: Array<Array<{ json: IDataObject }> | null> }; error?: { message?: string } }>>;
 		};
 	};
 }

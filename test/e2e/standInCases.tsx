@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 
 import type { Sandbox } from '../../sandbox';
 import { isolateUserFolder, runWorkflow, useNativeRegexEngine } from '../harness';
+import { BENCH_STAND_INS, registerBenchStandIns } from '../../bench/baseNodeStandIns';
 import { BASE_NODE_STAND_INS } from '../harness/baseNodeStandIns';
 import { executionRun, isFinished, waitForExecutions } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';
@@ -22,36 +23,29 @@ export interface StandInContext {
 
 type RunData = PrintedRun['data']['resultData']['runData'];
 
-/**
- * Per node, per run, per output: the items' JSON, as a user reads them in the execution. Of a
- * Schedule Trigger's item only the field names and the time zone can match across two runs.
- */
-function itemsByNode(runData: RunData, schedules: Set<string>): Record<string, unknown> {
-	const timeless = (json: Record<string, unknown>) => Object.fromEntries(Object.entries(json).map(([key, value]) => [key, key === 'Timezone' ? value : typeof value]));
-	return Object.fromEntries(
-		Object.entries(runData).map(([name, runs]) => [
-			name,
-			runs.map((run) => (run.data?.main ?? []).map((items) => (items ?? []).map(({ json }) => (schedules.has(name) ? timeless(json) : json)))),
-		]),
-	);
+/** Per node, per run, per output: the items' JSON, as a user reads them in the execution. */
+function itemsByNode(runData: RunData): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, runs.map((run) => (run.data?.main ?? []).map((items) => (items ?? []).map(({ json }) => json)))]));
 }
 
 /**
- * The harness runs workflows that use n8n-nodes-base nodes with stand-ins
- * (test/harness/baseNodeStandIns.tsx). One workflow with every stand-in type, configured as our
- * workflows configure them, runs from each of its triggers as the editor's "Execute workflow" does,
- * in real n8n and in the harness, against the same sandbox: every node must put out the same items.
+ * The harness runs a few n8n-nodes-base nodes with stand-ins: Manual Trigger and Sticky Note for the
+ * examples it runs (test/harness/baseNodeStandIns.tsx), and the page loop's nodes for the bench
+ * (bench/baseNodeStandIns.tsx).
+ * One workflow with every stand-in type, configured as their users configure them, runs from each of
+ * its triggers as the editor's "Execute workflow" does, in real n8n and in the harness, against the
+ * same sandbox: every node must put out the same items.
  */
 export function addStandInCase(suite: Suite, context: () => StandInContext): void {
 	suite.test(`the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do (${STAND_INS_WORKFLOW}, run from each trigger)`, async () => {
 		const { rest, install, e2e, sandbox } = context();
 		const workflow = findWorkflow(e2e, STAND_INS_WORKFLOW);
 		const types = new Set(workflow.json.nodes.map((node) => node.type));
-		assert.deepEqual(Object.keys(BASE_NODE_STAND_INS).filter((type) => !types.has(type)), [], 'the workflow uses every stand-in type');
+		assert.deepEqual(Object.keys({ ...BASE_NODE_STAND_INS, ...BENCH_STAND_INS }).filter((type) => !types.has(type)), [], 'the workflow uses every stand-in type');
 		const triggers = workflow.json.nodes.filter((node) => node.type.endsWith('Trigger')).map((node) => node.name);
-		const schedules = new Set(workflow.json.nodes.filter((node) => node.type === 'n8n-nodes-base.scheduleTrigger').map((node) => node.name));
 		isolateUserFolder();
 		useNativeRegexEngine();
+		await registerBenchStandIns();
 
 		for (const trigger of triggers) {
 			const executionId = await rest.runManually(workflow.id, trigger);
@@ -63,9 +57,9 @@ export function addStandInCase(suite: Suite, context: () => StandInContext): voi
 			const inHarness = await runWorkflow(workflow.json, { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } }, { nodeName: trigger });
 			assert.equal(inHarness.error, undefined, `the harness's run from ${trigger} failed: ${inHarness.error?.message}`);
 
-			const expected = itemsByNode(inN8n.data.resultData.runData, schedules);
+			const expected = itemsByNode(inN8n.data.resultData.runData);
 			// Through JSON, as n8n stores its run.
-			const actual = itemsByNode(JSON.parse(JSON.stringify(inHarness.run?.data.resultData.runData ?? {})) as RunData, schedules);
+			const actual = itemsByNode(JSON.parse(JSON.stringify(inHarness.run?.data.resultData.runData ?? {})) as RunData);
 			assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `from ${trigger}: the same nodes ran (harness: actual, n8n: expected)`);
 			for (const name of Object.keys(expected)) assert.deepEqual(actual[name], expected[name], `from ${trigger}, node "${name}": harness (actual) vs n8n (expected)`);
 		}

@@ -1,42 +1,15 @@
 /**
- * Stand-ins for the n8n-nodes-base nodes that our example and e2e workflows use, registered under
- * n8n's own type names (`packageTypes.tsx`), so the same workflow JSON runs in the harness and in n8n.
+ * Stand-ins for the two n8n-nodes-base nodes the in-process harness still needs, registered under
+ * n8n's own type names (`packageTypes.tsx`) so that a workflow's JSON runs in the harness as saved:
+ * every in-process workflow starts at a Manual Trigger (`workflows.tsx`), and the examples that
+ * `npm run demo` and test/examples run in-process use nothing else of n8n-nodes-base (a Sticky Note
+ * is never executed). A workflow with any other n8n node runs in real n8n (`npm run test:e2e`,
+ * `npm run test:sync`); a test workflow that needs items uses the harness's own `harness.items`.
  *
- * Why not the real nodes (on 2 cores, Node 20, fresh npm cache):
- * - `n8n-nodes-base@2.41.1` (n8n 2.41.1's) as a devDependency adds 397 packages and 444 MiB and
- *   installs only with `--ignore-scripts` (its Kafka client's install script fails here);
- * - the real Code node 2.x runs JavaScript only in n8n's task runner (`startJob`), not in-process,
- *   so the harness would need a stand-in for it anyway;
- * - the others do run in-process, at 0.25–1.4 s of loading per jest file.
- *
- * Each mirrors n8n-nodes-base 2.41.1 for the parameters listed on it; any other value of those
- * parameters throws an error naming the stand-in instead of silently differing. The e2e case in
- * test/e2e/standInCases.tsx runs test/e2e/workflows/base-node-stand-ins.json (every type here, set
- * up as our workflows set it up) in real n8n and in the harness and compares every node's items.
+ * Why not n8n's nodes in-process: n8n-nodes-base 2.41.1 adds 397 packages and 444 MiB and installs
+ * only with `--ignore-scripts`. The e2e case in test/e2e/standInCases.tsx runs these beside n8n's.
  */
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-	type ITriggerFunctions,
-	type ITriggerResponse,
-} from 'n8n-workflow';
-
-/**
- * Throws when a parameter, as saved in the workflow (the engine drops collection options the
- * description does not list), has a value the stand-in does not implement.
- */
-function expectParameter(context: IExecuteFunctions, standIn: string, name: string, supported: unknown[]): void {
-	const actual = context.getNode().parameters[name] ?? supported[0];
-	if (supported.some((value) => JSON.stringify(value) === JSON.stringify(actual))) return;
-	throw new NodeOperationError(
-		context.getNode(),
-		`The harness's ${standIn} stand-in does not implement ${name} = ${JSON.stringify(actual)} (supported: ${supported.map((v) => JSON.stringify(v)).join(', ')}); extend it in test/harness/baseNodeStandIns.tsx and in the e2e comparison workflow`,
-	);
-}
+import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 /** Manual Trigger (`n8n-nodes-base.manualTrigger` 1): in a manual run it emits one empty item. */
 export class ManualTrigger implements INodeType {
@@ -57,73 +30,6 @@ export class ManualTrigger implements INodeType {
 	}
 }
 
-/**
- * Schedule Trigger (`n8n-nodes-base.scheduleTrigger` 1–1.2), `rule` not read: in a manual run it
- * emits one item with the time fields n8n's puts out. It never schedules (the harness activates
- * nothing): start a scheduled run with `runWorkflow(…, { mode: 'trigger', nodeName })`.
- */
-export class ScheduleTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Schedule Trigger',
-		name: 'scheduleTrigger',
-		group: ['trigger', 'schedule'],
-		version: [1, 1.1, 1.2],
-		description: 'Triggers the workflow on a given schedule',
-		defaults: { name: 'Schedule Trigger' },
-		inputs: [],
-		outputs: ['main'],
-		properties: [{ displayName: 'Trigger Rules', name: 'rule', type: 'fixedCollection', default: {}, options: [] }],
-	};
-
-	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		if (this.getMode() !== 'manual') {
-			throw new NodeOperationError(this.getNode(), "The harness's Schedule Trigger stand-in does not schedule: start the run at it with runWorkflow(…, { mode: 'trigger', nodeName })");
-		}
-		const timezone = this.getTimezone();
-		return { manualTriggerFunction: async () => this.emit([this.helpers.returnJsonArray([scheduleFields(new Date(), timezone)])]) };
-	}
-}
-
-/** What n8n's Schedule Trigger puts out for a moment (it formats with moment-timezone). */
-function scheduleFields(now: Date, timezone: string): IDataObject {
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', {
-			timeZone: timezone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'long',
-			day: '2-digit',
-			weekday: 'long',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-			timeZoneName: 'longOffset',
-		})
-			.formatToParts(now)
-			.map((part) => [part.type, part.value]),
-	) as Record<string, string>;
-	const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.replace('GMT', '');
-	const day = Number(parts.day);
-	const ordinal = day % 10 === 1 && day !== 11 ? 'st' : day % 10 === 2 && day !== 12 ? 'nd' : day % 10 === 3 && day !== 13 ? 'rd' : 'th';
-	const hour = Number(parts.hour);
-	const time = `${hour % 12 || 12}:${parts.minute}:${parts.second} ${hour < 12 ? 'am' : 'pm'}`;
-	const monthNumber = String(new Date(`${parts.month} 1, 2000`).getMonth() + 1).padStart(2, '0');
-	const millis = String(now.getUTCMilliseconds()).padStart(3, '0');
-	return {
-		timestamp: `${parts.year}-${monthNumber}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${millis}${offset}`,
-		'Readable date': `${parts.month} ${day}${ordinal} ${parts.year}, ${time}`,
-		'Readable time': time,
-		'Day of week': parts.weekday,
-		Year: parts.year,
-		Month: parts.month,
-		'Day of month': parts.day,
-		Hour: parts.hour,
-		Minute: parts.minute,
-		Second: parts.second,
-		Timezone: `${timezone} (UTC${offset})`,
-	};
-}
-
 /** Sticky Note (`n8n-nodes-base.stickyNote` 1–2): no inputs, no outputs, never executed. */
 export class StickyNote implements INodeType {
 	description: INodeTypeDescription = {
@@ -139,185 +45,8 @@ export class StickyNote implements INodeType {
 	};
 }
 
-/** No Operation (`n8n-nodes-base.noOp` 1): passes items on unchanged. */
-export class NoOp implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'No Operation, do nothing',
-		name: 'noOp',
-		group: ['organization'],
-		version: 1,
-		description: 'No Operation',
-		defaults: { name: 'No Operation, do nothing' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [this.getInputData()];
-	}
-}
-
-/**
- * If (`n8n-nodes-base.if` 2–2.2): `conditions` (a filter, evaluated by n8n itself: n8n-core's
- * `getNodeParameter(…, { extractValue: true })` runs n8n-workflow's `executeFilter`, as the real
- * node does); `options` empty. Items go to output 0 ("true") or 1 ("false").
- */
-export class If implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'If',
-		name: 'if',
-		group: ['transform'],
-		version: [2, 2.1, 2.2],
-		description: 'Route items to different branches (true/false)',
-		defaults: { name: 'If' },
-		inputs: ['main'],
-		outputs: ['main', 'main'],
-		outputNames: ['true', 'false'],
-		properties: [
-			{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
-			// n8n's options, declared so that a workflow's value reaches the check (the engine drops unknown ones).
-			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [
-				{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true },
-				{ displayName: 'Less Strict Type Validation', name: 'looseTypeValidation', type: 'boolean', default: false },
-			] },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		expectParameter(this, 'If', 'options', [{}]);
-		const trueItems: INodeExecutionData[] = [];
-		const falseItems: INodeExecutionData[] = [];
-		this.getInputData().forEach((item, itemIndex) => {
-			const pass = this.getNodeParameter('conditions', itemIndex, false, { extractValue: true }) as boolean;
-			(pass ? trueItems : falseItems).push({ ...item, pairedItem: { item: itemIndex } });
-		});
-		return [trueItems, falseItems];
-	}
-}
-
-/**
- * Split Out (`n8n-nodes-base.splitOut` 1): one item per entry of the one array field named in
- * `fieldToSplitOut`, `include` = "No Other Fields", `options` empty. An object entry becomes the
- * item's JSON as a copy (`{ ...entry }`, as n8n does, so memory measured through the harness
- * counts that copy too); any other entry becomes `{ [field]: entry }`.
- */
-export class SplitOut implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Split Out',
-		name: 'splitOut',
-		group: ['transform'],
-		version: 1,
-		description: 'Turn a list inside item(s) into separate items',
-		defaults: { name: 'Split Out' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [
-			{ displayName: 'Fields To Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
-			// n8n's choices and options, declared so that a workflow's value reaches the check.
-			{ displayName: 'Include', name: 'include', type: 'options', default: 'noOtherFields', options: [
-				{ name: 'No Other Fields', value: 'noOtherFields' },
-				{ name: 'All Other Fields', value: 'allOtherFields' },
-				{ name: 'Selected Other Fields', value: 'selectedOtherFields' },
-			] },
-			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [
-				{ displayName: 'Disable Dot Notation', name: 'disableDotNotation', type: 'boolean', default: false },
-				{ displayName: 'Destination Field Name', name: 'destinationFieldName', type: 'string', default: '' },
-				{ displayName: 'Include Binary', name: 'includeBinary', type: 'boolean', default: false },
-			] },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		expectParameter(this, 'Split Out', 'include', ['noOtherFields']);
-		expectParameter(this, 'Split Out', 'options', [{}]);
-		const out: INodeExecutionData[] = [];
-		this.getInputData().forEach((item, itemIndex) => {
-			const field = this.getNodeParameter('fieldToSplitOut', itemIndex) as string;
-			if (/[,.]/.test(field)) throw new NodeOperationError(this.getNode(), `The harness's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in test/harness/baseNodeStandIns.tsx and in the e2e comparison workflow`);
-			const list = item.json[field];
-			if (!Array.isArray(list)) throw new NodeOperationError(this.getNode(), `The field "${field}" is not a list`, { itemIndex });
-			for (const entry of list) {
-				const json = entry && typeof entry === 'object' && !Array.isArray(entry) ? { ...(entry as IDataObject) } : { [field]: entry as IDataObject[keyof IDataObject] };
-				out.push({ json, pairedItem: { item: itemIndex } });
-			}
-		});
-		return [out];
-	}
-}
-
-type AsyncFunctionConstructor = new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as AsyncFunctionConstructor;
-
-/**
- * Code (`n8n-nodes-base.code` 1–2): `language` JavaScript, `mode` "Run Once for All Items", `jsCode`.
- * The script sees `$input`, `$json`, `$()`, `$now` from n8n-workflow's data proxy (the same
- * engine objects n8n's task runner hands it), `$getWorkflowStaticData` and `items`; it returns
- * items or plain objects. Another global fails with a ReferenceError that names the stand-in.
- * Not a sandbox: tests run only the repository's own scripts.
- */
-export class Code implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Code',
-		name: 'code',
-		group: ['transform'],
-		version: [1, 2],
-		description: 'Run custom JavaScript code',
-		defaults: { name: 'Code' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [
-			// n8n's choices, declared so that a workflow's value reaches the check.
-			{ displayName: 'Mode', name: 'mode', type: 'options', default: 'runOnceForAllItems', options: [
-				{ name: 'Run Once for All Items', value: 'runOnceForAllItems' },
-				{ name: 'Run Once for Each Item', value: 'runOnceForEachItem' },
-			] },
-			{ displayName: 'Language', name: 'language', type: 'options', default: 'javaScript', options: [
-				{ name: 'JavaScript', value: 'javaScript' },
-				{ name: 'Python', value: 'pythonNative' },
-				{ name: 'Python (legacy)', value: 'python' },
-			] },
-			{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '', noDataExpression: true },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		expectParameter(this, 'Code', 'mode', ['runOnceForAllItems']);
-		expectParameter(this, 'Code', 'language', ['javaScript']);
-		const proxy = this.getWorkflowDataProxy(0);
-		const scope: Record<string, unknown> = {
-			$input: proxy.$input,
-			$json: proxy.$json,
-			$: proxy.$,
-			$now: proxy.$now,
-			$getWorkflowStaticData: (type: 'global' | 'node') => this.getWorkflowStaticData(type),
-			items: this.getInputData(),
-		};
-		const script = new AsyncFunction(...Object.keys(scope), this.getNodeParameter('jsCode', 0) as string);
-		let returned: unknown;
-		try {
-			returned = await script(...Object.values(scope));
-		} catch (error) {
-			if (!(error instanceof ReferenceError)) throw error;
-			throw new NodeOperationError(this.getNode(), `${error.message}: the harness's Code stand-in gives the script only ${Object.keys(scope).join(', ')}; extend it in test/harness/baseNodeStandIns.tsx`);
-		}
-		const list = (Array.isArray(returned) ? returned : [returned]) as Array<IDataObject | INodeExecutionData>;
-		return [
-			list.map((entry) => {
-				const json = (entry && typeof entry.json === 'object' ? entry.json : entry) as IDataObject;
-				return { json, pairedItem: { item: 0 } };
-			}),
-		];
-	}
-}
-
-/** Every stand-in under the type name workflows use. */
+/** Every stand-in under n8n's type name. */
 export const BASE_NODE_STAND_INS: Record<string, INodeType> = {
 	'n8n-nodes-base.manualTrigger': new ManualTrigger(),
-	'n8n-nodes-base.scheduleTrigger': new ScheduleTrigger(),
 	'n8n-nodes-base.stickyNote': new StickyNote(),
-	'n8n-nodes-base.noOp': new NoOp(),
-	'n8n-nodes-base.if': new If(),
-	'n8n-nodes-base.splitOut': new SplitOut(),
-	'n8n-nodes-base.code': new Code(),
 };

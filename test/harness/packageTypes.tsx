@@ -33,8 +33,8 @@ let loaded: Promise<PackageTypes> | undefined;
  * Loads `dist/` with n8n-core's own PackageDirectoryLoader (what n8n runs for a community package,
  * reading the `n8n` block of package.json), so a wrong dist path or a class name that does not
  * match its file fails here as it would in n8n. Adds test-only node types: the stand-ins for
- * n8n-nodes-base nodes (`baseNodeStandIns.tsx`), a node that sends signed requests, and one that
- * emits given items.
+ * Manual Trigger and Sticky Note (`baseNodeStandIns.tsx` says why), and under `harness.*`
+ * names a node that sends signed requests and one that emits given items.
  */
 export function loadPackageTypes(): Promise<PackageTypes> {
 	loaded ??= load();

@@ -1,8 +1,10 @@
 /**
- * The sync proof, the same in every n8n set-up: with the sandbox already changing, run the initial
- * import (examples/sync-initial-import.json) while the webhook workflow (sync-webhooks.json) gets
- * deliveries that are dropped, repeated and reordered; stop the changes, let the deliveries settle,
- * run one reconcile (sync-reconcile.json) and compare the Data Tables with the service.
+ * The sync proof, the same in every n8n set-up and for both editions: with the sandbox already
+ * changing, run the initial import (examples/sync-initial-import.json, or
+ * large-account-import-postgres.json, stopped once part-way and resumed: chainedImport.tsx) while
+ * the webhook workflow (sync-webhooks.json / sync-webhooks-postgres.json) gets deliveries that are
+ * dropped, repeated and reordered; stop the changes, let the deliveries settle, run one reconcile
+ * (sync-reconcile.json / sync-reconcile-postgres.json) and compare the copy with the service.
  */
 import type { ChangeDriverOptions, ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../../sandbox';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
@@ -14,27 +16,48 @@ import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
 import { waitUntil } from '../wait';
 import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
-import { dataTableStore, readTable, STATE_TABLE } from './syncTables';
+import { type CopyStore, dataTableStore, postgresStore, WATERMARK_KEY } from './syncTables';
+import { type ChainedImportFigures, runChainedImport } from './chainedImport';
 import { DEFAULT_FORCED_RACE, forceImportRace, type ForcedRaceFigures, type ForcedRaceSettings } from './forcedRace';
 
+/** Where the copy is kept: n8n's Data Tables, or PostgreSQL (the `-postgres` examples). */
+export type SyncStore = 'dataTables' | 'postgres';
+
 export const SYNC_EXAMPLES = {
-	initialImport: 'examples/sync-initial-import.json',
-	webhooks: 'examples/sync-webhooks.json',
-	reconcile: 'examples/sync-reconcile.json',
+	dataTables: {
+		initialImport: 'examples/sync-initial-import.json',
+		webhooks: 'examples/sync-webhooks.json',
+		reconcile: 'examples/sync-reconcile.json',
+	},
+	postgres: {
+		initialImport: 'examples/large-account-import-postgres.json',
+		webhooks: 'examples/sync-webhooks-postgres.json',
+		reconcile: 'examples/sync-reconcile-postgres.json',
+	},
 } as const;
 
 export interface SyncWorkflows {
+	store: SyncStore;
 	initialImport: WorkflowFile;
 	webhooks: WorkflowFile;
 	reconcile: WorkflowFile;
 }
 
-export function syncWorkflows(examples: WorkflowFile[]): SyncWorkflows {
+export function syncWorkflows(examples: WorkflowFile[], store: SyncStore = 'dataTables'): SyncWorkflows {
+	const files = SYNC_EXAMPLES[store];
 	return {
-		initialImport: findWorkflow(examples, SYNC_EXAMPLES.initialImport),
-		webhooks: findWorkflow(examples, SYNC_EXAMPLES.webhooks),
-		reconcile: findWorkflow(examples, SYNC_EXAMPLES.reconcile),
+		store,
+		initialImport: findWorkflow(examples, files.initialImport),
+		webhooks: findWorkflow(examples, files.webhooks),
+		reconcile: findWorkflow(examples, files.reconcile),
 	};
+}
+
+/** The copy the workflows keep, read where they keep it. */
+export function copyStore(target: SyncTarget, store: SyncStore): CopyStore {
+	if (store === 'dataTables') return dataTableStore(target.rest);
+	if (!target.postgres) throw new Error('the PostgreSQL edition needs the PostgreSQL of queue mode');
+	return postgresStore(target.postgres);
 }
 
 /** Where the proof talks to n8n: the editor's REST API (main) and the production webhooks. */
@@ -66,7 +89,7 @@ export const DEFAULT_PROOF: ProofSettings = {
 	changes: 600,
 	changesBeforeImport: 40,
 	// Lost, repeated, late and shuffled deliveries, several at once, failed ones retried. Rates a
-	// little above 10 % so that the drawn shares stay at 10 % or more.
+	// little above 10 % so that the drawn shares stay near 10 % or more (run.tsx checks 9 %).
 	chaos: { dropRate: 0.13, duplicateRate: 0.13, reorderWindow: 5, delayMs: [0, 200], concurrency: 4, maxAttempts: 5, backoffMs: 500, seed: 7 },
 	seed: 12,
 	// Reply-heavy: half of the changes are replies, most of them to old tickets.
@@ -96,6 +119,10 @@ export interface SyncFigures {
 	forcedRace?: ForcedRaceFigures;
 	/** Replies written while the import ran (driver and forced race). */
 	repliesDuringImport: number;
+	/** The PostgreSQL edition's import: stopped part-way, resumed by hand. */
+	chainedImport?: ChainedImportFigures;
+	/** The PostgreSQL edition: an older version of a ticket and of a customer written last by Sync 2. */
+	olderVersionLast?: string;
 }
 
 export const LIST_PATH = /\/(tickets|customers)$/;
@@ -147,7 +174,14 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		await waitUntil('the first changes', () => (driver.summary().total >= settings.changesBeforeImport ? true : undefined), 60_000, { intervalMs: 100 });
 		const repliesBeforeImport = sandbox.store.replyCount;
 		if (settings.forcedRace) race = forceImportRace(sandbox, startedAtMs, settings.forcedRace);
-		const importSeconds = await runToEnd(rest, workflows.initialImport, 'Start Import');
+		let chainedImport: ChainedImportFigures | undefined;
+		let importSeconds: number;
+		if (workflows.store === 'postgres' && target.postgres) {
+			chainedImport = await runChainedImport(rest, target.postgres, sandbox, workflows.initialImport, log);
+			importSeconds = chainedImport.seconds;
+		} else {
+			importSeconds = await runToEnd(rest, workflows.initialImport, 'Start Import');
+		}
 		const forcedRace = race?.stop();
 		race = undefined;
 		const repliesDuringImport = sandbox.store.replyCount - repliesBeforeImport;
@@ -167,18 +201,22 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		);
 		const total = (await countExecutions(rest, workflows.webhooks.id)) ?? executions.length;
 		const failed = executions.filter((e) => e.status !== 'success').length;
-		const beforeReconcile = await compareWithService(dataTableStore(rest), sandbox);
+		const copy = copyStore(target, workflows.store);
+		const beforeReconcile = await compareWithService(copy, sandbox);
 		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
 		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
 		const recordReads = sandbox.countCalls({ pathname: RECORD_PATH });
 		const callsBeforeReconcile = sandbox.countCalls();
 		const reconcileSeconds = await runToEnd(rest, workflows.reconcile, 'Start Reconcile');
 		const reconcileCalls = sandbox.countCalls() - callsBeforeReconcile;
-		const after = await compareWithService(dataTableStore(rest), sandbox);
+		let after = await compareWithService(copy, sandbox);
 		const lastChangeToEqualSeconds = (Date.now() - Date.parse(summary.lastChangeWallAt ?? '')) / 1000;
-		const state = await readTable(rest, STATE_TABLE);
+		// The Data Table edition's order is shown by its second rows and their merge; here the
+		// statement alone decides, so an older version is made to arrive last.
+		const olderVersionLast = workflows.store === 'postgres' && isEqual(after.tickets) && isEqual(after.customers) ? await applyOlderVersionsLast(rest, sandbox, workflows.webhooks) : undefined;
+		if (olderVersionLast) after = await compareWithService(copy, sandbox);
 		const watermark = {
-			saved: String(state.find((row) => row.key === 'reconcile_since')?.value),
+			saved: String(await copy.state(WATERMARK_KEY)),
 			newest: sandbox.store.listTickets({ sortBy: 'updated_at' })[0]?.updated_at ?? '',
 		};
 		return {
@@ -196,6 +234,8 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 			replyMovesTicket: settings.replyMovesTicket,
 			forcedRace,
 			repliesDuringImport,
+			chainedImport,
+			olderVersionLast,
 		};
 	} finally {
 		race?.stop();
@@ -204,6 +244,22 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		sandbox.removeWebhook(hook);
 		sandbox.setWebhookChaos({});
 	}
+}
+
+/**
+ * Sync 2 run by hand with an older version of a ticket and of a customer (an hour before the
+ * current one, other fields) pinned on its reads, as a delivery whose execution read the record
+ * before a change and finished after the newer one was written.
+ */
+async function applyOlderVersionsLast(rest: N8nRestClient, sandbox: Sandbox, webhooks: WorkflowFile): Promise<string> {
+	const hourEarlier = (at: string) => new Date(Date.parse(at) - 3_600_000).toISOString();
+	const ticket = sandbox.store.listTickets()[0];
+	const customer = sandbox.store.listCustomers()[0];
+	const olderTicket = { ...ticket, subject: 'An older version', status: 'closed', updated_at: hourEarlier(ticket.updated_at) };
+	const olderCustomer = { ...customer, name: 'An older version', updated_at: hourEarlier(customer.updated_at) };
+	await runToEnd(rest, webhooks, 'On Any Change', { 'On Any Change': [{ json: { event: 'ticket.updated', data: { id: ticket.id } } }], 'Get Ticket': [{ json: olderTicket }] });
+	await runToEnd(rest, webhooks, 'On Any Change', { 'On Any Change': [{ json: { event: 'customer.updated', data: { id: customer.id } } }], 'Get Customer': [{ json: olderCustomer }] });
+	return `ticket ${ticket.id}'s and customer ${customer.id}'s versions of an hour earlier written last by ${webhooks.file}`;
 }
 
 /** The total count of a workflow's executions (the list itself is capped at 100 rows). */
@@ -216,13 +272,21 @@ async function countExecutions(rest: N8nRestClient, workflowId: string): Promise
 export function printFigures(label: string, figures: SyncFigures): string[] {
 	const d = figures.deliveries;
 	const race = figures.forcedRace;
+	const chained = figures.chainedImport;
+	const chainedLines = chained
+		? [
+				`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end); stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by hand to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
+			]
+		: [];
 	return [
 		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.total} changes during the run ${JSON.stringify(figures.driver.byKind)}; replies ${figures.replyMovesTicket ? 'move' : 'do not move'} the ticket's updated_at`,
 		`  forced race: ${race ? `${race.replies} replies to old tickets of the next page on ${race.pages} import pages, ${race.readsHeld} webhook reads held until their page was sent (${race.readsTimedOut} timed out), ${race.readsLate} came after it` : 'off'}; ${figures.repliesDuringImport} replies during the import; tickets with a second row before the reconcile: ${secondRows(figures.beforeReconcile.tickets)}`,
 		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
+		...chainedLines,
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
 		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
-		`  after one reconcile: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
+		...(figures.olderVersionLast ? [`  then an older version last: ${figures.olderVersionLast}`] : []),
+		`  after one reconcile${figures.olderVersionLast ? ' and the older versions' : ''}: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
 		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,
 	];
 }

@@ -8,6 +8,10 @@ import type { PostgresServer } from '../queue/services/postgresServer';
 export const TICKET_TABLE = 'st_tickets';
 export const CUSTOMER_TABLE = 'st_customers';
 export const STATE_TABLE = 'st_state';
+/** The PostgreSQL editions' state (examples/*-postgres.json): the import's position and the reconcile's watermark. */
+export const POSTGRES_STATE_TABLE = 'st_import_state';
+export const IMPORT_POSITION_KEY = 'import_position';
+export const WATERMARK_KEY = 'reconcile_since';
 
 export const TICKET_COLUMNS = ['ticket_id', 'subject', 'description', 'status', 'priority', 'customer_id', 'created_at', 'updated_at'] as const;
 export const CUSTOMER_COLUMNS = ['customer_id', 'email', 'name', 'created_at', 'updated_at'] as const;
@@ -41,6 +45,8 @@ export async function readTable(rest: N8nRestClient, name: string): Promise<Row[
 export interface CopyStore {
 	/** The rows; none while the workflow has not yet created the table. */
 	rows(resource: 'tickets' | 'customers'): Promise<Row[]>;
+	/** A value the sync keeps beside the copy (e.g. the reconcile's watermark); undefined when not there. */
+	state(key: string): Promise<string | undefined>;
 }
 
 export function dataTableStore(rest: N8nRestClient): CopyStore {
@@ -54,6 +60,10 @@ export function dataTableStore(rest: N8nRestClient): CopyStore {
 				throw error;
 			}
 		},
+		state: async (key) => {
+			const row = (await readTable(rest, STATE_TABLE)).find((r) => r.key === key);
+			return row ? String(row.value) : undefined;
+		},
 	};
 }
 
@@ -64,5 +74,13 @@ export function postgresStore(postgres: PostgresServer): CopyStore {
 			const exists = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${table}')::text AS name`);
 			return exists[0]?.name ? await postgres.query<Row>(`SELECT * FROM ${table}`) : [];
 		},
+		state: (key) => postgresState(postgres, key),
 	};
+}
+
+export async function postgresState(postgres: PostgresServer, key: string): Promise<string | undefined> {
+	const exists = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${POSTGRES_STATE_TABLE}')::text AS name`);
+	if (!exists[0]?.name) return undefined;
+	const rows = await postgres.query<{ value: string }>(`SELECT value FROM ${POSTGRES_STATE_TABLE} WHERE key = '${key.replaceAll("'", "''")}'`);
+	return rows[0]?.value;
 }

@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import type { IDataObject, IWorkflowBase } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startSandbox, type TimestampFormat } from '../../../sandbox';
 import type { ZoneRun } from './createdAfterInZone';
 
@@ -14,7 +13,10 @@ import type { ZoneRun } from './createdAfterInZone';
  * order (newest first) reading stops at the first older ticket, so an incremental import costs the
  * pages holding new tickets plus at most one. Any other order is refused before a request is made.
  * The boundary is included so that feeding back the newest created_at seen cannot lose a ticket
- * created later within the same timestamp; the boundary ticket comes again (upsert by id).
+ * created later within the same timestamp; the boundary ticket comes again (upsert by id). The
+ * incremental import built on it runs in real n8n: test/e2e/workflows/incremental-import-static-data.json
+ * in `npm run test:e2e` (cliCases.tsx, scheduleCases.tsx), examples/incremental-import.json in
+ * `npm run test:sync` (incrementalProof.tsx).
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
@@ -232,52 +234,6 @@ describe.each([
 			expect((await env.run('2025-06-01T12:00:00Z')).map((t) => t.id)).toEqual(expected);
 		} finally {
 			await env.sandbox.stop();
-		}
-	});
-});
-
-describe('test/e2e/workflows/incremental-import-static-data.json', () => {
-	const example = () => JSON.parse(readFileSync(repoPath('test', 'e2e', 'workflows', 'incremental-import-static-data.json'), 'utf8')) as WorkflowJson;
-
-	it('two runs with tickets created between them import every ticket; a run with nothing new brings only the boundary ticket(s) again', async () => {
-		const fresh = await startSandbox({ seed: 230 });
-		const creds = { supportTicketApi: credentialsFor(fresh) };
-		// One static data object across runs, as n8n keeps it with the saved workflow.
-		const staticData: IWorkflowBase['staticData'] = {};
-		const imported: string[] = [];
-		const importRun = async () => {
-			fresh.clearLog();
-			const result = await runWorkflow({ ...example(), staticData }, creds);
-			expect(result.error).toBeUndefined();
-			const ids = result.output('Get New Tickets').map((i) => i.json.id as string);
-			imported.push(...ids);
-			return { ids, calls: fresh.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' }) };
-		};
-		const atOrAfterIds = (iso: string) => fresh.store.listTickets().filter((t) => t.created_at >= iso).map((t) => t.id);
-		try {
-			const first = await importRun();
-			expect(first.ids).toHaveLength(230);
-			expect(first.calls).toBe(3);
-			const firstWatermark = fresh.store.listTickets()[0].created_at;
-			// The watermark also keeps the ids imported at that moment (test/e2e/workflows/incremental-import-static-data.json skips them next time).
-			expect(staticData).toMatchObject({ global: { newestCreatedAt: firstWatermark } });
-
-			for (let i = 0; i < 40; i++) fresh.store.createTicket({ subject: `New ${i}`, description: 'After run 1', customer: { email: `n${i}@example.com` } });
-			const second = await importRun();
-			// The 40 new ones, and the ticket(s) at the first run's watermark again (Created After includes it).
-			expect(second.ids).toEqual(atOrAfterIds(firstWatermark));
-			expect(second.ids.slice(0, 40)).toEqual(fresh.store.listTickets().slice(0, 40).map((t) => t.id));
-			expect(second.calls).toBe(1);
-
-			const third = await importRun();
-			expect(third.ids).toEqual(atOrAfterIds(fresh.store.listTickets()[0].created_at));
-			expect(third.ids.length).toBeGreaterThanOrEqual(1);
-			expect(third.calls).toBe(1);
-
-			expect([...new Set(imported)].sort()).toEqual(fresh.store.listTickets().map((t) => t.id).sort());
-			expect(new Set(imported).size).toBe(270);
-		} finally {
-			await fresh.stop();
 		}
 	});
 });

@@ -1,51 +1,16 @@
-import { readFileSync } from 'node:fs';
+import type { IDataObject } from 'n8n-workflow';
 
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeType,
-	ITaskData,
-} from 'n8n-workflow';
-
-import { credentialsFor, repoPath, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
-import { addNodeTypes } from '../../harness/packageTypes';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startSandbox } from '../../../sandbox';
 
 /**
  * Get Many, Pagination "One Page per Run": one call per run, one item holding the page, and a
- * cursor in and out; and the shipped example that loops page by page with an If node.
+ * cursor in and out. The workflow that loops page by page with an If node
+ * (test/e2e/workflows/import-page-by-page.json) runs in real n8n: `npm run test:e2e` (cliCases.tsx).
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });
-
-/** List calls the sandbox had answered each time a page was written. */
-const callsWhenWritten: number[] = [];
-const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' });
-
-/** Takes the place of the example's "Write Page" (a No Operation node) and notes when it ran. */
-class WriteRecorder implements INodeType {
-	description: INodeType['description'] = {
-		displayName: 'Write Recorder (test)',
-		name: 'writeRecorder',
-		group: ['output'],
-		version: 1,
-		description: 'Passes items on and notes when it ran',
-		defaults: { name: 'Write Recorder' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		callsWhenWritten.push(listCalls());
-		return [this.getInputData()];
-	}
-}
-
-beforeAll(async () => addNodeTypes({ 'harness.writeRecorder': new WriteRecorder() }));
 
 async function page(parameters: IDataObject) {
 	const result = await runWorkflow(
@@ -145,47 +110,5 @@ describe('400 invalid cursor: what the user reads', () => {
 		expect(result.error?.message).toBe('The service rejected the page cursor');
 		expect(result.error?.description).toContain('with the same filters, sort and page size');
 		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['cursor_mismatch']);
-	});
-});
-
-describe('test/e2e/workflows/import-page-by-page.json', () => {
-	const example = () => JSON.parse(readFileSync(repoPath('test', 'e2e', 'workflows', 'import-page-by-page.json'), 'utf8')) as WorkflowJson;
-
-	function withPageSize(workflow: WorkflowJson, pageSize: number, filters: IDataObject = {}): WorkflowJson {
-		for (const node of workflow.nodes) {
-			if (node.name === 'Get Page of Tickets') node.parameters = { ...node.parameters, pageSize, filters } as INode['parameters'];
-			if (node.name === 'Write Page') node.type = 'harness.writeRecorder';
-		}
-		return workflow;
-	}
-
-	const runsOf = (runData: Record<string, ITaskData[]>, name: string) => runData[name] ?? [];
-	const items = (task: ITaskData): INodeExecutionData[] => task.data?.main[0] ?? [];
-
-	it.each([
-		['100 per page', 100, {}],
-		['30 per page', 30, {}],
-		['status open, 100 per page', 100, { status: 'open' }],
-	])('%s: every ticket written exactly once, in ⌈n/page size⌉ calls, each page written before the next is fetched', async (_name, pageSize, filters) => {
-		callsWhenWritten.length = 0;
-		const result = await runWorkflow(withPageSize(example(), pageSize, filters), { supportTicketApi: credentials });
-		expect(result.error).toBeUndefined();
-		const runData = result.run?.data.resultData.runData ?? {};
-		const expected = sandbox.store.listTickets(filters).map((t) => t.id);
-		const calls = Math.ceil(expected.length / pageSize);
-
-		const written = runsOf(runData, 'Write Page').flatMap((task) => items(task).map((item) => item.json.id));
-		expect(written).toEqual(expected);
-		expect(new Set(written).size).toBe(expected.length);
-		expect(listCalls()).toBe(calls);
-		expect(sandbox.log.every((e) => e.status === 200)).toBe(true);
-
-		// The node ran once per page and held one page each time.
-		const pages = runsOf(runData, 'Get Page of Tickets');
-		expect(pages).toHaveLength(calls);
-		expect(pages.every((task) => items(task).length === 1 && (items(task)[0].json.count as number) <= pageSize)).toBe(true);
-
-		// Page k is written before page k+1 is fetched (n8n's v1 order runs the upper branch first).
-		expect(callsWhenWritten).toEqual(Array.from({ length: calls }, (_, k) => k + 1));
 	});
 });

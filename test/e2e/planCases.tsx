@@ -1,0 +1,120 @@
+/**
+ * The sync examples decide their ticket writes in one Code node, "Plan Ticket Writes" (the same
+ * rules in sync-initial-import, sync-webhooks and sync-reconcile). `npm run test:sync` proves that
+ * the copy ends equal to the service; the orders it cannot force every time (a stored row newer than
+ * what was just read, a second row holding the newest state) are given here: each example's node,
+ * as shipped, runs in n8n's own Code node on pinned inputs, from the editor (a manual run).
+ */
+import assert from 'node:assert/strict';
+
+import type { IConnections, INode } from 'n8n-workflow';
+
+import { executionRun, isFinished, waitForExecutions } from './executions';
+import { findWorkflow, type WorkflowFile } from './fixtures';
+import type { N8nInstall } from './n8n/n8nInstall';
+import type { N8nRestClient } from './n8n/restClient';
+import { nodeOutput } from './runData';
+import type { Suite } from './suite';
+
+const PLAN = 'Plan Ticket Writes';
+const START = 'Start';
+const STORED = 'Stored Rows';
+const PLAN_EXAMPLES = [
+	['examples/sync-initial-import.json', 'e2ePlanImport'],
+	['examples/sync-webhooks.json', 'e2ePlanWebhooks'],
+	['examples/sync-reconcile.json', 'e2ePlanReconcile'],
+] as const;
+
+const FEB = '2026-02-01T00:00:00.000Z';
+const ticket = (id: string, subject = 'S') => ({ id, subject, description: 'd', status: 'open', priority: 'normal', customer: { id: 'cus_1' }, created_at: '2026-01-01T00:00:00.000Z', updated_at: FEB });
+const row = (rowId: number, ticketId: string, updatedAt: string, subject = 'S') => ({
+	id: rowId,
+	ticket_id: ticketId,
+	subject,
+	description: 'd',
+	status: 'open',
+	priority: 'normal',
+	customer_id: 'cus_1',
+	created_at: '2026-01-01T00:00:00.000Z',
+	updated_at: updatedAt,
+	updated_ms: Date.parse(updatedAt),
+});
+
+/** Every ticket read in February; what is stored for each decides. */
+const READ = [ticket('tkt_1'), ticket('tkt_2'), ticket('tkt_3'), ticket('tkt_4'), ticket('tkt_5', 'read late')];
+const STORED_ROWS = [
+	row(10, 'tkt_2', '2026-01-15T00:00:00.000Z'), // older: update
+	row(11, 'tkt_3', FEB), // equal: nothing
+	row(12, 'tkt_4', '2026-03-01T00:00:00.000Z'), // newer (another writer read later): nothing
+	row(13, 'tkt_3', FEB), // second row for tkt_3: removed
+	row(20, 'tkt_5', '2026-01-15T00:00:00.000Z'), // first row, older
+	row(21, 'tkt_5', '2026-03-01T00:00:00.000Z', 'newest'), // second row, newer than the read: its state goes into the first
+];
+const asRow = (t: ReturnType<typeof ticket>) => ({ ticket_id: t.id, subject: t.subject, description: t.description, status: t.status, priority: t.priority, customer_id: t.customer.id, created_at: t.created_at, updated_at: t.updated_at, updated_ms: Date.parse(t.updated_at) });
+/** A stored row's columns (without the row id), as the plan writes them. */
+const columns = (stored: ReturnType<typeof row>) => Object.fromEntries(Object.entries(stored).filter(([key]) => key !== 'id'));
+const EXPECTED = [
+	{ action: 'insert', ...asRow(READ[0]) },
+	{ action: 'update', ...asRow(READ[1]) },
+	{ action: 'dedupe', ticket_id: 'tkt_3', row_id: 13 },
+	{ action: 'update', ...columns(STORED_ROWS[5]) },
+	{ action: 'dedupe', ticket_id: 'tkt_5', row_id: 21 },
+];
+
+/** What each node the Code reads with `$('…')` put out, and the stored rows it gets as its input. */
+const PINNED: Record<string, unknown[]> = {
+	'Get Ticket': READ,
+	'One Item per Ticket': READ,
+	'Read Watermark': [{ key: 'reconcile_since', value: '' }],
+	'Get Page of Changed Tickets': [{ data: READ, count: READ.length, has_more: false, next_cursor: null }],
+	[STORED]: STORED_ROWS,
+};
+
+function referencedNodes(jsCode: string): string[] {
+	return [...new Set([...jsCode.matchAll(/\$\('([^']+)'\)/g)].map((match) => match[1]))];
+}
+
+/** Per example: Start → a No Operation per node the Code reads, then one for the stored rows → the example's Plan Ticket Writes. */
+export function planWorkflows(examples: WorkflowFile[]): WorkflowFile[] {
+	return PLAN_EXAMPLES.map(([file, id]) => {
+		const example = findWorkflow(examples, file);
+		const plan = example.json.nodes.find((node) => node.name === PLAN);
+		if (!plan) throw new Error(`${file} has no node "${PLAN}"`);
+		const names = [...referencedNodes(String(plan.parameters.jsCode)), STORED];
+		const unknown = names.filter((name) => !PINNED[name]);
+		if (unknown.length) throw new Error(`${file}: ${PLAN} reads ${unknown.join(', ')}, which planCases.tsx does not pin`);
+		const nodes: INode[] = [
+			{ id: `${id}-start`, name: START, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			...names.map((name, i): INode => ({ id: `${id}-${i}`, name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220 * (i + 1), 0], parameters: {} })),
+			{ ...plan, position: [220 * (names.length + 1), 0] },
+		];
+		const connections: IConnections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
+		return { file: `${file} (${PLAN} alone, ${id})`, id, json: { id, name: `${example.json.name} (e2e, ${PLAN} alone)`, nodes, connections, settings: { executionOrder: 'v1' } } };
+	});
+}
+
+export interface PlanContext {
+	rest: N8nRestClient;
+	install: N8nInstall;
+	examples: WorkflowFile[];
+}
+
+export function addPlanCases(suite: Suite, context: () => PlanContext): void {
+	for (const [file] of PLAN_EXAMPLES) {
+		suite.test(`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older, leaves equal or newer rows, and merges a second row (the newest state into the first row)`, async () => {
+			const { rest, install, examples } = context();
+			const workflow = planWorkflows(examples).find((w) => w.file.startsWith(file)) as WorkflowFile;
+			const names = workflow.json.nodes.filter((node) => PINNED[node.name]).map((node) => node.name);
+			const pinData = Object.fromEntries(names.map((name) => [name, PINNED[name].map((json) => ({ json }))]));
+			const executionId = await rest.runManually(workflow.id, START, pinData);
+			const executions = await waitForExecutions(rest, workflow.id, `the run of ${workflow.file}`, (all) => all.some((e) => e.id === executionId && isFinished(e)), 60_000);
+			const execution = executions.find((e) => e.id === executionId);
+			assert.equal(execution?.status, 'success', `${workflow.file}: ${JSON.stringify(execution)}`);
+			const decisions = nodeOutput(await executionRun(rest, install, executionId), PLAN);
+			assert.deepEqual(
+				decisions.filter((d) => d.action !== 'summary'),
+				EXPECTED,
+			);
+		});
+	}
+}

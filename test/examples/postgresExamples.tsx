@@ -1,0 +1,119 @@
+/**
+ * Reading the PostgreSQL sync examples in in-process tests: there is no PostgreSQL (and no Postgres
+ * node) here, so the tests check the SQL text and evaluate the Query Parameters expressions the way
+ * the Postgres node 2.6 does (one `={{ [ … ] }}` array; each element is one `$n`, an object or
+ * array sent as its JSON, an `undefined` one left out). The statements themselves run against
+ * PostgreSQL in `npm run test:sync` (queue mode).
+ */
+import { readFileSync } from 'node:fs';
+
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { repoPath, type WorkflowJson } from '../harness';
+
+export const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
+
+export function named(workflow: WorkflowJson, name: string): INode {
+	const found = workflow.nodes.find((n) => n.name === name);
+	if (!found) throw new Error(`no node ${name}`);
+	return found;
+}
+
+export const POSTGRES_CREDENTIAL = { postgres: { id: 'syncPostgres', name: 'Postgres (the copy)' } };
+
+export interface Table {
+	name: 'st_tickets' | 'st_customers';
+	key: string;
+	columns: string[];
+}
+
+/** The tables as sync-by-polling-postgres.json creates them: the three new examples must create the very same. */
+export function pollingTables(): { tickets: Table; customers: Table; createStatements: string[] } {
+	const polling = load('sync-by-polling-postgres.json');
+	const createStatements = ['Create Table st_tickets', 'Create Table st_customers'].map((name) => String(named(polling, name).parameters.query));
+	const table = (statement: string): Table => {
+		const match = /^CREATE TABLE IF NOT EXISTS (st_\w+) \((.*)\);$/.exec(statement);
+		if (!match) throw new Error(`not a CREATE TABLE: ${statement}`);
+		const definitions = match[2].split(', ').map((d) => d.split(' '));
+		const key = definitions.find((d) => d.slice(2).join(' ') === 'PRIMARY KEY')?.[0];
+		if (!key) throw new Error(`no primary key in ${statement}`);
+		return { name: match[1] as Table['name'], key, columns: definitions.map((d) => d[0]) };
+	};
+	return { tickets: table(createStatements[0]), customers: table(createStatements[1]), createStatements };
+}
+
+/** The newer-only upsert of a whole JSON array of rows ($1), as all three examples write it. */
+export function expectedUpsert(table: Table): string {
+	const columns = table.columns.join(', ');
+	return [
+		`INSERT INTO ${table.name} AS t (${columns})`,
+		`SELECT DISTINCT ON (${table.key}) ${columns}`,
+		`FROM json_populate_recordset(NULL::${table.name}, $1::json) ORDER BY ${table.key}, updated_ms DESC`,
+		`ON CONFLICT (${table.key}) DO UPDATE SET ${table.columns.filter((c) => c !== table.key).map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+		'WHERE t.updated_ms <= EXCLUDED.updated_ms;',
+	].join('\n');
+}
+
+export type NodeOutputs = Record<string, IDataObject[]>;
+
+/** `$('Node')` over fixed outputs, enough for `.first()`, `.all()`, `.isExecuted`. */
+function selector(outputs: NodeOutputs) {
+	return (name: string) => {
+		const items = outputs[name];
+		return {
+			isExecuted: items !== undefined,
+			first: () => {
+				if (!items?.length) throw new Error(`$('${name}') has no output in this test`);
+				return { json: items[0] };
+			},
+			all: () => (items ?? []).map((json) => ({ json })),
+		};
+	};
+}
+
+/** One `={{ … }}` expression of a parameter, evaluated on `$json` and the given node outputs. */
+export function evaluate(expression: unknown, json: IDataObject, outputs: NodeOutputs = {}): unknown {
+	const body = /^=\{\{ (.*) \}\}$/s.exec(String(expression))?.[1];
+	if (body === undefined) throw new Error(`${String(expression)} is not one expression`);
+	return (new Function('$json', '$', '$workflow', `return (${body});`) as (j: IDataObject, s: ReturnType<typeof selector>, w: IDataObject) => unknown)(json, selector(outputs), { id: 'wf' });
+}
+
+/** The values the Postgres node binds to $1, $2, … for one input item. */
+export function queryParameters(node: INode, json: IDataObject, outputs: NodeOutputs = {}): unknown[] {
+	const values = evaluate((node.parameters.options as IDataObject).queryReplacement, json, outputs);
+	if (!Array.isArray(values)) throw new Error(`${node.name}: Query Parameters are not one array`);
+	// As the node does: objects go as JSON, undefined is left out (and would shift the others).
+	return values.filter((v) => v !== undefined).map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v));
+}
+
+/** The highest $n a statement refers to. */
+export function highestPlaceholder(sql: string): number {
+	return Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+}
+
+/** A ticket and a customer as the service sends them: a missing description, a customer without a name. */
+export const SERVICE_TICKET: IDataObject = {
+	id: 'tkt_1',
+	subject: 'Printer on fire',
+	status: 'open',
+	priority: 'high',
+	customer: { id: 'cus_1', email: 'ana@example.com', name: null },
+	created_at: '2026-11-01T09:00:00.000Z',
+	updated_at: '2026-11-02T10:00:00.123Z',
+	custom_fields: { plan: 'gold' },
+};
+export const SERVICE_CUSTOMER: IDataObject = { id: 'cus_1', email: 'ana@example.com', name: null, created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-03T08:00:00.000Z' };
+
+/** The rows the copy must get for them: every column, null where the service has none. */
+export const TICKET_ROW = {
+	ticket_id: 'tkt_1',
+	subject: 'Printer on fire',
+	description: null,
+	status: 'open',
+	priority: 'high',
+	customer_id: 'cus_1',
+	created_at: '2026-11-01T09:00:00.000Z',
+	updated_at: '2026-11-02T10:00:00.123Z',
+	updated_ms: Date.parse('2026-11-02T10:00:00.123Z'),
+};
+export const CUSTOMER_ROW = { customer_id: 'cus_1', email: 'ana@example.com', name: null, created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-03T08:00:00.000Z', updated_ms: Date.parse('2026-11-03T08:00:00.000Z') };
