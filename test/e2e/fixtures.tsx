@@ -57,13 +57,25 @@ function workflowId(folder: string, fileName: string): string {
 	return (prefix + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')).slice(0, MAX_WORKFLOW_ID_LENGTH);
 }
 
+/**
+ * Names that differ only after the cut (large-account-import.json, large-account-import-postgres.json)
+ * get a digit in place of their last characters, in file-name order, so the ids stay stable.
+ */
+function uniqueId(id: string, taken: Set<string>): string {
+	let unique = id;
+	for (let n = 2; taken.has(unique); n++) unique = id.slice(0, MAX_WORKFLOW_ID_LENGTH - String(n).length) + String(n);
+	taken.add(unique);
+	return unique;
+}
+
 function loadFolder(folder: string): WorkflowFile[] {
 	const dir = repoPath(...folder.split('/'));
+	const taken = new Set<string>();
 	const workflows = readdirSync(dir)
 		.filter((name) => name.endsWith('.json'))
 		.sort()
 		.map((name) => {
-			const id = workflowId(folder.split('/')[0], name);
+			const id = uniqueId(workflowId(folder.split('/')[0], name), taken);
 			const json = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as StoredWorkflowJson;
 			return { file: `${folder}/${name}`, id, json: { ...json, id, active: false } };
 		});

@@ -1,6 +1,6 @@
 /**
  * `npm run test:sync [-- --mode regular|queue] [--replies moving|still]
- * [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres]`: proof that the sync
+ * [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres|large-import]`: proof that the sync
  * examples keep n8n Data Tables (or PostgreSQL) equal to the service, in real n8n 2.41.1 (regular
  * mode on SQLite, and queue mode: main + worker + webhook process on PostgreSQL and Redis). The
  * three examples are imported as shipped, the webhook and reconcile workflows activated, the
@@ -10,7 +10,8 @@
  * (chainedImport.tsx), the copy in the PostgreSQL n8n runs on. Then examples/incremental-import.json,
  * alone in a fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx); and
  * examples/sync-by-polling.json, alone and active (pollingProof.tsx), and in queue mode its
- * PostgreSQL edition, writing into the PostgreSQL n8n runs on. Prints the figures; writes `{passed,
+ * PostgreSQL edition, writing into the PostgreSQL n8n runs on; and examples/large-account-import.json
+ * (Data Tables), stopped by a failed page and resumed (largeImportProof.tsx). Prints the figures; writes `{passed,
  * failed}` to $TEST_SUMMARY_FILE; ends with "N passed, N failed".
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +37,7 @@ import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
 import { POLLING_EXAMPLE, POLLING_POSTGRES_EXAMPLE, pollingWorkflows, printPollingFigures, provePolling } from './pollingProof';
 import { dataTableStore, postgresStore } from './syncTables';
+import { checkLargeImport, LARGE_IMPORT_EXAMPLE, LARGE_IMPORT_TICKETS, largeImportWorkflow, proveLargeImport } from './largeImportProof';
 
 const SEEDED_TICKETS = 2000;
 const INCREMENTAL_SEEDED_TICKETS = 250;
@@ -199,8 +201,23 @@ function addPollingProof(suite: Suite, mode: Mode, into: 'dataTables' | 'postgre
 	});
 }
 
-type Proof = 'webhooks' | 'webhooks-postgres' | 'incremental' | 'polling' | 'polling-postgres';
-const PROOFS: Proof[] = ['webhooks', 'webhooks-postgres', 'incremental', 'polling', 'polling-postgres'];
+/** examples/large-account-import.json, published (it calls itself per page), stopped part-way by a failed page and resumed. */
+function addLargeImportProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
+	suite.test(`${mode} mode: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`, async () => {
+		const sandbox = await startSandbox({ seed: LARGE_IMPORT_TICKETS });
+		const workflow = largeImportWorkflow(exampleWorkflows());
+		try {
+			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-large-import`), { toImport: [workflow], active: [workflow.id] }, async (target) => {
+				await checkLargeImport(target, sandbox, await proveLargeImport(target, sandbox, workflow, log), log);
+			});
+		} finally {
+			await sandbox.stop();
+		}
+	});
+}
+
+type Proof = 'webhooks' | 'webhooks-postgres' | 'incremental' | 'polling' | 'polling-postgres' | 'large-import';
+const PROOFS: Proof[] = ['webhooks', 'webhooks-postgres', 'incremental', 'polling', 'polling-postgres', 'large-import'];
 
 function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; repliesGiven: boolean; proofs: Proof[] } {
 	const modes: Mode[] = [];
@@ -234,6 +251,8 @@ async function main(): Promise<void> {
 		// Its writes do not depend on the reply behaviour (no second row can arise): by default once, replies still.
 		const postgresReplies: Replies[] = repliesGiven ? replies : ['still'];
 		if (proofs.includes('webhooks-postgres') && mode === 'queue') for (const setting of postgresReplies) addProof(suite, mode, setting, getPacked, workDir, 'postgres');
+		// Regular mode only: the chain of executions is the same on a worker (bench/largeImport.tsx runs it in queue mode).
+		if (proofs.includes('large-import') && mode === 'regular') addLargeImportProof(suite, mode, getPacked, workDir);
 	}
 	let totals: Totals;
 	try {

@@ -1,0 +1,359 @@
+/**
+ * `npm run bench:large-import`: the one-page-per-execution imports of a large account in real n8n
+ * 2.41.1 queue mode (main + worker + webhook process, PostgreSQL, Redis), against the sandbox in a
+ * process of its own with a fixed latency per call. Writes bench/large-import-results.md after each
+ * section.
+ *
+ *   node build/bench/largeImport.js [--tickets 100000,1000000] [--data-tables 10000] [--latency 50]
+ *        [--postgres-workflow examples/large-account-import-postgres.json] [--out bench/large-import-results.md]
+ *
+ * Per size: examples/large-account-import-postgres.json (published, run once by hand: it calls
+ * itself page after page on the worker), then, as the floor, our node's Return All of the same
+ * tickets and customers in one execution (the cursor chain is sequential either way). Then
+ * examples/large-account-import.json (Data Tables) at --data-tables tickets, with its own floor.
+ * For each: wall time, tickets/s, list calls, the worker's peak RSS (VmHWM of its process; the
+ * worker is restarted before each run so the peak is that run's), and n8n's execution data after it
+ * (rows and bytes of execution_entity / execution_data).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { ADMIN_PREFIX, DEFAULT_API_KEY, DEFAULT_API_SECRET, type RequestLogEntry } from '../sandbox';
+import { isFinished } from '../test/e2e/executions';
+import { sandboxCredentials, type StoredWorkflowJson } from '../test/e2e/fixtures';
+import { activateWorkflow, importCredentials, importWorkflows } from '../test/e2e/n8n/cli';
+import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
+import { freePort } from '../test/e2e/n8n/ports';
+import { DEV_OWNER, N8nRestClient } from '../test/e2e/n8n/restClient';
+import { packPackage, removePackedPackage } from '../test/e2e/packPackage';
+import { createFolders, type QueueCluster, startCluster } from '../test/e2e/queue/queueCluster';
+import { type PostgresServer, startPostgres } from '../test/e2e/queue/services/postgresServer';
+import { startRedis } from '../test/e2e/queue/services/redisServer';
+import { startService, stopEveryService } from '../test/e2e/queue/services/serviceProcess';
+import { executionError } from '../test/e2e/sync/syncProof';
+import { readTable } from '../test/e2e/sync/syncTables';
+import { waitUntil } from '../test/e2e/wait';
+import { repoPath } from '../test/harness/repoPath';
+import { option, type RunFacts, startRun, table } from './report';
+
+const execFileAsync = promisify(execFile);
+const log = (line: string): void => console.log(`  ${line}`);
+const MIB = 2 ** 20;
+const PAGE = 100;
+const POSTGRES_ID = 'benchLargeImportPg';
+const DATA_TABLES_ID = 'benchLargeImportDt';
+const RETURN_ALL_ID = 'benchReturnAllBoth';
+const TRIGGER = 'Start Import';
+const LIST = /\/(tickets|customers)$/;
+/** Generous bounds: a run that takes longer is reported as failed, not waited for forever. */
+const RUN_TIMEOUT_MS = 4 * 60 * 60_000;
+
+type Sandbox = { baseUrl: string; tickets: number; customers: number; log(): Promise<RequestLogEntry[]>; clearLog(): Promise<void>; stop(): Promise<void> };
+
+/** The sandbox CLI seeded with `tickets`, every API answer `latencyMs` late, on `port` (the credential's URL stays the same across sizes). */
+async function startSandbox(port: number, tickets: number, latencyMs: number): Promise<Sandbox> {
+	const args = [repoPath('build/sandbox/cli.js'), '--port', String(port), '--seed', String(tickets), '--faults', JSON.stringify({ latencyMs })];
+	const service = startService({ name: `the sandbox seeded with ${tickets} tickets`, command: process.execPath, args: ['--max-old-space-size=8192', ...args], logFile: '/dev/null' });
+	await service.waitForOutput('Press Ctrl+C', 30 * 60_000).catch(async (error: unknown) => {
+		await service.stop();
+		throw error;
+	});
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const admin = async (method: string, p: string): Promise<unknown> => {
+		const response = await fetch(`${baseUrl}${ADMIN_PREFIX}${p}`, { method });
+		if (!response.ok) throw new Error(`sandbox admin ${method} ${p}: HTTP ${response.status}`);
+		return response.status === 204 ? undefined : ((await response.json()) as { data: unknown }).data;
+	};
+	const state = (await admin('GET', '/state')) as { tickets: number; customers: number };
+	return {
+		baseUrl,
+		tickets: state.tickets,
+		customers: state.customers,
+		log: async () => (await admin('GET', '/log')) as RequestLogEntry[],
+		clearLog: async () => void (await admin('DELETE', '/log')),
+		stop: () => service.stop(),
+	};
+}
+
+async function psql(postgres: PostgresServer, sql: string): Promise<void> {
+	await execFileAsync('psql', ['-h', postgres.host, '-p', String(postgres.port), '-U', postgres.user, '-d', postgres.database, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], { timeout: 120_000 });
+}
+
+/** Peak resident set of a process so far (kB → bytes), from /proc. */
+function peakRss(pid: number): number {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+	if (!kb) throw new Error(`no VmHWM for process ${pid}`);
+	return Number(kb) * 1024;
+}
+
+/** Rows of execution_entity (those n8n deleted softly, i.e. not saved, still count until its pruning removes them), execution_data, and the bytes of both. */
+type ExecutionData = { entityRows: number; softDeleted: number; dataRows: number; bytes: number };
+
+async function executionData(postgres: PostgresServer): Promise<ExecutionData> {
+	const [row] = await postgres.query<{ entity: number; soft: number; data: number; bytes: number }>(
+		'SELECT (SELECT count(*) FROM execution_entity)::int AS entity, (SELECT count(*) FROM execution_entity WHERE "deletedAt" IS NOT NULL)::int AS soft, (SELECT count(*) FROM execution_data)::int AS data, ' +
+			"(pg_total_relation_size('execution_entity') + pg_total_relation_size('execution_data'))::bigint AS bytes",
+	);
+	return { entityRows: row.entity, softDeleted: row.soft, dataRows: row.data, bytes: Number(row.bytes) };
+}
+
+type RunFigures = {
+	seconds: number;
+	/** First list request sent to the last answer received, from the sandbox's log. */
+	listSpanSeconds: number;
+	calls: number;
+	workerPeakBytes: number;
+	executionsBefore: ExecutionData;
+	executionsAfter: ExecutionData;
+	/** Executions of the workflow n8n lists afterwards. */
+	listed: number;
+};
+
+/** Fails fast when an execution of `workflowId` failed; otherwise whether none is still running. */
+async function settled(rest: N8nRestClient, workflowId: string): Promise<boolean> {
+	const executions = await rest.listExecutions(workflowId);
+	const failed = executions.find((e) => e.status === 'error' || e.status === 'crashed');
+	if (failed) throw new Error(`execution ${failed.id} of ${workflowId} failed: ${await executionError(rest, failed.id)}`);
+	return executions.every(isFinished);
+}
+
+/**
+ * Restarts the worker (a fresh peak), runs `workflowId` by hand, waits for `done` and for every
+ * execution of it to end, and measures.
+ */
+async function measure(cluster: QueueCluster, rest: N8nRestClient, postgres: PostgresServer, sandbox: Sandbox, workflowId: string, done: () => Promise<boolean>): Promise<RunFigures> {
+	log(`${workflowId}: restarting the worker`);
+	await cluster.restart('worker');
+	await sandbox.clearLog();
+	log(`${workflowId}: started`);
+	const executionsBefore = await executionData(postgres);
+	const started = performance.now();
+	await rest.runManually(workflowId, TRIGGER);
+	let polls = 0;
+	await waitUntil(
+		`${workflowId} to finish`,
+		async () => {
+			// Progress every ~minute, so a long run shows it is alive.
+			if (++polls % 60 === 0) log(`  ${workflowId}: ${(await sandbox.log()).filter((e) => LIST.test(e.pathname)).length} list calls so far`);
+			return (await done()) && (await settled(rest, workflowId)) ? true : undefined;
+		},
+		RUN_TIMEOUT_MS,
+		{ intervalMs: 1000 },
+	);
+	const seconds = (performance.now() - started) / 1000;
+	const workerPeakBytes = peakRss(cluster.worker.process.pid);
+	const lists = (await sandbox.log()).filter((e) => e.method === 'GET' && LIST.test(e.pathname));
+	const first = Math.min(...lists.map((e) => Number(e.startedAt)));
+	const last = Math.max(...lists.map((e) => Number(e.startedAt) + Number(e.durationMs)));
+	return {
+		seconds,
+		listSpanSeconds: (last - first) / 1000,
+		calls: lists.length,
+		workerPeakBytes,
+		executionsBefore,
+		executionsAfter: await executionData(postgres),
+		listed: (await rest.listExecutions(workflowId)).length,
+	};
+}
+
+/** Manual Trigger → Get Many tickets (Return All) → Get Many customers (Return All, once): the same pages, one execution, nothing saved. */
+function returnAllWorkflow(): StoredWorkflowJson {
+	const credentials = { supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } };
+	const get = (name: string, resource: string, x: number, extra: Record<string, unknown> = {}) => ({
+		id: `bench-${resource}`,
+		name,
+		type: 'n8n-nodes-support-ticket.supportTicket',
+		typeVersion: 1,
+		position: [x, 0] as [number, number],
+		parameters: { resource, operation: 'getAll', returnAll: true },
+		credentials,
+		...extra,
+	});
+	return {
+		id: RETURN_ALL_ID,
+		name: 'bench: Return All tickets and customers',
+		nodes: [
+			{ id: 'bench-start', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			get('Get All Tickets', 'ticket', 240),
+			get('Get All Customers', 'customer', 480, { executeOnce: true }),
+		],
+		connections: {
+			[TRIGGER]: { main: [[{ node: 'Get All Tickets', type: 'main', index: 0 }]] },
+			'Get All Tickets': { main: [[{ node: 'Get All Customers', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1', saveManualExecutions: false, saveDataSuccessExecution: 'none' },
+		active: false,
+	} as unknown as StoredWorkflowJson;
+}
+
+function loadWorkflow(file: string, id: string): StoredWorkflowJson {
+	const json = JSON.parse(readFileSync(path.isAbsolute(file) ? file : repoPath(file), 'utf8')) as StoredWorkflowJson;
+	return { ...json, id, active: false };
+}
+
+type Section = { edition: string; tickets: number; customers: number; importRun: RunFigures; floor?: RunFigures; floorError?: string; note?: string };
+
+const f1 = (n: number): string => n.toFixed(1);
+const thousands = (n: number): string => Math.round(n).toLocaleString('en');
+const mib = (bytes: number): string => `${f1(bytes / MIB)} MiB`;
+
+function render(run: RunFacts, version: string, latencyMs: number, sections: Section[], pending: string[]): string {
+	const rows = sections.flatMap((s) => {
+		const pages = Math.ceil(s.tickets / PAGE) + Math.ceil(s.customers / PAGE);
+		const line = (label: string, r: RunFigures, ratio: string): string[] => [
+			label,
+			`${thousands(s.tickets)} + ${thousands(s.customers)}`,
+			`${f1(r.seconds)} s`,
+			thousands(s.tickets / r.seconds),
+			`${thousands(r.calls)} (${thousands(pages)})`,
+			mib(r.workerPeakBytes),
+			`${thousands(r.executionsAfter.entityRows - r.executionsBefore.entityRows)} rows (${thousands(r.executionsAfter.softDeleted - r.executionsBefore.softDeleted)} deleted, not yet pruned), ${mib(r.executionsAfter.bytes - r.executionsBefore.bytes)}; ${r.listed} listed`,
+			ratio,
+		];
+		const ratio = s.floor ? `**${(s.importRun.seconds / s.floor.seconds).toFixed(2)}×**` : 'n/a';
+		return [line(`${s.edition}, one page per execution`, s.importRun, ratio), ...(s.floor ? [line(`Return All (floor), one execution`, s.floor, '1')] : [])];
+	});
+	const notes = sections.flatMap((s) => [
+		...(s.floorError ? [`- ${s.edition} at ${thousands(s.tickets)}: the Return All floor failed: ${s.floorError}`] : []),
+		...(s.note ? [`- ${s.note}`] : []),
+	]);
+	const flat = (() => {
+		const pg = sections.filter((s) => s.edition === 'PostgreSQL');
+		if (pg.length < 2) return [];
+		const [small, large] = [pg[0], pg[pg.length - 1]];
+		const growth = large.importRun.workerPeakBytes / small.importRun.workerPeakBytes;
+		return [`Worker peak RSS from ${thousands(small.tickets)} to ${thousands(large.tickets)} tickets: ${mib(small.importRun.workerPeakBytes)} → ${mib(large.importRun.workerPeakBytes)}, **${growth.toFixed(2)}×** (target ≤ 1.25×).`];
+	})();
+	return `${[
+		'# Importing a large account: one page per execution, in real n8n queue mode',
+		`Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${Math.round(run.durationSeconds)} s (n8n ${version} queue mode: main + worker (concurrency 5) + webhook process, PostgreSQL, Redis; the sandbox in its own process, every API answer ${latencyMs} ms late). Load average before / after: ${run.loadBefore} → ${run.loadAfter}. Machine: ${run.machine}`,
+		'Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads one page of 100, writes it, saves the position and starts the next execution without waiting; successful executions are not saved. The floor is our node\'s Return All of the same tickets and customers in one execution, same latency: the cursor chain is sequential, so no import can read the pages faster. Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.',
+		table(['run', 'tickets + customers', 'wall time', 'tickets/s', 'list calls (pages)', 'worker peak RSS', 'execution data added', 'import ÷ floor'], rows),
+		...flat,
+		...(notes.length ? [notes.join('\n')] : []),
+		...(pending.length ? [`Not run (yet): ${pending.join('; ')}.`] : []),
+	].join('\n\n')}\n`;
+}
+
+async function main(): Promise<void> {
+	const sizes = option('tickets', '100000,1000000')
+		.split(',')
+		.map(Number)
+		.filter((n) => n > 0);
+	const dataTableTickets = Number(option('data-tables', '10000'));
+	const latencyMs = Number(option('latency', '50'));
+	const postgresWorkflow = option('postgres-workflow', 'examples/large-account-import-postgres.json');
+	const out = option('out', repoPath('bench', 'large-import-results.md'));
+	const run = startRun('bench:large-import');
+	const workDir = mkdtempSync(path.join(tmpdir(), 'bench-large-import-'));
+	const sections: Section[] = [];
+	const pending = [...sizes.map((n) => `PostgreSQL at ${thousands(n)}`), ...(dataTableTickets > 0 ? [`Data Tables at ${thousands(dataTableTickets)}`] : [])];
+	const write = (): void => writeFileSync(out, render(run.finish(), PRIMARY_N8N_VERSION, latencyMs, sections, pending));
+	const stops: Array<() => Promise<void>> = [];
+	const packed = await packPackage();
+	try {
+		const install = await ensureN8n(PRIMARY_N8N_VERSION, log);
+		const postgres = await startPostgres(workDir);
+		stops.push(postgres.stop);
+		const redis = await startRedis(workDir);
+		stops.push(redis.stop);
+		const folders = await createFolders({ install, packed, postgres, redis, workDir });
+		const sandboxPort = await freePort();
+		const access = { baseUrl: `http://127.0.0.1:${sandboxPort}`, apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET };
+		const postgresCredential = {
+			id: 'syncPostgres',
+			name: 'Postgres (the copy)',
+			type: 'postgres',
+			data: { host: postgres.host, port: postgres.port, database: postgres.database, user: postgres.user, password: '', ssl: 'disable', maxConnections: 10, allowUnauthorizedCerts: false, sshTunnel: false },
+		};
+		await importCredentials(folders.main, [...sandboxCredentials(access), postgresCredential]);
+		const imports = [...(sizes.length ? [loadWorkflow(postgresWorkflow, POSTGRES_ID)] : []), loadWorkflow('examples/large-account-import.json', DATA_TABLES_ID)];
+		await importWorkflows(folders.main, [...imports, returnAllWorkflow()]);
+		// Both call themselves as sub-workflows from the second page on: n8n 2.x wants them published.
+		for (const workflow of imports) await activateWorkflow(folders.main, workflow.id);
+		const cluster = await startCluster(folders, workDir, log);
+		stops.push(cluster.stop);
+		const rest = new N8nRestClient(cluster.main.url);
+		await rest.setupOwner(DEV_OWNER);
+		log(`n8n ${install.version} queue mode: main ${cluster.main.url}, PostgreSQL ${postgres.version}; sandbox latency ${latencyMs} ms`);
+
+		const position = async (): Promise<string | undefined> => {
+			const exists = await postgres.query<{ name: string | null }>("SELECT to_regclass('st_import_state')::text AS name");
+			if (!exists[0]?.name) return undefined;
+			return (await postgres.query<{ value: string }>("SELECT value FROM st_import_state WHERE key = 'import_position'"))[0]?.value;
+		};
+		const floor = async (section: Section, sandbox: Sandbox): Promise<void> => {
+			try {
+				section.floor = await measure(cluster, rest, postgres, sandbox, RETURN_ALL_ID, async () => true);
+				log(`Return All (floor): ${f1(section.floor.seconds)} s, ${section.floor.calls} calls, worker peak ${mib(section.floor.workerPeakBytes)}`);
+			} catch (error) {
+				section.floorError = String(error).slice(0, 300);
+				log(`Return All failed: ${section.floorError}`);
+			}
+		};
+
+		for (const tickets of sizes) {
+			const started = performance.now();
+			const sandbox = await startSandbox(sandboxPort, tickets, latencyMs);
+			log(`sandbox seeded with ${thousands(sandbox.tickets)} tickets and ${thousands(sandbox.customers)} customers in ${f1((performance.now() - started) / 1000)} s`);
+			try {
+				await psql(postgres, 'DROP TABLE IF EXISTS st_tickets, st_customers, st_import_state');
+				const importRun = await measure(cluster, rest, postgres, sandbox, POSTGRES_ID, async () => (await position()) === 'done');
+				const [copied] = await postgres.query<{ tickets: number; customers: number }>('SELECT (SELECT count(*) FROM st_tickets)::int AS tickets, (SELECT count(*) FROM st_customers)::int AS customers');
+				if (copied.tickets !== sandbox.tickets || copied.customers !== sandbox.customers) {
+					throw new Error(`the copy has ${copied.tickets} tickets and ${copied.customers} customers, the service ${sandbox.tickets} and ${sandbox.customers}`);
+				}
+				log(`PostgreSQL import of ${thousands(tickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
+				const section: Section = { edition: 'PostgreSQL', tickets: sandbox.tickets, customers: sandbox.customers, importRun };
+				sections.push(section);
+				pending.shift();
+				write();
+				// The floor may not fit the worker at the largest sizes (every ticket in one execution): measured last.
+				await floor(section, sandbox);
+				write();
+			} finally {
+				log('stopping the sandbox');
+				await sandbox.stop();
+				log('sandbox stopped');
+			}
+		}
+
+		if (dataTableTickets > 0) {
+			log(`starting the sandbox with ${thousands(dataTableTickets)} tickets`);
+			const sandbox = await startSandbox(sandboxPort, dataTableTickets, latencyMs);
+			try {
+				const importRun = await measure(cluster, rest, postgres, sandbox, DATA_TABLES_ID, async () => {
+					const state = await readTable(rest, 'st_state').catch(() => []);
+					return state.find((row) => row.key === 'large_import_position')?.value === 'done';
+				});
+				const copied = (await readTable(rest, 'st_tickets')).length;
+				if (copied !== sandbox.tickets) throw new Error(`the Data Table has ${copied} ticket rows, the service ${sandbox.tickets} tickets`);
+				log(`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
+				const section: Section = { edition: 'Data Tables', tickets: sandbox.tickets, customers: sandbox.customers, importRun };
+				sections.push(section);
+				pending.shift();
+				write();
+				await floor(section, sandbox);
+				write();
+			} finally {
+				await sandbox.stop();
+			}
+		}
+	} finally {
+		for (const stop of stops.reverse()) await stop().catch((error: unknown) => log(`could not stop: ${String(error)}`));
+		await stopEveryService();
+		removePackedPackage(packed);
+		write();
+		rmSync(workDir, { recursive: true, force: true });
+	}
+	log(`wrote ${out}`);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

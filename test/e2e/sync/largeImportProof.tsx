@@ -1,0 +1,148 @@
+/**
+ * examples/large-account-import.json in real n8n, as shipped (published, as its sticky note asks, so
+ * it can call itself as a sub-workflow): run by hand once, one page per execution; a list page the
+ * node does not retry (a 500) stops the chain part-way; run by hand again, it resumes from the cursor
+ * saved in st_state. Then the Data Tables equal the service, the list calls are ⌈tickets/100⌉ +
+ * ⌈customers/100⌉ + the failed one, and n8n kept only the manual runs and the failed execution,
+ * not one execution per page. A run by hand after `done` starts over and writes nothing twice.
+ */
+import type { Sandbox } from '../../../sandbox';
+import { isFinished } from '../executions';
+import { findWorkflow, type WorkflowFile } from '../fixtures';
+import type { ExecutionSummary } from '../n8n/restClient';
+import { waitUntil } from '../wait';
+import { compareWithService, describeDifference } from './compareCopy';
+import { executionError, isEqual, type SyncTarget } from './syncProof';
+import { dataTableStore, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
+
+export const LARGE_IMPORT_EXAMPLE = 'examples/large-account-import.json';
+export const LARGE_IMPORT_TICKETS = 1500;
+const TRIGGER = 'Start Import';
+const POSITION_KEY = 'large_import_position';
+const PAGE = 100;
+/** The ticket list call answered 500 (counted from the first): pages 1–5 are written before it. */
+const FAULT_AT = 6;
+const RUN_TIMEOUT_MS = 5 * 60_000;
+const TICKET_LIST = /\/tickets$/;
+const CUSTOMER_LIST = /\/customers$/;
+const LIST_CALL = /\/(tickets|customers)$/;
+
+export function largeImportWorkflow(examples: WorkflowFile[]): WorkflowFile {
+	return findWorkflow(examples, LARGE_IMPORT_EXAMPLE);
+}
+
+export interface LargeImportFigures {
+	tickets: number;
+	customers: number;
+	/** Ticket rows in the copy when the chain had stopped at the failed page. */
+	rowsAtStop: number;
+	/** The cursor st_state held then. */
+	cursorAtStop: string;
+	firstRunSeconds: number;
+	resumeSeconds: number;
+	calls: { tickets: number; customers: number };
+	/** Executions of the workflow n8n lists after the import, and their statuses. */
+	executions: ExecutionSummary[];
+	error: string;
+}
+
+async function savedCursor(target: SyncTarget): Promise<string | undefined> {
+	const rows = await readTable(target.rest, STATE_TABLE).catch(() => []);
+	const row = rows.find((r) => r.key === POSITION_KEY);
+	return row === undefined ? undefined : String(row.value ?? '');
+}
+
+export async function proveLargeImport(target: SyncTarget, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void): Promise<LargeImportFigures> {
+	const { rest } = target;
+	const executionsOf = () => rest.listExecutions(workflow.id);
+	let ticketLists = 0;
+	let faulted = false;
+	// A service error the node does not retry (it retries 429, 502, 503, 504): the page's execution fails.
+	sandbox.setAnswerGate((entry, answer) => {
+		if (faulted || entry.method !== 'GET' || !TICKET_LIST.test(entry.pathname)) return undefined;
+		if (++ticketLists === FAULT_AT) {
+			faulted = true;
+			answer.status = 500;
+			answer.body = { error: { code: 'internal_error', message: 'The list failed once (injected by the proof)' } };
+		}
+		return undefined;
+	});
+	sandbox.clearLog();
+	let started = Date.now();
+	try {
+		await rest.runManually(workflow.id, TRIGGER);
+		const failed = await waitUntil(
+			'the import to stop at the failed page',
+			async () => (await executionsOf()).find((e) => e.status === 'error'),
+			RUN_TIMEOUT_MS,
+			{ intervalMs: 500 },
+		);
+		// The failed execution is the last of the chain: nothing else may still run.
+		await waitUntil('the chain to stop', async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
+		const firstRunSeconds = (Date.now() - started) / 1000;
+		const error = await executionError(rest, failed.id);
+		const cursorAtStop = (await savedCursor(target)) ?? '';
+		const rowsAtStop = (await readTable(rest, TICKET_TABLE)).length;
+		log(`run 1 stopped after ${firstRunSeconds.toFixed(1)} s: ${error.trim()}; ${rowsAtStop} ticket rows, cursor ${cursorAtStop.slice(0, 30)}…`);
+		if (!faulted) throw new Error('the fault was not injected');
+		if (rowsAtStop !== (FAULT_AT - 1) * PAGE) throw new Error(`after the failed page the copy has ${rowsAtStop} ticket rows, expected ${(FAULT_AT - 1) * PAGE}`);
+		if (!cursorAtStop.startsWith('tickets:') || cursorAtStop === 'tickets:') throw new Error(`the saved cursor is ${JSON.stringify(cursorAtStop)}, expected the cursor of page ${FAULT_AT}`);
+
+		started = Date.now();
+		await rest.runManually(workflow.id, TRIGGER);
+		// The chain ends after the last customer page, which saves the position `done`.
+		await waitUntil('the resumed import to finish (position done)', async () => ((await savedCursor(target)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
+			intervalMs: 500,
+		});
+		await waitUntil('the last execution to end', async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
+		const resumeSeconds = (Date.now() - started) / 1000;
+		const calls = { tickets: sandbox.countCalls({ method: 'GET', pathname: TICKET_LIST }), customers: sandbox.countCalls({ method: 'GET', pathname: CUSTOMER_LIST }) };
+		// Once done, a run by hand starts over: every page read again, nothing written twice.
+		const afterDone = { tickets: sandbox.countCalls({ method: 'GET', pathname: TICKET_LIST }), customers: sandbox.countCalls({ method: 'GET', pathname: CUSTOMER_LIST }) };
+		await rest.runManually(workflow.id, TRIGGER);
+		const allPages = Math.ceil(sandbox.store.ticketCount / PAGE) + Math.ceil(sandbox.store.customerCount / PAGE);
+		const again = () => sandbox.countCalls({ method: 'GET', pathname: LIST_CALL }) - afterDone.tickets - afterDone.customers;
+		await waitUntil('the run after done to read every page again', async () => (again() >= allPages && (await savedCursor(target)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
+			intervalMs: 500,
+			seen: () => again(),
+		});
+		await waitUntil('the last execution to end', async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
+		log(`run 3 (after done): started over, ${again()} list calls`);
+		const executions = await executionsOf();
+		return {
+			tickets: sandbox.store.ticketCount,
+			customers: sandbox.store.customerCount,
+			rowsAtStop,
+			cursorAtStop,
+			firstRunSeconds,
+			resumeSeconds,
+			calls,
+			executions,
+			error,
+		};
+	} finally {
+		sandbox.setAnswerGate(undefined);
+	}
+}
+
+/** Checks the figures and the copy; throws what differs. */
+export async function checkLargeImport(target: SyncTarget, sandbox: Sandbox, figures: LargeImportFigures, log: (line: string) => void): Promise<void> {
+	const copy = await compareWithService(dataTableStore(target.rest), sandbox);
+	log(`after the resumed run and a run after done: ${describeDifference('tickets', copy.tickets)}`);
+	log(`after the resumed run and a run after done: ${describeDifference('customers', copy.customers)}`);
+	const pages = Math.ceil(figures.tickets / PAGE) + Math.ceil(figures.customers / PAGE);
+	log(
+		`resumed run: ${figures.resumeSeconds.toFixed(1)} s; list calls ${figures.calls.tickets} for ${figures.tickets} tickets + ${figures.calls.customers} for ${figures.customers} customers (${pages} pages + the failed one); ` +
+			`n8n lists ${figures.executions.length} executions: ${figures.executions.map((e) => `${e.mode}/${e.status}`).join(', ')}`,
+	);
+	if (!isEqual(copy.tickets) || !isEqual(copy.customers)) throw new Error(`the copy differs: ${describeDifference('tickets', copy.tickets)}; ${describeDifference('customers', copy.customers)}`);
+	if (!figures.error.includes('500')) throw new Error(`the failed execution does not show the service's 500: ${figures.error}`);
+	// Every page once, and the failed page once more after the resume.
+	if (figures.calls.tickets !== Math.ceil(figures.tickets / PAGE) + 1) throw new Error(`${figures.calls.tickets} ticket list calls, expected ${Math.ceil(figures.tickets / PAGE) + 1}`);
+	if (figures.calls.customers !== Math.ceil(figures.customers / PAGE)) throw new Error(`${figures.calls.customers} customer list calls, expected ${Math.ceil(figures.customers / PAGE)}`);
+	// Three manual runs and the failed page; the successful page executions are not kept.
+	const kept = figures.executions.map((e) => `${e.mode}/${e.status}`).sort();
+	if (kept.join() !== 'integrated/error,manual/success,manual/success,manual/success') {
+		throw new Error(`n8n kept ${kept.length} executions (${kept.join(', ')}) for ${pages} pages, expected the 3 manual runs and the failed page`);
+	}
+}
