@@ -1,11 +1,12 @@
 /**
  * The race the sync must survive, forced instead of hoped for. While the initial import reads page
- * k of the tickets, replies are written to a few old tickets of page k+1. The webhook workflow's
- * re-read of such a ticket (after the reply's delivery) is held until the import's answer for page
- * k+1 has been sent, then answered, one ticket after the other at a few offsets: so both workflows
- * look for the ticket's row while the import is between reading the page's rows and inserting the
- * missing ones, both find none, and both write one. Nothing waits for a delivery: a read that
- * comes after its page simply goes through (and may race on its own).
+ * k of the tickets, replies are written to a few old tickets of page k+1. The import's request for
+ * page k+1 is held until the webhook workflow has asked for one of those tickets (after the reply's
+ * delivery; on a busy queue-mode worker that can take seconds), and each such re-read is held until
+ * the page has been sent, then answered, one ticket after the other at a few offsets: so both
+ * workflows look for the ticket's row while the import is between reading the page's rows and
+ * inserting the missing ones, both find none, and both write one. Both holds end after maxHoldMs
+ * (a lost delivery never asks), and a read that comes after its page simply goes through.
  *
  * On a service where a reply leaves the ticket's updated_at alone, the reconcile never reads these
  * tickets again: only a sweep of the tables removes the second row.
@@ -19,7 +20,7 @@ export interface ForcedRaceSettings {
 	oldForMs: number;
 	/** After the page is sent, the held reads of its tickets are answered at these offsets (one per ticket, cycling). */
 	releaseOffsetsMs: number[];
-	/** A held read is answered after this long even if its page never comes (a worker slot is not held forever). */
+	/** A held read is answered after this long even if its page never comes (a worker slot is not held forever); a held page, if none of its tickets is asked for. */
 	maxHoldMs: number;
 	/** Import list pages hold 100 tickets. */
 	pageSize: number;
@@ -38,6 +39,10 @@ export interface ForcedRaceFigures {
 	readsLate: number;
 	/** Held reads answered after maxHoldMs without their page. */
 	readsTimedOut: number;
+	/** Import pages held until a re-read of one of their tickets came. */
+	pagesHeld: number;
+	/** Held pages answered after maxHoldMs without such a read. */
+	pagesTimedOut: number;
 }
 
 export interface ForcedRace {
@@ -55,6 +60,10 @@ interface Target {
 	pageSent: Promise<void>;
 	markPageSent(): void;
 	sent: boolean;
+	/** Resolves once the webhook workflow has asked for the ticket. */
+	readAsked: Promise<void>;
+	markReadAsked(): void;
+	asked: boolean;
 }
 
 /**
@@ -62,7 +71,7 @@ interface Target {
  * updated_at and is left alone) until stop().
  */
 export function forceImportRace(sandbox: Sandbox, startedAtMs: number, settings: ForcedRaceSettings = DEFAULT_FORCED_RACE): ForcedRace {
-	const figures: ForcedRaceFigures = { pages: 0, replies: 0, readsHeld: 0, readsLate: 0, readsTimedOut: 0 };
+	const figures: ForcedRaceFigures = { pages: 0, replies: 0, readsHeld: 0, readsLate: 0, readsTimedOut: 0, pagesHeld: 0, pagesTimedOut: 0 };
 	const targets = new Map<string, Target>();
 	/** Pending waits: stop() ends them all at once, so no request stays held. */
 	const waits = new Map<NodeJS.Timeout, () => void>();
@@ -90,7 +99,9 @@ export function forceImportRace(sandbox: Sandbox, startedAtMs: number, settings:
 		old.forEach((ticket, i) => {
 			let markPageSent: () => void = () => undefined;
 			const pageSent = new Promise<void>((resolve) => (markPageSent = resolve));
-			targets.set(ticket.id, { offsetMs: settings.releaseOffsetsMs[i % settings.releaseOffsetsMs.length], pageSent, markPageSent, sent: false });
+			let markReadAsked: () => void = () => undefined;
+			const readAsked = new Promise<void>((resolve) => (markReadAsked = resolve));
+			targets.set(ticket.id, { offsetMs: settings.releaseOffsetsMs[i % settings.releaseOffsetsMs.length], pageSent, markPageSent, sent: false, readAsked, markReadAsked, asked: false });
 			sandbox.store.createReply(ticket.id, { body: `Forced race reply to ${ticket.id}` });
 			figures.replies++;
 		});
@@ -107,8 +118,17 @@ export function forceImportRace(sandbox: Sandbox, startedAtMs: number, settings:
 		}
 	};
 
+	/** Page k+1 is asked for before any of its replied tickets was re-read: wait for the first such read. */
+	const holdPage = async (waiting: Target[]): Promise<void> => {
+		figures.pagesHeld++;
+		const outcome = await Promise.race([Promise.race(waiting.map((t) => t.readAsked)).then(() => 'read' as const), wait(settings.maxHoldMs).then(() => 'timeout' as const)]);
+		if (outcome === 'timeout') figures.pagesTimedOut++;
+	};
+
 	const holdRead = async (target: Target): Promise<void> => {
 		figures.readsHeld++;
+		target.asked = true;
+		target.markReadAsked();
 		const page = target.pageSent.then(() => 'page' as const);
 		const outcome = await Promise.race([page, wait(settings.maxHoldMs).then(() => 'timeout' as const)]);
 		if (outcome === 'timeout') {
@@ -122,11 +142,14 @@ export function forceImportRace(sandbox: Sandbox, startedAtMs: number, settings:
 		if (!active || entry.method !== 'GET' || answer.status !== 200) return undefined;
 		if (TICKET_LIST.test(entry.pathname) && entry.query.sort_by === undefined) {
 			const data = (answer.body as { data?: Ticket[] } | undefined)?.data;
-			if (Array.isArray(data)) {
+			if (!Array.isArray(data)) return undefined;
+			prepareNextPage(data);
+			const inPage = data.map((ticket) => targets.get(ticket.id)).filter((t): t is Target => t !== undefined && !t.sent);
+			if (inPage.length === 0 || inPage.some((t) => t.asked)) {
 				pageAnswered(data);
-				prepareNextPage(data);
+				return undefined;
 			}
-			return undefined;
+			return holdPage(inPage).then(() => pageAnswered(data));
 		}
 		const read = TICKET_READ.exec(entry.pathname);
 		const target = read ? targets.get(decodeURIComponent(read[1])) : undefined;
@@ -148,7 +171,10 @@ export function forceImportRace(sandbox: Sandbox, startedAtMs: number, settings:
 				resolve();
 			}
 			waits.clear();
-			for (const target of targets.values()) target.markPageSent();
+			for (const target of targets.values()) {
+				target.markPageSent();
+				target.markReadAsked();
+			}
 			return { ...figures };
 		},
 	};
