@@ -286,6 +286,15 @@ async function main(): Promise<void> {
 			if (!exists[0]?.name) return undefined;
 			return (await postgres.query<{ value: string }>("SELECT value FROM st_import_state WHERE key = 'import_position'"))[0]?.value;
 		};
+		/** Reports an import as soon as it is measured, then the floor of the same records (last: it may not fit the worker at the largest sizes, every ticket in one execution). */
+		const record = async (edition: Section['edition'], sandbox: Sandbox, importRun: Section['importRun']): Promise<void> => {
+			const section: Section = { edition, tickets: sandbox.tickets, customers: sandbox.customers, importRun };
+			sections.push(section);
+			pending.shift();
+			write();
+			await floor(section, sandbox);
+			write();
+		};
 		const floor = async (section: Section, sandbox: Sandbox): Promise<void> => {
 			try {
 				section.floor = await measure(cluster, rest, postgres, sandbox, RETURN_ALL_ID, async () => true);
@@ -308,13 +317,7 @@ async function main(): Promise<void> {
 					throw new Error(`the copy has ${copied.tickets} tickets and ${copied.customers} customers, the service ${sandbox.tickets} and ${sandbox.customers}`);
 				}
 				log(`PostgreSQL import of ${thousands(tickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
-				const section: Section = { edition: 'PostgreSQL', tickets: sandbox.tickets, customers: sandbox.customers, importRun };
-				sections.push(section);
-				pending.shift();
-				write();
-				// The floor may not fit the worker at the largest sizes (every ticket in one execution): measured last.
-				await floor(section, sandbox);
-				write();
+				await record('PostgreSQL', sandbox, importRun);
 			} finally {
 				log('stopping the sandbox');
 				await sandbox.stop();
@@ -333,12 +336,7 @@ async function main(): Promise<void> {
 				const copied = (await readTable(rest, 'st_tickets')).length;
 				if (copied !== sandbox.tickets) throw new Error(`the Data Table has ${copied} ticket rows, the service ${sandbox.tickets} tickets`);
 				log(`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
-				const section: Section = { edition: 'Data Tables', tickets: sandbox.tickets, customers: sandbox.customers, importRun };
-				sections.push(section);
-				pending.shift();
-				write();
-				await floor(section, sandbox);
-				write();
+				await record('Data Tables', sandbox, importRun);
 			} finally {
 				await sandbox.stop();
 			}
