@@ -152,7 +152,6 @@ export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trig
 	return (Date.now() - started) / 1000;
 }
 
-
 export function isEqual(difference: CopyDifference): boolean {
 	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
 }
@@ -176,7 +175,8 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		if (settings.forcedRace) race = forceImportRace(sandbox, startedAtMs, settings.forcedRace);
 		let chainedImport: ChainedImportFigures | undefined;
 		let importSeconds: number;
-		if (workflows.store === 'postgres' && target.postgres) {
+		if (workflows.store === 'postgres') {
+			if (!target.postgres) throw new Error('the PostgreSQL edition needs the PostgreSQL of queue mode');
 			chainedImport = await runChainedImport(rest, target.postgres, sandbox, workflows.initialImport, log);
 			importSeconds = chainedImport.seconds;
 		} else {
