@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	CUSTOMER_ROW,
 	evaluate,
+	EXECUTION_ID,
 	expectedUpsert,
 	highestPlaceholder,
 	load,
@@ -26,9 +27,10 @@ import {
 const workflow = load('large-account-import-postgres.json');
 const tables = pollingTables();
 const READ = 'Create Tables, Read Position';
+const STILL = 'Still This Run?';
 const LANES = [
-	{ resource: 'tickets', get: 'Get Page of Tickets', write: 'Write Ticket Page, Save Position', table: tables.tickets, record: SERVICE_TICKET, row: TICKET_ROW, after: 'customers:' },
-	{ resource: 'customers', get: 'Get Page of Customers', write: 'Write Customer Page, Save Position', table: tables.customers, record: SERVICE_CUSTOMER, row: CUSTOMER_ROW, after: 'done' },
+	{ resource: 'tickets', get: 'Get Page of Tickets', next: 'Next Ticket Position', write: 'Write Ticket Page, Save Position', table: tables.tickets, record: SERVICE_TICKET, row: TICKET_ROW, after: 'customers:' },
+	{ resource: 'customers', get: 'Get Page of Customers', next: 'Next Customer Position', write: 'Write Customer Page, Save Position', table: tables.customers, record: SERVICE_CUSTOMER, row: CUSTOMER_ROW, after: 'done' },
 ] as const;
 const link = (...names: string[]) => names.map((node) => ({ node, type: 'main', index: 0 }));
 
@@ -36,15 +38,18 @@ describe('large-account-import-postgres example', () => {
 	it('imports: started by hand or by itself, one page per execution, the next page in an execution of its own', () => {
 		expect(workflow.connections).toEqual({
 			'Start Import': { main: [link(READ)] },
-			'Next Page': { main: [link(READ)] },
+			'Next Page': { main: [link(STILL)] },
 			[READ]: { main: [link('Tickets or Customers?')] },
+			[STILL]: { main: [link('Tickets or Customers?')] },
 			'Tickets or Customers?': { main: [link('Get Page of Tickets'), link('Get Page of Customers')] },
-			'Get Page of Tickets': { main: [link('Write Ticket Page, Save Position')] },
-			'Write Ticket Page, Save Position': { main: [link('More Pages?')] },
-			'Get Page of Customers': { main: [link('Write Customer Page, Save Position')] },
-			'Write Customer Page, Save Position': { main: [link('More Pages?')] },
+			'Get Page of Tickets': { main: [link('Next Ticket Position', 'Write Ticket Page, Save Position')] },
+			'Get Page of Customers': { main: [link('Next Customer Position', 'Write Customer Page, Save Position')] },
+			'Next Ticket Position': { main: [link('More Pages?')] },
+			'Next Customer Position': { main: [link('More Pages?')] },
 			'More Pages?': { main: [link('Import Next Page')] },
 		});
+		// n8n's v1 order runs the upper branch first: the next page's execution starts before this page is written.
+		for (const lane of LANES) expect(named(workflow, lane.next).position[1]).toBeLessThan(named(workflow, lane.write).position[1]);
 		expect(named(workflow, 'Start Import').type).toBe('n8n-nodes-base.manualTrigger');
 		const next = named(workflow, 'Next Page');
 		expect([next.type, next.parameters]).toEqual(['n8n-nodes-base.executeWorkflowTrigger', { inputSource: 'passthrough' }]);
@@ -60,53 +65,78 @@ describe('large-account-import-postgres example', () => {
 		expect(workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.code')).toEqual([]);
 	});
 
-	it('creates the tables of sync-by-polling-postgres (so the polling, webhook and reconcile workflows share them) and its state table', () => {
+	it('creates the tables of sync-by-polling-postgres (so the polling, webhook and reconcile workflows share them) and its state tables', () => {
 		const statements = String(named(workflow, READ).parameters.query).split('\n');
 		for (const create of tables.createStatements) expect(statements).toContain(create);
 		expect(statements).toContain('CREATE TABLE IF NOT EXISTS st_import_state (key text PRIMARY KEY, value text NOT NULL, saved_at timestamptz NOT NULL DEFAULT now());');
+		expect(statements).toContain('CREATE TABLE IF NOT EXISTS st_import_pages (position text PRIMARY KEY, next_position text NOT NULL);');
 	});
 
-	it('reads the saved position: the first start begins with tickets; a start by hand after a finished import starts over, a chained one does not', () => {
+	it('started by hand: begins with tickets the first time, starts over after a finished import, and becomes the run that goes on', () => {
 		const read = named(workflow, READ);
 		const query = String(read.parameters.query);
-		expect(query).toContain("INSERT INTO st_import_state (key, value) VALUES ('import_position', 'tickets:'), ('reconcile_since', ");
-		expect(query).toContain("ON CONFLICT (key) DO NOTHING;");
-		expect(query).toContain("UPDATE st_import_state SET value = 'tickets:', saved_at = now() WHERE key = 'import_position' AND value = 'done' AND $1;");
-		expect(highestPlaceholder(query)).toBe(1);
-		expect(queryParameters(read, {}, { 'Start Import': [{}] })).toEqual([true]);
-		expect(queryParameters(read, { position: 'tickets:abc' }, { 'Next Page': [{ position: 'tickets:abc' }] })).toEqual([false]);
+		expect(query).toContain("INSERT INTO st_import_state (key, value) VALUES ('import_position', 'tickets:'), ('import_run', ''), ('reconcile_since', ");
+		expect(query).toContain('ON CONFLICT (key) DO NOTHING;');
+		expect(query).toContain("DELETE FROM st_import_pages WHERE EXISTS (SELECT FROM st_import_state WHERE key = 'import_position' AND value = 'done');");
+		expect(query).toContain("UPDATE st_import_state SET value = 'tickets:', saved_at = now() WHERE key = 'import_position' AND value = 'done';");
+		expect(query).toContain("UPDATE st_import_state SET value = $1, saved_at = now() WHERE key = 'import_run';");
+		expect(query.trim().endsWith("value AS position, $1 AS run FROM st_import_state WHERE key = 'import_position';")).toBe(true);
+		expect(queryParameters(read, {}, { 'Start Import': [{}] })).toEqual([EXECUTION_ID]);
 		const route = named(workflow, 'Tickets or Customers?');
 		expect(route.parameters.numberOutputs).toBe(3);
 		expect(['tickets', 'customers', 'done', undefined].map((resource) => evaluate(route.parameters.output, { resource }))).toEqual([0, 1, 2, 2]);
 	});
 
-	it.each(LANES)('$resource: a page is one newer-only upsert of all its rows, then the next position, saved only if no other run moved it', (lane) => {
+	it('started by the execution before: reads its page from the position handed over, only while its run is still the one going on', () => {
+		const still = named(workflow, STILL);
+		const query = String(still.parameters.query);
+		expect(query.trim().endsWith("FROM st_import_state WHERE key = 'import_run' AND value = $2;")).toBe(true);
+		expect(query).toContain("SELECT split_part($1, ':', 1) AS resource, substr($1, strpos($1, ':') + 1) AS cursor, $1 AS position, value AS run");
+		expect(queryParameters(still, { position: 'customers:abc', run: '12' })).toEqual(['customers:abc', '12']);
+		// No row (another start by hand made a new run): the Postgres node then gives { success: true }, which goes nowhere.
+		expect(evaluate(named(workflow, 'Tickets or Customers?').parameters.output, { success: true })).toBe(2);
+	});
+
+	it.each(LANES)('$resource: the position handed to the next page: its cursor while there are more, then $after; the run goes with it', (lane) => {
+		const next = named(workflow, lane.next);
+		const assignments = (next.parameters.assignments as { assignments: Array<{ name: string; value: string; type: string }> }).assignments;
+		expect(assignments.map((a) => [a.name, a.type])).toEqual([['position', 'string'], ['run', 'string']]);
+		expect(next.parameters.includeOtherFields).toBe(false);
+		const outputs = { 'Tickets or Customers?': [{ resource: lane.resource, cursor: 'c1', position: `${lane.resource}:c1`, run: '12' }] };
+		const hand = (page: IDataObject) => Object.fromEntries(assignments.map((a) => [a.name, evaluate(a.value, page, outputs)]));
+		expect(hand({ data: [], has_more: true, next_cursor: 'c2' })).toEqual({ position: `${lane.resource}:c2`, run: '12' });
+		expect(hand({ data: [], has_more: false, next_cursor: null })).toEqual({ position: lane.after, run: '12' });
+	});
+
+	it.each(LANES)('$resource: a page is one newer-only upsert of all its rows, saves one at a time, and moves the position past every page written so far', (lane) => {
 		const write = named(workflow, lane.write);
 		const query = String(write.parameters.query);
+		expect(query.indexOf("SELECT FROM st_import_state WHERE key = 'import_position' FOR UPDATE;")).toBeLessThan(query.indexOf(expectedUpsert(lane.table)));
 		expect(query).toContain(expectedUpsert(lane.table));
-		expect(query.trim().endsWith("UPDATE st_import_state SET value = $3, saved_at = now() WHERE key = 'import_position' AND value = $2 RETURNING value AS position;")).toBe(true);
+		expect(query).toContain('INSERT INTO st_import_pages (position, next_position) VALUES ($2, $3) ON CONFLICT (position) DO UPDATE SET next_position = EXCLUDED.next_position;');
+		expect(query.trim().endsWith("UPDATE st_import_state SET value = (SELECT position FROM written ORDER BY depth DESC LIMIT 1), saved_at = now() WHERE key = 'import_position' RETURNING value AS position;")).toBe(true);
 		expect(highestPlaceholder(query)).toBe(3);
 	});
 
-	it.each(LANES)('$resource: the page becomes rows with every column of the table, null kept, and the position moves on', (lane) => {
+	it.each(LANES)('$resource: the page becomes rows with every column of the table, null kept; the page noted is from its position to the one handed on', (lane) => {
 		const write = named(workflow, lane.write);
-		const outputs = { [READ]: [{ resource: lane.resource, cursor: 'c1', position: `${lane.resource}:c1` }] };
+		const outputs = (to: string) => ({ 'Tickets or Customers?': [{ resource: lane.resource, cursor: 'c1', position: `${lane.resource}:c1`, run: '12' }], [lane.next]: [{ position: to, run: '12' }] });
 		const other = { ...lane.record, id: `${String(lane.record.id)}_2` };
-		const page = (hasMore: boolean): IDataObject => ({ data: [lane.record, other], count: 2, has_more: hasMore, next_cursor: hasMore ? 'c2' : null });
-		const [rows, from, to] = queryParameters(write, page(true), outputs);
+		const page: IDataObject = { data: [lane.record, other], count: 2, has_more: true, next_cursor: 'c2' };
+		const [rows, from, to] = queryParameters(write, page, outputs(`${lane.resource}:c2`));
 		const parsed = JSON.parse(String(rows)) as IDataObject[];
 		expect(parsed).toEqual([lane.row, { ...lane.row, [lane.table.key]: other.id }]);
 		// Named like the columns, in their order: json_populate_recordset puts each value in its column.
 		expect(Object.keys(parsed[0])).toEqual(lane.table.columns);
 		expect([from, to]).toEqual([`${lane.resource}:c1`, `${lane.resource}:c2`]);
-		expect(queryParameters(write, page(false), outputs).slice(1)).toEqual([`${lane.resource}:c1`, lane.after]);
-		expect(JSON.parse(String(queryParameters(write, { data: [], count: 0, has_more: false, next_cursor: null }, outputs)[0]))).toEqual([]);
+		expect(queryParameters(write, { ...page, has_more: false }, outputs(lane.after)).slice(1)).toEqual([`${lane.resource}:c1`, lane.after]);
+		expect(JSON.parse(String(queryParameters(write, { data: [], count: 0, has_more: false, next_cursor: null }, outputs(lane.after))[0]))).toEqual([]);
 	});
 
-	it('calls the next page only after a position other than done was saved (not when another run had moved it: no row comes back)', () => {
+	it('calls the next page unless the position handed on is done', () => {
 		const more = named(workflow, 'More Pages?');
 		const condition = (more.parameters.conditions as { conditions: Array<{ leftValue: string }> }).conditions[0].leftValue;
-		expect([{ position: 'tickets:c2' }, { position: 'customers:' }, { position: 'done' }, { success: true }].map((json) => evaluate(condition, json))).toEqual([true, true, false, false]);
+		expect([{ position: 'tickets:c2' }, { position: 'customers:' }, { position: 'done' }].map((json) => evaluate(condition, json))).toEqual([true, true, false]);
 	});
 
 	it('explains what it does, how to resume, the tables, and that it writes no older state over a newer one', () => {

@@ -71,11 +71,15 @@ function selector(outputs: NodeOutputs) {
 	};
 }
 
+/** `$execution.id` in evaluated expressions. */
+export const EXECUTION_ID = '4711';
+
 /** One `={{ … }}` expression of a parameter, evaluated on `$json` and the given node outputs. */
 export function evaluate(expression: unknown, json: IDataObject, outputs: NodeOutputs = {}): unknown {
 	const body = /^=\{\{ (.*) \}\}$/s.exec(String(expression))?.[1];
 	if (body === undefined) throw new Error(`${String(expression)} is not one expression`);
-	return (new Function('$json', '$', '$workflow', `return (${body});`) as (j: IDataObject, s: ReturnType<typeof selector>, w: IDataObject) => unknown)(json, selector(outputs), { id: 'wf' });
+	const run = new Function('$json', '$', '$workflow', '$execution', `return (${body});`) as (j: IDataObject, s: ReturnType<typeof selector>, w: IDataObject, e: IDataObject) => unknown;
+	return run(json, selector(outputs), { id: 'wf' }, { id: EXECUTION_ID });
 }
 
 /** The values the Postgres node binds to $1, $2, … for one input item. */

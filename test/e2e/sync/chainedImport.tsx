@@ -1,9 +1,12 @@
 /**
  * examples/large-account-import-postgres.json in real n8n: started by hand, each execution reads one
- * page, writes it, saves the next position in st_import_state and starts the next execution. Once
- * during the run one list page fails in a way the node does not retry (the service says there is
- * more but gives no cursor): the chain stops there, the position stays at the last page written,
- * and running the workflow by hand again continues from it until the position is `done`.
+ * page, starts the next execution with the next position, then writes its page and saves the
+ * position. Before the import, its own statements save two pages in the order the chain can end
+ * them in, the later one first. Once during the run one list page fails in a way the node does not
+ * retry (the service says there is more but gives no cursor): the chain stops there, the position
+ * stays at the last page written, and running the workflow by hand again continues from it. While
+ * that resumed chain goes on it is started by hand once more: the older chain stops at its next
+ * page instead of reading every page a second time.
  */
 import type { Sandbox } from '../../../sandbox';
 import type { WorkflowFile } from '../fixtures';
@@ -16,6 +19,10 @@ import { IMPORT_POSITION_KEY, postgresState } from './syncTables';
 const LIST_PATH = /\/(tickets|customers)$/;
 const TRIGGER = 'Start Import';
 const WAIT_MS = 15 * 60_000;
+const READ = 'Create Tables, Read Position';
+const WRITE = 'Write Ticket Page, Save Position';
+/** List calls of the resumed chain before it is started a third time. */
+const SUPERSEDE_AFTER = 3;
 
 export interface ChainedImportFigures {
 	seconds: number;
@@ -27,7 +34,11 @@ export interface ChainedImportFigures {
 	stoppedAtCall: number;
 	stoppedAt: string;
 	failure: string;
-	/** The import's executions n8n kept: the two started by hand and the failed one (successful pages are not kept). */
+	/** Saved positions after the later of two pages, then the earlier one, then (pages still noted) the last. */
+	savedOutOfOrder: string[];
+	/** The list call after which the resumed import was started by hand again. */
+	restartedAtCall: number;
+	/** The import's executions n8n kept: the three started by hand and the failed one (successful pages are not kept). */
 	executionsKept: { total: number; byStatus: Record<string, number> };
 }
 
@@ -43,7 +54,42 @@ async function executions(rest: N8nRestClient, workflowId: string): Promise<Exec
 	return rest.listExecutions(workflowId);
 }
 
-/** Runs the chained import by hand, stops it once after `stopAfter` list pages, and resumes it. */
+function query(workflow: WorkflowFile, name: string): string {
+	const node = workflow.json.nodes.find((n) => n.name === name);
+	if (!node) throw new Error(`${workflow.file} has no node ${name}`);
+	return String(node.parameters.query);
+}
+
+/** A text literal, as the Postgres node binds a string parameter. */
+const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * The import's own CREATE and write statements, run in one transaction that is rolled back: from
+ * position p1, the page p2 → p3 is saved before the page p1 → p2 (the chain starts the next page
+ * before it writes its own, so a later page's save may come first). The position must stay at p1,
+ * then move past both to p3, with no page left noted; then p3 → done.
+ */
+async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowFile): Promise<string[]> {
+	const creates = query(workflow, READ)
+		.split('\n')
+		.filter((line) => line.startsWith('CREATE TABLE'));
+	const row = (id: string) => [{ ticket_id: id, subject: null, description: null, status: 'open', priority: null, customer_id: null, created_at: null, updated_at: '2026-01-01T00:00:00.000Z', updated_ms: Date.parse('2026-01-01T00:00:00.000Z') }];
+	const save = (from: string, to: string, id: string): string => query(workflow, WRITE).replace(/\$(\d)/g, (_, n: string) => literal([JSON.stringify(row(id)), from, to][Number(n) - 1]));
+	return postgres.script(
+		[
+			'BEGIN;',
+			...creates,
+			"INSERT INTO st_import_state (key, value) VALUES ('import_position', 'tickets:p1') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;",
+			save('tickets:p2', 'tickets:p3', 'tkt_order_2'),
+			save('tickets:p1', 'tickets:p2', 'tkt_order_1'),
+			'SELECT count(*) FROM st_import_pages;',
+			save('tickets:p3', 'done', 'tkt_order_3'),
+			'ROLLBACK;',
+		].join('\n'),
+	);
+}
+
+/** Runs the chained import by hand, stops it once after `stopAfter` list pages, resumes it, and starts it again while it goes on. */
 export async function runChainedImport(
 	rest: N8nRestClient,
 	postgres: PostgresServer,
@@ -52,6 +98,9 @@ export async function runChainedImport(
 	log: (line: string) => void,
 	stopAfter = 8,
 ): Promise<ChainedImportFigures> {
+	const savedOutOfOrder = await savePagesOutOfOrder(postgres, workflow);
+	const expected = ['tickets:p1', 'tickets:p3', '0', 'done'];
+	if (JSON.stringify(savedOutOfOrder) !== JSON.stringify(expected)) throw new Error(`pages saved out of order gave the positions ${JSON.stringify(savedOutOfOrder)}, not ${JSON.stringify(expected)}`);
 	const started = Date.now();
 	const callsBefore = listCalls(sandbox);
 	const executionsBefore = new Set((await executions(rest, workflow.id)).map((e) => e.id));
@@ -84,6 +133,12 @@ export async function runChainedImport(
 	log(`import stopped at list call ${stoppedAtCall} (${failure}); saved position ${stoppedAt.slice(0, 24)}…; running it again by hand`);
 
 	await rest.runManually(workflow.id, TRIGGER);
+	// Started by hand again while the resumed chain goes on: that chain must stop at its next page.
+	await waitUntil(`${SUPERSEDE_AFTER} pages of the resumed import`, () => (listCalls(sandbox) - callsBefore >= stoppedAtCall + SUPERSEDE_AFTER ? true : undefined), WAIT_MS, { intervalMs: 50 });
+	const restartedAtCall = listCalls(sandbox) - callsBefore;
+	if ((await position(postgres)) === 'done') throw new Error('the resumed import finished before it could be started again');
+	await rest.runManually(workflow.id, TRIGGER);
+	log(`import started by hand again at list call ${restartedAtCall}`);
 	await waitUntil(
 		'the resumed import to finish (position done)',
 		async () => {
@@ -106,6 +161,8 @@ export async function runChainedImport(
 		stoppedAtCall,
 		stoppedAt,
 		failure,
+		savedOutOfOrder,
+		restartedAtCall,
 		executionsKept: { total: kept.length, byStatus },
 	};
 }

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +19,8 @@ export interface PostgresServer {
 	process: ServiceProcess;
 	/** Runs one query and returns its rows as objects (`json_agg` of the query). */
 	query<Row>(sql: string): Promise<Row[]>;
+	/** Runs statements one after another in one session (`psql -f`), and returns what they print, a line per row. */
+	script(sql: string): Promise<string[]>;
 	stop(): Promise<void>;
 }
 
@@ -89,8 +91,10 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 			stopSignal: 'SIGINT',
 		});
 		await server.waitForOutput('database system is ready to accept connections', 60_000);
-		const psql = async (database: string, sql: string): Promise<string> => {
-			const { stdout } = await execFileAsync('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+		let scripts = 0;
+		const psql = async (database: string, sql: string, file?: string): Promise<string> => {
+			const input = file ? ['-f', file] : ['-c', sql];
+			const { stdout } = await execFileAsync('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', ...input], {
 				timeout: 30_000,
 				maxBuffer: 64 * 1024 * 1024,
 			});
@@ -105,6 +109,15 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 			version,
 			process: server,
 			query: async <Row,>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
+			script: async (sql: string): Promise<string[]> => {
+				const file = path.join(clusterDir, `script-${++scripts}.sql`);
+				writeFileSync(file, sql);
+				try {
+					return (await psql(DATABASE, sql, file)).split('\n').filter((line) => line !== '');
+				} finally {
+					rmSync(file, { force: true });
+				}
+			},
 			stop,
 		};
 	} catch (error) {
