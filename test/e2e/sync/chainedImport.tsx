@@ -4,9 +4,9 @@
  * position. Before the import, its own statements save two pages in the order the chain can end
  * them in, the later one first. Once during the run one list page fails in a way the node does not
  * retry (the service says there is more but gives no cursor): the chain stops there, the position
- * stays at the last page written, and running the workflow by hand again continues from it. While
- * that resumed chain goes on it is started by hand once more: the older chain stops at its next
- * page instead of reading every page a second time.
+ * stays at the last page written, and it is run by hand again twice at once: both chains continue
+ * from the saved position, and the one whose run was replaced stops at its next page instead of
+ * reading every page a second time.
  */
 import type { Sandbox } from '../../../sandbox';
 import type { WorkflowFile } from '../fixtures';
@@ -21,8 +21,7 @@ const TRIGGER = 'Start Import';
 const WAIT_MS = 15 * 60_000;
 const READ = 'Create Tables, Read Position';
 const WRITE = 'Write Ticket Page, Save Position';
-/** List calls of the resumed chain before it is started a third time. */
-const SUPERSEDE_AFTER = 3;
+
 
 export interface ChainedImportFigures {
 	seconds: number;
@@ -36,8 +35,6 @@ export interface ChainedImportFigures {
 	failure: string;
 	/** Saved positions after the later of two pages, then the earlier one, then (pages still noted) the last. */
 	savedOutOfOrder: string[];
-	/** The list call after which the resumed import was started by hand again. */
-	restartedAtCall: number;
 	/** The import's executions n8n kept: the three started by hand and the failed one (successful pages are not kept). */
 	executionsKept: { total: number; byStatus: Record<string, number> };
 }
@@ -58,6 +55,14 @@ function query(workflow: WorkflowFile, name: string): string {
 	const node = workflow.json.nodes.find((n) => n.name === name);
 	if (!node) throw new Error(`${workflow.file} has no node ${name}`);
 	return String(node.parameters.query);
+}
+
+/** Starts by hand (Create Tables, Read Position) waiting for a lock. */
+async function startsWaiting(postgres: PostgresServer): Promise<number> {
+	const [row] = await postgres.query<{ waiting: number }>(
+		"SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%CREATE TABLE IF NOT EXISTS st_import_pages%'",
+	);
+	return row.waiting;
 }
 
 /** A text literal, as the Postgres node binds a string parameter. */
@@ -89,7 +94,7 @@ async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowF
 	);
 }
 
-/** Runs the chained import by hand, stops it once after `stopAfter` list pages, resumes it, and starts it again while it goes on. */
+/** Runs the chained import by hand, stops it once after `stopAfter` list pages, and resumes it by two starts at once. */
 export async function runChainedImport(
 	rest: N8nRestClient,
 	postgres: PostgresServer,
@@ -132,13 +137,18 @@ export async function runChainedImport(
 	const failure = `${failed.status} execution ${failed.id}`;
 	log(`import stopped at list call ${stoppedAtCall} (${failure}); saved position ${stoppedAt.slice(0, 24)}…; running it again by hand`);
 
-	await rest.runManually(workflow.id, TRIGGER);
-	// Started by hand again while the resumed chain goes on: that chain must stop at its next page.
-	await waitUntil(`${SUPERSEDE_AFTER} pages of the resumed import`, () => (listCalls(sandbox) - callsBefore >= stoppedAtCall + SUPERSEDE_AFTER ? true : undefined), WAIT_MS, { intervalMs: 50 });
-	const restartedAtCall = listCalls(sandbox) - callsBefore;
-	if ((await position(postgres)) === 'done') throw new Error('the resumed import finished before it could be started again');
-	await rest.runManually(workflow.id, TRIGGER);
-	log(`import started by hand again at list call ${restartedAtCall}`);
+	// Run by hand twice at once: both starts wait on a lock of the state table, then go on together. The
+	// second to take the run stops the first chain at its next page (without that: every page read twice).
+	const state = await postgres.lockTable('st_import_state');
+	try {
+		for (const start of [1, 2]) {
+			await rest.runManually(workflow.id, TRIGGER);
+			await waitUntil(`start by hand ${start} to wait for the state table`, async () => ((await startsWaiting(postgres)) >= start ? true : undefined), WAIT_MS, { intervalMs: 100 });
+		}
+	} finally {
+		await state.release();
+	}
+	log('import resumed by hand twice at once');
 	await waitUntil(
 		'the resumed import to finish (position done)',
 		async () => {
@@ -162,7 +172,6 @@ export async function runChainedImport(
 		stoppedAt,
 		failure,
 		savedOutOfOrder,
-		restartedAtCall,
 		executionsKept: { total: kept.length, byStatus },
 	};
 }

@@ -275,7 +275,7 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 	const chained = figures.chainedImport;
 	const chainedLines = chained
 		? [
-				`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by hand, started by hand again at call ${chained.restartedAtCall}, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
+				`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by two starts by hand at once, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
 			]
 		: [];
 	return [

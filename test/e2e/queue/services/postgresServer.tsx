@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,8 @@ export interface PostgresServer {
 	query<Row>(sql: string): Promise<Row[]>;
 	/** Runs statements one after another in one session (`psql -f`), and returns what they print, a line per row. */
 	script(sql: string): Promise<string[]>;
+	/** Locks `table` (ACCESS EXCLUSIVE) in a session of its own: every statement on it waits until release(). */
+	lockTable(table: string): Promise<{ release(): Promise<void> }>;
 	stop(): Promise<void>;
 }
 
@@ -109,6 +111,35 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 			version,
 			process: server,
 			query: async <Row,>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
+			lockTable: async (table: string) => {
+				const session = spawn('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', DATABASE, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+				let output = '';
+				const exited = new Promise<number | null>((resolve) => session.once('exit', resolve));
+				const locked = new Promise<void>((resolve, reject) => {
+					session.stdout.on('data', (chunk: Buffer) => {
+						output += chunk.toString();
+						if (output.includes('locked')) resolve();
+					});
+					session.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+					void exited.then((code) => reject(new Error(`psql ended (${code}) before it locked ${table}: ${output}`)));
+				});
+				session.stdin.write(`BEGIN;\nLOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n`);
+				const timer = setTimeout(() => session.kill(), 30_000);
+				try {
+					await locked;
+				} finally {
+					clearTimeout(timer);
+				}
+				return {
+					release: async () => {
+						session.stdin.end('COMMIT;\n');
+						const end = setTimeout(() => session.kill(), 30_000);
+						const code = await exited;
+						clearTimeout(end);
+						if (code !== 0) throw new Error(`psql ended (${code}) while holding ${table}: ${output}`);
+					},
+				};
+			},
 			script: async (sql: string): Promise<string[]> => {
 				const file = path.join(clusterDir, `script-${++scripts}.sql`);
 				writeFileSync(file, sql);
