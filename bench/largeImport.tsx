@@ -310,7 +310,7 @@ async function main(): Promise<void> {
 			const sandbox = await startSandbox(sandboxPort, tickets, latencyMs);
 			log(`sandbox seeded with ${thousands(sandbox.tickets)} tickets and ${thousands(sandbox.customers)} customers in ${f1((performance.now() - started) / 1000)} s`);
 			try {
-				await psql(postgres, 'DROP TABLE IF EXISTS st_tickets, st_customers, st_import_state');
+				await psql(postgres, 'DROP TABLE IF EXISTS st_tickets, st_customers, st_import_state, st_import_pages');
 				const importRun = await measure(cluster, rest, postgres, sandbox, POSTGRES_ID, async () => (await position()) === 'done');
 				const [copied] = await postgres.query<{ tickets: number; customers: number }>('SELECT (SELECT count(*) FROM st_tickets)::int AS tickets, (SELECT count(*) FROM st_customers)::int AS customers');
 				if (copied.tickets !== sandbox.tickets || copied.customers !== sandbox.customers) {
