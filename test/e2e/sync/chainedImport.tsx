@@ -22,7 +22,6 @@ const WAIT_MS = 15 * 60_000;
 const READ = 'Create Tables, Read Position';
 const WRITE = 'Write Ticket Page, Save Position';
 
-
 export interface ChainedImportFigures {
 	seconds: number;
 	/** List calls of the whole import (the failed page and its repetition included). */

@@ -94,15 +94,15 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 		});
 		await server.waitForOutput('database system is ready to accept connections', 60_000);
 		let scripts = 0;
-		const psql = async (database: string, sql: string, file?: string): Promise<string> => {
-			const input = file ? ['-f', file] : ['-c', sql];
+		/** `input`: `-c <sql>` or `-f <file>`. */
+		const psql = async (database: string, ...input: ['-c' | '-f', string]): Promise<string> => {
 			const { stdout } = await execFileAsync('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', ...input], {
 				timeout: 30_000,
 				maxBuffer: 64 * 1024 * 1024,
 			});
 			return stdout;
 		};
-		await psql('postgres', `CREATE DATABASE ${DATABASE}`);
+		await psql('postgres', '-c', `CREATE DATABASE ${DATABASE}`);
 		return {
 			host,
 			port,
@@ -110,7 +110,7 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 			database: DATABASE,
 			version,
 			process: server,
-			query: async <Row,>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
+			query: async <Row,>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, '-c', `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
 			lockTable: async (table: string) => {
 				const session = spawn('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', DATABASE, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'pipe', 'pipe'] });
 				let output = '';
@@ -144,7 +144,7 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 				const file = path.join(clusterDir, `script-${++scripts}.sql`);
 				writeFileSync(file, sql);
 				try {
-					return (await psql(DATABASE, sql, file)).split('\n').filter((line) => line !== '');
+					return (await psql(DATABASE, '-f', file)).split('\n').filter((line) => line !== '');
 				} finally {
 					rmSync(file, { force: true });
 				}
