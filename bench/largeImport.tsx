@@ -284,7 +284,9 @@ async function main(): Promise<void> {
 		const position = async (): Promise<string | undefined> => {
 			const exists = await postgres.query<{ name: string | null }>("SELECT to_regclass('st_import_state')::text AS name");
 			if (!exists[0]?.name) return undefined;
-			return (await postgres.query<{ value: string }>("SELECT value FROM st_import_state WHERE key = 'import_position'"))[0]?.value;
+			// Tickets and customers are read at the same time: done once both chains are.
+			const [row] = await postgres.query<{ done: number }>("SELECT count(*)::int AS done FROM st_import_state WHERE key IN ('tickets_position', 'customers_position') AND value = 'done'");
+			return row.done === 2 ? 'done' : 'importing';
 		};
 		/** Reports an import as soon as it is measured, then the floor of the same records (last: it may not fit the worker at the largest sizes, every ticket in one execution). */
 		const record = async (edition: Section['edition'], sandbox: Sandbox, importRun: Section['importRun']): Promise<void> => {

@@ -29,7 +29,7 @@ const tables = pollingTables();
 const READ = 'Create Tables, Read Position';
 const STILL = 'Still This Run?';
 const LANES = [
-	{ resource: 'tickets', get: 'Get Page of Tickets', next: 'Next Ticket Position', write: 'Write Ticket Page, Save Position', table: tables.tickets, record: SERVICE_TICKET, row: TICKET_ROW, after: 'customers:' },
+	{ resource: 'tickets', get: 'Get Page of Tickets', next: 'Next Ticket Position', write: 'Write Ticket Page, Save Position', table: tables.tickets, record: SERVICE_TICKET, row: TICKET_ROW, after: 'done' },
 	{ resource: 'customers', get: 'Get Page of Customers', next: 'Next Customer Position', write: 'Write Customer Page, Save Position', table: tables.customers, record: SERVICE_CUSTOMER, row: CUSTOMER_ROW, after: 'done' },
 ] as const;
 const link = (...names: string[]) => names.map((node) => ({ node, type: 'main', index: 0 }));
@@ -72,15 +72,17 @@ describe('large-account-import-postgres example', () => {
 		expect(statements).toContain('CREATE TABLE IF NOT EXISTS st_import_pages (position text PRIMARY KEY, next_position text NOT NULL);');
 	});
 
-	it('started by hand: begins with tickets the first time, starts over after a finished import, and becomes the run that goes on', () => {
+	it('started by hand: begins both chains (tickets, customers) the first time, starts over once both are done, and becomes the run that goes on', () => {
 		const read = named(workflow, READ);
 		const query = String(read.parameters.query);
-		expect(query).toContain("INSERT INTO st_import_state (key, value) VALUES ('import_position', 'tickets:'), ('import_run', ''), ('reconcile_since', ");
+		expect(query).toContain("INSERT INTO st_import_state (key, value) VALUES ('tickets_position', 'tickets:'), ('customers_position', 'customers:'), ('import_run', ''), ('reconcile_since', ");
 		expect(query).toContain('ON CONFLICT (key) DO NOTHING;');
-		expect(query).toContain("DELETE FROM st_import_pages WHERE EXISTS (SELECT FROM st_import_state WHERE key = 'import_position' AND value = 'done');");
-		expect(query).toContain("UPDATE st_import_state SET value = 'tickets:', saved_at = now() WHERE key = 'import_position' AND value = 'done';");
+		const bothDone = "NOT EXISTS (SELECT FROM st_import_state WHERE key IN ('tickets_position', 'customers_position') AND value <> 'done')";
+		expect(query).toContain(`DELETE FROM st_import_pages WHERE ${bothDone};`);
+		expect(query).toContain(`UPDATE st_import_state SET value = split_part(key, '_', 1) || ':', saved_at = now() WHERE key IN ('tickets_position', 'customers_position') AND ${bothDone};`);
 		expect(query).toContain("UPDATE st_import_state SET value = $1, saved_at = now() WHERE key = 'import_run';");
-		expect(query.trim().endsWith("value AS position, $1 AS run FROM st_import_state WHERE key = 'import_position';")).toBe(true);
+		// A row per chain not done, tickets first: the first execution starts both chains.
+		expect(query.trim().endsWith("value AS position, $1 AS run FROM st_import_state WHERE key IN ('tickets_position', 'customers_position') AND value <> 'done' ORDER BY key DESC;")).toBe(true);
 		expect(queryParameters(read, {}, { 'Start Import': [{}] })).toEqual([EXECUTION_ID]);
 		const route = named(workflow, 'Tickets or Customers?');
 		expect(route.parameters.numberOutputs).toBe(3);
@@ -90,8 +92,8 @@ describe('large-account-import-postgres example', () => {
 	it('started by the execution before: reads its page from the position handed over, only while its run is still the one going on', () => {
 		const still = named(workflow, STILL);
 		const query = String(still.parameters.query);
-		// Only while its run is the import's and not done; a page being saved (FOR UPDATE in the write) is waited for.
-		expect(query.trim().endsWith("FROM st_import_state WHERE key = 'import_run' AND value = $2 AND EXISTS (SELECT FROM st_import_state WHERE key = 'import_position' AND value <> 'done' FOR SHARE);")).toBe(true);
+		// Only while its run is the import's and its chain not done; a page of its chain being saved (FOR UPDATE in the write) is waited for.
+		expect(query.trim().endsWith("FROM st_import_state WHERE key = 'import_run' AND value = $2 AND EXISTS (SELECT FROM st_import_state WHERE key = split_part($1, ':', 1) || '_position' AND value <> 'done' FOR SHARE);")).toBe(true);
 		expect(query).toContain("SELECT split_part($1, ':', 1) AS resource, substr($1, strpos($1, ':') + 1) AS cursor, $1 AS position, value AS run");
 		expect(queryParameters(still, { position: 'customers:abc', run: '12' })).toEqual(['customers:abc', '12']);
 		// No row (another start by hand made a new run, or done): the Postgres node 2.6 then gives no item and
@@ -110,16 +112,18 @@ describe('large-account-import-postgres example', () => {
 		expect(hand({ data: [], has_more: false, next_cursor: null })).toEqual({ position: lane.after, run: '12' });
 	});
 
-	it.each(LANES)('$resource: a page is one newer-only upsert of all its rows, saves one at a time, and moves the position past every page written so far', (lane) => {
+	it.each(LANES)('$resource: a page is one newer-only upsert of all its rows, saves of its chain one at a time, and moves the position of its chain past every page written so far', (lane) => {
 		const write = named(workflow, lane.write);
 		const query = String(write.parameters.query);
-		expect(query.indexOf("SELECT FROM st_import_state WHERE key = 'import_position' FOR UPDATE;")).toBeLessThan(query.indexOf(expectedUpsert(lane.table)));
+		const key = `'${lane.resource}_position'`;
+		expect(query.indexOf(`SELECT FROM st_import_state WHERE key = ${key} FOR UPDATE;`)).toBeLessThan(query.indexOf(expectedUpsert(lane.table)));
 		expect(query).toContain(expectedUpsert(lane.table));
 		// Noted only while the writer's run ($4) is the import's: a replaced run's first page (no cursor) may differ from the new run's.
 		expect(query).toContain("INSERT INTO st_import_pages (position, next_position) SELECT $2, $3 WHERE EXISTS (SELECT FROM st_import_state WHERE key = 'import_run' AND value = $4) ON CONFLICT (position) DO UPDATE SET next_position = EXCLUDED.next_position;");
 		// The row at the walk's end stays: at the depth bound it has not been followed yet.
 		expect(query).toContain('passed AS (DELETE FROM st_import_pages WHERE position IN (SELECT position FROM written WHERE depth < (SELECT max(depth) FROM written)))');
-		expect(query.trim().endsWith("UPDATE st_import_state SET value = (SELECT position FROM written ORDER BY depth DESC LIMIT 1), saved_at = now() WHERE key = 'import_position' RETURNING value AS position;")).toBe(true);
+		expect(query).toContain(`SELECT value, 0 FROM st_import_state WHERE key = ${key}\n`);
+		expect(query.trim().endsWith(`UPDATE st_import_state SET value = (SELECT position FROM written ORDER BY depth DESC LIMIT 1), saved_at = now() WHERE key = ${key} RETURNING value AS position;`)).toBe(true);
 		expect(highestPlaceholder(query)).toBe(4);
 	});
 
@@ -141,7 +145,7 @@ describe('large-account-import-postgres example', () => {
 	it('calls the next page unless the position handed on is done', () => {
 		const more = named(workflow, 'More Pages?');
 		const condition = (more.parameters.conditions as { conditions: Array<{ leftValue: string }> }).conditions[0].leftValue;
-		expect([{ position: 'tickets:c2' }, { position: 'customers:' }, { position: 'done' }].map((json) => evaluate(condition, json))).toEqual([true, true, false]);
+		expect([{ position: 'tickets:c2' }, { position: 'customers:c2' }, { position: 'done' }].map((json) => evaluate(condition, json))).toEqual([true, true, false]);
 	});
 
 	it('explains what it does, how to resume, the tables, and that it writes no older state over a newer one', () => {

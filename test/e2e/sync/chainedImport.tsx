@@ -1,12 +1,13 @@
 /**
- * examples/large-account-import-postgres.json in real n8n: started by hand, each execution reads one
- * page, starts the next execution with the next position, then writes its page and saves the
- * position. Before the import, its own statements save two pages in the order the chain can end
- * them in, the later one first. Once during the run one list page fails in a way the node does not
- * retry (the service says there is more but gives no cursor): the chain stops there, the position
- * stays at the last page written, and it is run by hand again twice at once: both chains continue
- * from the saved position, and the one whose run was replaced stops at its next page instead of
- * reading every page a second time.
+ * examples/large-account-import-postgres.json in real n8n: started by hand, it reads tickets and
+ * customers as two chains at once; each execution reads one page, starts the next execution with
+ * the next position, then writes its page and saves its chain's position. Before the import, its own
+ * statements save two ticket pages in the order a chain can end them in, the later one first, and a
+ * customer page between them. Once during the run list pages fail in a way the node does not retry
+ * (the service says there is more but gives no cursor): each chain stops at its next page, its
+ * position stays at the last page written, and the import is run by hand again twice at once: the
+ * chains continue from the saved positions, and those whose run was replaced stop at their next page
+ * instead of reading every page a second time.
  */
 import type { Sandbox } from '../../../sandbox';
 import type { WorkflowFile } from '../fixtures';
@@ -14,13 +15,14 @@ import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import type { PostgresServer } from '../queue/services/postgresServer';
 import { isFinished } from '../executions';
 import { waitUntil } from '../wait';
-import { IMPORT_POSITION_KEY, postgresState } from './syncTables';
+import { IMPORT_POSITION_KEYS, postgresState } from './syncTables';
 
 const LIST_PATH = /\/(tickets|customers)$/;
 const TRIGGER = 'Start Import';
 const WAIT_MS = 15 * 60_000;
 const READ = 'Create Tables, Read Position';
 const WRITE = 'Write Ticket Page, Save Position';
+const WRITE_CUSTOMERS = 'Write Customer Page, Save Position';
 
 export interface ChainedImportFigures {
 	seconds: number;
@@ -28,19 +30,22 @@ export interface ChainedImportFigures {
 	listCalls: number;
 	/** ⌈tickets/100⌉ + ⌈customers/100⌉ at the end: what an import without the stop would read, at least. */
 	pagesNeeded: number;
-	/** The list call that failed, and the position saved when the chain stopped. */
+	/** The list call after which the chains stopped, the positions saved then, and the executions that failed. */
 	stoppedAtCall: number;
 	stoppedAt: string;
 	failure: string;
 	/** savePagesOutOfOrder: the saved positions and the pages still noted, in the order it prints them. */
 	savedOutOfOrder: string[];
-	/** The import's executions n8n kept: the three started by hand and the failed one (successful pages are not kept). */
+	/** The import's executions n8n kept: the three started by hand and the failed ones (successful pages are not kept). */
 	executionsKept: { total: number; byStatus: Record<string, number> };
 }
 
-async function position(postgres: PostgresServer): Promise<string | undefined> {
-	return postgresState(postgres, IMPORT_POSITION_KEY);
+/** The saved positions of both chains, e.g. `tickets:<cursor> done`. */
+async function positions(postgres: PostgresServer): Promise<string> {
+	const saved = await Promise.all(IMPORT_POSITION_KEYS.map((key) => postgresState(postgres, key)));
+	return saved.map((value) => value ?? '(none)').join(' ');
 }
+const DONE = 'done done';
 
 function listCalls(sandbox: Sandbox): number {
 	return sandbox.countCalls({ method: 'GET', pathname: LIST_PATH });
@@ -69,29 +74,42 @@ const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * The import's own CREATE and write statements, run in one transaction that is rolled back: from
- * position p1, the page p2 → p3 is saved before the page p1 → p2 (the chain starts the next page
- * before it writes its own, so a later page's save may come first). The position must stay at p1,
- * then move past both to p3, with no page left noted. Then p3 → done by a replaced run (written,
- * not noted: the position stays), then by the import's run.
+ * ticket position p1, the page p2 → p3 is saved before the page p1 → p2 (the chain starts the next
+ * page before it writes its own, so a later page's save may come first). The position must stay at
+ * p1, then move past both to p3, with no page left noted; a customer page saved between them moves
+ * the customers' position alone. Then p3 → done by a replaced run (written, not noted: the position
+ * stays), then by the import's run. A start by hand then goes on with the customers alone; once they
+ * are done too, the next start begins both chains again.
  */
 async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowFile): Promise<string[]> {
 	const creates = query(workflow, READ)
 		.split('\n')
 		.filter((line) => line.startsWith('CREATE TABLE'));
-	const row = (id: string) => [{ ticket_id: id, subject: null, description: null, status: 'open', priority: null, customer_id: null, created_at: null, updated_at: '2026-01-01T00:00:00.000Z', updated_ms: Date.parse('2026-01-01T00:00:00.000Z') }];
-	const save = (from: string, to: string, id: string, run = 'r1'): string => query(workflow, WRITE).replace(/\$(\d)/g, (_, n: string) => literal([JSON.stringify(row(id)), from, to, run][Number(n) - 1]));
+	const updated = { updated_at: '2026-01-01T00:00:00.000Z', updated_ms: Date.parse('2026-01-01T00:00:00.000Z') };
+	const ticket = (id: string) => ({ ticket_id: id, subject: null, description: null, status: 'open', priority: null, customer_id: null, created_at: null, ...updated });
+	const customer = (id: string) => ({ customer_id: id, email: null, name: null, created_at: null, ...updated });
+	const bind = (statements: string, values: string[]): string => statements.replace(/\$(\d)/g, (_, n: string) => literal(values[Number(n) - 1]));
+	const save = (from: string, to: string, id: string, run = 'r1'): string => bind(query(workflow, WRITE), [JSON.stringify([ticket(id)]), from, to, run]);
+	const saveCustomers = (from: string, to: string, run: string): string => bind(query(workflow, WRITE_CUSTOMERS), [JSON.stringify([customer(`cus_${to}`)]), from, to, run]);
+	const start = (run: string): string => bind(query(workflow, READ), [run]);
 	return postgres.script(
 		[
 			'BEGIN;',
 			...creates,
-			"INSERT INTO st_import_state (key, value) VALUES ('import_position', 'tickets:p1'), ('import_run', 'r1') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;",
+			"INSERT INTO st_import_state (key, value) VALUES ('tickets_position', 'tickets:p1'), ('customers_position', 'customers:'), ('import_run', 'r1') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;",
 			save('tickets:p2', 'tickets:p3', 'tkt_order_2'),
+			// The other chain goes on by itself while a ticket page is missing.
+			saveCustomers('customers:', 'customers:q2', 'r1'),
 			save('tickets:p1', 'tickets:p2', 'tkt_order_1'),
 			'SELECT count(*) FROM st_import_pages;',
 			// A run replaced by a later start by hand: its page is written, but not noted.
 			save('tickets:p3', 'done', 'tkt_order_3', 'r0'),
 			'SELECT count(*) FROM st_import_pages;',
 			save('tickets:p3', 'done', 'tkt_order_3'),
+			start('r2'),
+			saveCustomers('customers:q2', 'done', 'r2'),
+			start('r3'),
+			'SELECT count(*) FROM st_import_pages;',
 			'ROLLBACK;',
 		].join('\n'),
 	);
@@ -104,10 +122,10 @@ export async function runChainedImport(
 	sandbox: Sandbox,
 	workflow: WorkflowFile,
 	log: (line: string) => void,
-	stopAfter = 8,
+	stopAfter = 4,
 ): Promise<ChainedImportFigures> {
 	const savedOutOfOrder = await savePagesOutOfOrder(postgres, workflow);
-	const expected = ['tickets:p1', 'tickets:p3', '0', 'tickets:p3', '0', 'done'];
+	const expected = ['tickets:p1', 'customers:q2', 'tickets:p3', '0', 'tickets:p3', '0', 'done', 'customers|q2|customers:q2|r2', 'done', 'tickets||tickets:|r3', 'customers||customers:|r3', '0'];
 	if (JSON.stringify(savedOutOfOrder) !== JSON.stringify(expected)) throw new Error(`pages saved out of order gave the positions ${JSON.stringify(savedOutOfOrder)}, not ${JSON.stringify(expected)}`);
 	const started = Date.now();
 	const callsBefore = listCalls(sandbox);
@@ -115,18 +133,18 @@ export async function runChainedImport(
 	const newExecutions = async () => (await executions(rest, workflow.id)).filter((e) => !executionsBefore.has(e.id));
 
 	await rest.runManually(workflow.id, TRIGGER);
-	// After `stopAfter` pages, list answers say "more" without a cursor: the page being read then fails.
+	// After `stopAfter` pages, list answers say "more" without a cursor: the page each chain reads next fails.
 	await waitUntil(`${stopAfter} import pages`, () => (listCalls(sandbox) - callsBefore >= stopAfter ? true : undefined), WAIT_MS, { intervalMs: 50 });
 	sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-	let failed: ExecutionSummary;
+	let failed: ExecutionSummary[];
 	try {
 		failed = await waitUntil(
-			'the import to stop on the faulty page',
+			'both chains to stop on a faulty page',
 			async () => {
 				const list = await newExecutions();
-				const error = list.find((e) => isFinished(e) && e.status !== 'success');
-				if (!error && (await position(postgres)) === 'done') throw new Error('the import finished before the faulty page: it never stopped');
-				return error;
+				const errors = list.filter((e) => isFinished(e) && e.status !== 'success');
+				if (!errors.length && (await positions(postgres)) === DONE) throw new Error('the import finished before the faulty page: it never stopped');
+				return errors.length && list.every(isFinished) ? errors : undefined;
 			},
 			WAIT_MS,
 			{ intervalMs: 500 },
@@ -135,13 +153,15 @@ export async function runChainedImport(
 		sandbox.setResponseShape({});
 	}
 	const stoppedAtCall = listCalls(sandbox) - callsBefore;
-	const stoppedAt = (await position(postgres)) ?? '(none)';
-	if (!/^(tickets|customers):./.test(stoppedAt)) throw new Error(`after the stop the saved position is ${stoppedAt}, not a page in the middle`);
-	const failure = `${failed.status} execution ${failed.id}`;
-	log(`import stopped at list call ${stoppedAtCall} (${failure}); saved position ${stoppedAt.slice(0, 24)}…; running it again by hand`);
+	const stoppedAt = await positions(postgres);
+	// The ticket chain is far longer than `stopAfter` pages: it stops in the middle.
+	if (!/^tickets:./.test(stoppedAt)) throw new Error(`after the stop the saved positions are ${stoppedAt}, not a ticket page in the middle`);
+	const failure = failed.map((e) => `${e.status} execution ${e.id}`).join(', ');
+	const failedIds = new Set(failed.map((e) => e.id));
+	log(`import stopped at list call ${stoppedAtCall} (${failure}); saved positions ${stoppedAt.slice(0, 60)}…; running it again by hand`);
 
 	// Run by hand twice at once: both starts wait on a lock of the state table, then go on together. The
-	// second to take the run stops the first chain at its next page (without that: every page read twice).
+	// second to take the run stops the first one's chains at their next page (without that: every page read twice).
 	const state = await postgres.lockTable('st_import_state');
 	try {
 		for (const start of [1, 2]) {
@@ -153,15 +173,15 @@ export async function runChainedImport(
 	}
 	log('import resumed by hand twice at once');
 	await waitUntil(
-		'the resumed import to finish (position done)',
+		'the resumed import to finish (both positions done)',
 		async () => {
 			const list = await newExecutions();
-			const errors = list.filter((e) => isFinished(e) && e.status !== 'success' && e.id !== failed.id);
+			const errors = list.filter((e) => isFinished(e) && e.status !== 'success' && !failedIds.has(e.id));
 			if (errors.length) throw new Error(`the resumed import failed: executions ${errors.map((e) => `${e.id} ${e.status}`).join(', ')}`);
-			return (await position(postgres)) === 'done' && list.every(isFinished) ? true : undefined;
+			return (await positions(postgres)) === DONE && list.every(isFinished) ? true : undefined;
 		},
 		WAIT_MS,
-		{ intervalMs: 500, seen: () => 'position not yet done' },
+		{ intervalMs: 500, seen: () => 'positions not yet done' },
 	);
 	const kept = await newExecutions();
 	const byStatus: Record<string, number> = {};

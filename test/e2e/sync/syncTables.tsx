@@ -8,9 +8,9 @@ import type { PostgresServer } from '../queue/services/postgresServer';
 export const TICKET_TABLE = 'st_tickets';
 export const CUSTOMER_TABLE = 'st_customers';
 export const STATE_TABLE = 'st_state';
-/** The PostgreSQL editions' state (examples/*-postgres.json): the import's position and the reconcile's watermark. */
+/** The PostgreSQL editions' state (examples/*-postgres.json): the import's positions (one per chain) and the reconcile's watermark. */
 export const POSTGRES_STATE_TABLE = 'st_import_state';
-export const IMPORT_POSITION_KEY = 'import_position';
+export const IMPORT_POSITION_KEYS = ['tickets_position', 'customers_position'] as const;
 export const WATERMARK_KEY = 'reconcile_since';
 
 export const TICKET_COLUMNS = ['ticket_id', 'subject', 'description', 'status', 'priority', 'customer_id', 'created_at', 'updated_at'] as const;
