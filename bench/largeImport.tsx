@@ -8,8 +8,9 @@
  *        [--postgres-workflow examples/large-account-import-postgres.json] [--out bench/large-import-results.md]
  *
  * Per size: examples/large-account-import-postgres.json (published, run once by hand: it calls
- * itself page after page on the worker), then, as the floor, our node's Return All of the same
- * tickets and customers in one execution (the cursor chain is sequential either way). Then
+ * itself page after page on the worker, tickets and customers as two chains at once), then, as the
+ * floor, our node's Return All of the same tickets and customers in one execution (each cursor chain
+ * is sequential either way). Then
  * examples/large-account-import.json (Data Tables) at --data-tables tickets, with its own floor.
  * For each: wall time, tickets/s, list calls, the worker's peak RSS (VmHWM of its process; the
  * worker is restarted before each run so the peak is that run's), and n8n's execution data after it
@@ -231,7 +232,7 @@ function render(run: RunFacts, version: string, latencyMs: number, sections: Sec
 	return `${[
 		'# Importing a large account: one page per execution, in real n8n queue mode',
 		`Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${Math.round(run.durationSeconds)} s (n8n ${version} queue mode: main + worker (concurrency 5) + webhook process, PostgreSQL, Redis; the sandbox in its own process, every API answer ${latencyMs} ms late). Load average before / after: ${run.loadBefore} → ${run.loadAfter}. Machine: ${run.machine}`,
-		'Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads one page of 100 and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page; Data Tables: after it wrote its page and saved the position); successful executions are not saved. The floor is our node\'s Return All of the same tickets and customers in one execution, same latency: the cursor chain is sequential, so no import can read the pages faster. Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.',
+		'Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads one page of 100 and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page, tickets and customers as two chains at the same time; Data Tables: after it wrote its page and saved the position, customers after tickets); successful executions are not saved. The floor is our node\'s Return All of the same tickets and customers in one execution, same latency: each cursor chain is sequential, so no import can read a chain\'s pages faster. Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.',
 		table(['run', 'tickets + customers', 'wall time', 'tickets/s', 'list calls (pages)', 'worker peak RSS', 'execution data added', 'import ÷ floor'], rows),
 		...flat,
 		...(notes.length ? [notes.join('\n')] : []),
