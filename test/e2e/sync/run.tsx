@@ -145,12 +145,8 @@ function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => Pack
 			// stop is read twice (50 list calls for 26 pages with the check disabled).
 			const extra = chained.listCalls - chained.pagesNeeded;
 			if (extra > 6) throw new Error(`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`);
-		} else if (mode === 'regular' && secondRows(figures.beforeReconcile.tickets) === 0) {
-			throw new Error('the forced race was not hit: no ticket had a second row before the reconcile');
-		} else if (mode === 'queue' && figures.forcedRace.readsHeld < figures.forcedRace.replies / 2) {
-			// In queue mode the worker schedules both executions, so whether a forced interleaving ends in a
-			// second row varies (1 to 5 a run); that the interleaving was forced is what must hold.
-			throw new Error(`the race was not forced: only ${figures.forcedRace.readsHeld} of ${figures.forcedRace.replies} webhook re-reads were held until their page was sent`);
+		} else if (secondRows(figures.beforeReconcile.tickets) === 0) {
+			throw new Error('no ticket had a second row before the reconcile: the sweep was not shown');
 		}
 		const { deliveries, dropped, duplicated, reordered } = figures.deliveries;
 		// At least 9 %: the seeded draws of 13 % rates give about 10 % (66 repeats of 660 events, 66 of 663).

@@ -16,7 +16,7 @@ import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
 import { waitUntil } from '../wait';
 import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
-import { type CopyStore, dataTableStore, postgresStore, WATERMARK_KEY } from './syncTables';
+import { type CopyStore, dataTableStore, insertRow, postgresStore, type Row, TICKET_TABLE, WATERMARK_KEY } from './syncTables';
 import { type ChainedImportFigures, runChainedImport } from './chainedImport';
 import { DEFAULT_FORCED_RACE, forceImportRace, type ForcedRaceFigures, type ForcedRaceSettings } from './forcedRace';
 
@@ -121,6 +121,8 @@ export interface SyncFigures {
 	repliesDuringImport: number;
 	/** The PostgreSQL edition's import: stopped part-way, resumed by hand. */
 	chainedImport?: ChainedImportFigures;
+	/** Data Tables: the second row put in before the reconcile because the forced race left none (its ticket id). */
+	plantedSecondRow?: string;
 	/** The PostgreSQL edition: an older version of a ticket and of a customer written last by Sync 2. */
 	olderVersionLast?: string;
 }
@@ -202,7 +204,10 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		const total = (await countExecutions(rest, workflows.webhooks.id)) ?? executions.length;
 		const failed = executions.filter((e) => e.status !== 'success').length;
 		const copy = copyStore(target, workflows.store);
-		const beforeReconcile = await compareWithService(copy, sandbox);
+		let beforeReconcile = await compareWithService(copy, sandbox);
+		// Whether the forced race ends in a second row depends on scheduling; the sweep must always be shown.
+		const plantedSecondRow = workflows.store === 'dataTables' && secondRows(beforeReconcile.tickets) === 0 ? await plantSecondRow(rest, sandbox, startedAtMs) : undefined;
+		if (plantedSecondRow) beforeReconcile = await compareWithService(copy, sandbox);
 		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
 		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
 		const recordReads = sandbox.countCalls({ pathname: RECORD_PATH });
@@ -235,6 +240,7 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 			forcedRace,
 			repliesDuringImport,
 			chainedImport,
+			plantedSecondRow,
 			olderVersionLast,
 		};
 	} finally {
@@ -244,6 +250,22 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		sandbox.removeWebhook(hook);
 		sandbox.setWebhookChaos({});
 	}
+}
+
+/**
+ * What the race leaves when both writers find no row: a second row for an old ticket the reconcile
+ * does not read again, here holding an older version (so the sweep must also keep the newer one).
+ */
+async function plantSecondRow(rest: N8nRestClient, sandbox: Sandbox, startedAtMs: number): Promise<string> {
+	const rows = await dataTableStore(rest).rows('tickets');
+	const old = sandbox.store.listTickets().find((t) => Date.parse(t.updated_at) < startedAtMs - DEFAULT_FORCED_RACE.oldForMs);
+	const row = old && rows.find((r) => r.ticket_id === old.id);
+	if (!row) throw new Error('no old ticket in the copy to give a second row');
+	const updatedMs = Number(row.updated_ms) - 3_600_000;
+	const second: Row = { ...row, subject: 'An older version', updated_at: new Date(updatedMs).toISOString(), updated_ms: updatedMs };
+	for (const key of ['id', 'createdAt', 'updatedAt']) delete second[key];
+	await insertRow(rest, TICKET_TABLE, second);
+	return String(row.ticket_id);
 }
 
 /**
@@ -285,6 +307,7 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 		...chainedLines,
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
 		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
+		...(figures.plantedSecondRow ? [`  the race left no second row: one put in for ${figures.plantedSecondRow} (an hour older) before the reconcile`] : []),
 		...(figures.olderVersionLast ? [`  then an older version last: ${figures.olderVersionLast}`] : []),
 		`  after one reconcile${figures.olderVersionLast ? ' and the older versions' : ''}: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
 		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,

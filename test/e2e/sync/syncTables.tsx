@@ -26,12 +26,17 @@ interface TableInfo {
 
 const PAGE = 250;
 
-/** Every row of a Data Table, read through the editor's REST API (what the Data Tables screen shows). */
-export async function readTable(rest: N8nRestClient, name: string): Promise<Row[]> {
+async function findTable(rest: N8nRestClient, name: string): Promise<TableInfo> {
 	const tables = await rest.request<{ data: { data: TableInfo[] } }>('GET', '/data-tables-global?take=100');
 	if (tables.status !== 200) throw new Error(`GET /rest/data-tables-global answered ${tables.status}: ${JSON.stringify(tables.body)}`);
 	const table = tables.body.data.data.find((t) => t.name === name);
 	if (!table) throw new Error(`no Data Table ${name}; tables: ${tables.body.data.data.map((t) => t.name).join(', ')}`);
+	return table;
+}
+
+/** Every row of a Data Table, read through the editor's REST API (what the Data Tables screen shows). */
+export async function readTable(rest: N8nRestClient, name: string): Promise<Row[]> {
+	const table = await findTable(rest, name);
 	const rows: Row[] = [];
 	for (let skip = 0; ; skip += PAGE) {
 		const page = await rest.request<{ data: { count: number; data: Row[] } }>('GET', `/projects/${table.projectId}/data-tables/${table.id}/rows?take=${PAGE}&skip=${skip}`);
@@ -39,6 +44,13 @@ export async function readTable(rest: N8nRestClient, name: string): Promise<Row[
 		rows.push(...page.body.data.data);
 		if (page.body.data.data.length < PAGE) return rows;
 	}
+}
+
+/** Adds a row to a Data Table, as a writer of the workflows would. */
+export async function insertRow(rest: N8nRestClient, name: string, row: Row): Promise<void> {
+	const table = await findTable(rest, name);
+	const answer = await rest.request('POST', `/projects/${table.projectId}/data-tables/${table.id}/insert`, { data: [row], returnType: 'count' });
+	if (answer.status !== 200) throw new Error(`inserting into ${name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 }
 
 /** Where the copy is read from: n8n's Data Tables (through the editor's API) or PostgreSQL. */
