@@ -158,6 +158,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				return;
 			}
 			await answerGate?.(entry, result);
+			// A service's Date header is its own clock (the node reads the offset from it).
+			response.setHeader('date', new Date(now()).toUTCString());
 			writeResponse(response, formatResponseTimestamps(result, options.timestampFormat ?? 'iso'));
 			log.finish(entry, result.status);
 		} catch (error) {

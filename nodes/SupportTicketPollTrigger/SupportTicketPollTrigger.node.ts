@@ -9,11 +9,9 @@ import {
 
 import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
 import { readTicketState } from '../shared/descriptions/readParameters';
-import { pollSource, type PollEvent } from './pollEvents';
-import { pollNewRecords } from './pollNewRecords';
-import { DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_OVERLAP_MINUTES, pollProperties } from './pollProperties';
-import { scanChanges } from './scanChanges';
-import { readSegment } from './readSegment';
+import { pollFeed, scanChanges } from './changeFeed';
+import { DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_OVERLAP_MINUTES, pollProperties, pollSource, type PollEvent } from './pollProperties';
+import { readPages } from './readPages';
 
 export class SupportTicketPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,32 +35,28 @@ export class SupportTicketPollTrigger implements INodeType {
 		const event = this.getNodeParameter('event') as PollEvent;
 		const filters = event === 'newCustomer' || event === 'updatedCustomer' ? {} : (this.getNodeParameter('filters', {}) as IDataObject);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		// Status before priority: `query` below identifies saved poll state by this JSON.
+		// Status before priority: `query` identifies saved poll state by this JSON.
 		const chosen = readTicketState(this, filters, 0);
 		const source = pollSource(event, chosen);
 
-		// A manual run shows the newest record, so fields can be mapped; it moves no watermark.
+		// A manual run shows the newest record, so fields can be mapped; it saves no state.
 		if (this.getMode() === 'manual') {
-			const newest = await readSegment.call(this, { source, until: null, maxPages: 1, perPage: 1, startOnly: true });
-			return newest.items.length ? [this.helpers.returnJsonArray(newest.items[0].record)] : null;
+			for await (const page of readPages.call(this, source, { cursor: null, perPage: 1 })) {
+				return page !== 'cursorRejected' && page.items.length ? [this.helpers.returnJsonArray(page.items[0])] : null;
+			}
+			return null;
 		}
 
-		const common = {
+		const overlapMinutes = Number(options.overlapMinutes ?? DEFAULT_OVERLAP_MINUTES);
+		const settings = {
 			source,
 			query: JSON.stringify({ event, ...chosen }),
 			emitExisting: options.emitExisting === true,
 			// At least one page, or nothing would ever be read.
 			maxPagesPerPoll: Math.max(1, Math.floor(Number(options.maxPagesPerPoll)) || DEFAULT_MAX_PAGES_PER_POLL),
+			overlapMs: Number.isFinite(overlapMinutes) && overlapMinutes > 0 ? overlapMinutes * 60_000 : 0,
 		};
-		const overlapMinutes = Number(options.overlapMinutes ?? DEFAULT_OVERLAP_MINUTES);
-		const records =
-			event === 'updatedCustomer'
-				? await scanChanges.call(this, common)
-				: await pollNewRecords.call(this, {
-						...common,
-						overlapMs: Number.isFinite(overlapMinutes) && overlapMinutes > 0 ? overlapMinutes * 60_000 : 0,
-						compareStates: event === 'updatedTicket',
-					});
+		const records = event === 'updatedCustomer' ? await scanChanges.call(this, settings) : await pollFeed.call(this, { ...settings, compareStates: event === 'updatedTicket' });
 		return records.length ? [this.helpers.returnJsonArray(records)] : null;
 	}
 }

@@ -2,9 +2,36 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../shared/descriptions/optionsCollection';
 import { ticketFilters } from '../shared/descriptions/ticketFields';
+import type { QueryInput } from '../shared/signing/serializeQuery';
 
 export const DEFAULT_MAX_PAGES_PER_POLL = 10;
 export const DEFAULT_OVERLAP_MINUTES = 5;
+
+export type PollEvent = 'newTicket' | 'updatedTicket' | 'newCustomer' | 'updatedCustomer';
+
+/** How an event is read: which list, newest first by which timestamp, and what its records are called. */
+export interface PollSource {
+	path: string;
+	/** Sent on every page (the cursor is bound to it). */
+	qs: QueryInput;
+	timestampField: 'created_at' | 'updated_at';
+	noun: 'ticket' | 'customer';
+}
+
+export function pollSource(event: PollEvent, filters: { status?: string; priority?: string }): PollSource {
+	switch (event) {
+		case 'newTicket':
+			// The default order is created_at, newest first: no sort parameters needed.
+			return { path: '/tickets', qs: { ...filters }, timestampField: 'created_at', noun: 'ticket' };
+		case 'updatedTicket':
+			return { path: '/tickets', qs: { ...filters, sort_by: 'updated_at', sort: 'desc' }, timestampField: 'updated_at', noun: 'ticket' };
+		case 'newCustomer':
+			return { path: '/customers', qs: {}, timestampField: 'created_at', noun: 'customer' };
+		case 'updatedCustomer':
+			// Customers have no order by updated_at: every poll scans the whole list.
+			return { path: '/customers', qs: {}, timestampField: 'updated_at', noun: 'customer' };
+	}
+}
 
 export const pollProperties: INodeProperties[] = [
 	{

@@ -272,12 +272,13 @@ function toNodeApiError(
 			itemIndex,
 		});
 	}
-	const { message, description } = describeApiError(failure.status, response?.body, context);
+	const { message, description, cursorRejected } = describeApiError(failure.status, response?.body, context);
 	const body = response?.body && typeof response.body === 'object' ? (response.body as JsonObject) : {};
-	return new NodeApiError(ctx.getNode(), body, {
+	const error = new NodeApiError(ctx.getNode(), body, {
 		message,
 		description,
 		httpCode: String(failure.status),
 		itemIndex,
 	});
+	return cursorRejected ? Object.assign(error, { cursorRejected }) : error;
 }

@@ -45,6 +45,8 @@ export interface TransportDetail {
 export interface DescribedError {
 	message: string;
 	description: string;
+	/** The service refused the page cursor the request carried (see isRejectedCursor). */
+	cursorRejected?: true;
 }
 
 interface ServiceError {
@@ -84,7 +86,8 @@ export const REJECTED_CURSOR_MESSAGE = 'The service rejected the page cursor';
  */
 function isRejectedCursor(status: number, service: ServiceError, context: ErrorContext): boolean {
 	const mentionsCursor = [service.code, service.message, ...Object.keys(service.fields ?? {})].some((text) => /cursor/i.test(text ?? ''));
-	if (status === 400) return mentionsCursor;
+	// A poll's saved cursor is sent with the very query that worked before: a bare 400 can only be about it.
+	if (status === 400) return mentionsCursor || (context.poll === true && context.cursorSent === true);
 	return [404, 410, 422].includes(status) && context.cursorSent === true && mentionsCursor;
 }
 
@@ -94,6 +97,7 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 	if (isRejectedCursor(status, service, context)) {
 		return {
 			message: REJECTED_CURSOR_MESSAGE,
+			cursorRejected: true,
 			description: context.poll
 				? `The cursor may have expired, or the service restarted. Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
 				: context.cursorFromParameter

@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, workflowNode, type Poller } from '../../harness';
 import { startSandbox, type Sandbox, type TimestampFormat } from '../../../sandbox';
-import { TestClient, type ListBody } from '../../sandbox/testClient';
 
 /**
  * The poll trigger as a change feed: what a user sees when the service's timestamps are coarse,
@@ -164,6 +163,27 @@ describe('records that become visible below the newest timestamp seen (overlap w
 		expect((await poller.poll()).items).toBeNull();
 	});
 
+	it('a service clock that ran 1 h ahead and was set back, polls 15 minutes apart: every ticket created after the correction is emitted', async () => {
+		env = await environment({ offset: 60 * MINUTE });
+		const poller = await env.poller({ event: 'newTicket' });
+		await poller.poll();
+		env.clock.n8n += 15 * MINUTE;
+		const ahead = createTicket(1);
+		expect(ids((await poller.poll()).items)).toEqual([ahead]);
+
+		env.clock.offset = 0; // the service's clock is corrected
+		const after: string[] = [];
+		let minute = 0;
+		for (const at of [1, 7, 14]) {
+			env.clock.n8n += (at - minute) * MINUTE;
+			minute = at;
+			after.push(createTicket(at));
+		}
+		env.clock.n8n += (15 - minute) * MINUTE; // the next poll, 15 minutes after the last
+		expect(ids((await poller.poll()).items)).toEqual(after);
+		expect((await poller.poll()).items).toBeNull();
+	});
+
 	describe.each([
 		['ahead of', 3 * MINUTE],
 		['behind', -3 * MINUTE],
@@ -260,61 +280,6 @@ describe('a backlog bigger than one poll', () => {
 	});
 });
 
-describe('state from before the overlap window (a workflow activated with an older version)', () => {
-	const QUERY = JSON.stringify({ event: 'updatedTicket' });
-
-	it('keeps its place: nothing at or below the saved watermark again (also inside the window), every change after it once', async () => {
-		env = await environment({ seed: 40 });
-		// 20 tickets 10 s apart: all inside the 5-minute window below the saved watermark.
-		for (let n = 0; n < 20; n++) {
-			env.clock.n8n += 10_000;
-			createTicket(n);
-		}
-		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
-		const [newest, second] = list;
-		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: { at: newest.updated_at, ids: [newest.id] }, backlogs: [] } } };
-		const poller = await env.poller({ event: 'updatedTicket' }, saved);
-		expect((await poller.poll()).items).toBeNull();
-		env.clock.n8n += 1000;
-		env.sandbox.store.updateTicket(second.id, { status: 'closed' });
-		expect(states((await poller.poll()).items, 'status')).toEqual([[second.id, 'closed']]);
-		expect((await poller.poll()).items).toBeNull();
-	});
-
-	it('an unfinished stretch saved by the older version is read on: its records once, none of the others again', async () => {
-		env = await environment({ seed: 40 });
-		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
-		// The older version read list[0..9] and was to read list[10..19] (down to list[20]) later.
-		const at = (i: number) => ({ at: list[i].updated_at, ids: [list[i].id] });
-		const backlog = { cursor: null, until: at(20), from: at(9) };
-		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: at(0), backlogs: [backlog] } } };
-		const poller = await env.poller({ event: 'updatedTicket' }, saved);
-		const first = await poller.poll();
-		expect(ids(first.items).sort()).toEqual(list.slice(10, 20).map((t) => t.id).sort());
-		expect((await poller.poll()).items).toBeNull();
-	});
-	it('an unfinished stretch with a live cursor (Emit Existing, Max Pages per Poll 1, older version): read on page by page, then polling goes on from the top', async () => {
-		env = await environment({ seed: 250 });
-		const list = env.sandbox.store.listTickets({ sortBy: 'updated_at' });
-		const client = new TestClient(env.sandbox.baseUrl);
-		const firstPage = (await client.get('/tickets?per_page=100&sort_by=updated_at&sort=desc')).json as ListBody<IDataObject>;
-		client.close();
-		// What the older version saved after its first poll read page 1 of everything.
-		const at = (i: number) => ({ at: list[i].updated_at, ids: [list[i].id] });
-		const backlog = { cursor: firstPage.meta.next_cursor, until: null, from: at(99) };
-		const saved = { 'node:On Change': { pollState: { query: QUERY, watermark: at(0), backlogs: [backlog] } } };
-		const poller = await env.poller({ event: 'updatedTicket', options: { emitExisting: true, maxPagesPerPoll: 1 } }, saved);
-		const emitted: string[] = [];
-		for (let poll = 0; poll < 4; poll++) emitted.push(...ids((await poller.poll()).items));
-		expect(emitted.sort()).toEqual(list.slice(100).map((t) => t.id).sort());
-		env.clock.n8n += MINUTE;
-		env.sandbox.store.updateTicket(list[3].id, { status: 'closed' });
-		expect(ids((await poller.poll()).items)).toEqual([list[3].id]);
-		expect(poller.staticData).toMatchObject({ 'node:On Change': { pollState: { version: 2, pass: null } } });
-		expect(poller.staticData['node:On Change']).not.toHaveProperty('pollState.legacy');
-	});
-});
-
 describe('Updated Customer', () => {
 	it('emits customers created or changed since the last poll, by a full scan (one call per 100 customers)', async () => {
 		env = await environment({ seed: 600 }); // 120 customers
@@ -337,6 +302,20 @@ describe('Updated Customer', () => {
 		const bytes = JSON.stringify(state).length;
 		expect(bytes / state.known.length).toBeLessThan(36);
 		if (process.env.POLL_STATE_FIGURES) console.log(`state with ${state.known.length} customers: ${bytes} bytes`);
+	});
+});
+
+describe('Updated Customer: the first scan', () => {
+	it('spread over several polls (Max Pages per Poll 1, 350 customers): a change after activation on a page not yet read is emitted; nothing before it is', async () => {
+		env = await environment({ seed: 1750 }); // 350 customers: four pages
+		const customers = env.sandbox.store.listCustomers();
+		const poller = await env.poller({ event: 'updatedCustomer', options: { maxPagesPerPoll: 1 } });
+		expect((await poller.poll()).items).toBeNull();
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateCustomer(customers[340].id, { name: 'Renamed after activation' });
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
+		expect(emitted).toEqual([[customers[340].id, 'Renamed after activation']]);
 	});
 });
 
