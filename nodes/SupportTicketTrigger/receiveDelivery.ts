@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
-import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from '../shared/signing/signature';
+import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, sha256Hex } from '../shared/signing/signature';
 import { rememberDelivery } from './rememberDelivery';
 import { isSelectedEvent, parseEventList, readEventName } from './selectEvent';
 import { signedPath } from './signedPath';
@@ -65,7 +65,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 
 	if (options.dropDuplicates ?? true) {
-		const identity = deliveryIdentity(req.headers, payload, verified);
+		const identity = deliveryIdentity(req.headers, payload, req.rawBody?.length ? req.rawBody : JSON.stringify(payload), verified);
 		if (identity !== undefined && !rememberDelivery(this.getWorkflowStaticData('node'), identity.key)) {
 			return { webhookResponse: { received: true, started: false, reason: `${identity.name} was already received` } };
 		}
@@ -76,29 +76,28 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 }
 
 /**
- * What makes two deliveries "the same" for Drop Repeated Deliveries, from signed bytes only, so a
- * captured delivery replayed with another (unsigned) `x-event-id` is still recognised:
- * - an event envelope (`{id, event, data: {...}}`): its `id`, the event's own id, which also
- *   matches the service re-sending the event later with a fresh signature;
- * - a payload that is the resource itself (no `data` object): its `id` is the ticket's, shared by
- *   every later update of it, so the signature (over timestamp and body) identifies the delivery:
- *   a byte-identical replay within the timestamp window.
- * Without signature verification nothing is signed; the `x-event-id` header is used as sent.
+ * What makes two deliveries "the same" for Drop Repeated Deliveries: the payload's `id` together
+ * with a digest of the body, so one event sent again is dropped (even re-signed later), while
+ * another event with the same id (e.g. the ticket's, on each of its updates) is not. The unsigned
+ * `x-event-id` header counts only without signature verification; without any id, a verified
+ * delivery is known by its signature (a byte-identical replay within the timestamp window).
  */
 function deliveryIdentity(
 	headers: RequestHeaders,
 	payload: IDataObject,
+	body: Buffer | string,
 	verified: boolean,
 ): { key: string; name: string } | undefined {
-	const id = typeof payload.id === 'string' || typeof payload.id === 'number' ? String(payload.id) : undefined;
-	const isEnvelope = id !== undefined && payload.data !== null && typeof payload.data === 'object';
-	if (isEnvelope) return { key: id, name: `event ${id}` };
-	if (verified) {
-		const signature = headers[SIGNATURE_HEADER];
-		return typeof signature === 'string' ? { key: `sig:${signature.toLowerCase().slice(0, 32)}`, name: 'this signed delivery' } : undefined;
-	}
 	const header = headers[EVENT_ID_HEADER];
-	return typeof header === 'string' && header !== '' ? { key: header, name: `event ${header}` } : undefined;
+	const id =
+		typeof payload.id === 'string' || typeof payload.id === 'number'
+			? String(payload.id)
+			: !verified && typeof header === 'string' && header !== ''
+				? header
+				: undefined;
+	if (id !== undefined) return { key: `${id}#${sha256Hex(body).slice(0, 32)}`, name: `event ${id}` };
+	const signature = headers[SIGNATURE_HEADER];
+	return verified && typeof signature === 'string' ? { key: `sig:${signature.toLowerCase().slice(0, 32)}`, name: 'this signed delivery' } : undefined;
 }
 
 /** Headers that carry credentials stay out of execution data (it is stored and shown to editors). */

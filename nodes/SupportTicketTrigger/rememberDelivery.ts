@@ -1,16 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** Enough for hours of deliveries at a steady rate; keeps workflow static data small. */
-const REMEMBERED_EVENT_IDS = 1000;
+const REMEMBERED_DELIVERIES = 1000;
 
 /**
- * Records an event id in the trigger's workflow static data and says whether it was new.
- * The list is bounded (oldest ids forgotten first) so static data cannot grow without limit.
+ * Records a delivery's identity in the trigger's workflow static data and says whether it was new.
+ * The list is bounded (oldest forgotten first) so static data cannot grow without limit.
+ * Deliveries at the same moment each read their own copy, so a race only forgets: it lets a repeat through, never drops an event.
  */
-export function rememberDelivery(staticData: IDataObject, eventId: string, capacity = REMEMBERED_EVENT_IDS): boolean {
+export function rememberDelivery(staticData: IDataObject, identity: string, capacity = REMEMBERED_DELIVERIES): boolean {
+	// Named before it held more than ids; saved workflows have it.
 	const seen = Array.isArray(staticData.seenEventIds) ? (staticData.seenEventIds as unknown[]).map(String) : [];
-	if (seen.includes(eventId)) return false;
-	seen.push(eventId);
+	if (seen.includes(identity)) return false;
+	seen.push(identity);
 	staticData.seenEventIds = seen.length > capacity ? seen.slice(seen.length - capacity) : seen;
 	return true;
 }

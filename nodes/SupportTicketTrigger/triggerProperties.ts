@@ -54,7 +54,7 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to start nothing for a delivery already received: the same event ID in the signed payload (an event with a data object), else the same signed delivery sent again. The last 1,000 are remembered.',
+				'Whether to start nothing for a delivery already received: the same ID with the same content. Events that share an ID but differ still start the workflow. The last 1,000 are remembered.',
 		},
 		{
 			displayName: 'Event Field',

@@ -35,6 +35,11 @@ export interface WebhookReceiver {
 	executions: WorkflowRun[];
 	/** The workflow's static data as n8n would have saved it. */
 	staticData: IDataObject;
+	/**
+	 * Makes the next `count` deliveries each load the static data before any of them goes on: deliveries
+	 * at the same moment, each with its own copy (n8n 2.41.1 loads and saves it per request; last save wins).
+	 */
+	together(count: number): void;
 	/** Resolves once every delivery received so far has been answered and its run finished. */
 	idle(): Promise<void>;
 	stop(): Promise<void>;
@@ -74,6 +79,7 @@ export async function startWebhookReceiver(
 	const deliveries: ReceivedDelivery[] = [];
 	const executions: WorkflowRun[] = [];
 	const pending = new Set<Promise<void>>();
+	let gate: { waiting: number; opened: Promise<void>; open: () => void } | undefined;
 
 	const server = http.createServer((incoming, outgoing) => {
 		const task = handle(incoming, outgoing as ExpressLikeResponse).catch((error: unknown) => {
@@ -114,6 +120,14 @@ export async function startWebhookReceiver(
 		});
 
 		const staticData = stored.load();
+		if (gate) {
+			const held = gate;
+			if (--held.waiting === 0) {
+				gate = undefined;
+				held.open();
+			}
+			await held.opened;
+		}
 		const workflow = activeWorkflow(workflowJson, nodeTypes, staticData);
 		const node = workflow.getNode(triggerName) as INode;
 		const data = additionalData(new CredentialsHelper(credentialTypes, credentials), {
@@ -172,6 +186,11 @@ export async function startWebhookReceiver(
 		executions,
 		get staticData() {
 			return stored.current;
+		},
+		together(count: number) {
+			let open = () => {};
+			const opened = new Promise<void>((resolve) => (open = resolve));
+			gate = { waiting: count, opened, open };
 		},
 		async idle() {
 			while (pending.size > 0) await Promise.allSettled([...pending]);

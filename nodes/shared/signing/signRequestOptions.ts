@@ -18,6 +18,7 @@ import {
 	unixTimestamp,
 	type Body,
 } from './signature';
+import { latin1Problem } from './latin1';
 import { serializeQuery, type QueryInput } from './serializeQuery';
 import { readBaseUrl } from '../transport/baseUrl';
 
@@ -97,11 +98,18 @@ function targetUrl(options: LegacyRequestOptions): URL {
 	return new URL(joinUrl(readBaseUrl(options.baseURL ?? ''), url));
 }
 
+/** Before any request: a key or secret that cannot go out intact fails with what to do. */
+function rejectNonLatin1({ apiKey, apiSecret }: SigningCredentials): void {
+	const problem = latin1Problem('API Key', apiKey) ?? latin1Problem('API Secret', apiSecret);
+	if (problem) throw new Error(problem);
+}
+
 export function signRequestOptions(
 	options: IHttpRequestOptions,
 	credentials: SigningCredentials,
 	nowMs: number,
 ): IHttpRequestOptions {
+	rejectNonLatin1(credentials);
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 	rejectFormBody(options);
 	const target = targetUrl(options);

@@ -146,7 +146,9 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 		const withinBudget = waitedMs + delay <= policy.budgetMs;
 		if (!retryable || !withinBudget) {
 			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
-			const tooLong = retryable && retryAfterMs !== undefined ? { retryAfterMs, budgetMs: policy.budgetMs } : {};
+			// Otherwise the budget ran out on the waits themselves (e.g. "Retry-After: 0" each time).
+			const askedTooLong = retryAfterMs !== undefined && retryAfterMs > policy.budgetMs;
+			const budget = retryable ? { budgetMs: policy.budgetMs, ...(askedTooLong ? { retryAfterMs } : { waitedMs }) } : {};
 			const mayBeProcessed = mayHaveBeenProcessed(request.method, failure);
 			if (mayBeProcessed && request.trace) request.trace.createMayExist = true;
 			throw toNodeApiError(
@@ -155,7 +157,7 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 				failure,
 				transport,
 				response,
-				{ ...request.context, attempts: attempt, ...tooLong, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
+				{ ...request.context, attempts: attempt, ...budget, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
 				request.itemIndex,
 			);
 		}

@@ -23,6 +23,8 @@ export interface ErrorContext {
 	createNotRepeated?: boolean;
 	/** Total time the node waits between attempts of one request. */
 	budgetMs?: number;
+	/** Set when that time ran out: how long the node had waited. */
+	waitedMs?: number;
 	/** The page of a list the request asked for (1 is the first) and how many items came before it. */
 	page?: number;
 	itemsBefore?: number;
@@ -133,11 +135,15 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			};
 		}
 		case 429:
+			if (context.waitedMs !== undefined) return budgetSpent(status, context.waitedMs, context, `${RATE_LIMIT_ADVICE}${said}`);
 			return {
 				message: `The service is rate limiting requests (HTTP 429)${triedText(context)}${waitText(context)}`,
-				description: `${waitAdvice(context)}Wait a little and run again, or lower the pace of the workflow (for example with a Wait node or smaller batches).${said}`,
+				description: `${waitAdvice(context)}${RATE_LIMIT_ADVICE}${said}`,
 			};
 		default:
+			if (status >= 500 && context.waitedMs !== undefined) {
+				return budgetSpent(status, context.waitedMs, context, `Try again later: the node retries a request for at most ${seconds(context.budgetMs ?? 0)}.${said}`);
+			}
 			if (status >= 500) {
 				const notRepeated = context.createNotRepeated
 					? 'The create request was not repeated: this answer can come from a gateway after the service may have processed it, so check whether it exists before running again. '
@@ -149,6 +155,13 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			}
 			return { message: `The service answered HTTP ${status}`, description: said.trim() || 'Unexpected answer from the service.' };
 	}
+}
+
+const RATE_LIMIT_ADVICE = 'Wait a little and run again, or lower the pace of the workflow (for example with a Wait node or smaller batches).';
+
+/** The retry budget ran out on waits the service allowed (e.g. "Retry-After: 0" each time), not on one it asked for. */
+function budgetSpent(status: number, waitedMs: number, { attempts }: ErrorContext, description: string): DescribedError {
+	return { message: `The service answered ${status} for ${seconds(waitedMs)} (${attempts ?? 1} attempts)`, description };
 }
 
 function triedText({ attempts }: ErrorContext): string {

@@ -128,7 +128,9 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 });
 
 describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
-	const payload = (id: string) => JSON.stringify({ id, event: 'ticket.created', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
+	// One moment for all: an event sent again has the same bytes.
+	const createdAt = new Date().toISOString();
+	const payload = (id: string) => JSON.stringify({ id, event: 'ticket.created', created_at: createdAt, data: { id: 'tkt_1' } });
 
 	it('a matrix of forgeries: each answered 401 with its cause, none starts the workflow; genuine ones do', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
@@ -230,9 +232,43 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 			expect((await deliver(first)).status).toBe(200);
 			expect((await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: resource('solved') })).status).toBe(200);
 			const replay = await deliver(first);
-			expect(JSON.parse(replay.body)).toMatchObject({ started: false, reason: 'this signed delivery was already received' });
+			expect(JSON.parse(replay.body)).toMatchObject({ started: false, reason: 'event tkt_1 was already received' });
 			await receiver.idle();
 			expect(started(receiver).map((item) => item.status)).toEqual(['pending', 'solved']);
+		});
+	});
+
+	/** An event whose envelope `id` is the ticket's, as some services send: the same id on every event of that ticket. */
+	const ticketEvent = (status: string) => JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', data: { id: 'tkt_1', status } });
+	const answerOf = async (sent: Promise<{ body: string }>) => JSON.parse((await sent).body) as IDataObject;
+
+	it('events that share an envelope id (the ticket\'s) each start the workflow; only the same bytes again are dropped', async () => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const send = (status: string) => deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
+			expect(await answerOf(send('pending'))).toEqual({ received: true, started: true });
+			expect(await answerOf(send('solved'))).toEqual({ received: true, started: true });
+			expect(await answerOf(send('pending'))).toEqual({ received: true, started: false, reason: 'event tkt_1 was already received' });
+			await receiver.idle();
+			expect(started(receiver).map((item) => (item.data as IDataObject).status)).toEqual(['pending', 'solved']);
+		});
+	});
+
+	it('two deliveries at the same moment of distinct events sharing an envelope id both start the workflow; the race can only let a repeat through', async () => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const send = (status: string) => deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
+			expect(await answerOf(send('open'))).toMatchObject({ started: true });
+			// Both load the static data (which knows tkt_1) before either saves it.
+			receiver.together(2);
+			const atOnce = await Promise.all([answerOf(send('pending')), answerOf(send('solved'))]);
+			expect(atOnce).toEqual([
+				{ received: true, started: true },
+				{ received: true, started: true },
+			]);
+			await receiver.idle();
+			expect(started(receiver).map((item) => (item.data as IDataObject).status).sort()).toEqual(['open', 'pending', 'solved']);
+			// The last save wins, so one of the two was forgotten: its repeat starts the workflow again.
+			const repeats = [await answerOf(send('pending')), await answerOf(send('solved'))];
+			expect(repeats.map((answer) => answer.started).sort()).toEqual([false, true]);
 		});
 	});
 
