@@ -8,13 +8,6 @@ import { LOAD_TYPESCRIPT } from '../harness/typeScriptNode';
 describe('sandbox admin surface', () => {
 	const { sandbox, client } = useSandboxClient({ seed: 20 });
 
-	it('reports state without authentication', async () => {
-		const response = await client.raw('GET', '/__sandbox/state');
-		expect(response.status).toBe(200);
-		expect(response.json).toMatchObject({ data: { base_url: sandbox.baseUrl, api_key: 'sandbox-key', tickets: 20, customers: 4 } });
-		expect(response.text).not.toContain(sandbox.apiSecret);
-	});
-
 	it('serves and clears the request log, and does not log admin calls', async () => {
 		sandbox.clearLog();
 		await client.get('/tickets?per_page=2');
@@ -71,9 +64,6 @@ describe('sandbox admin surface', () => {
 		}
 	});
 
-	it('answers 404 for unknown admin routes', async () => {
-		expect((await client.raw('GET', '/__sandbox/nothing')).status).toBe(404);
-	});
 });
 
 describe('sandbox command line', () => {
