@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { RequestTrace } from '../shared/transport/apiRequest';
-import { parseServiceTimestamp } from '../shared/descriptions/serviceTimestamp';
+import { parseServiceTimestamp } from '../shared/parameters/serviceTimestamp';
 import type { PollSource } from './pollProperties';
 import { type FeedState, fingerprint, loadState, type Pass, saveState, type ScanState } from './pollState';
 import { checkOrder, readPages, recordId, stamp, type Stamped } from './readPages';

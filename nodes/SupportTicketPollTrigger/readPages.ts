@@ -2,7 +2,7 @@ import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } 
 
 import type { RequestTrace } from '../shared/transport/apiRequest';
 import { isCursorRejected, listPages, MAX_PER_PAGE, type ListPage } from '../shared/transport/paginate';
-import { parseServiceTimestamp } from '../shared/descriptions/serviceTimestamp';
+import { parseServiceTimestamp } from '../shared/parameters/serviceTimestamp';
 import { toNodeError } from '../shared/transport/toNodeError';
 import type { PollSource } from './pollProperties';
 

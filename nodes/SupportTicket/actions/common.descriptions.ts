@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ID_FIELD_PATTERN } from '../../shared/descriptions/idPattern';
+import { ID_FIELD_PATTERN } from '../../shared/parameters/idPattern';
 import { optionsCollection, timeoutOption } from '../../shared/descriptions/optionsCollection';
 
 export function idLocator(resource: 'ticket' | 'customer', name: string, searchMethod: string): INodeProperties {

@@ -7,7 +7,7 @@ import {
 
 import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRequest';
 import { toNodeError } from '../../shared/transport/toNodeError';
-import { readTimeout } from '../../shared/descriptions/optionsCollection';
+import { readTimeout } from '../../shared/parameters/readParameters';
 import { RequestLimiter } from '../../shared/transport/concurrency';
 import type { RunClaims } from '../../shared/transport/createRecovery';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Marks the "Custom" entry of an option list; the matching free-text field then holds the value. */
-export const CUSTOM_VALUE = '__custom__';
+import { CUSTOM_VALUE } from '../parameters/readParameters';
 
 const priorityOptions = [
 	{ name: 'Low', value: 'low' },

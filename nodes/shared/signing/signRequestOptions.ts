@@ -20,7 +20,7 @@ import {
 } from './signature';
 import { latin1Problem } from './latin1';
 import { serializeQuery, type QueryInput } from './serializeQuery';
-import { readBaseUrl } from '../transport/baseUrl';
+import { readBaseUrl } from './baseUrl';
 
 export interface SigningCredentials {
 	apiKey: string;

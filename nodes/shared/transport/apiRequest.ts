@@ -14,7 +14,8 @@ import {
 
 import { toNodeError } from './toNodeError';
 import { CREDENTIAL_TYPE } from './credentialType';
-import { readBaseUrl } from './baseUrl';
+import { readBaseUrl } from '../signing/baseUrl';
+import { DEFAULT_TIMEOUT_MS } from '../parameters/readParameters';
 import type { QueryInput } from '../signing/serializeQuery';
 import type { RequestLimiter } from './concurrency';
 import {
@@ -36,8 +37,6 @@ import {
 } from './retryPolicy';
 
 export const API_PREFIX = '/api/v1/external';
-/** How long one request may go without an answer when Options → Timeout is not set (the poll trigger, the list search). */
-export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The n8n functions (`this`) of the three nodes' methods that call the service. */
 export type ApiFunctions = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;

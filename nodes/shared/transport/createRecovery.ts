@@ -3,7 +3,7 @@ import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions, type Jso
 import { apiRequest, type RequestTrace, type RunShared } from './apiRequest';
 import type { ErrorContext } from './describeApiError';
 import { DEFAULT_RETRY_POLICY, retryDelayMs } from './retryPolicy';
-import { parseServiceTimestamp } from '../descriptions/serviceTimestamp';
+import { parseServiceTimestamp } from '../parameters/serviceTimestamp';
 import { toNodeError } from './toNodeError';
 
 /**

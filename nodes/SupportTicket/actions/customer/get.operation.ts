@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import { readId } from '../../../shared/descriptions/readParameters';
+import { readId } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'searchCustomers'), concurrencyOptions];

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import { assertSomethingToUpdate, checkEmail, parseCustomFields, readId, readTexts } from '../../../shared/descriptions/readParameters';
+import { assertSomethingToUpdate, checkEmail, parseCustomFields, readId, readTexts } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

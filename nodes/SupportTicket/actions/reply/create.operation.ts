@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
-import { parseCustomFields, readId, requireText } from '../../../shared/descriptions/readParameters';
+import { parseCustomFields, readId, requireText } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { readId } from '../../../shared/descriptions/readParameters';
+import { readId } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, idLocator, pagingFields } from '../common.descriptions';
 import { getMany } from '../getMany';
 

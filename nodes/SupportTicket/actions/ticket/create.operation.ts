@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
-import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/descriptions/readParameters';
+import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 

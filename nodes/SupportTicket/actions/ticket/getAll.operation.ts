@@ -8,8 +8,8 @@ import {
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
-import { parseServiceTimestamp } from '../../../shared/descriptions/serviceTimestamp';
-import { readDateTime, readTexts, readTicketState } from '../../../shared/descriptions/readParameters';
+import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
+import { readDateTime, readTexts, readTicketState } from '../../../shared/parameters/readParameters';
 import type { QueryInput } from '../../../shared/signing/serializeQuery';
 import { pagingFields } from '../common.descriptions';
 import { ticketFilters } from '../../../shared/descriptions/ticketFields';

@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/descriptions/readParameters';
+import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 

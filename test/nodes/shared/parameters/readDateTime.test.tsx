@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readDateTime } from '../../../../nodes/shared/descriptions/readParameters';
+import { readDateTime } from '../../../../nodes/shared/parameters/readParameters';
 
 const ctx = { getNode: () => ({ name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} }) } as unknown as IExecuteFunctions;
 const read = (value: unknown) => readDateTime(ctx, value, 'Created After', 0);
@@ -26,7 +26,7 @@ describe('readDateTime (Created After)', () => {
 
 	it("reads a time without zone as UTC in any machine zone (checked in a process running in Tokyo's zone)", () => {
 		const script = `
-			const { readDateTime } = require(${JSON.stringify(require.resolve('../../../../nodes/shared/descriptions/readParameters'))});
+			const { readDateTime } = require(${JSON.stringify(require.resolve('../../../../nodes/shared/parameters/readParameters'))});
 			const ctx = { getNode: () => ({}) };
 			process.stdout.write(JSON.stringify([new Date(2025, 0, 1).getTimezoneOffset(),
 				readDateTime(ctx, '2025-06-01T12:00:00', 'x', 0), readDateTime(ctx, '2025-06-01 12:00', 'x', 0)]));`;

@@ -1,4 +1,4 @@
-import { parseServiceTimestamp } from '../../../../nodes/shared/descriptions/serviceTimestamp';
+import { parseServiceTimestamp } from '../../../../nodes/shared/parameters/serviceTimestamp';
 
 /**
  * Texts a user (Created After) or a service may give that look like Unix time but are calendar

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 
-import { parseServiceTimestamp } from '../../../../nodes/shared/descriptions/serviceTimestamp';
+import { parseServiceTimestamp } from '../../../../nodes/shared/parameters/serviceTimestamp';
 
 const ms = Date.parse('2025-06-01T12:00:00.000Z');
 
@@ -41,7 +41,7 @@ describe('parseServiceTimestamp', () => {
 
 	it('reads the same instant whatever the machine zone (checked in child processes: TZ cannot change inside jest)', () => {
 		const script = `
-			const { parseServiceTimestamp } = require(${JSON.stringify(require.resolve('../../../../nodes/shared/descriptions/serviceTimestamp'))});
+			const { parseServiceTimestamp } = require(${JSON.stringify(require.resolve('../../../../nodes/shared/parameters/serviceTimestamp'))});
 			process.stdout.write(JSON.stringify([new Date(${ms}).getTimezoneOffset(),
 				parseServiceTimestamp('2025-06-01T12:00:00'), parseServiceTimestamp('2025-06-01 12:00'), parseServiceTimestamp('2025-06-01')]));`;
 		const seen = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata'].map((zone) =>

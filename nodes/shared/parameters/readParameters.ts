@@ -6,7 +6,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
 
 import { parseServiceTimestamp } from './serviceTimestamp';
-import { CUSTOM_VALUE } from './ticketFields';
 import { INVISIBLE, SAFE_ID } from './idPattern';
 
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
@@ -338,4 +337,24 @@ export function assertSomethingToUpdate(ctx: IExecuteFunctions, body: IDataObjec
 	if (Object.keys(body).length === 0) {
 		throw invalid(ctx, itemIndex, 'Nothing to update', 'Add at least one field under Update Fields.');
 	}
+}
+
+/** Marks the "Custom" entry of an option list; the matching free-text field then holds the value. */
+export const CUSTOM_VALUE = '__custom__';
+
+/** How long one attempt waits for an answer unless Options → Timeout says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** An hour: longer than any answer worth waiting for, short enough to end a run that is stuck. */
+export const MAX_TIMEOUT_MS = 3_600_000;
+
+/** Options → Timeout of one item, checked before any request is sent. */
+export function readTimeout(ctx: IExecuteFunctions, itemIndex: number): number {
+	const value = ctx.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS) as unknown;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
+		throw new NodeOperationError(ctx.getNode(), `Timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${JSON.stringify(value)}`, {
+			description: `Set Options → Timeout to e.g. ${DEFAULT_TIMEOUT_MS} (one minute), or remove it to use that default.`,
+			itemIndex,
+		});
+	}
+	return value;
 }

@@ -1,0 +1,33 @@
+/** Layers go one way (CONTRIBUTING.md, "Layout"): checked by `npm run lint`. */
+module.exports = {
+	forbidden: [
+		{ name: 'no-file-cycle', severity: 'error', from: {}, to: { circular: true } },
+		{ name: 'no-folder-cycle', severity: 'error', scope: 'folder', from: {}, to: { circular: true } },
+		{
+			name: 'shared-knows-no-node',
+			severity: 'error',
+			from: { path: '^nodes/shared/' },
+			to: { path: '^(nodes/SupportTicket[^/]*|credentials)/' },
+		},
+		{
+			name: 'signing-stands-alone',
+			comment: 'Signing is pure: the credential, the nodes and the sandbox check all stand on it.',
+			severity: 'error',
+			from: { path: '^nodes/shared/signing/' },
+			to: { path: '^nodes/shared/(?!signing/)' },
+		},
+		{
+			name: 'product-ships-alone',
+			severity: 'error',
+			from: { path: '^(nodes|credentials)/' },
+			to: { path: '^(test|sandbox|bench|scripts)/' },
+		},
+	],
+	options: {
+		doNotFollow: { path: 'node_modules' },
+		exclude: { path: '^(dist|build)/' },
+		tsConfig: { fileName: 'tsconfig.tools.json' },
+		tsPreCompilationDeps: true,
+		enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
+	},
+};
