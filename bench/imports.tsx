@@ -11,8 +11,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IN
 
 import { loadPackageTypes, repoPath, runWorkflow, useNativeRegexEngine, type WorkflowJson, type WorkflowRun } from '../test/harness';
 import { addNodeTypes } from '../test/harness/packageTypes';
-import { registerBenchStandIns } from './baseNodeStandIns';
-import { type ChildTask, listCalls, measureInChild, type ProcessFigures } from './child';
+import { registerBenchStandIns } from '../test/harness/benchStandIns';
+import { type ChildTask, listCalls, measureInChild, type ProcessFigures } from './measure';
 import type { SignedTarget } from './sandboxProcess';
 
 export type ImportMode = 'page-per-execution' | 'sub-workflow-per-page' | 'loop-in-one-execution' | 'return-all';

@@ -10,7 +10,7 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 import { itemsWorkflow, runWorkflow, type WorkflowJson } from '../test/harness';
 import { addNodeTypes } from '../test/harness/packageTypes';
 import type { FaultOptions, RequestLogEntry } from '../sandbox';
-import { type ChildTask, measureInChild, type ProcessFigures, rotated } from './child';
+import { type ChildTask, measureInChild, type ProcessFigures, rotated } from './measure';
 import type { SignedTarget } from './sandboxProcess';
 import { NODE_TYPE } from './traversal';
 

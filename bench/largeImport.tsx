@@ -36,7 +36,7 @@ import { startRedis } from '../test/e2e/queue/services/redisServer';
 import { startService, stopEveryService } from '../test/e2e/queue/services/serviceProcess';
 import { executionError } from '../test/e2e/sync/syncProof';
 import { readTable } from '../test/e2e/sync/syncTables';
-import { waitUntil } from '../test/e2e/wait';
+import { waitUntil } from '../test/harness/wait';
 import { repoPath } from '../test/harness/repoPath';
 import { option, type RunFacts, startRun, table } from './report';
 

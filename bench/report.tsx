@@ -9,7 +9,6 @@ import { repoPath } from '../test/harness';
 import { type ImportMeasurement, type ImportMode, IMPORT_MODES } from './imports';
 import type { ItemComparison, ItemMeasurement, ItemSide } from './items';
 import type { RealN8nFigures, RealN8nRun } from './realN8n';
-import type { MicroResult } from './signingCost';
 import type { Comparison, Measurement, Side } from './traversal';
 
 export function median(values: number[]): number {
@@ -20,6 +19,9 @@ export function median(values: number[]): number {
 }
 
 export const ratio = (numerator: number, denominator: number): number => (denominator === 0 ? Number.NaN : numerator / denominator);
+
+/** One micro-benchmark of signingCost.tsx: microseconds per call over several rounds. */
+export type MicroResult = { name: string; medianUs: number; minUs: number; maxUs: number; callsPerRound: number; rounds: number };
 
 const MIB = 2 ** 20;
 const fixed = (digits: number) => (n: number): string => (Number.isFinite(n) ? n.toFixed(digits) : '–');

@@ -5,10 +5,9 @@
  */
 import { signRequestOptions } from '../nodes/shared/signing/signRequestOptions';
 import { computeSignature, unixTimestamp, verifySignature } from '../nodes/shared/signing/signature';
-import { median } from './report';
+import { median, type MicroResult } from './report';
 
 /** `medianUs`: median over rounds of the mean time per call. */
-export type MicroResult = { name: string; medianUs: number; minUs: number; maxUs: number; callsPerRound: number; rounds: number };
 
 const ROUNDS = 9;
 const SECRET = 'sandbox-secret-with-some-length-0123456789';

@@ -11,7 +11,7 @@ import { Client } from 'undici';
 
 import { serializeQuery } from '../nodes/shared/signing/serializeQuery';
 import { API_KEY_HEADER, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, unixTimestamp } from '../nodes/shared/signing/signature';
-import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures, rotated } from './child';
+import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures, rotated } from './measure';
 import type { SandboxProcess, SignedTarget } from './sandboxProcess';
 
 export type Side = 'node' | 'raw' | 'n8n-http';

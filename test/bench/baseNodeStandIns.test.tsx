@@ -3,7 +3,7 @@
  * names them instead of putting out something n8n would not (their agreement with n8n's nodes is
  * the e2e's case "the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do").
  */
-import { registerBenchStandIns } from '../../bench/baseNodeStandIns';
+import { registerBenchStandIns } from '../harness/benchStandIns';
 import { itemsWorkflow, runWorkflow } from '../harness';
 
 beforeAll(registerBenchStandIns);

@@ -2,7 +2,7 @@ import { parseExecutionData } from './n8n/executionData';
 import type { N8nInstall } from './n8n/n8nInstall';
 import type { ExecutionSummary, N8nRestClient } from './n8n/restClient';
 import type { PrintedRun } from './runData';
-import { waitUntil } from './wait';
+import { waitUntil } from '../harness/wait';
 
 const UNFINISHED = ['new', 'running', 'waiting'];
 

@@ -9,7 +9,7 @@ import type { N8nRestClient } from './n8n/restClient';
 import type { PinnableClock } from './pinnableClock';
 import { nodeOutput, onlyItem } from './runData';
 import type { Suite } from './suite';
-import { sleep, waitUntil } from './wait';
+import { sleep, waitUntil } from '../harness/wait';
 
 const API = '/api/v1/external';
 const TRIGGER = 'On New Ticket';

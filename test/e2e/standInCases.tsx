@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 
 import type { Sandbox } from '../../sandbox';
 import { isolateUserFolder, runWorkflow, useNativeRegexEngine } from '../harness';
-import { BENCH_STAND_INS, registerBenchStandIns } from '../../bench/baseNodeStandIns';
+import { BENCH_STAND_INS, registerBenchStandIns } from '../harness/benchStandIns';
 import { BASE_NODE_STAND_INS } from '../harness/baseNodeStandIns';
 import { executionRun, isFinished, waitForExecutions } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { waitUntil } from '../e2e/wait';
+import { waitUntil } from '../harness/wait';
 import { CHANGE_KINDS, type ChangeDriverSummary, type Sandbox, startSandbox, type Ticket } from '../../sandbox';
 import { expectRefusedSettings, TestClient } from './testClient';
 import { startRecordingReceiver, type RecordingReceiver } from './recordingReceiver';

@@ -1,4 +1,4 @@
-import { waitUntil } from '../e2e/wait';
+import { waitUntil } from '../harness/wait';
 import { FaultInjector } from '../../sandbox/faults';
 import { startSandbox } from '../../sandbox';
 import { errorOf, TestClient } from './testClient';

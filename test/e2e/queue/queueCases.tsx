@@ -3,13 +3,28 @@ import assert from 'node:assert/strict';
 import type { Sandbox, WebhookDelivery } from '../../../sandbox';
 import { nodeOutput, onlyItem } from '../runData';
 import type { Suite } from '../suite';
-import type { ClusterProcess } from './queueCluster';
+import type { ClusterProcess, QueueCluster } from './queueCluster';
 import type { WorkflowFile } from '../fixtures';
 import type { PrintedRun } from '../runData';
-import { IMPORT_BY_WEBHOOK, productionUrl, triggerUrl } from './queueWorkflows';
+import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples, triggerUrl } from './queueWorkflows';
+import type { N8nInstall } from '../n8n/n8nInstall';
+import type { N8nRestClient } from '../n8n/restClient';
+import type { PostgresServer } from './services/postgresServer';
+import type { RedisServer } from './services/redisServer';
 import { finishedExecution, jobForExecution, registeredInstances, storedRun, type ExecutionRecord } from './records';
-import type { QueueContext } from './run';
 import { sendDelivery } from './signedDelivery';
+
+/** What every queue-mode case gets: the running cluster, its services and the examples imported into it. */
+export interface QueueContext {
+	install: N8nInstall;
+	sandbox: Sandbox;
+	postgres: PostgresServer;
+	redis: RedisServer;
+	cluster: QueueCluster;
+	/** The editor's REST API on main, logged in as the owner. */
+	rest: N8nRestClient;
+	examples: QueueExamples;
+}
 
 const API = '/api/v1/external';
 const LOG_WAIT_MS = 10_000;

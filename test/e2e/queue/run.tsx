@@ -12,18 +12,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox';
 import { sandboxCredentials } from '../fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from '../n8n/cli';
-import { ensureN8n, type N8nInstall, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
+import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
 import { packPackage } from '../packPackage';
 import { reportTotals, runMain, Suite, type Totals } from '../suite';
-import { addQueueCases } from './queueCases';
-import { createFolders, type QueueCluster, startCluster } from './queueCluster';
-import { IMPORT_BY_WEBHOOK, type QueueExamples, queueExamples, startedByWebhook } from './queueWorkflows';
-import { type PostgresServer, startPostgres } from './services/postgresServer';
-import { type RedisServer, startRedis } from './services/redisServer';
+import { addQueueCases, type QueueContext } from './queueCases';
+import { createFolders, startCluster } from './queueCluster';
+import { IMPORT_BY_WEBHOOK, queueExamples, startedByWebhook } from './queueWorkflows';
+import { startPostgres } from './services/postgresServer';
+import { startRedis } from './services/redisServer';
 import { stopEveryService } from './services/serviceProcess';
 
 const SEEDED_TICKETS = 250;
@@ -52,16 +52,6 @@ class Resources {
 	}
 }
 
-export interface QueueContext {
-	install: N8nInstall;
-	sandbox: Sandbox;
-	postgres: PostgresServer;
-	redis: RedisServer;
-	cluster: QueueCluster;
-	/** The editor's REST API on main, logged in as the owner. */
-	rest: N8nRestClient;
-	examples: QueueExamples;
-}
 
 async function setUp(resources: Resources, workDir: string): Promise<QueueContext> {
 	const log = (line: string): void => console.log(`  ${line}`);

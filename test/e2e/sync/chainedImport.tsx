@@ -14,7 +14,7 @@ import type { WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import type { PostgresServer } from '../queue/services/postgresServer';
 import { isFinished } from '../executions';
-import { waitUntil } from '../wait';
+import { waitUntil } from '../../harness/wait';
 import { IMPORT_POSITION_KEYS, postgresState } from './syncTables';
 
 const LIST_PATH = /\/(tickets|customers)$/;

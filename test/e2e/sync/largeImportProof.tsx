@@ -10,7 +10,7 @@ import type { Sandbox } from '../../../sandbox';
 import { isFinished } from '../executions';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary } from '../n8n/restClient';
-import { waitUntil } from '../wait';
+import { waitUntil } from '../../harness/wait';
 import { compareWithService, describeDifference } from './compareCopy';
 import { executionError, isEqual, type SyncTarget } from './syncProof';
 import { dataTableStore, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';

@@ -15,7 +15,7 @@ import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';
 import type { PinnableClock } from '../pinnableClock';
-import { waitUntil } from '../wait';
+import { waitUntil } from '../../harness/wait';
 import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
 import { isEqual, runToEnd, type SyncTarget } from './syncProof';
 import { type CopyStore, readTable } from './syncTables';

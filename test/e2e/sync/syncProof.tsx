@@ -14,7 +14,7 @@ import { isFinished } from '../executions';
 import { parseExecutionData } from '../n8n/executionData';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
-import { waitUntil } from '../wait';
+import { waitUntil } from '../../harness/wait';
 import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
 import { type CopyStore, dataTableStore, insertRow, postgresStore, type Row, TICKET_TABLE, WATERMARK_KEY } from './syncTables';
 import { type ChainedImportFigures, runChainedImport } from './chainedImport';

@@ -16,7 +16,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { addNodeTypes } from '../test/harness/packageTypes';
+import { addNodeTypes } from './packageTypes';
 
 /**
  * Throws when a parameter, as saved in the workflow (the engine drops collection options the
