@@ -1,6 +1,6 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
-import { apiRequest, readServiceBaseUrl, type ApiFunctions } from './apiRequest';
+import { apiRequest, readServiceBaseUrl, type ApiFunctions, type RequestTrace } from './apiRequest';
 import type { RequestLimiter } from './concurrency';
 import type { ErrorContext } from './describeApiError';
 import type { QueryInput } from '../signing/serializeQuery';
@@ -25,6 +25,8 @@ export interface ListRequest {
 	baseURL?: string;
 	/** Options → Timeout of the item, per page request; apiRequest's default when unset. */
 	timeoutMs?: number;
+	/** Filled in by each page's request (the service's clock, for a caller comparing timestamps). */
+	trace?: RequestTrace;
 }
 
 export interface ListPage {
@@ -122,10 +124,10 @@ export async function* listPages(this: ApiFunctions, request: ListRequest): Asyn
 		}
 		const qs: QueryInput = { per_page: request.perPage, ...request.qs };
 		if (cursor !== undefined) qs.cursor = cursor;
-		const { itemIndex, limiter, timeoutMs } = request;
+		const { itemIndex, limiter, timeoutMs, trace } = request;
 		// Tells a rejected cursor (not only a 400: see describeApiError) from other answers; names the page in errors.
 		const context = { ...request.context, page: pages + 1, itemsBefore: readSoFar, ...(cursor === undefined ? {} : { cursorSent: true }) };
-		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL, timeoutMs, answer: 'list' });
+		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL, timeoutMs, answer: 'list', trace });
 		// apiRequest answers a list only with a `data` array.
 		const items = checkEntries(this, response.data as unknown[], itemIndex, pages + 1, readSoFar);
 		const next = readNextPage(response.meta);
