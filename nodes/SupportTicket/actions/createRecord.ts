@@ -89,7 +89,7 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 	}
 	const others = seen.size > 0 ? ` Records that could be it were taken by other items: ${[...seen].join(', ')}.` : '';
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
-		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: every attempt's answer was lost (last: ${describe(lastFailure)})`,
+		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: the answer to each attempt was lost (last: ${describe(lastFailure)})`,
 		description: `Look-ups did not find it among the newest ${kind.noun} records.${others} Check for it before running this item again.`,
 		itemIndex: request.itemIndex,
 	});
