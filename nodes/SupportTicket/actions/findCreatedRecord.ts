@@ -51,9 +51,6 @@ interface Candidate {
  * oldest (identical creates are processed in the order sent). It is claimed before anything else runs.
  */
 export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedRecordQuery, shared: RunShared): Promise<IDataObject | undefined> {
-	const others = [...(query.claims.open.get(query.listPath) ?? [])].filter((open) => open !== query.self);
-	// A create of this execution still waiting for its answer may have made a record this look-up would take.
-	await Promise.allSettled(others.map((open) => open.sending));
 	const candidates: Candidate[] = [];
 	const trace: RequestTrace = {};
 	let pages = 0;
@@ -74,10 +71,14 @@ export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedR
 		if (olderSeen || page.nextCursor === undefined) break;
 		if (++pages >= MAX_LOOKUP_PAGES) throw new Error(`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records are newer than the request`);
 	}
-	const best = choose(query, candidates, others);
+	// Creates of this execution still waiting for their answer may have made records of this list: their answers claim them first.
+	await Promise.allSettled(othersOpen(query).map((open) => open.sending));
+	const best = choose(query, candidates, othersOpen(query));
 	if (best) query.claims.claimed.add(`${query.kind.noun}:${String(best.id)}`);
 	return best;
 }
+
+const othersOpen = (query: CreatedRecordQuery): OpenCreate[] => [...(query.claims.open.get(query.listPath) ?? [])].filter((open) => open !== query.self);
 
 /** Where the clocks are not known to agree, created_at may follow either: look further back. */
 function earliestCreation(sentAt: number, offsetMs: number | undefined): number {
