@@ -10,18 +10,14 @@ import { toNodeError } from '../../shared/transport/toNodeError';
 import { readTimeout } from '../../shared/descriptions/optionsCollection';
 import { RequestLimiter } from '../../shared/transport/concurrency';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
-import * as customer from './customer/Customer.resource';
-import * as reply from './reply/Reply.resource';
-import * as ticket from './ticket/Ticket.resource';
+import { resources } from './resources';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared) => Promise<IDataObject[]>;
 
 /** Each operation says whether its items may run concurrently (Options → Concurrent Requests). */
-const operations: Record<string, Record<string, { execute: Operation; concurrent: boolean }>> = {
-	ticket: { create: ticket.create, get: ticket.get, getAll: ticket.getAll, update: ticket.update },
-	reply: { create: reply.create, getAll: reply.getAll },
-	customer: { create: customer.create, get: customer.get, getAll: customer.getAll, update: customer.update },
-};
+const operations: Record<string, Record<string, { execute: Operation; concurrent: boolean }>> = Object.fromEntries(
+	Object.entries(resources).map(([name, resource]) => [name, resource.operations]),
+);
 
 /**
  * The one item loop of the node: every operation handles a single item; pairing of output to

@@ -1,9 +1,8 @@
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, workflowNode } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
+import { useWarningsWithoutWaits } from './warningsWithoutWaits';
 import { lossyGateway, type GatewayAnswer, type GatewayRequest, type HeldAnswer, type LossyGateway } from './lossyGateway';
 
 /**
@@ -12,15 +11,8 @@ import { lossyGateway, type GatewayAnswer, type GatewayRequest, type HeldAnswer,
  * a gateway in front of the sandbox losing answers; n8n's waits return at once (no test waits on a clock).
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
-const sleeping = jest.requireActual<{ sleep: (ms: number) => Promise<void> }>('@n8n/utils/sleep');
 
-let warnings: string[] = [];
-beforeEach(() => {
-	warnings = [];
-	jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
-	jest.spyOn(sleeping, 'sleep').mockResolvedValue(undefined);
-});
-afterEach(() => jest.restoreAllMocks());
+const warnings = useWarningsWithoutWaits();
 
 const ticket = (subject: string, extra: IDataObject = {}): IDataObject => ({
 	resource: 'ticket',

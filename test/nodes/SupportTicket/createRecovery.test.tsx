@@ -1,12 +1,11 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
+import { useWarningsWithoutWaits } from './warningsWithoutWaits';
 
 /**
  * A create whose answer is lost after the service may have processed it (a gateway's 503 without
@@ -16,16 +15,8 @@ import type { Sandbox } from '../../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const sleeping = jest.requireActual<{ sleep: (ms: number) => Promise<void> }>('@n8n/utils/sleep');
 
-let warnings: string[] = [];
-beforeEach(() => {
-	warnings = [];
-	jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
-	// n8n's waits (the look-up's settle wait, backoff) return at once: no test waits on a clock.
-	jest.spyOn(sleeping, 'sleep').mockResolvedValue(undefined);
-});
-afterEach(() => jest.restoreAllMocks());
+const warnings = useWarningsWithoutWaits();
 
 function run(sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) {
 	return runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentialsFor(sandbox, baseUrl) });
