@@ -87,10 +87,10 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 		open.delete(self);
 		if (open.size === 0) claims.open.delete(request.listPath);
 	}
-	const others = seen.size > 0 ? ` Records that could be it were taken by other items: ${[...seen].join(', ')}.` : '';
+	const others = seen.size > 0 ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: the answer to each attempt was lost (last: ${describe(lastFailure)})`,
-		description: `Look-ups did not find it among the newest ${kind.noun} records.${others} Check for it before running this item again.`,
+		description: `Look-ups did not find it among the newest ${kind.noun} records${others}. Check for it before running this item again.`,
 		itemIndex: request.itemIndex,
 	});
 }
