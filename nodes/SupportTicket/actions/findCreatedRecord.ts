@@ -96,7 +96,10 @@ function choose(query: CreatedRecordQuery, candidates: Candidate[], others: Open
 			continue;
 		}
 		// A record that differs from what this create sent but is exactly what another open create sent is that one's.
-		if (candidate.differing > 0 && otherBodies.some((body) => agreement(body, candidate.record).differing === 0)) continue;
+		if (candidate.differing > 0 && otherBodies.some((body) => agreement(body, candidate.record).differing === 0)) {
+			query.seen.add(id);
+			continue;
+		}
 		const better = !best || candidate.agreeing > best.agreeing || (candidate.agreeing === best.agreeing && candidate.createdAt <= best.createdAt);
 		if (better) best = candidate;
 	}

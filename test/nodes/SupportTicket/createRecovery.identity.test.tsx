@@ -87,6 +87,26 @@ describe('create recovery', () => {
 		expect([...returned].sort()).toEqual(made.map((t) => t.id).sort());
 	});
 
+	it('3. the same node run twice in one execution (two branches into it), the second run refused by a bare 503: two tickets, one each', async () => {
+		const subject = 'one node run twice';
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? 'refused' : 'pass'));
+		const start = workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined });
+		const branches = ['A', 'B'].map((name) => workflowNode(name, 'harness.items', { json: '[{}]' }, { credentials: undefined }));
+		const create = workflowNode('Create', NODE, ticket(subject));
+		const connections = {
+			Start: { main: [branches.map((b) => ({ node: b.name, type: 'main' as const, index: 0 }))] },
+			...Object.fromEntries(branches.map((b) => [b.name, { main: [[{ node: 'Create', type: 'main' as const, index: 0 }]] }])),
+		};
+		const result = await runWorkflow({ nodes: [start, ...branches, create], connections, settings: { executionOrder: 'v1' } }, { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const runs = result.run?.data.resultData.runData.Create ?? [];
+		expect(runs).toHaveLength(2);
+		const made = ticketsWith(subject);
+		expect(made).toHaveLength(2);
+		const returned = runs.map((run) => run.data?.main[0]?.[0]?.json.id);
+		expect([...returned].sort()).toEqual(made.map((t) => t.id).sort());
+	});
+
 	it('4. a customer whose name an automation fills in, answer lost, list lagging: the duplicate-e-mail refusal leads to it', async () => {
 		const email = 'filled.in@example.com';
 		const automation = (id: string) => void sandbox.store.updateCustomer(id, { name: 'Lou Smith' });
