@@ -32,7 +32,7 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 	const self: OpenCreate = { body: request.body };
 	const open = claims.open.get(request.listPath) ?? new Set<OpenCreate>();
 	claims.open.set(request.listPath, open.add(self));
-	const seen = new Set<string>();
+	let seen: Set<string> | undefined;
 	let sent: IDataObject | undefined;
 	let firstSentAt: number | undefined;
 	let lastFailure: unknown;
@@ -62,6 +62,7 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 			}
 
 			sent ??= onWire(request.body);
+			seen ??= new Set<string>();
 			const query = { kind, listPath: request.listPath, sent, sentAt: firstSentAt, itemIndex: request.itemIndex, context: request.context, claims, self, seen };
 			const lookUp = async () => {
 				try {
@@ -87,7 +88,7 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 		open.delete(self);
 		if (open.size === 0) claims.open.delete(request.listPath);
 	}
-	const others = seen.size > 0 ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
+	const others = seen?.size ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: the answer to each attempt was lost (last: ${describe(lastFailure)})`,
 		description: `Look-ups did not find it among the newest ${kind.noun} records${others}. Check for it before running this item again.`,
