@@ -48,7 +48,7 @@ async function runOnce(items: number, concurrentRequests: number): Promise<Creat
 	const said = { found: 0, sentAgain: 0 };
 	logger.warn = (message: string) => {
 		if (/but had been processed: found/.test(message)) said.found++;
-		if (/was not processed .*: sending it again/.test(message)) said.sentAgain++;
+		if (/twice: sending it again/.test(message)) said.sentAgain++;
 	};
 	try {
 		const tag = `recovery-${concurrentRequests}-${Date.now().toString(36)}`;

@@ -11,6 +11,7 @@ import type { CursorCodec } from './cursor';
 import { ApiError, notFound } from './errors';
 import { type FaultInjector, isProcessedFault } from './faults';
 import { type HttpResponse, isJsonContentType, MAX_BODY_BYTES, type RequestBody } from './http';
+import type { IdempotencyKeys } from './idempotencyKeys';
 import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery } from './listQuery';
 import type { RequestLogEntry } from './requestLog';
 import type { Page, SandboxStore } from './store';
@@ -32,6 +33,8 @@ export interface ApiContext {
 	isStopped: () => boolean;
 	/** Shapes of successful answers (responseShape.tsx); default: the spec's. */
 	responseShape: ResponseShape;
+	/** Set when the sandbox honours `Idempotency-Key` on creates (off by default: many services ignore it). */
+	idempotencyKeys?: IdempotencyKeys;
 }
 
 type RouteName = 'tickets' | 'ticket' | 'replies' | 'customers' | 'customer';
@@ -130,6 +133,12 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 		});
 	}
 
+	const key = entry.idempotencyKey;
+	const fingerprint = `${target} ${body.sha256}`;
+	const replayed = method === 'POST' ? context.idempotencyKeys?.replay(key, fingerprint) : undefined;
+	if (replayed) return replayed;
+	const created = (answer: HttpResponse): HttpResponse => context.idempotencyKeys?.remember(key, fingerprint, answer) ?? answer;
+
 	const params = parseQueryString(rawQuery);
 	const endpoint = `${method} ${matched.pattern}`;
 	// Only the lists take a query (paging, filters, sort).
@@ -151,7 +160,7 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 			return listResponse(context, store.pageTickets(filters, query.perPage, after), query.perPage, canonical);
 		}
 		case 'POST tickets':
-			return { status: 201, body: { data: store.createTicket(jsonBody(request, body)) } };
+			return created({ status: 201, body: { data: store.createTicket(jsonBody(request, body)) } });
 		case 'GET ticket':
 		case 'PATCH ticket':
 			return readOrUpdate(method, store.getTicket(id), 'Ticket', id, () => store.updateTicket(id, jsonBody(request, body)));
@@ -164,7 +173,7 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 		}
 		case 'POST replies':
 			store.assertTicketExists(id);
-			return { status: 201, body: { data: store.createReply(id, jsonBody(request, body)) } };
+			return created({ status: 201, body: { data: store.createReply(id, jsonBody(request, body)) } });
 		case 'GET customers': {
 			const query = parsePageQuery(params, endpoint);
 			const canonical = canonicalQuery('/customers', [['per_page', query.perPage]]);
@@ -172,7 +181,7 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 			return listResponse(context, store.pageCustomers(query.perPage, after), query.perPage, canonical);
 		}
 		case 'POST customers':
-			return { status: 201, body: { data: store.createCustomer(jsonBody(request, body)) } };
+			return created({ status: 201, body: { data: store.createCustomer(jsonBody(request, body)) } });
 		case 'GET customer':
 		case 'PATCH customer':
 			return readOrUpdate(method, store.getCustomer(id), 'Customer', id, () => store.updateCustomer(id, jsonBody(request, body)));

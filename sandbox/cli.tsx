@@ -4,6 +4,7 @@
  *   node build/sandbox/cli.js --port 4010 --seed 1000 [--key K --secret S]
  *                                  [--seed-random N] [--max-skew SECONDS] [--faults JSON]
  *                                  [--webhook URL ...] [--webhook-chaos JSON] [--driver JSON]
+ *                                  [--idempotency-keys on]
  */
 import { ADMIN_PREFIX } from './admin';
 import { API_PREFIX } from './api';
@@ -25,6 +26,7 @@ const USAGE = `Usage: node build/sandbox/cli.js [options]
   --driver JSON     start the change driver, e.g. '{"ratePerSecond":20,"durationMs":60000,"seed":7}'
   --faults JSON     initial faults, e.g. '{"rate429":0.1,"latencyMs":[5,50]}'
                     or '{"latencyMs":[25,35],"rateLimit":{"perSecond":20}}'
+  --idempotency-keys on  honour Idempotency-Key on creates (a repeat gets the first answer)
   --help            show this text`;
 
 interface CliOptions {
@@ -71,6 +73,10 @@ function parseArguments(argv: string[]): CliOptions | 'help' {
 				break;
 			case '--webhook-chaos':
 				sandbox.webhookChaos = validateWebhookChaos(JSON.parse(value) as unknown);
+				break;
+			case '--idempotency-keys':
+				if (value !== 'on' && value !== 'off') throw new Error(`${flag} must be on or off, got '${value}'`);
+				sandbox.idempotencyKeys = value === 'on';
 				break;
 			case '--driver':
 				driver = validateChangeDriverOptions(JSON.parse(value) as unknown);

@@ -26,6 +26,8 @@ export interface RequestLogEntry {
 	errorCode?: string;
 	/** Parsed JSON body, when the request had one that parsed. */
 	body?: unknown;
+	/** The request's `Idempotency-Key` header, when it had one. */
+	idempotencyKey?: string;
 	/** Wall-clock arrival time, epoch ms. */
 	startedAt: number;
 	durationMs: number;

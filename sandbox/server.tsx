@@ -10,6 +10,7 @@ import { type ApiContext, handleApiRequest } from './api';
 import { DEFAULT_MAX_SKEW_SECONDS } from './auth';
 import { CursorCodec } from './cursor';
 import { FaultInjector, type FaultOptions } from './faults';
+import { IdempotencyKeys } from './idempotencyKeys';
 import { type HttpResponse, readRequestBody, writeResponse } from './http';
 import { type CallFilter, RequestLog, type RequestLogEntry } from './requestLog';
 import { type SeedSummary, seedStore } from './seed';
@@ -45,6 +46,8 @@ export interface SandboxOptions {
 	timestampFormat?: TimestampFormat;
 	/** Webhook chaos from the start (see webhookChaos.tsx); setWebhookChaos changes it later. */
 	webhookChaos?: WebhookChaosOptions;
+	/** Honour `Idempotency-Key` on creates: a repeat gets the first answer and creates nothing (default false, as a service that ignores it). */
+	idempotencyKeys?: boolean;
 }
 
 export interface Sandbox {
@@ -137,6 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		maxSkewSeconds: options.maxSkewSeconds ?? DEFAULT_MAX_SKEW_SECONDS,
 		isStopped: () => stopped,
 		responseShape: {},
+		...(options.idempotencyKeys ? { idempotencyKeys: new IdempotencyKeys() } : {}),
 	};
 
 	const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
@@ -152,6 +156,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			}
 			if (entry === undefined) return;
 			if (body.json?.ok) entry.body = body.json.value;
+			const idempotencyKey = request.headers['idempotency-key'];
+			if (typeof idempotencyKey === 'string') entry.idempotencyKey = idempotencyKey;
 			const result = await handleApiRequest(apiContext, request, body, entry);
 			if (result === undefined) {
 				response.destroy();

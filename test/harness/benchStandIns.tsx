@@ -27,7 +27,7 @@ function expectParameter(context: IExecuteFunctions, standIn: string, name: stri
 	if (supported.some((value) => JSON.stringify(value) === JSON.stringify(actual))) return;
 	throw new NodeOperationError(
 		context.getNode(),
-		`The bench's ${standIn} stand-in does not implement ${name} = ${JSON.stringify(actual)} (supported: ${supported.map((v) => JSON.stringify(v)).join(', ')}); extend it in bench/baseNodeStandIns.tsx and in the e2e comparison workflow`,
+		`The bench's ${standIn} stand-in does not implement ${name} = ${JSON.stringify(actual)} (supported: ${supported.map((v) => JSON.stringify(v)).join(', ')}); extend it in test/harness/benchStandIns.tsx and in the e2e comparison workflow`,
 	);
 }
 
@@ -126,7 +126,7 @@ export class SplitOut implements INodeType {
 		const out: INodeExecutionData[] = [];
 		this.getInputData().forEach((item, itemIndex) => {
 			const field = this.getNodeParameter('fieldToSplitOut', itemIndex) as string;
-			if (/[,.]/.test(field)) throw new NodeOperationError(this.getNode(), `The bench's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in bench/baseNodeStandIns.tsx and in the e2e comparison workflow`);
+			if (/[,.]/.test(field)) throw new NodeOperationError(this.getNode(), `The bench's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in test/harness/benchStandIns.tsx and in the e2e comparison workflow`);
 			const list = item.json[field];
 			if (!Array.isArray(list)) throw new NodeOperationError(this.getNode(), `The field "${field}" is not a list`, { itemIndex });
 			for (const entry of list) {
@@ -186,7 +186,7 @@ export class Code implements INodeType {
 			returned = await script(...Object.values(scope));
 		} catch (error) {
 			if (!(error instanceof ReferenceError)) throw error;
-			throw new NodeOperationError(this.getNode(), `${error.message}: the bench's Code stand-in gives the script only ${Object.keys(scope).join(', ')}; extend it in bench/baseNodeStandIns.tsx`);
+			throw new NodeOperationError(this.getNode(), `${error.message}: the bench's Code stand-in gives the script only ${Object.keys(scope).join(', ')}; extend it in test/harness/benchStandIns.tsx`);
 		}
 		const list = (Array.isArray(returned) ? returned : [returned]) as Array<IDataObject | INodeExecutionData>;
 		return [

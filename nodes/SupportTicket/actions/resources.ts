@@ -4,6 +4,9 @@ import * as customer from './customer/Customer.resource';
 import * as reply from './reply/Reply.resource';
 import * as ticket from './ticket/Ticket.resource';
 
+/** Every resource: a new one is its folder and a line here. */
+export const resources = { ticket, reply, customer };
+
 /** Resource picker, then each resource's operations and their fields. */
 export const properties: INodeProperties[] = [
 	{
@@ -18,7 +21,5 @@ export const properties: INodeProperties[] = [
 		],
 		default: 'ticket',
 	},
-	...ticket.description,
-	...reply.description,
-	...customer.description,
+	...Object.values(resources).flatMap((resource) => resource.description),
 ];

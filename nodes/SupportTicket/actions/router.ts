@@ -9,20 +9,15 @@ import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRe
 import { toNodeError } from '../../shared/transport/toNodeError';
 import { readTimeout } from '../../shared/parameters/readParameters';
 import { RequestLimiter } from '../../shared/transport/concurrency';
-import type { RunClaims } from '../../shared/transport/createRecovery';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
-import * as customer from './customer/Customer.resource';
-import * as reply from './reply/Reply.resource';
-import * as ticket from './ticket/Ticket.resource';
+import { resources } from './resources';
 
-type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims) => Promise<IDataObject[]>;
+type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared) => Promise<IDataObject[]>;
 
 /** Each operation says whether its items may run concurrently (Options → Concurrent Requests). */
-const operations: Record<string, Record<string, { execute: Operation; concurrent: boolean }>> = {
-	ticket: { create: ticket.create, get: ticket.get, getAll: ticket.getAll, update: ticket.update },
-	reply: { create: reply.create, getAll: reply.getAll },
-	customer: { create: customer.create, get: customer.get, getAll: customer.getAll, update: customer.update },
-};
+const operations: Record<string, Record<string, { execute: Operation; concurrent: boolean }>> = Object.fromEntries(
+	Object.entries(resources).map(([name, resource]) => [name, resource.operations]),
+);
 
 /**
  * The one item loop of the node: every operation handles a single item; pairing of output to
@@ -44,9 +39,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const concurrency = handler.concurrent ? readConcurrency(this, items.length) : 1;
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
-	// The records the run's creates made or found: a create that finds out after a lost answer takes none of them.
-	const claimedIds = new Set<string>();
-	const pendingCreates = new Map<string, Set<Promise<unknown>>>();
 	// Read by the first item that starts; a wrong Base URL fails every item with the same message.
 	let baseURL: Promise<string> | undefined;
 	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
@@ -58,7 +50,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		const timeoutMs = readTimeout(this, itemIndex);
 		baseURL ??= readServiceBaseUrl.call(this, itemIndex);
-		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs, claimedIds, pendingCreates });
+		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs });
 		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 

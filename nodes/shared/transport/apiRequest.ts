@@ -58,8 +58,10 @@ export interface ApiRequest {
 	timeoutMs?: number;
 	/** A list answer must carry a `data` array (a bare array is taken as one); anything else answers one record. */
 	answer?: 'list' | 'record';
-	/** Filled in for a caller that needs more than the answer's body (createRecovery.ts). */
+	/** Filled in for a caller that needs more than the answer's body (a create's recovery). */
 	trace?: RequestTrace;
+	/** Sent as `Idempotency-Key` (not signed: the signature covers no header); the same on every retry of a create. */
+	idempotencyKey?: string;
 }
 
 /** What apiRequest tells a caller beyond the body. */
@@ -112,6 +114,7 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 	};
 	if (request.qs) options.qs = request.qs as IDataObject;
 	if (request.body) options.body = request.body;
+	if (request.idempotencyKey !== undefined) options.headers = { 'Idempotency-Key': request.idempotencyKey };
 	const isCreate = request.method === 'POST';
 
 	let waitedMs = 0;
@@ -231,7 +234,7 @@ const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
 /**
  * A request that got no complete answer, or undefined for any other error. The retry policy sees
  * a timeout as ETIMEDOUT and a cut-off answer as ECONNRESET: both are safe to repeat for a GET,
- * like a dropped connection; for a create they leave open whether it was processed (createRecovery.ts).
+ * like a dropped connection; for a create they leave open whether it was processed (actions/createRecord.ts).
  */
 function transportFailure(error: unknown, timeoutMs: number, baseURL: string): TransportDetail | undefined {
 	for (let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {

@@ -4,7 +4,7 @@
  * only when the service said it did not process it: 429, or 503 with Retry-After, or when it never
  * reached the service (connection refused). A 503 without Retry-After may come from a gateway
  * that gave up waiting while the service processed the request, like a lost connection or
- * 502/504, where the record may already exist: createRecovery.ts finds out before repeating it.
+ * 502/504, where the record may already exist: the create's recovery finds out before repeating it.
  */
 export interface RetryPolicy {
 	/** Attempts for dropped connections and gateway errors (502/504). */

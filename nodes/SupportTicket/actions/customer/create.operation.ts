@@ -1,7 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
+import { createRecord } from '../createRecord';
+import { sameEmail, type CreatedKind } from '../findCreatedRecord';
 import { checkEmail, parseCustomFields, readTexts, requireText } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 
@@ -27,11 +28,17 @@ export const description = updateDisplayOptions({ show: { resource: ['customer']
 /** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
+/** A customer is found by e-mail (one customer per e-mail); automations may fill in its name. */
+export const createdCustomer: CreatedKind = {
+	noun: 'customer',
+	identifies: (sent, record) => sameEmail(record.email, sent.email),
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };
 	const { name } = readTexts(this, fields, { name: 'Name' }, itemIndex);
 	if (name) body.name = name;
-	return [await createRecord.call(this, { resource: 'customer', path: '/customers', body, itemIndex }, shared)];
+	return [await createRecord.call(this, { path: '/customers', listPath: '/customers', body, itemIndex }, createdCustomer, shared)];
 }

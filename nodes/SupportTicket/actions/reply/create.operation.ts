@@ -1,7 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
+import { createRecord } from '../createRecord';
+import { sameText, type CreatedKind } from '../findCreatedRecord';
 import { parseCustomFields, readId, requireText } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
 
@@ -26,11 +27,17 @@ export const description = updateDisplayOptions({ show: { resource: ['reply'], o
 /** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
+/** A reply is found among its ticket's replies by its text. */
+export const createdReply: CreatedKind = {
+	noun: 'reply',
+	identifies: (sent, record) => sameText(record.body, sent.body),
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const text = requireText(this, 'body', 'Body', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), body: text };
-	const request = { resource: 'reply' as const, path: `/tickets/${path}/replies`, body, itemIndex, context: { resource: 'ticket', id } };
-	return [await createRecord.call(this, request, shared)];
+	const replies = `/tickets/${path}/replies`;
+	return [await createRecord.call(this, { path: replies, listPath: replies, body, itemIndex, context: { resource: 'ticket', id } }, createdReply, shared)];
 }

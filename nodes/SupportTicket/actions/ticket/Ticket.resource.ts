@@ -4,9 +4,10 @@ import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export { create, get, getAll, update };
+/** What the router runs, by operation name. */
+export const operations = { create, get, getAll, update };
 
-export const description = resourceProperties('ticket', { create, get, getAll, update }, [
+export const description = resourceProperties('ticket', operations, [
 	{ name: 'Create', value: 'create', description: 'Create a ticket for a customer', action: 'Create a ticket' },
 	{ name: 'Get', value: 'get', description: 'Get a ticket by ID', action: 'Get a ticket' },
 	{

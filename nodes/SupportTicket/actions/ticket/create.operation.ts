@@ -1,7 +1,8 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord, type RunClaims } from '../../../shared/transport/createRecovery';
+import { createRecord } from '../createRecord';
+import { sameEmail, type CreatedKind } from '../findCreatedRecord';
 import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
@@ -54,7 +55,13 @@ export const description = updateDisplayOptions({ show: { resource: ['ticket'], 
 /** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared & RunClaims): Promise<IDataObject[]> {
+/** Helpdesk rules may change priority, status or tags at once; the customer's e-mail they keep. */
+export const createdTicket: CreatedKind = {
+	noun: 'ticket',
+	identifies: (sent, record) => sameEmail((record.customer as IDataObject | undefined)?.email, (sent.customer as IDataObject).email),
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);
 	const text = requireText(this, 'description', 'Description', itemIndex);
 	const email = checkEmail(this, requireText(this, 'customerEmail', 'Customer Email', itemIndex), 'Customer Email', itemIndex);
@@ -69,5 +76,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
 
-	return [await createRecord.call(this, { resource: 'ticket', path: '/tickets', body, itemIndex }, shared)];
+	return [await createRecord.call(this, { path: '/tickets', listPath: '/tickets', body, itemIndex }, createdTicket, shared)];
 }

@@ -26,7 +26,8 @@ const create = (subject: string, options: IDataObject = {}) => ({
 	operation: 'create',
 	subject,
 	description: 'Sent once',
-	customerEmail: 'cut@example.com',
+	// A customer per subject: a lost create may take a ticket of its customer made seconds before.
+	customerEmail: `${subject.replace(/\W+/g, '-').toLowerCase()}@example.com`,
 	options,
 });
 

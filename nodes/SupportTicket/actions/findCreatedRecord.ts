@@ -1,0 +1,146 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { RequestTrace, RunShared } from '../../shared/transport/apiRequest';
+import type { ErrorContext } from '../../shared/transport/describeApiError';
+import { listPages } from '../../shared/transport/paginate';
+import { parseServiceTimestamp } from '../../shared/parameters/serviceTimestamp';
+import type { ExecutionClaims, OpenCreate } from './executionClaims';
+
+/** How a resource finds a record it created: declared beside its create operation. */
+export interface CreatedKind {
+	/** Names the kind in messages, e.g. `ticket`. */
+	noun: string;
+	/** Whether `record` may be what a create that sent `sent` made: compares only what services do not rewrite. */
+	identifies(sent: IDataObject, record: IDataObject): boolean;
+}
+
+export interface CreatedRecordQuery {
+	kind: CreatedKind;
+	/** The list the record appears in, newest first. */
+	listPath: string;
+	/** The body as it went on the wire. */
+	sent: IDataObject;
+	/** When the create was first sent, on this machine's clock. */
+	sentAt: number;
+	itemIndex: number;
+	context?: ErrorContext;
+	claims: ExecutionClaims;
+	/** This create's own entry among the execution's open creates. */
+	self: OpenCreate;
+	/** Ids of records that could have been it but belong to other items. */
+	seen: Set<string>;
+}
+
+const LOOKUP_PER_PAGE = 100;
+const MAX_LOOKUP_PAGES = 20;
+/** How much earlier than the send a record may say it was created when the clocks agree: whole-second timestamps, rounding. */
+const CLOCK_MARGIN_MS = 2_000;
+/** The same when they are not known to agree (no Date header, or one that differs from this machine's). */
+const UNKNOWN_CLOCK_MARGIN_MS = 30_000;
+
+interface Candidate {
+	record: IDataObject;
+	createdAt: number;
+	agreeing: number;
+	differing: number;
+}
+
+/**
+ * The record this create made, if listed: identified by the resource, created after the send,
+ * claimed by no other item; among several, the one agreeing with most of what was sent, then the
+ * oldest (identical creates are processed in the order sent). It is claimed before anything else runs.
+ */
+export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedRecordQuery, shared: RunShared): Promise<IDataObject | undefined> {
+	const candidates: Candidate[] = [];
+	const trace: RequestTrace = {};
+	let pages = 0;
+	for await (const page of listPages.call(this, { path: query.listPath, perPage: LOOKUP_PER_PAGE, itemIndex: query.itemIndex, context: query.context, ...shared, trace })) {
+		const notBefore = earliestCreation(query.sentAt, trace.serviceClockOffsetMs);
+		let olderSeen = false;
+		let dated = 0;
+		for (const record of page.items) {
+			const createdAt = parseServiceTimestamp(record.created_at);
+			if (createdAt === undefined) continue;
+			dated++;
+			if (createdAt < notBefore) olderSeen = true;
+			else if (query.kind.identifies(query.sent, record)) candidates.push({ record, createdAt, ...agreement(query.sent, record) });
+		}
+		// Without a creation time the node cannot tell this request's record from an older twin.
+		if (page.items.length > 0 && dated === 0) throw new Error(`the ${query.kind.noun} records carry no readable created_at`);
+		// Newest first: once a record is older than the request, the rest are too.
+		if (olderSeen || page.nextCursor === undefined) break;
+		if (++pages >= MAX_LOOKUP_PAGES) throw new Error(`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records are newer than the request`);
+	}
+	// Creates of this execution still waiting for their answer may have made records of this list: their answers claim them first.
+	await Promise.allSettled(othersOpen(query).map((open) => open.sending));
+	const best = choose(query, candidates, othersOpen(query));
+	if (best) query.claims.claimed.add(`${query.kind.noun}:${String(best.id)}`);
+	return best;
+}
+
+const othersOpen = (query: CreatedRecordQuery): OpenCreate[] => [...(query.claims.open.get(query.listPath) ?? [])].filter((open) => open !== query.self);
+
+/** Where the clocks are not known to agree, created_at may follow either: look further back. */
+function earliestCreation(sentAt: number, offsetMs: number | undefined): number {
+	const agree = offsetMs !== undefined && Math.abs(offsetMs) <= CLOCK_MARGIN_MS;
+	return Math.min(sentAt, sentAt + (offsetMs ?? 0)) - (agree ? CLOCK_MARGIN_MS : UNKNOWN_CLOCK_MARGIN_MS);
+}
+
+function choose(query: CreatedRecordQuery, candidates: Candidate[], others: OpenCreate[]): IDataObject | undefined {
+	const otherBodies = candidates.length > 0 ? others.map((open) => onWire(open.body)) : [];
+	let best: Candidate | undefined;
+	for (const candidate of candidates) {
+		const id = String(candidate.record.id);
+		if (query.claims.claimed.has(`${query.kind.noun}:${id}`)) {
+			query.seen.add(id);
+			continue;
+		}
+		// A record that differs from what this create sent but is exactly what another open create sent is that one's.
+		if (candidate.differing > 0 && otherBodies.some((body) => agreement(body, candidate.record).differing === 0)) {
+			query.seen.add(id);
+			continue;
+		}
+		const better = !best || candidate.agreeing > best.agreeing || (candidate.agreeing === best.agreeing && candidate.createdAt <= best.createdAt);
+		if (better) best = candidate;
+	}
+	return best?.record;
+}
+
+/** What the service would have had: JSON drops undefined and turns dates into text. */
+export const onWire = (body: IDataObject): IDataObject => JSON.parse(JSON.stringify(body)) as IDataObject;
+
+/** How many sent fields the record has with the same value, and with another: a field the answer leaves out counts for neither. */
+function agreement(sent: IDataObject, record: IDataObject): { agreeing: number; differing: number } {
+	let agreeing = 0;
+	let differing = 0;
+	for (const [field, value] of Object.entries(sent)) {
+		if (record[field] === undefined) continue;
+		if (agrees(record[field], value)) agreeing++;
+		else differing++;
+	}
+	return { agreeing, differing };
+}
+
+const spaced = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** Texts without differences in white space, numbers written as text, objects on the keys the answer has: services store them as they like. */
+function agrees(found: unknown, sent: unknown): boolean {
+	if (found === sent) return true;
+	if (typeof found === 'string' && typeof sent === 'string') return spaced(found) === spaced(sent);
+	if (typeof found === 'number' && typeof sent === 'string') return sent.trim() !== '' && Number(sent) === found;
+	if (typeof found === 'string' && typeof sent === 'number') return found.trim() !== '' && Number(found) === sent;
+	if (typeof found !== 'object' || typeof sent !== 'object' || found === null || sent === null) return false;
+	if (Array.isArray(found) || Array.isArray(sent)) {
+		return Array.isArray(found) && Array.isArray(sent) && found.length === sent.length && found.every((item, i) => agrees(item, sent[i]));
+	}
+	return Object.entries(sent).every(([key, value]) => (found as IDataObject)[key] === undefined || agrees((found as IDataObject)[key], value));
+}
+
+/** For `identifies`: the answer's value agrees when it has none (a list may leave fields out). */
+export function sameEmail(found: unknown, sent: unknown): boolean {
+	return found === undefined || (typeof found === 'string' && found.toLowerCase() === String(sent).toLowerCase());
+}
+
+export function sameText(found: unknown, sent: unknown): boolean {
+	return found === undefined || (typeof found === 'string' && spaced(found) === spaced(String(sent)));
+}

@@ -1,0 +1,171 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { chainWorkflow, credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, workflowNode } from '../../harness';
+import type { Sandbox } from '../../../sandbox';
+import { useWarningsWithoutWaits } from './warningsWithoutWaits';
+import { lossyGateway, type GatewayAnswer, type GatewayRequest, type HeldAnswer, type LossyGateway } from './lossyGateway';
+
+/**
+ * Which record a create whose answer was lost made: found by what services do not rewrite, for the
+ * whole execution, and told truthfully when it cannot be found. Through the engine over real HTTP,
+ * a gateway in front of the sandbox losing answers; n8n's waits return at once (no test waits on a clock).
+ */
+const NODE = 'n8n-nodes-support-ticket.supportTicket';
+
+const warnings = useWarningsWithoutWaits();
+
+const ticket = (subject: string, extra: IDataObject = {}): IDataObject => ({
+	resource: 'ticket',
+	operation: 'create',
+	subject,
+	description: 'Printer on fire',
+	customerEmail: `${subject.replace(/\W+/g, '-').toLowerCase()}@example.com`,
+	additionalFields: { priority: 'high', customFieldsJson: '{"tags":["printer"]}' },
+	...extra,
+});
+
+/** The gateway in front of the sandbox for one test; stopped after it. */
+function useGateway(sandbox: Sandbox) {
+	let current: LossyGateway | undefined;
+	afterEach(async () => {
+		await current?.stop();
+		current = undefined;
+	});
+	return async (decide: (request: GatewayRequest) => GatewayAnswer) => {
+		current = await lossyGateway(sandbox.baseUrl, decide);
+		return credentialsFor(sandbox, current.baseUrl);
+	};
+}
+
+/** The service processes the create, then `change` runs on the record (an automation), then the client gets a 502. */
+const lostAfter =
+	(change: (id: string) => void): GatewayAnswer =>
+	(answer: HeldAnswer) => {
+		change(String((JSON.parse(answer.body) as { data: IDataObject }).data.id));
+		return { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' };
+	};
+
+describe('create recovery', () => {
+	const { sandbox } = useSandbox({ seed: 3 });
+	const gateway = useGateway(sandbox);
+	const ticketsWith = (subject: string) => sandbox.store.listTickets().filter((t) => t.subject === subject);
+	const posts = () => sandbox.countCalls({ method: 'POST' });
+
+	it('1. a helpdesk rule changes priority and tags at once, the answer is lost: the ticket is found, not made twice', async () => {
+		const subject = 'rule edits it';
+		const rule = (id: string) => void sandbox.store.updateTicket(id, { priority: 'low', tags: ['vip'] });
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? lostAfter(rule) : 'pass'));
+		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const made = ticketsWith(subject);
+		expect(made).toHaveLength(1);
+		expect(result.output('Node').map((o) => o.json.id)).toEqual([made[0].id]);
+		expect(posts()).toBe(1);
+		expect(warnings).toEqual([expect.stringMatching(`but had been processed: found ticket ${made[0].id} and returned it`)]);
+	});
+
+	it('2. every attempt processed and its answer lost while the list lags: the error says the ticket may exist up to 8 times', async () => {
+		const subject = 'all answers lost';
+		const credentials = await gateway(({ method }) => (method === 'POST' ? 'lost' : 'lagging'));
+		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		expect(ticketsWith(subject)).toHaveLength(8);
+		expect(result.error?.message).toBe('The ticket may have been created up to 8 times: the answer to each attempt was lost (last: The service had an error (HTTP 502))');
+		expect(result.error?.description).toBe('Look-ups did not find it among the newest ticket records. Check for it before running this item again.');
+	});
+
+	it('3. the same create in two nodes of one execution, the second refused by a bare 503: two tickets, one each', async () => {
+		const subject = 'twice in one execution';
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? 'refused' : 'pass'));
+		const first = workflowNode('First', NODE, ticket(subject), { position: [220, 0] });
+		const second = workflowNode('Second', NODE, ticket(subject), { position: [440, 0] });
+		const start = workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined });
+		const result = await runWorkflow(chainWorkflow(start, first, second), { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const made = ticketsWith(subject);
+		expect(made).toHaveLength(2);
+		const returned = [result.output('First')[0].json.id, result.output('Second')[0].json.id];
+		expect([...returned].sort()).toEqual(made.map((t) => t.id).sort());
+	});
+
+	it('3. the same node run twice in one execution (two branches into it), the second run refused by a bare 503: two tickets, one each', async () => {
+		const subject = 'one node run twice';
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? 'refused' : 'pass'));
+		const start = workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined });
+		const branches = ['A', 'B'].map((name) => workflowNode(name, 'harness.items', { json: '[{}]' }, { credentials: undefined }));
+		const create = workflowNode('Create', NODE, ticket(subject));
+		const connections = {
+			Start: { main: [branches.map((b) => ({ node: b.name, type: 'main' as const, index: 0 }))] },
+			...Object.fromEntries(branches.map((b) => [b.name, { main: [[{ node: 'Create', type: 'main' as const, index: 0 }]] }])),
+		};
+		const result = await runWorkflow({ nodes: [start, ...branches, create], connections, settings: { executionOrder: 'v1' } }, { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const runs = result.run?.data.resultData.runData.Create ?? [];
+		expect(runs).toHaveLength(2);
+		const made = ticketsWith(subject);
+		expect(made).toHaveLength(2);
+		const returned = runs.map((run) => run.data?.main[0]?.[0]?.json.id);
+		expect([...returned].sort()).toEqual(made.map((t) => t.id).sort());
+	});
+
+	it('4. a customer whose name an automation fills in, answer lost, list lagging: the duplicate-e-mail refusal leads to it', async () => {
+		const email = 'filled.in@example.com';
+		const automation = (id: string) => void sandbox.store.updateCustomer(id, { name: 'Lou Smith' });
+		const credentials = await gateway(({ method, posts: n, lists }) => {
+			if (method === 'POST') return n === 1 ? lostAfter(automation) : 'pass';
+			return lists <= 2 ? 'lagging' : 'pass';
+		});
+		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'customer', operation: 'create', email, additionalFields: { name: 'Lou' } }), {
+			supportTicketApi: credentials,
+		});
+		expect(result.error).toBeUndefined();
+		const customer = sandbox.store.findCustomerByEmail(email);
+		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
+		expect(customer?.name).toBe('Lou Smith');
+	});
+
+	it('5a. a list that leaves out the description: the ticket is found, not made twice', async () => {
+		const subject = 'list without description';
+		const withoutDescription = (answer: HeldAnswer): HeldAnswer => {
+			const list = JSON.parse(answer.body) as { data: IDataObject[] };
+			for (const record of list.data) delete record.description;
+			return { ...answer, body: JSON.stringify(list) };
+		};
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' ? (n === 1 ? 'lost' : 'pass') : withoutDescription));
+		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		expect(ticketsWith(subject)).toHaveLength(1);
+		expect(posts()).toBe(1);
+	});
+
+	it('5b. a Date header 5 s ahead of the clock that stamps created_at: the ticket is found, not made twice', async () => {
+		const subject = 'date header ahead';
+		const dateAhead = (answer: HeldAnswer): HeldAnswer => ({ ...answer, headers: { ...answer.headers, date: new Date(Date.now() + 5_000).toUTCString() } });
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? 'lost' : dateAhead));
+		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		expect(ticketsWith(subject)).toHaveLength(1);
+		expect(posts()).toBe(1);
+	});
+});
+
+describe('6. Idempotency-Key, against a service that honours it', () => {
+	const { sandbox } = useSandbox({ seed: 3, idempotencyKeys: true });
+	const gateway = useGateway(sandbox);
+
+	it('each item sends its own key, the same on every attempt: the repeat of a lost create returns the first ticket', async () => {
+		const subject = 'honoured key';
+		// The first create is processed and its answer lost; the list lags, so the node sends it again.
+		const credentials = await gateway(({ method, posts: n, lists }) => (method === 'POST' ? (n === 1 ? 'lost' : 'pass') : lists <= 2 ? 'lagging' : 'pass'));
+		const result = await runWorkflow(itemsWorkflow([{ n: 1 }, { n: 2 }], NODE, ticket(subject, { subject: `={{ "${subject} " + $json.n }}` })), {
+			supportTicketApi: credentials,
+		});
+		expect(result.error).toBeUndefined();
+		// Three POSTs: the lost one and its repeat share a key, the other item has its own.
+		const keys = sandbox.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
+		expect(keys).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+		expect(new Set(keys).size).toBe(2);
+		const made = sandbox.store.listTickets().filter((t) => t.subject.startsWith(subject));
+		expect(made).toHaveLength(2);
+		expect(result.output('Node').map((o) => o.json.id).sort()).toEqual(made.map((t) => t.id).sort());
+	});
+});

@@ -1,0 +1,69 @@
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** An answer of the service as the gateway holds it before passing it on. */
+export interface HeldAnswer {
+	status: number;
+	headers: IncomingHttpHeaders;
+	body: string;
+}
+
+/**
+ * What the client gets for one request: the service's answer (`pass`, or changed by a function),
+ * `lost` (the service processes it, the client gets a 502), `refused` (a bare 503, the service never
+ * sees it) or `lagging` (an empty list, as a replica behind the primary answers).
+ */
+export type GatewayAnswer = 'pass' | 'lost' | 'refused' | 'lagging' | ((answer: HeldAnswer) => HeldAnswer | Promise<HeldAnswer>);
+
+/** Counts of the requests seen so far, this one included. */
+export interface GatewayRequest {
+	method: string;
+	target: string;
+	posts: number;
+	lists: number;
+}
+
+export interface LossyGateway {
+	baseUrl: string;
+	stop(): Promise<void>;
+}
+
+/** A gateway in front of `serviceUrl` on a free loopback port; `decide` picks each request's fate. */
+export async function lossyGateway(serviceUrl: string, decide: (request: GatewayRequest) => GatewayAnswer): Promise<LossyGateway> {
+	let posts = 0;
+	let lists = 0;
+	const server: Server = createServer((incoming, outgoing) => {
+		const method = incoming.method ?? 'GET';
+		if (method === 'POST') posts++;
+		else lists++;
+		const fate = decide({ method, target: incoming.url ?? '/', posts, lists });
+		if (fate === 'refused' || fate === 'lagging') {
+			incoming.resume();
+			if (fate === 'refused') outgoing.writeHead(503, { 'content-type': 'text/html' }).end('<html>Service Unavailable</html>');
+			else outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}');
+			return;
+		}
+		const forward = request(`${serviceUrl}${incoming.url}`, { method, headers: incoming.headers }, (answer) => {
+			const chunks: Buffer[] = [];
+			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+			answer.on('end', () => {
+				void (async () => {
+					const held: HeldAnswer = { status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks).toString('utf8') };
+					const sent = fate === 'pass' ? held : fate === 'lost' ? { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' } : await fate(held);
+					const headers = { ...sent.headers };
+					delete headers['content-length'];
+					outgoing.writeHead(sent.status, headers).end(sent.body);
+				})();
+			});
+		});
+		incoming.pipe(forward);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		async stop() {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
