@@ -17,6 +17,13 @@ module.exports = {
 			to: { path: '^nodes/shared/(?!signing/)' },
 		},
 		{
+			name: 'resources-below-the-router',
+			comment: 'A resource folder stands on actions/common only; the router and resources.ts stand on the resources.',
+			severity: 'error',
+			from: { path: '^nodes/SupportTicket/actions/(?!common/)[^/]+/' },
+			to: { path: '^nodes/SupportTicket/actions/[^/]+[.]ts$' },
+		},
+		{
 			name: 'product-ships-alone',
 			severity: 'error',
 			from: { path: '^(nodes|credentials)/' },

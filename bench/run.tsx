@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 
-import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common.descriptions';
+import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common/descriptions';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { isolateUserFolder, repoPath } from '../test/harness';
 import { benchCreateRecovery, createRecoveryViolations } from './createRecovery';

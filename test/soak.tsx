@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common.descriptions';
+import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common/descriptions';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/transport/retryPolicy';
 import { credentialsFor, isolateUserFolder, itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson, type WorkflowRun } from './harness';
 import { type FaultOptions, type Sandbox, startSandbox } from '../sandbox';

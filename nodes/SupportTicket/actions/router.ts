@@ -9,7 +9,7 @@ import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRe
 import { toNodeError } from '../../shared/transport/toNodeError';
 import { readTimeout } from '../../shared/parameters/readParameters';
 import { RequestLimiter } from '../../shared/transport/concurrency';
-import { DEFAULT_CONCURRENT_REQUESTS } from './common.descriptions';
+import { DEFAULT_CONCURRENT_REQUESTS } from './common/descriptions';
 import { resources } from './resources';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared) => Promise<IDataObject[]>;

@@ -234,7 +234,7 @@ const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
 /**
  * A request that got no complete answer, or undefined for any other error. The retry policy sees
  * a timeout as ETIMEDOUT and a cut-off answer as ECONNRESET: both are safe to repeat for a GET,
- * like a dropped connection; for a create they leave open whether it was processed (actions/createRecord.ts).
+ * like a dropped connection; for a create they leave open whether it was processed (nodes/SupportTicket/actions/common/createRecord.ts).
  */
 function transportFailure(error: unknown, timeoutMs: number, baseURL: string): TransportDetail | undefined {
 	for (let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {

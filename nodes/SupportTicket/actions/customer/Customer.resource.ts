@@ -1,4 +1,4 @@
-import { resourceProperties } from '../common.descriptions';
+import { resourceProperties } from '../common/descriptions';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';

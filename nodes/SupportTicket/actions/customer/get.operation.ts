@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
 import { readId } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, idLocator } from '../common.descriptions';
+import { concurrencyOptions, idLocator } from '../common/descriptions';
 
 const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'searchCustomers'), concurrencyOptions];
 

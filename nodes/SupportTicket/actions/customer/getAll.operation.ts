@@ -2,8 +2,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
-import { pagingFields } from '../common.descriptions';
-import { getMany } from '../getMany';
+import { pagingFields } from '../common/descriptions';
+import { getMany } from '../common/getMany';
 
 const properties: INodeProperties[] = [...pagingFields({ resource: ['customer'], operation: ['getAll'] }), optionsCollection([timeoutOption])];
 

@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
 import { assertSomethingToUpdate, checkEmail, parseCustomFields, readId, readTexts } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	idLocator('customer', 'customerId', 'searchCustomers'),

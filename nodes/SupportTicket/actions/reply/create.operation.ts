@@ -1,10 +1,10 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord } from '../createRecord';
-import { sameText, type CreatedKind } from '../findCreatedRecord';
+import { createRecord } from '../common/createRecord';
+import { sameText, type CreatedKind } from '../common/findCreatedRecord';
 import { parseCustomFields, readId, requireText } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),

@@ -2,8 +2,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { readId } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, idLocator, pagingFields } from '../common.descriptions';
-import { getMany } from '../getMany';
+import { concurrencyOptions, idLocator, pagingFields } from '../common/descriptions';
+import { getMany } from '../common/getMany';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),

@@ -1,10 +1,10 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord } from '../createRecord';
-import { sameEmail, type CreatedKind } from '../findCreatedRecord';
+import { createRecord } from '../common/createRecord';
+import { sameEmail, type CreatedKind } from '../common/findCreatedRecord';
 import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
 const properties: INodeProperties[] = [

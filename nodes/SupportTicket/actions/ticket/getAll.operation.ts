@@ -11,9 +11,9 @@ import { optionsCollection, timeoutOption } from '../../../shared/descriptions/o
 import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
 import { readDateTime, readTexts, readTicketState } from '../../../shared/parameters/readParameters';
 import type { QueryInput } from '../../../shared/signing/serializeQuery';
-import { pagingFields } from '../common.descriptions';
+import { pagingFields } from '../common/descriptions';
 import { ticketFilters } from '../../../shared/descriptions/ticketFields';
-import { getMany } from '../getMany';
+import { getMany } from '../common/getMany';
 
 const properties: INodeProperties[] = [
 	...pagingFields({ resource: ['ticket'], operation: ['getAll'] }),

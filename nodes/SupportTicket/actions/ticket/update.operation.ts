@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
 import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common.descriptions';
+import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common/descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
 const properties: INodeProperties[] = [

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { RequestTrace, RunShared } from '../../shared/transport/apiRequest';
-import type { ErrorContext } from '../../shared/transport/describeApiError';
-import { listPages } from '../../shared/transport/paginate';
-import { parseServiceTimestamp } from '../../shared/parameters/serviceTimestamp';
+import type { RequestTrace, RunShared } from '../../../shared/transport/apiRequest';
+import type { ErrorContext } from '../../../shared/transport/describeApiError';
+import { listPages } from '../../../shared/transport/paginate';
+import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
 import type { ExecutionClaims, OpenCreate } from './executionClaims';
 
 /** How a resource finds a record it created: declared beside its create operation. */

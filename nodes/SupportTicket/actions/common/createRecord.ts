@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 
 import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { apiRequest, type RequestTrace, type RunShared } from '../../shared/transport/apiRequest';
-import type { ErrorContext } from '../../shared/transport/describeApiError';
-import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../../shared/transport/retryPolicy';
-import { toNodeError } from '../../shared/transport/toNodeError';
+import { apiRequest, type RequestTrace, type RunShared } from '../../../shared/transport/apiRequest';
+import type { ErrorContext } from '../../../shared/transport/describeApiError';
+import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../../../shared/transport/retryPolicy';
+import { toNodeError } from '../../../shared/transport/toNodeError';
 import { executionClaims, type OpenCreate } from './executionClaims';
 import { findCreatedRecord, onWire, type CreatedKind } from './findCreatedRecord';
 

@@ -1,6 +1,6 @@
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { executionClaims } from '../../../../nodes/SupportTicket/actions/executionClaims';
+import { executionClaims } from '../../../../../nodes/SupportTicket/actions/common/executionClaims';
 
 /** Unit test of one function: the claims are keyed by the execution's flow context (getContext('flow')). */
 const contextOf = (flow: IContextObject | undefined): IExecuteFunctions =>

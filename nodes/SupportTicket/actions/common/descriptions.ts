@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ID_FIELD_PATTERN } from '../../shared/parameters/idPattern';
-import { optionsCollection, timeoutOption } from '../../shared/descriptions/optionsCollection';
+import { ID_FIELD_PATTERN } from '../../../shared/parameters/idPattern';
+import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 
 export function idLocator(resource: 'ticket' | 'customer', name: string, searchMethod: string): INodeProperties {
 	const label = resource === 'ticket' ? 'Ticket' : 'Customer';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listPages, MAX_PER_PAGE, type ListRequest } from '../../shared/transport/paginate';
-import { readPaging } from '../../shared/parameters/readParameters';
+import { listPages, MAX_PER_PAGE, type ListRequest } from '../../../shared/transport/paginate';
+import { readPaging } from '../../../shared/parameters/readParameters';
 
 export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs'> {
 	/**
