@@ -233,7 +233,7 @@ function defaultTimestamps(mode: Mode, proof: Proof): TimestampFormat {
 		incremental: 'iso',
 		polling: 'epoch-milliseconds',
 		'polling-postgres': 'epoch-seconds',
-		'large-import': 'iso-without-zone',
+		'large-import': 'iso',
 	};
 	return formats[proof];
 }
