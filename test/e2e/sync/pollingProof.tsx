@@ -266,11 +266,14 @@ async function proveOutOfOrder(
 	cases: string[],
 ): Promise<void> {
 	const { polling, control } = workflows;
-	const { olderTicket, olderCustomer } = older;
-	const current = sandbox.store.getTicket(olderTicket.id) as Ticket;
-	if (Date.parse(current.updated_at) <= Date.parse(olderTicket.updated_at)) throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
+	// Pinned as the trigger emits them: timestamps in the sandbox's format.
+	const served = <T extends Ticket | Customer>(r: T): T => ({ ...r, created_at: formatTimestamp(r.created_at, sandbox.timestampFormat), updated_at: formatTimestamp(r.updated_at, sandbox.timestampFormat) });
+	const olderTicket = served(older.olderTicket);
+	const olderCustomer = served(older.olderCustomer);
+	const current = served(sandbox.store.getTicket(olderTicket.id) as Ticket);
+	if (Date.parse((sandbox.store.getTicket(olderTicket.id) as Ticket).updated_at) <= Date.parse(older.olderTicket.updated_at)) throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
 	const currentCustomer = sandbox.store.getCustomer(olderCustomer.id) as Customer;
-	if (Date.parse(currentCustomer.updated_at) <= Date.parse(olderCustomer.updated_at)) throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
+	if (Date.parse(currentCustomer.updated_at) <= Date.parse(older.olderCustomer.updated_at)) throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
 
 	// The shipped workflow: the older versions arrive last, and the current one once more.
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
@@ -290,7 +293,7 @@ async function proveOutOfOrder(
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
 	const controlRow = (await readTable(rest, CONTROL_TABLE)).find((r) => r.ticket_id === olderTicket.id);
-	if (controlRow?.updated_at !== olderTicket.updated_at) {
+	if (controlRow?.updated_at !== String(olderTicket.updated_at)) {
 		throw new Error(`the control was not overwritten by the older version (${JSON.stringify(controlRow)}): the forced order did not happen`);
 	}
 	cases.push(`out of order: ${shipped}; a plain upsert by id kept the older one`);
