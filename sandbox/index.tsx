@@ -13,4 +13,4 @@ export { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './listQuery';
 export { MAX_BODY_BYTES } from './http';
 export { CHANGE_KINDS, type ChangeDriver, type ChangeDriverOptions, type ChangeDriverSummary, type ChangeKind } from './changeDriver';
 export type { WebhookChaosOptions, WebhookCounters } from './webhookChaos';
-export { TIMESTAMP_FORMATS, type TimestampFormat } from './timestampFormat';
+export { formatTimestamp, TIMESTAMP_FORMATS, type TimestampFormat } from './timestampFormat';

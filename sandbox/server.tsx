@@ -58,6 +58,8 @@ export interface Sandbox {
 	readonly apiSecret: string;
 	/** What the seed option created. */
 	readonly seeded: SeedSummary;
+	/** How the API writes created_at / updated_at (the option timestampFormat). */
+	readonly timestampFormat: TimestampFormat;
 	/** Data access for assertions and HTTP-free setup (writes validate and fire webhooks). */
 	readonly store: SandboxStore;
 	/** Live request log of the API surface (admin calls are not logged). */
@@ -214,6 +216,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		apiSecret,
 		seeded,
 		store,
+		timestampFormat: options.timestampFormat ?? 'iso',
 		get log() {
 			return log.entries;
 		},

@@ -25,9 +25,13 @@ function reformat(resource: unknown, format: TimestampFormat): unknown {
 	const out: Record<string, unknown> = { ...(resource as Record<string, unknown>) };
 	for (const field of TIMESTAMP_FIELDS) {
 		const value = out[field];
-		if (typeof value !== 'string') continue;
-		const ms = Date.parse(value);
-		out[field] = format === 'iso-without-zone' ? value.replace(/Z$/, '') : format === 'epoch-seconds' ? Math.floor(ms / 1000) : ms;
+		if (typeof value === 'string') out[field] = formatTimestamp(value, format);
 	}
 	return out;
+}
+
+/** A stored ISO timestamp as the API answers it in `format`. */
+export function formatTimestamp(iso: string, format: TimestampFormat): string | number {
+	const ms = Date.parse(iso);
+	return format === 'iso' ? iso : format === 'iso-without-zone' ? iso.replace(/Z$/, '') : format === 'epoch-seconds' ? Math.floor(ms / 1000) : ms;
 }

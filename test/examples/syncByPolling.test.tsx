@@ -12,6 +12,7 @@ import type { IDataObject, INode, INodeProperties, INodeType } from 'n8n-workflo
 
 import { createPoller, credentialsFor, loadPackageTypes, repoPath, type WorkflowJson } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { evaluate } from './postgresExamples';
 
 const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const workflow = load('sync-by-polling.json');
@@ -86,9 +87,14 @@ describe('sync-by-polling example', () => {
 			expect(n.upsert.parameters).toMatchObject({ resource: 'row', operation: 'upsert', dataTableId: tableId, matchType: 'allConditions' });
 			expect(conditions(n.upsert)).toEqual([
 				{ keyName: lane.key, condition: 'eq', keyValue: '={{ $json.id }}' },
-				{ keyName: 'updated_ms', condition: 'eq', keyValue: '={{ new Date($json.updated_at).getTime() }}' },
+				{ keyName: 'updated_ms', condition: 'eq', keyValue: (n.upsert.parameters.columns as { value: IDataObject }).value.updated_ms },
 			]);
 			const columns = n.upsert.parameters.columns as { value: IDataObject; schema: unknown };
+			// updated_ms from every timestamp form the node reads: ISO with or without a zone, Unix seconds or milliseconds.
+			const ms = Date.parse('2026-11-02T10:00:00.123Z');
+			for (const [form, expected] of [['2026-11-02T10:00:00.123Z', ms], ['2026-11-02T10:00:00.123', ms], [Math.floor(ms / 1000), ms - 123], [String(ms), ms]] as const) {
+				expect(evaluate(columns.value.updated_ms, { updated_at: form })).toBe(expected);
+			}
 			expect(columns.schema).toEqual(written.schema);
 			expect(Object.keys(columns.value).sort()).toEqual(Object.keys(written.value).sort());
 			// Then the rows, not the trigger's record: the newest version stored for this id…

@@ -32,12 +32,14 @@ function dataTableColumns(table: string): string[] {
 	return (create.parameters.columns as { column: Array<{ name: string }> }).column.map((c) => c.name);
 }
 
-/** The Query Parameters expression `={{ [ … ] }}` evaluated on one record, as the Postgres node does. */
+/** The Query Parameters expression evaluated on one record, as the Postgres node does (an array: $1, $2, …). */
 function parametersFor(node: INode, json: IDataObject): unknown[] {
 	const expression = String((node.parameters.options as IDataObject).queryReplacement);
-	const body = /^=\{\{ (\[.*\]) \}\}$/.exec(expression)?.[1];
-	if (body === undefined) throw new Error(`${node.name}: ${expression} is not one array expression`);
-	return (new Function('$json', `return ${body};`) as (j: IDataObject) => unknown[])(json);
+	const body = /^=\{\{ (.*) \}\}$/.exec(expression)?.[1];
+	if (body === undefined) throw new Error(`${node.name}: ${expression} is not one expression`);
+	const values = (new Function('$json', `return ${body};`) as (j: IDataObject) => unknown)(json);
+	if (!Array.isArray(values)) throw new Error(`${node.name}: the Query Parameters are not one array`);
+	return values;
 }
 
 describe('sync-by-polling-postgres example', () => {
@@ -98,5 +100,21 @@ describe('sync-by-polling-postgres example', () => {
 			'2026-11-01T09:00:00.000Z',
 			Date.parse('2026-11-01T09:00:00.000Z'),
 		]);
+	});
+
+	it('reads every timestamp form the node reads, keeps it as text, and stores text PostgreSQL cannot hold with U+FFFD', () => {
+		const ms = Date.parse('2026-11-02T10:00:00.123Z');
+		const forms: Array<[string | number, number]> = [
+			['2026-11-02T10:00:00.123Z', ms],
+			['2026-11-02T12:00:00.123+02:00', ms],
+			['2026-11-02T10:00:00.123', ms],
+			[Math.floor(ms / 1000), ms - 123],
+			[String(Math.floor(ms / 1000)), ms - 123],
+			[ms, ms],
+		];
+		for (const [form, expected] of forms) {
+			const record = { id: 'cus_1', email: 'a@example.com', name: 'NUL \u0000, lone \uD800', created_at: form, updated_at: form };
+			expect(parametersFor(named(workflow, 'Upsert Customer If Not Older'), record)).toEqual(['cus_1', 'a@example.com', 'NUL \uFFFD, lone \uFFFD', String(form), String(form), expected]);
+		}
 	});
 });

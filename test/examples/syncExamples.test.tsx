@@ -104,6 +104,6 @@ describe('sync examples', () => {
 		// Execution order v1 runs the upper branch (the writes) first.
 		expect(position('Route Ticket Writes')[1]).toBeLessThan(position('Save Watermark')[1]);
 		const save = workflow.nodes.find((node) => node.name === 'Save Watermark');
-		expect((save?.parameters.columns as { value: Json }).value).toEqual({ key: 'incremental_created_after', value: "={{ $('Get New Tickets').first().json.created_at }}" });
+		expect((save?.parameters.columns as { value: Json }).value).toEqual({ key: 'incremental_created_after', value: "={{ String($('Get New Tickets').first().json.created_at) }}" });
 	});
 });

@@ -40,7 +40,7 @@ async function runAndCheck(target: SyncTarget, sandbox: Sandbox, workflow: Workf
 	const seconds = await runToEnd(rest, workflow, TRIGGER);
 	const pages = sandbox.countCalls({ pathname: LIST_PATH }) - pagesBefore;
 	const rows = await readTable(rest, TICKET_TABLE);
-	const difference = compareTickets(sandbox.store.listTickets(), rows);
+	const difference = compareTickets(sandbox.store.listTickets(), rows, sandbox.timestampFormat);
 	if (!isEqual(difference)) throw new Error(`after ${label}: ${describeDifference('tickets', difference)}`);
 	const watermarks = (await readTable(rest, STATE_TABLE)).filter((row) => row.key === WATERMARK_KEY).map((row) => String(row.value));
 	const newest = sandbox.store.listTickets()[0]?.created_at;

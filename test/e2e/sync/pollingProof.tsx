@@ -10,14 +10,14 @@
  * older version of a ticket and of a customer pinned on its triggers must leave the copy as it is,
  * while a plain Data Table upsert by id (the control) is overwritten with the older version.
  */
-import type { Customer, RequestLogEntry, Sandbox, Ticket } from '../../../sandbox';
+import { type Customer, formatTimestamp, type RequestLogEntry, type Sandbox, type Ticket } from '../../../sandbox';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';
 import type { PinnableClock } from '../pinnableClock';
 import { waitUntil } from '../../harness/wait';
-import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
-import { isEqual, runToEnd, type SyncTarget } from './syncProof';
+import { compareWithService, type CopyDifference, describeDifference, putHostileText } from './compareCopy';
+import { executionError, isEqual, runToEnd, type SyncTarget } from './syncProof';
 import { type CopyStore, readTable } from './syncTables';
 
 export const POLLING_EXAMPLE = 'examples/sync-by-polling.json';
@@ -92,8 +92,12 @@ export interface PollingFigures {
 	cases: string[];
 }
 
+/** Whether every execution finished; none may have failed (each poll's records are written once). */
 async function allFinished(rest: N8nRestClient, workflowId: string): Promise<boolean> {
-	return (await rest.listExecutions(workflowId)).every(isFinished);
+	const executions = await rest.listExecutions(workflowId);
+	const failed = executions.find((e) => isFinished(e) && e.status !== 'success');
+	if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${await executionError(rest, failed.id)}`);
+	return executions.every(isFinished);
 }
 
 function listCalls(sandbox: Sandbox, pathname: RegExp): RequestLogEntry[] {
@@ -147,7 +151,7 @@ export async function provePolling(
 	const olderTicket = structuredClone(store.getTicket(burstId) as Ticket);
 	const customerId = store.listCustomers()[5].id;
 	const olderCustomer = structuredClone(store.getCustomer(customerId) as Customer);
-	const cases: string[] = [];
+	const cases: string[] = [putHostileText(sandbox, [10, 1200], 3)];
 
 	const driver = sandbox.startDriver({ ratePerSecond: 5, count: 600, seed: 21, mix: { 'ticket.updated': 40, 'ticket.created': 15, 'reply.created': 15, 'customer.updated': 20, 'customer.created': 10 } });
 	let seededCopiedAt: number | undefined;
@@ -169,6 +173,7 @@ export async function provePolling(
 			store.updateTicket(burstId, { status: 'solved', subject: 'Changed three times in one millisecond' });
 		});
 		cases.push(`ticket ${burstId}: 3 changes at ${new Date(burstAt).toISOString()}`);
+		cases.push(putHostileText(sandbox, [1700], 8));
 		store.updateCustomer(customerId, { name: 'Renamed while the first polls run' });
 
 		// A change copied, then a second one with the very same updated_at.
@@ -178,7 +183,8 @@ export async function provePolling(
 			`ticket ${sameStampId}'s first version in the copy`,
 			async () => {
 				await noteSeededCopied();
-				const row = (await copy.rows('tickets')).find((r) => r.ticket_id === sameStampId && r.updated_at === first.updated_at);
+				await allFinished(rest, polling.id);
+				const row = (await copy.rows('tickets')).find((r) => r.ticket_id === sameStampId && r.updated_at === String(formatTimestamp(first.updated_at, sandbox.timestampFormat)));
 				return row?.subject === first.subject ? row : undefined;
 			},
 			WAIT_MS,
@@ -260,11 +266,14 @@ async function proveOutOfOrder(
 	cases: string[],
 ): Promise<void> {
 	const { polling, control } = workflows;
-	const { olderTicket, olderCustomer } = older;
-	const current = sandbox.store.getTicket(olderTicket.id) as Ticket;
-	if (Date.parse(current.updated_at) <= Date.parse(olderTicket.updated_at)) throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
+	// Pinned as the trigger emits them: timestamps in the sandbox's format.
+	const served = <T extends Ticket | Customer>(r: T): T => ({ ...r, created_at: formatTimestamp(r.created_at, sandbox.timestampFormat), updated_at: formatTimestamp(r.updated_at, sandbox.timestampFormat) });
+	const olderTicket = served(older.olderTicket);
+	const olderCustomer = served(older.olderCustomer);
+	const current = served(sandbox.store.getTicket(olderTicket.id) as Ticket);
+	if (Date.parse((sandbox.store.getTicket(olderTicket.id) as Ticket).updated_at) <= Date.parse(older.olderTicket.updated_at)) throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
 	const currentCustomer = sandbox.store.getCustomer(olderCustomer.id) as Customer;
-	if (Date.parse(currentCustomer.updated_at) <= Date.parse(olderCustomer.updated_at)) throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
+	if (Date.parse(currentCustomer.updated_at) <= Date.parse(older.olderCustomer.updated_at)) throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
 
 	// The shipped workflow: the older versions arrive last, and the current one once more.
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
@@ -284,7 +293,7 @@ async function proveOutOfOrder(
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
 	const controlRow = (await readTable(rest, CONTROL_TABLE)).find((r) => r.ticket_id === olderTicket.id);
-	if (controlRow?.updated_at !== olderTicket.updated_at) {
+	if (controlRow?.updated_at !== String(olderTicket.updated_at)) {
 		throw new Error(`the control was not overwritten by the older version (${JSON.stringify(controlRow)}): the forced order did not happen`);
 	}
 	cases.push(`out of order: ${shipped}; a plain upsert by id kept the older one`);

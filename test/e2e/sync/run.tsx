@@ -1,6 +1,7 @@
 /**
  * `npm run test:sync [-- --mode regular|queue] [--replies moving|still]
- * [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres|large-import]`: proof that the sync
+ * [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres|large-import]
+ * [--timestamps iso|iso-without-zone|epoch-seconds|epoch-milliseconds]`: proof that the sync
  * examples keep n8n Data Tables (or PostgreSQL) equal to the service, in real n8n 2.41.1 (regular
  * mode on SQLite, and queue mode: main + worker + webhook process on PostgreSQL and Redis). The
  * three examples are imported as shipped, the webhook and reconcile workflows activated, the
@@ -18,7 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { startSandbox, type Sandbox, TIMESTAMP_FORMATS, type TimestampFormat } from '../../../sandbox';
 import { exampleWorkflows, sandboxCredentials, type WorkflowFile } from '../fixtures';
 import { activateWorkflow, type CredentialImport, importCredentials, importWorkflows } from '../n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
@@ -114,11 +115,11 @@ async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, work
 /** Whether a reply moves its ticket's updated_at: the spec leaves it open, the proof runs both. */
 type Replies = 'moving' | 'still';
 
-function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => PackedPackage, workDir: string, store: SyncStore = 'dataTables'): void {
+function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat, store: SyncStore = 'dataTables'): void {
 	const what = replies === 'moving' ? "replies move the ticket's updated_at" : "replies leave the ticket's updated_at alone";
 	const into = store === 'postgres' ? 'PostgreSQL (large-account-import-postgres stopped part-way and resumed)' : 'the Data Tables';
-	suite.test(`${mode} mode, ${what}: after chaos, the forced import/webhook race and one reconcile ${into} equal the service (0 missing, 0 extra, 0 stale, 0 second rows)`, async () => {
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS });
+	suite.test(`${mode} mode, ${what}, timestamps ${timestampFormat}: after chaos, the forced import/webhook race and one reconcile ${into} equal the service (0 missing, 0 extra, 0 stale, 0 second rows)`, async () => {
+		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, timestampFormat });
 		let figures: SyncFigures | undefined;
 		try {
 			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-${replies}-${store}`), syncSetUp(store), async (target) => {
@@ -156,10 +157,10 @@ function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => Pack
 	});
 }
 
-function addIncrementalProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
-	suite.test(`${mode} mode: ${INCREMENTAL_EXAMPLE} copies each ticket once, one created in the watermark's millisecond included; the watermark moves`, async () => {
+function addIncrementalProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat): void {
+	suite.test(`${mode} mode, timestamps ${timestampFormat}: ${INCREMENTAL_EXAMPLE} copies each ticket once, one created in the watermark's millisecond included; the watermark moves`, async () => {
 		const clock = new PinnableClock();
-		const sandbox = await startSandbox({ seed: INCREMENTAL_SEEDED_TICKETS, now: clock.now });
+		const sandbox = await startSandbox({ seed: INCREMENTAL_SEEDED_TICKETS, now: clock.now, timestampFormat });
 		const workflow = incrementalWorkflow(exampleWorkflows());
 		try {
 			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-incremental`), { toImport: [workflow], active: [] }, async (target) => {
@@ -177,12 +178,12 @@ function postgresCredential(postgres: PostgresServer | undefined): CredentialImp
 	return [{ id: 'syncPostgres', name: 'Postgres (the copy)', type: 'postgres', data: { host: postgres.host, port: postgres.port, database: postgres.database, user: postgres.user, password: '', ssl: 'disable', maxConnections: 10, allowUnauthorizedCerts: false, sshTunnel: false } }];
 }
 
-function addPollingProof(suite: Suite, mode: Mode, into: 'dataTables' | 'postgres', packed: () => PackedPackage, workDir: string): void {
+function addPollingProof(suite: Suite, mode: Mode, into: 'dataTables' | 'postgres', packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat): void {
 	const example = into === 'postgres' ? POLLING_POSTGRES_EXAMPLE : POLLING_EXAMPLE;
 	const control = into === 'postgres' ? '' : ', where a plain upsert by id keeps the older one';
-	suite.test(`${mode} mode: ${example} alone keeps the copy equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last${control}`, async () => {
+	suite.test(`${mode} mode, timestamps ${timestampFormat}: ${example} alone keeps the copy equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last${control}`, async () => {
 		const clock = new PinnableClock();
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now });
+		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now, timestampFormat });
 		const workflows = pollingWorkflows(exampleWorkflows(), into);
 		const toImport = workflows.control ? [workflows.polling, workflows.control] : [workflows.polling];
 		const credentials = into === 'postgres' ? postgresCredential : undefined;
@@ -203,9 +204,9 @@ function addPollingProof(suite: Suite, mode: Mode, into: 'dataTables' | 'postgre
 }
 
 /** examples/large-account-import.json, published (it calls itself per page), stopped part-way by a failed page and resumed. */
-function addLargeImportProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string): void {
-	suite.test(`${mode} mode: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`, async () => {
-		const sandbox = await startSandbox({ seed: LARGE_IMPORT_TICKETS });
+function addLargeImportProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat): void {
+	suite.test(`${mode} mode, timestamps ${timestampFormat}: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`, async () => {
+		const sandbox = await startSandbox({ seed: LARGE_IMPORT_TICKETS, timestampFormat });
 		const workflow = largeImportWorkflow(exampleWorkflows());
 		try {
 			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-large-import`), { toImport: [workflow], active: [workflow.id] }, async (target) => {
@@ -220,7 +221,25 @@ function addLargeImportProof(suite: Suite, mode: Mode, packed: () => PackedPacka
 type Proof = 'webhooks' | 'webhooks-postgres' | 'incremental' | 'polling' | 'polling-postgres' | 'large-import';
 const PROOFS: Proof[] = ['webhooks', 'webhooks-postgres', 'incremental', 'polling', 'polling-postgres', 'large-import'];
 
-function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; repliesGiven: boolean; proofs: Proof[] } {
+/**
+ * The sandbox's timestamp format per proof when --timestamps is not given: every format the node
+ * reads is run by some proof, and the two proofs CI runs (webhooks in regular mode, webhooks-postgres)
+ * cover both kinds that are not ISO with a zone.
+ */
+function defaultTimestamps(mode: Mode, proof: Proof): TimestampFormat {
+	const formats: Record<Proof, TimestampFormat> = {
+		webhooks: mode === 'regular' ? 'epoch-seconds' : 'iso',
+		'webhooks-postgres': 'iso-without-zone',
+		incremental: 'iso',
+		polling: 'epoch-milliseconds',
+		'polling-postgres': 'epoch-seconds',
+		'large-import': 'iso',
+	};
+	return formats[proof];
+}
+
+function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; repliesGiven: boolean; proofs: Proof[]; timestamps?: TimestampFormat } {
+	let timestamps: TimestampFormat | undefined;
 	const modes: Mode[] = [];
 	const replies: Replies[] = [];
 	const proofs: Proof[] = [];
@@ -228,14 +247,15 @@ function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; replies
 		if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue')) modes.push(argv[++i] as Mode);
 		else if (argv[i] === '--replies' && (argv[i + 1] === 'moving' || argv[i + 1] === 'still')) replies.push(argv[++i] as Replies);
 		else if (argv[i] === '--proof' && PROOFS.includes(argv[i + 1] as Proof)) proofs.push(argv[++i] as Proof);
-		else throw new Error(`usage: run.js [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]...`);
+		else if (argv[i] === '--timestamps' && TIMESTAMP_FORMATS.includes(argv[i + 1] as TimestampFormat)) timestamps = argv[++i] as TimestampFormat;
+		else throw new Error(`usage: run.js [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]... [--timestamps ${TIMESTAMP_FORMATS.join('|')}]`);
 	}
-	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], repliesGiven: replies.length > 0, proofs: proofs.length ? proofs : PROOFS };
+	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], repliesGiven: replies.length > 0, proofs: proofs.length ? proofs : PROOFS, timestamps };
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	const { modes, replies, repliesGiven, proofs } = requested(process.argv.slice(2));
+	const { modes, replies, repliesGiven, proofs, timestamps } = requested(process.argv.slice(2));
 	const workDir = mkdtempSync(path.join(tmpdir(), 'n8n-sync-'));
 	let packed: PackedPackage | undefined;
 	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json, incremental-import.json)`);
@@ -244,16 +264,17 @@ async function main(): Promise<void> {
 		return packed;
 	};
 	for (const mode of modes) {
-		if (proofs.includes('webhooks')) for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir);
-		if (proofs.includes('incremental')) addIncrementalProof(suite, mode, getPacked, workDir);
-		if (proofs.includes('polling')) addPollingProof(suite, mode, 'dataTables', getPacked, workDir);
+		const format = (proof: Proof): TimestampFormat => timestamps ?? defaultTimestamps(mode, proof);
+		if (proofs.includes('webhooks')) for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir, format('webhooks'));
+		if (proofs.includes('incremental')) addIncrementalProof(suite, mode, getPacked, workDir, format('incremental'));
+		if (proofs.includes('polling')) addPollingProof(suite, mode, 'dataTables', getPacked, workDir, format('polling'));
 		// PostgreSQL is there in queue mode (n8n's own database): the copy goes into it.
-		if (proofs.includes('polling-postgres') && mode === 'queue') addPollingProof(suite, mode, 'postgres', getPacked, workDir);
+		if (proofs.includes('polling-postgres') && mode === 'queue') addPollingProof(suite, mode, 'postgres', getPacked, workDir, format('polling-postgres'));
 		// Its writes do not depend on the reply behaviour (no second row can arise): by default once, replies still.
 		const postgresReplies: Replies[] = repliesGiven ? replies : ['still'];
-		if (proofs.includes('webhooks-postgres') && mode === 'queue') for (const setting of postgresReplies) addProof(suite, mode, setting, getPacked, workDir, 'postgres');
+		if (proofs.includes('webhooks-postgres') && mode === 'queue') for (const setting of postgresReplies) addProof(suite, mode, setting, getPacked, workDir, format('webhooks-postgres'), 'postgres');
 		// Regular mode only: the chain of executions is the same on a worker (bench/largeImport.tsx runs it in queue mode).
-		if (proofs.includes('large-import') && mode === 'regular') addLargeImportProof(suite, mode, getPacked, workDir);
+		if (proofs.includes('large-import') && mode === 'regular') addLargeImportProof(suite, mode, getPacked, workDir, format('large-import'));
 	}
 	let totals: Totals;
 	try {

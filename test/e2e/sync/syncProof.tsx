@@ -15,7 +15,7 @@ import { parseExecutionData } from '../n8n/executionData';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
 import { waitUntil } from '../../harness/wait';
-import { compareWithService, type CopyDifference, describeDifference } from './compareCopy';
+import { compareWithService, type CopyDifference, describeDifference, putHostileText, watermarkOf } from './compareCopy';
 import { type CopyStore, dataTableStore, insertRow, postgresStore, type Row, TICKET_TABLE, WATERMARK_KEY } from './syncTables';
 import { type ChainedImportFigures, runChainedImport } from './chainedImport';
 import { DEFAULT_FORCED_RACE, forceImportRace, type ForcedRaceFigures, type ForcedRaceSettings } from './forcedRace';
@@ -125,6 +125,8 @@ export interface SyncFigures {
 	plantedSecondRow?: string;
 	/** The PostgreSQL edition: an older version of a ticket and of a customer written last by Sync 2. */
 	olderVersionLast?: string;
+	/** Text PostgreSQL cannot hold as it is, put into the service before and during the import. */
+	hostileText: string[];
 }
 
 export const LIST_PATH = /\/(tickets|customers)$/;
@@ -171,10 +173,16 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 	const startedAtMs = Date.now();
 	const driver = sandbox.startDriver({ ratePerSecond: settings.changesPerSecond, count: settings.changes, seed: settings.seed, mix: settings.mix });
 	let race: ReturnType<typeof forceImportRace> | undefined;
+	let ended = false;
 	try {
 		await waitUntil('the first changes', () => (driver.summary().total >= settings.changesBeforeImport ? true : undefined), 60_000, { intervalMs: 100 });
 		const repliesBeforeImport = sandbox.store.replyCount;
 		if (settings.forcedRace) race = forceImportRace(sandbox, startedAtMs, settings.forcedRace);
+		const hostileText = [putHostileText(sandbox, [5, 950], 3)];
+		const duringImport = waitUntil('the import to read two pages', () => (ended || sandbox.countCalls({ pathname: LIST_PATH }) >= 2 ? true : undefined), RUN_TIMEOUT_MS, { intervalMs: 50 }).then(
+			() => (ended ? undefined : hostileText.push(putHostileText(sandbox, [1500], 7))),
+			() => undefined,
+		);
 		let chainedImport: ChainedImportFigures | undefined;
 		let importSeconds: number;
 		if (workflows.store === 'postgres') {
@@ -184,6 +192,7 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		} else {
 			importSeconds = await runToEnd(rest, workflows.initialImport, 'Start Import');
 		}
+		await duringImport;
 		const forcedRace = race?.stop();
 		race = undefined;
 		const repliesDuringImport = sandbox.store.replyCount - repliesBeforeImport;
@@ -222,7 +231,7 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		if (olderVersionLast) after = await compareWithService(copy, sandbox);
 		const watermark = {
 			saved: String(await copy.state(WATERMARK_KEY)),
-			newest: sandbox.store.listTickets({ sortBy: 'updated_at' })[0]?.updated_at ?? '',
+			newest: watermarkOf(sandbox.store.listTickets({ sortBy: 'updated_at' })[0]?.updated_at ?? '', sandbox.timestampFormat),
 		};
 		return {
 			ticketsAtStart,
@@ -242,8 +251,10 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 			chainedImport,
 			plantedSecondRow,
 			olderVersionLast,
+			hostileText,
 		};
 	} finally {
+		ended = true;
 		race?.stop();
 		await driver.stop();
 		sandbox.store.replyMovesTicket = true;
@@ -302,6 +313,7 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 		: [];
 	return [
 		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.total} changes during the run ${JSON.stringify(figures.driver.byKind)}; replies ${figures.replyMovesTicket ? 'move' : 'do not move'} the ticket's updated_at`,
+		`  hostile text: ${figures.hostileText.join('; ')}`,
 		`  forced race: ${race ? `${race.replies} replies to old tickets of the next page on ${race.pages} import pages, ${race.pagesHeld} import pages held until a webhook read of one of their tickets (${race.pagesTimedOut} timed out), ${race.readsHeld} webhook reads held until their page was sent (${race.readsTimedOut} timed out), ${race.readsLate} came after it` : 'off'}; ${figures.repliesDuringImport} replies during the import; tickets with a second row before the reconcile: ${secondRows(figures.beforeReconcile.tickets)}`,
 		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
 		...chainedLines,
