@@ -1,6 +1,6 @@
 /**
  * The n8n editor in Debian's Chromium (`apt-get install -y chromium`) driven by playwright-core,
- * which downloads no browser: shared by `npm run screenshot` and `npm run test:ui`.
+ * which downloads no browser: shared by `npm run dev -- --screenshot` and `npm run test:e2e -- --ui`.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * `npm run soak`: the node under faults, through n8n's engine in-process, against the sandbox in the
+ * `npm run bench -- --soak`: the node under faults, through n8n's engine in-process, against the sandbox in the
  * same process. Bounded in time; prints counts; exits 1 on any violation.
  * Faults: 15% 429 + 15% 503, latency 0–20 ms on every request, `Retry-After: 0`, so every wait is the
  * node's own backoff floor (0.25–0.5 s, doubling): a few minutes per fault seed, mostly the 500
@@ -213,6 +213,7 @@ const FAULT_CASES: Case[] = [
 ];
 
 async function main(): Promise<number> {
+	if (process.argv.length > 2) throw new Error(`the soak takes no options: ${process.argv.slice(2).join(' ')}`);
 	isolateUserFolder();
 	console.log(`soak: faults ${JSON.stringify({ ...FAULTS, seed: FAULT_SEEDS })}; time limit ${TIME_LIMIT_MS / 1000} s`);
 	const started = performance.now();
