@@ -1,7 +1,7 @@
 /**
  * Tests run from their TypeScript sources: @swc/jest strips the types file by file (fast, no
  * build step), with the same output settings as tsc (test/harness/swcOptions.js). The type check
- * is tsc's, in `npm test` (`npm run build:tools`, strict, the same compiler as the package).
+ * is tsc's, in `npm test` (`tsc -p tsconfig.tools.json`, strict, the same compiler as the package).
  * Tests that run workflows load the package from dist/, as n8n does: `npm run build` first.
  */
 const { swcOptions } = require('./test/harness/swcOptions');
@@ -22,7 +22,8 @@ module.exports = {
 	},
 	modulePathIgnorePatterns: ['<rootDir>/build/'],
 	setupFiles: ['<rootDir>/test/setupEnv.tsx'],
-	testEnvironment: 'node',
+	// n8n's logger and any console call are held back and shown with a failing test only.
+	testEnvironment: '<rootDir>/test/harness/quietEnvironment.tsx',
 	// Only a hang should hit this: on a loaded 2-core machine a 100k-ticket traversal took over 60 s.
 	testTimeout: 300_000,
 	maxWorkers: 2,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:data-tables`: where n8n's Data Tables end for a copy of the helpdesk. Writes
+ * `npm run bench -- --data-tables`: where n8n's Data Tables end for a copy of the helpdesk. Writes
  * bench/data-table-results.md.
  *
  *   node build/bench/dataTableSize.js [--rows 20000] [--out bench/data-table-results.md]
@@ -18,7 +18,7 @@ import { DEV_OWNER, N8nRestClient } from '../test/e2e/n8n/restClient';
 import { startN8n } from '../test/e2e/n8n/server';
 import { createUserFolder, removeUserFolder } from '../test/e2e/n8n/userFolder';
 import { repoPath } from '../test/harness';
-import { option, startRun, table } from './report';
+import { checkOptions, option, startRun, table } from './report';
 
 /** The ticket columns of examples/sync-initial-import.json (`st_tickets`). */
 const COLUMNS = [
@@ -152,9 +152,10 @@ function render(run: ReturnType<ReturnType<typeof startRun>['finish']>, version:
 }
 
 async function main(): Promise<void> {
+	checkOptions(['rows', 'out']);
 	const rows = Number(option('rows', '20000'));
 	const out = option('out', repoPath('bench', 'data-table-results.md'));
-	const run = startRun('bench:data-tables');
+	const run = startRun('--data-tables');
 	const sizes = await measureRowSizes(rows);
 	const limit = await measureLimit();
 	writeFileSync(out, render(run.finish(), PRIMARY_N8N_VERSION, sizes, limit));

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:large-import`: the one-page-per-execution imports of a large account in real n8n
+ * `npm run bench -- --large-import`: the one-page-per-execution imports of a large account in real n8n
  * 2.41.1 queue mode (main + worker + webhook process, PostgreSQL, Redis), against the sandbox in a
  * process of its own with a fixed latency per call. Writes bench/large-import-results.md after each
  * section.
@@ -38,7 +38,7 @@ import { executionError } from '../test/e2e/sync/syncProof';
 import { readTable } from '../test/e2e/sync/syncTables';
 import { waitUntil } from '../test/harness/wait';
 import { repoPath } from '../test/harness/repoPath';
-import { option, type RunFacts, startRun, table } from './report';
+import { checkOptions, option, type RunFacts, startRun, table } from './report';
 
 const execFileAsync = promisify(execFile);
 const log = (line: string): void => console.log(`  ${line}`);
@@ -241,6 +241,7 @@ function render(run: RunFacts, version: string, latencyMs: number, sections: Sec
 }
 
 async function main(): Promise<void> {
+	checkOptions(['tickets', 'data-tables', 'latency', 'postgres-workflow', 'out']);
 	const sizes = option('tickets', '100000,1000000')
 		.split(',')
 		.map(Number)
@@ -249,7 +250,7 @@ async function main(): Promise<void> {
 	const latencyMs = Number(option('latency', '50'));
 	const postgresWorkflow = option('postgres-workflow', 'examples/large-account-import-postgres.json');
 	const out = option('out', repoPath('bench', 'large-import-results.md'));
-	const run = startRun('bench:large-import');
+	const run = startRun('--large-import');
 	const workDir = mkdtempSync(path.join(tmpdir(), 'bench-large-import-'));
 	const sections: Section[] = [];
 	const pending = [...sizes.map((n) => `PostgreSQL at ${thousands(n)}`), ...(dataTableTickets > 0 ? [`Data Tables at ${thousands(dataTableTickets)}`] : [])];

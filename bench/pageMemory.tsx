@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory`: memory of importing every ticket of a large account through n8n-core's
+ * `npm run bench -- --memory`: memory of importing every ticket of a large account through n8n-core's
  * WorkflowExecute in four ways (bench/imports.tsx), each measurement alone in a fresh child, the
  * sandbox in a process of its own, one per size. Writes bench/memory-results.md and the memory
  * section of bench/results.md.
@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 
 import { repoPath } from '../test/harness';
 import { correctnessFailures, type ImportMode, measureImport } from './imports';
-import { type MemoryResults, option, renderMemoryResults, startRun, upsertMemorySection } from './report';
+import { checkOptions, type MemoryResults, option, renderMemoryResults, startRun, upsertMemorySection } from './report';
 import { startSandboxProcess } from './sandboxProcess';
 
 /** V8's old-space cap (MiB) that shows what page by page needs, rather than what V8 lets garbage grow to. */
@@ -23,6 +23,7 @@ const log = (line: string): void => console.log(line);
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
 
 async function main(): Promise<void> {
+	checkOptions(['sizes', 'loop-max', 'return-all-max', 'out'], ['no-results-md']);
 	const sizes = option('sizes', '10000,100000,1000000').split(',').map(Number);
 	const out = option('out', repoPath('bench', 'memory-results.md'));
 	const plan: Array<{ mode: ImportMode; heapCapMiB?: number; maxTickets?: number }> = [
@@ -32,8 +33,8 @@ async function main(): Promise<void> {
 		{ mode: 'loop-in-one-execution', maxTickets: Number(option('loop-max', '1000000')) },
 		{ mode: 'return-all', maxTickets: Number(option('return-all-max', '100000')) },
 	];
-	const run = startRun('bench:memory');
-	log(`bench:memory: ${sizes.join(', ')} tickets`);
+	const run = startRun('--memory');
+	log(`bench --memory: ${sizes.join(', ')} tickets`);
 	const results: Omit<MemoryResults, 'run'> = { heapCapMiB: HEAP_CAP_MIB, measurements: [], failures: [] };
 	for (const tickets of sizes) {
 		const sandbox = await startSandboxProcess(tickets);

@@ -1,6 +1,6 @@
 /**
  * The one report writer: bench/results.md (`npm run bench`), bench/memory-results.md
- * (`npm run bench:memory`) and the memory section of results.md, which either run keeps.
+ * (`npm run bench -- --memory`) and the memory section of results.md, which either run keeps.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,6 +46,18 @@ export function table(header: string[], rows: string[][], align: string[] = head
 /** What a reader needs to judge absolute numbers: the machine, the runtimes, how busy it was. */
 export type RunFacts = { startedAt: Date; durationSeconds: number; command: string; loadBefore: string; loadAfter: string; machine: string };
 
+/** Refuses an option it does not know: a mistyped one must not start a long run with the defaults. */
+export function checkOptions(valued: string[], flags: string[] = [], variants = ''): void {
+	const argv = process.argv.slice(2);
+	for (let i = 0; i < argv.length; i++) {
+		const name = argv[i].replace(/^--/, '');
+		if (flags.includes(name)) continue;
+		if (!valued.includes(name) || argv[++i] === undefined) {
+			throw new Error(`usage: [${[...valued.map((v) => `--${v} X`), ...flags.map((f) => `--${f}`)].join('] [')}]${variants}`);
+		}
+	}
+}
+
 /** `--name value` from the command line. */
 export function option(name: string, fallback: string): string {
 	const index = process.argv.indexOf(`--${name}`);
@@ -54,14 +66,16 @@ export function option(name: string, fallback: string): string {
 
 export const loadAverage = (): string => os.loadavg().map((load) => load.toFixed(2)).join(' / ');
 
-export function startRun(script: string): { finish(): RunFacts } {
+/** `variant`: the first argument of `npm run bench` that picked this measurement, e.g. `--memory`. */
+export function startRun(variant?: string): { finish(): RunFacts } {
 	const [startedAt, loadBefore, args] = [new Date(), loadAverage(), process.argv.slice(2).join(' ')];
 	const file = (name: string): string => repoPath('node_modules', name, 'package.json');
 	const version = (name: string): string => (existsSync(file(name)) ? (JSON.parse(readFileSync(file(name), 'utf8')) as { version: string }).version : 'not installed');
 	const packages = ['n8n-core', 'n8n-workflow', 'undici', 'axios', 'typescript'].map((name) => `${name} ${version(name)}`).join(', ');
 	const cpus = os.cpus();
 	const machine = `${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()} ${os.arch()}; Node ${process.version}; ${packages}.`;
-	const command = `npm run ${script}${args ? ` -- ${args}` : ''}`;
+	const rest = [variant, args].filter(Boolean).join(' ');
+	const command = `npm run bench${rest ? ` -- ${rest}` : ''}`;
 	return { finish: () => ({ startedAt, durationSeconds: (Date.now() - startedAt.getTime()) / 1000, command, loadBefore, loadAfter: loadAverage(), machine }) };
 }
 
@@ -266,7 +280,7 @@ export function renderResults(results: BenchResults): string {
 		`- **Load average** (1/5/15 min) before: ${run.loadBefore}; after: ${run.loadAfter}. The machine is shared, so absolute times move from run to run: read the **ratios**, from sides run back to back in the same round (same sandbox process, fresh child processes, order rotated every round, all sizes interleaved round by round). Client CPU time moves less than wall time when the machine is busy.`,
 		'- **Processes:** the sandbox (`build/sandbox/cli.js`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`) that loads its side, warms up with 20 Limit 250 traversals, runs a full GC and times exactly one traversal. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "RSS growth" is peak RSS minus the RSS just before the timed traversal; "retained heap" is `heapUsed` after it and a full GC, minus before, all items still held. Calls come from the sandbox\'s own request log (cleared after the warm-up); "sandbox ms" sums its time per request.',
 		`- **Sides:** ${sides.map((side) => `\`${side}\` = ${SIDE_MEANING[side]}`).join('; ')}. The target is \`node\` ÷ \`n8n-http\` (the limit reachable inside n8n).`,
-		`- **Command:** \`npm run bench\` (= \`npm run build && npm run build:tools && node build/bench/run.js\`, ${rounds} rounds).`,
+		`- **Command:** \`npm run bench\` (= \`n8n-node build\`, \`tsc -p tsconfig.tools.json\`, \`node build/bench/run.js\`, ${rounds} rounds).`,
 	];
 	const itemsIntro = `Sides: ${itemSides.map((side) => `\`${side}\` = ${itemSideMeaning(side)}`).join('; ')}.\nEach measurement is a fresh child that runs one workflow (a node that emits N items → the side) through WorkflowExecute; it warms up with a 20-item run on an idle sandbox, then switches the scenario's latency / rate limit on itself (through the sandbox's admin surface) and times the N-item run. From the sandbox's log: "created" = distinct subjects of this run answered 201, "duplicated" = subjects created more than once, "lost" = input items without a successful output item (all of them when the run failed), "rate" = requests answered 2xx per second of wall time.`;
 	const signingTable = (signing: MicroResult[]): string =>
@@ -399,12 +413,12 @@ export function renderMemoryResults(r: MemoryResults): string {
 			`- **Load average** (1/5/15 min) before: ${r.run.loadBefore}; after: ${r.run.loadAfter} (a shared machine: times move from run to run; memory figures much less).`,
 			'- **Processes:** the sandbox (`build/sandbox/cli.js --seed n`) runs in a process of its own; every measurement runs in a fresh child (`bench/child.tsx`, `node --expose-gc`, plus `--max-old-space-size` for the capped row) that loads the harness (n8n-core\'s WorkflowExecute, the package from dist/), warms up with 20 one-page executions, runs a full GC and imports every ticket once. Peak RSS is the child\'s `process.resourceUsage().maxRSS`; "retained heap" is `heapUsed` after the import and a full GC minus before, the last execution\'s data still held. Calls come from the sandbox\'s request log. Executions run in `manual` mode, the sub-workflow\'s in `integrated` mode.',
 			'- **Not measured here:** a real n8n process carries far more (its server, database, all built-in nodes), and saves each execution at its end.',
-			`- **Command:** \`${r.run.command}\` (= \`npm run build && npm run build:tools && node build/bench/pageMemory.js\`). Options: \`--sizes 10000,100000,1000000\`, \`--loop-max 1000000\` and \`--return-all-max 100000\` (largest size for those modes), \`--out FILE\`, \`--no-results-md\` (leave bench/results.md alone).`,
+			`- **Command:** \`${r.run.command}\` (= \`n8n-node build\`, \`tsc -p tsconfig.tools.json\`, \`node build/bench/run.js --memory\`). Options: \`--sizes 10000,100000,1000000\`, \`--loop-max 1000000\` and \`--return-all-max 100000\` (largest size for those modes), \`--out FILE\`, \`--no-results-md\` (leave bench/results.md alone).`,
 		].join('\n'),
 	].join('\n\n')}\n`;
 }
 
-/** The memory section for results.md: the summary of memory-results.md and a link to it; '' before bench:memory has run. */
+/** The memory section for results.md: the summary of memory-results.md and a link to it; '' before bench --memory has run. */
 export function memorySection(memoryResultsFile: string): string {
 	if (!existsSync(memoryResultsFile)) return '';
 	const text = readFileSync(memoryResultsFile, 'utf8');

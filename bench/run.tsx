@@ -3,6 +3,10 @@
  *
  *   node build/bench/run.js [--rounds 5] [--item-rounds 2] [--items 1000] [--large 100000] [--out bench/results.md]
  *
+ * A first argument picks another measurement, which takes the other arguments: `--memory`
+ * (pageMemory.tsx), `--data-tables` (dataTableSize.tsx), `--large-import` (largeImport.tsx), `--soak`
+ * (soak.tsx).
+ *
  * results.md is rewritten as each section ends, so a failed section (reported with why) leaves the
  * others' figures standing. Exits 1 on a failed section or a correctness failure (wrong items or
  * calls, an item lost or duplicated by this node); missed speed targets are reported, not failed.
@@ -10,12 +14,13 @@
 import { writeFileSync } from 'node:fs';
 
 import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common/descriptions';
+import { ensureQueueServices, runVariant } from '../test/harness/variants';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { isolateUserFolder, repoPath } from '../test/harness';
 import { benchCreateRecovery, createRecoveryViolations } from './createRecovery';
 import { compareItems, type ItemScenario, type ItemSide, itemViolations } from './items';
 import { measureRealN8nReturnAll } from './realN8n';
-import { BENCH_SECTIONS, type BenchResults, type BenchSection, option, renderResults, startRun } from './report';
+import { BENCH_SECTIONS, type BenchResults, type BenchSection, checkOptions, option, renderResults, startRun } from './report';
 import { startSandboxProcess } from './sandboxProcess';
 import { measureSigningCosts } from './signingCost';
 import { type ComparisonSpec, compareInterleaved, type Side, violations } from './traversal';
@@ -38,9 +43,10 @@ function itemScenarios(count: number, rounds: number): ItemScenario[] {
 const returnAll = (tickets: number, title = `Return All ${tickets.toLocaleString('en')}`): ComparisonSpec => ({ title, tickets, expectedItems: tickets, expectedCalls: Math.ceil(tickets / 100) });
 
 async function main(): Promise<void> {
+	checkOptions(['rounds', 'item-rounds', 'items', 'large', 'out'], [], ', or first one of --memory, --data-tables, --large-import, --soak and its options');
 	const [rounds, itemRounds, itemCount, large] = ['rounds', 'item-rounds', 'items', 'large'].map((name, i) => Number(option(name, ['5', '2', '1000', '100000'][i])));
 	const out = option('out', repoPath('bench', 'results.md'));
-	const run = startRun('bench');
+	const run = startRun();
 	log(`bench: ${rounds} rounds`);
 	const results: BenchResults = { run: run.finish(), rounds, concurrent: CONCURRENT, ratePerSecond: RATE_LIMIT_PER_SECOND, violations: [], failures: [], pending: [...BENCH_SECTIONS] };
 	/** Runs one section; whatever happens, results.md is rewritten with every figure measured so far. */
@@ -126,7 +132,18 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
+const variant = runVariant({
+	'--memory': () => import('./pageMemory'),
+	'--data-tables': () => import('./dataTableSize'),
+	'--large-import': async () => {
+		ensureQueueServices();
+		await import('./largeImport');
+	},
+	'--soak': () => import('./soak'),
 });
+if (!variant) {
+	main().catch((error: unknown) => {
+		console.error(error instanceof Error ? error.message : error);
+		process.exitCode = 1;
+	});
+}

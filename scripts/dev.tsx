@@ -5,6 +5,7 @@
  * rebuild the package, re-install it and restart n8n. Ctrl-C stops everything.
  *
  *   npm run dev [-- --port 5678] [--n8n 1.123.81] [--fresh] [--verbose]
+ *   npm run dev -- --screenshot [options of screenshot.tsx]
  *
  * n8n's data (database with the owner and your own workflows) stays in .tmp/n8n-dev-<version>
  * between runs (one folder per n8n version: a database is not shared across versions); --fresh
@@ -16,6 +17,7 @@ import { repoPath } from '../test/harness/repoPath';
 import { startDevEnvironment, type DevEnvironment } from '../test/e2e/devEnvironment';
 import { PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { runCommand } from '../test/e2e/n8n/run';
+import { runVariant } from '../test/harness/variants';
 
 interface DevOptions {
 	port: number;
@@ -32,7 +34,7 @@ function parseArguments(argv: string[]): DevOptions {
 		else if (flag === '--n8n') options.n8nVersion = argv[++i];
 		else if (flag === '--fresh') options.fresh = true;
 		else if (flag === '--verbose') options.verbose = true;
-		else throw new Error(`unknown option ${flag} (options: --port N, --n8n VERSION, --fresh, --verbose)`);
+		else throw new Error(`unknown option ${flag} (options: --port N, --n8n VERSION, --fresh, --verbose; or first --screenshot [--url URL --workflow ID --node NAME])`);
 	}
 	if (!Number.isInteger(options.port) || options.port <= 0) throw new Error('--port needs a port number');
 	return options;
@@ -121,7 +123,9 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', shutdown);
 }
 
-main().catch((error: unknown) => {
-	console.error(error instanceof Error ? error.message : error);
-	process.exitCode = 1;
-});
+if (!runVariant({ '--screenshot': () => import('./screenshot') })) {
+	main().catch((error: unknown) => {
+		console.error(error instanceof Error ? error.message : error);
+		process.exitCode = 1;
+	});
+}

@@ -1,11 +1,11 @@
 /**
- * `npm run scan`: n8n's verification scanner (@n8n/scan-community-package) on this checkout.
+ * n8n's verification scanner (@n8n/scan-community-package) on this checkout.
  *
  * Its command line only scans a package already published on npm, so this runs the analysis it
  * exports, with the same file selection it uses for a published package: the source tree
  * (package.json, nodes/, credentials/) and the `npm pack` tarball (every .js file and
  * package.json), i.e. exactly what `npm publish` would upload. Any finding fails (exit 1).
- * dist/ must be built first (`npm run scan` does).
+ * dist/ must be built first (`npm test` runs it after the build and the lint).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

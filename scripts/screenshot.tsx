@@ -1,16 +1,16 @@
 /**
- * `npm run screenshot`: docs/screenshot-node.jpg, the Support Ticket node open in the n8n editor.
+ * `npm run dev -- --screenshot`: docs/screenshot-node.jpg, the Support Ticket node open in the n8n editor.
  *
  * Uses Debian's Chromium (`apt-get install -y chromium`) driven by playwright-core (see
  * editorBrowser.tsx); it downloads no browser. Runs against `npm run dev`'s n8n when one answers on --url (default
  * http://127.0.0.1:5678), otherwise starts the same environment itself on a free port and stops
  * it afterwards.
  *
- *   npm run screenshot [-- --url http://127.0.0.1:5678] [--workflow exCreateReplyUpd] [--node "Create Ticket"]
+ *   npm run dev -- --screenshot [--url http://127.0.0.1:5678] [--workflow exCreateReplyUpd] [--node "Create Ticket"]
  */
 import type { Page } from 'playwright-core';
 
-import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
+import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from '../test/e2e/editorBrowser';
 
 interface ScreenshotOptions {
 	url: string;

@@ -21,7 +21,7 @@ beforeEach(() => {
 
 const listCalls = () => sandbox.log.filter((entry) => entry.method === 'GET' && entry.pathname === '/api/v1/external/tickets');
 
-describe('importing every ticket through the engine, as bench:memory does', () => {
+describe('importing every ticket through the engine, as bench --memory does', () => {
 	it.each<[ImportMode, number, number]>([
 		['page-per-execution', 3, 3],
 		['sub-workflow-per-page', 4, 3],

@@ -9,7 +9,7 @@ const memoryFile = path.join(dir, 'memory-results.md');
 const resultsFile = path.join(dir, 'results.md');
 
 function writeMemoryResults(figure: string): void {
-	writeFileSync(memoryFile, `# Memory\n\nWritten by \`npm run bench:memory\` on DAY in 9 s. Re-run it to refresh.\n\n${SUMMARY_START}\n| a | ${figure} |\n${SUMMARY_END}\n\nmore\n`);
+	writeFileSync(memoryFile, `# Memory\n\nWritten by \`npm run bench -- --memory\` on DAY in 9 s. Re-run it to refresh.\n\n${SUMMARY_START}\n| a | ${figure} |\n${SUMMARY_END}\n\nmore\n`);
 }
 
 describe('the memory section of results.md', () => {
@@ -24,11 +24,11 @@ describe('the memory section of results.md', () => {
 		expect(text.match(/memory:start/g)).toHaveLength(1);
 		expect(text).toContain('| a | 2 |');
 		expect(text).not.toContain('| a | 1 |');
-		expect(text).toContain('Written by `npm run bench:memory` on DAY in 9 s. The method');
+		expect(text).toContain('Written by `npm run bench -- --memory` on DAY in 9 s. The method');
 		expect(text).toContain('[memory-results.md](memory-results.md)');
 	});
 
-	it('is empty while bench:memory has not run', () => {
+	it('is empty while bench --memory has not run', () => {
 		expect(memorySection(path.join(dir, 'missing.md'))).toBe('');
 	});
 });

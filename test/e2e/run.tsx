@@ -1,5 +1,7 @@
 /**
  * `npm run test:e2e [-- --n8n 2.41.1 --n8n 1.123.81]`: the package as users get it, in real n8n.
+ * `-- --queue` runs queue mode instead (queue/run.tsx), `-- --ui [--url URL --sandbox URL]` the
+ * editor in Chromium (uiTest.tsx).
  *
  * Packs the package (`npm pack`), installs the tarball into a fresh n8n user folder as a
  * community package, imports a credential pointed at the sandbox and the example workflows,
@@ -13,6 +15,7 @@
  */
 
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { ensureQueueServices, runVariant } from '../harness/variants';
 import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import { e2eWorkflows, exampleWorkflows, findWorkflow, pointAtSandbox, sandboxCredentials, type WorkflowFile } from './fixtures';
@@ -148,7 +151,7 @@ function requestedVersions(argv: string[]): string[] {
 	const versions: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--n8n' && argv[i + 1]) versions.push(argv[++i]);
-		else throw new Error(`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')})`);
+		else throw new Error(`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')}) | --queue | --ui [--url URL --sandbox URL]`);
 	}
 	return versions.length ? versions : Object.keys(N8N_TARGETS);
 }
@@ -172,4 +175,11 @@ async function main(): Promise<void> {
 	reportTotals(totals, `end-to-end (${versions.map((v) => `n8n ${v}`).join(', ')}) in ${seconds(started)}`);
 }
 
-runMain(main);
+const variant = runVariant({
+	'--queue': async () => {
+		ensureQueueServices();
+		await import('./queue/run');
+	},
+	'--ui': () => import('./uiTest'),
+});
+if (!variant) runMain(main);

@@ -4,7 +4,7 @@
  * and the parameters: the triggers' against the node's own description, run through n8n-core's
  * poll context against the sandbox; the Data Table rows' against the tables the other sync
  * examples create, and their column expressions against what the triggers emitted. The whole flow
- * in real n8n, overlapping executions included, belongs to `npm run test:sync` (pollingProof.tsx).
+ * in real n8n, overlapping executions included, belongs to `npm run test:sync -- --proof polling` (pollingProof.tsx).
  */
 import { readFileSync } from 'node:fs';
 

@@ -4,7 +4,7 @@
  * In-process there is no Postgres node, so this checks the import: the triggers equal the Data
  * Table edition's, the tables have its columns, and each statement's parameters, evaluated on a
  * record the trigger emits, land in the right columns. The whole flow in real n8n (queue mode, on
- * its PostgreSQL) belongs to `npm run test:sync` (pollingProof.tsx).
+ * its PostgreSQL) belongs to `npm run test:sync -- --proof polling-postgres` (pollingProof.tsx).
  */
 import { readFileSync } from 'node:fs';
 

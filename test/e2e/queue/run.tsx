@@ -1,5 +1,5 @@
 /**
- * `npm run test:e2e:queue`: the package in n8n's queue mode, end to end. Starts a throwaway
+ * `npm run test:e2e -- --queue`: the package in n8n's queue mode, end to end. Starts a throwaway
  * PostgreSQL (n8n's database) and Redis (the queue), then n8n 2.41.1 as three processes, each
  * with its own user folder and the npm-packed package installed as a community package: main
  * (`n8n start`, editor and activation, production webhooks disabled), one worker (`n8n worker`)

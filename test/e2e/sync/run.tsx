@@ -1,19 +1,22 @@
 /**
- * `npm run test:sync [-- --mode regular|queue] [--replies moving|still]
+ * `npm run test:sync`: proof that the sync examples keep n8n Data Tables (or PostgreSQL) equal to the
+ * service, in real n8n 2.41.1. With no flags, what CI runs: one proof per store, replies leaving
+ * their ticket's updated_at alone: the Data Tables in regular mode (SQLite) and PostgreSQL in queue
+ * mode (main + worker + webhook process on PostgreSQL and Redis).
+ * `-- --all` (before a release), or narrowed by `[--mode regular|queue] [--replies moving|still]
  * [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres|large-import]
- * [--timestamps iso|iso-without-zone|epoch-seconds|epoch-milliseconds]`: proof that the sync
- * examples keep n8n Data Tables (or PostgreSQL) equal to the service, in real n8n 2.41.1 (regular
- * mode on SQLite, and queue mode: main + worker + webhook process on PostgreSQL and Redis). The
- * three examples are imported as shipped, the webhook and reconcile workflows activated, the
- * credential pointed at a sandbox with 2,000+ tickets; see syncProof.tsx for the scenario. In queue
- * mode the same for their PostgreSQL edition (large-account-import-postgres.json,
- * sync-webhooks-postgres.json, sync-reconcile-postgres.json), its import stopped once and resumed
- * (chainedImport.tsx), the copy in the PostgreSQL n8n runs on. Then examples/incremental-import.json,
- * alone in a fresh n8n, against a sandbox whose clock can be held (incrementalProof.tsx); and
- * examples/sync-by-polling.json, alone and active (pollingProof.tsx), and in queue mode its
- * PostgreSQL edition, writing into the PostgreSQL n8n runs on; and examples/large-account-import.json
- * (Data Tables), stopped by a failed page and resumed (largeImportProof.tsx). Prints the figures; writes `{passed,
- * failed}` to $TEST_SUMMARY_FILE; ends with "N passed, N failed".
+ * [--timestamps iso|iso-without-zone|epoch-seconds|epoch-milliseconds]`: every proof in both modes
+ * and with both reply behaviours. The three examples are imported as shipped, the
+ * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
+ * tickets; see syncProof.tsx for the scenario. In queue mode the same for their PostgreSQL edition
+ * (large-account-import-postgres.json, sync-webhooks-postgres.json, sync-reconcile-postgres.json),
+ * its import stopped once and resumed (chainedImport.tsx), the copy in the PostgreSQL n8n runs on.
+ * Then examples/incremental-import.json, alone in a fresh n8n, against a sandbox whose clock can be
+ * held (incrementalProof.tsx); and examples/sync-by-polling.json, alone and active
+ * (pollingProof.tsx), and in queue mode its PostgreSQL edition, writing into the PostgreSQL n8n runs
+ * on; and examples/large-account-import.json (Data Tables), stopped by a failed page and resumed
+ * (largeImportProof.tsx). Prints the figures; writes `{passed, failed}` to $TEST_SUMMARY_FILE; ends
+ * with "N passed, N failed".
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -238,24 +241,38 @@ function defaultTimestamps(mode: Mode, proof: Proof): TimestampFormat {
 	return formats[proof];
 }
 
-function requested(argv: string[]): { modes: Mode[]; replies: Replies[]; repliesGiven: boolean; proofs: Proof[]; timestamps?: TimestampFormat } {
+interface Requested {
+	modes: Mode[];
+	replies: Replies[];
+	repliesGiven: boolean;
+	proofs: Proof[];
+	/** No flags: CI's set, one proof per store (Data Tables in regular mode, PostgreSQL in queue mode). */
+	ciSet: boolean;
+	timestamps?: TimestampFormat;
+}
+
+function requested(argv: string[]): Requested {
 	let timestamps: TimestampFormat | undefined;
 	const modes: Mode[] = [];
 	const replies: Replies[] = [];
 	const proofs: Proof[] = [];
+	let all = false;
 	for (let i = 0; i < argv.length; i++) {
-		if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue')) modes.push(argv[++i] as Mode);
+		if (argv[i] === '--all') all = true;
+		else if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue')) modes.push(argv[++i] as Mode);
 		else if (argv[i] === '--replies' && (argv[i + 1] === 'moving' || argv[i + 1] === 'still')) replies.push(argv[++i] as Replies);
 		else if (argv[i] === '--proof' && PROOFS.includes(argv[i + 1] as Proof)) proofs.push(argv[++i] as Proof);
 		else if (argv[i] === '--timestamps' && TIMESTAMP_FORMATS.includes(argv[i + 1] as TimestampFormat)) timestamps = argv[++i] as TimestampFormat;
-		else throw new Error(`usage: run.js [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]... [--timestamps ${TIMESTAMP_FORMATS.join('|')}]`);
+		else throw new Error(`usage: npm run test:sync [-- --all | [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]... [--timestamps ${TIMESTAMP_FORMATS.join('|')}]]`);
 	}
-	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], repliesGiven: replies.length > 0, proofs: proofs.length ? proofs : PROOFS, timestamps };
+	if (argv.length === 0) return { modes: ['regular', 'queue'], replies: ['still'], repliesGiven: true, proofs: ['webhooks', 'webhooks-postgres'], ciSet: true };
+	if (all && argv.length > 1) throw new Error('--all runs every proof: give it alone');
+	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], repliesGiven: replies.length > 0, proofs: proofs.length ? proofs : PROOFS, ciSet: false, timestamps };
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	const { modes, replies, repliesGiven, proofs, timestamps } = requested(process.argv.slice(2));
+	const { modes, replies, repliesGiven, proofs, ciSet, timestamps } = requested(process.argv.slice(2));
 	const workDir = mkdtempSync(path.join(tmpdir(), 'n8n-sync-'));
 	let packed: PackedPackage | undefined;
 	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json, incremental-import.json)`);
@@ -263,7 +280,11 @@ async function main(): Promise<void> {
 		if (!packed) throw new Error('not packed');
 		return packed;
 	};
-	for (const mode of modes) {
+	if (ciSet) {
+		addProof(suite, 'regular', 'still', getPacked, workDir, defaultTimestamps('regular', 'webhooks'));
+		addProof(suite, 'queue', 'still', getPacked, workDir, defaultTimestamps('queue', 'webhooks-postgres'), 'postgres');
+	}
+	for (const mode of ciSet ? [] : modes) {
 		const format = (proof: Proof): TimestampFormat => timestamps ?? defaultTimestamps(mode, proof);
 		if (proofs.includes('webhooks')) for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir, format('webhooks'));
 		if (proofs.includes('incremental')) addIncrementalProof(suite, mode, getPacked, workDir, format('incremental'));

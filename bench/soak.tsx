@@ -1,5 +1,5 @@
 /**
- * `npm run soak`: the node under faults, through n8n's engine in-process, against the sandbox in the
+ * `npm run bench -- --soak`: the node under faults, through n8n's engine in-process, against the sandbox in the
  * same process. Bounded in time; prints counts; exits 1 on any violation.
  * Faults: 15% 429 + 15% 503, latency 0–20 ms on every request, `Retry-After: 0`, so every wait is the
  * node's own backoff floor (0.25–0.5 s, doubling): a few minutes per fault seed, mostly the 500
@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common/descriptions';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/transport/retryPolicy';
-import { credentialsFor, isolateUserFolder, itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson, type WorkflowRun } from './harness';
+import { credentialsFor, isolateUserFolder, itemsWorkflow, runWorkflow, singleNodeWorkflow, type WorkflowJson, type WorkflowRun } from '../test/harness';
 import { type FaultOptions, type Sandbox, startSandbox } from '../sandbox';
 
 /** What one case found: counts to print, and the rules it broke (false: kept). */
@@ -213,6 +213,7 @@ const FAULT_CASES: Case[] = [
 ];
 
 async function main(): Promise<number> {
+	if (process.argv.length > 2) throw new Error(`the soak takes no options: ${process.argv.slice(2).join(' ')}`);
 	isolateUserFolder();
 	console.log(`soak: faults ${JSON.stringify({ ...FAULTS, seed: FAULT_SEEDS })}; time limit ${TIME_LIMIT_MS / 1000} s`);
 	const started = performance.now();

@@ -1,6 +1,6 @@
 /**
  * The n8n editor in Debian's Chromium (`apt-get install -y chromium`) driven by playwright-core,
- * which downloads no browser: shared by `npm run screenshot` and `npm run test:ui`.
+ * which downloads no browser: shared by `npm run dev -- --screenshot` and `npm run test:e2e -- --ui`.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,10 +8,10 @@ import path from 'node:path';
 
 import { chromium, selectors, type Page } from 'playwright-core';
 
-import { startDevEnvironment, type DevEnvironment } from '../test/e2e/devEnvironment';
-import { freePort } from '../test/e2e/n8n/ports';
-import { DEV_OWNER } from '../test/e2e/n8n/restClient';
-import { repoPath } from '../test/harness/repoPath';
+import { startDevEnvironment, type DevEnvironment } from './devEnvironment';
+import { freePort } from './n8n/ports';
+import { DEV_OWNER } from './n8n/restClient';
+import { repoPath } from '../harness/repoPath';
 
 export const CHROMIUM = '/usr/bin/chromium';
 // Without the background-networking flags Chromium keeps dialling hosts this network refuses.

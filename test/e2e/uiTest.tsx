@@ -1,5 +1,5 @@
 /**
- * `npm run test:ui`: the package in n8n's editor, in a real browser, as a user meets it. Real n8n
+ * `npm run test:e2e -- --ui`: the package in n8n's editor, in a real browser, as a user meets it. Real n8n
  * (2.41.1) with the package installed as a community package and the seeded sandbox (the
  * `npm run dev` environment, started here on free ports unless --url names a running one).
  *
@@ -13,15 +13,15 @@
  *   5. open the poll trigger.
  *
  * Each step saves docs/ui-<step>.jpg. Assertions read the page (text, elements), never pixels.
- * Debian's Chromium (`apt-get install -y chromium`) and playwright-core, as `npm run screenshot`.
+ * Debian's Chromium (`apt-get install -y chromium`) and playwright-core, as `npm run dev -- --screenshot`.
  *
- *   npm run test:ui [-- --url http://127.0.0.1:5678 --sandbox http://127.0.0.1:4010]
+ *   npm run test:e2e -- --ui [--url http://127.0.0.1:5678 --sandbox http://127.0.0.1:4010]
  */
 import { writeFileSync } from 'node:fs';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../sandbox';
+import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../sandbox';
 import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
 
 interface UiTestOptions {
