@@ -45,7 +45,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 					},
 					{ secret, nowMs: Date.now(), toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS },
 				)
-			: ({ valid: false, reason: 'invalid_signature', message: 'The credential has no API Secret or Webhook Secret' } as const);
+			: ({ valid: false, reason: 'invalid_signature', message: 'The credential has no API Secret or Webhook Secret: fill one in' } as const);
 		if (!result.valid) {
 			this.logger.warn(`Support Ticket Trigger rejected a delivery (${result.reason}): ${result.message}`);
 			this.getResponseObject().status(401).json({ error: result.reason, message: result.message });
