@@ -63,8 +63,7 @@ export class SupportTicketApi implements ICredentialType {
 		},
 	];
 
-	// Signing needs the exact bytes that go on the wire, which a declarative `IAuthenticateGeneric`
-	// cannot compute: hence a function.
+	// A function: signing needs the exact bytes on the wire, which `IAuthenticateGeneric` cannot compute.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -83,8 +82,7 @@ export class SupportTicketApi implements ICredentialType {
 			method: 'GET',
 			qs: { per_page: 1 },
 		},
-		// n8n checks the status rules on an error answer and the body rules on a success, in order.
-		// Its rule types come as two array types; one list holds both (n8n reads each by its type).
+		// Status rules apply to an error answer, body rules to a success; n8n reads each by its type, hence one cast list.
 		rules: [
 			// Without a rule n8n shows only the status text ("Unauthorized").
 			{
@@ -92,7 +90,7 @@ export class SupportTicketApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The service rejected the request signature: check the API key or API secret (and that the Base URL is the right account)',
+						'The service rejected the request signature. Check the API Key and API Secret, and that the Base URL is the right account.',
 				},
 			},
 			// Signed requests follow no redirect (signRequestOptions): say what the answer means.
@@ -101,7 +99,7 @@ export class SupportTicketApi implements ICredentialType {
 					type: 'responseCode',
 					properties: {
 						value,
-						message: `The service answered with a redirect (HTTP ${value}), which is not followed with the signed request: set the Base URL to the address the service answers at itself, often https:// instead of http:// or another host name`,
+						message: `The service answered with a redirect (HTTP ${value}), which a signed request does not follow. Set the Base URL to the address the service answers at, often https:// instead of http://.`,
 					},
 				}),
 			),
@@ -112,7 +110,7 @@ export class SupportTicketApi implements ICredentialType {
 					key: 'data',
 					value: undefined,
 					message:
-						'The address answered, but not as the Support Ticket API (no list of tickets in its answer): set the Base URL to the address of the API, without /api/v1/external, not of a web page or app',
+						'The address answered, but not as the Support Ticket API (no list of tickets). Set the Base URL to the API\'s address, not a web page\'s, without /api/v1/external.',
 				},
 			} satisfies IAuthenticateRuleResponseSuccessBody,
 		] as IAuthenticateRuleResponseCode[],

@@ -19,9 +19,8 @@ export interface FeedSettings {
 }
 
 /**
- * One poll of New Ticket, Updated Ticket or New Customer: the records new or changed since the last
- * poll, oldest first. Each poll reads newest first down to the overlap window and emits what its
- * fingerprint says is new; a pass cut short by Max Pages per Poll goes on at the next poll.
+ * New Ticket, Updated Ticket, New Customer: reads newest first down to the overlap window, emits what the
+ * fingerprints say is new, oldest first. A pass cut short by Max Pages per Poll goes on at the next poll.
  */
 export async function pollFeed(this: IPollFunctions, settings: FeedSettings): Promise<IDataObject[]> {
 	const { source, query, overlapMs } = settings;
@@ -79,10 +78,7 @@ export async function pollFeed(this: IPollFunctions, settings: FeedSettings): Pr
 		.map((item) => item.record);
 }
 
-/**
- * Reads a pass on for at most `maxPages` pages, down to its low end or the end of the list, and
- * keeps its cursor and position. A refused cursor restarts it from the top.
- */
+/** Reads a pass on for at most `maxPages` pages, keeping its cursor and position; a refused cursor restarts it. */
 async function readPass(
 	this: IPollFunctions,
 	source: PollSource,
@@ -140,9 +136,8 @@ function keptEntries(seen: Map<string, { at: number; print: string }>, windowLow
 const CLOCK_MARGIN_MS = 1_000;
 
 /**
- * Updated Customer: customers have no order by updated_at, so each poll scans the list (a scan longer
- * than Max Pages per Poll goes on at the next poll) and emits every customer whose fingerprint
- * differs from the last scan's. The first scan without Emit Existing emits only changes made after activation.
+ * Updated Customer: customers have no order by updated_at, so each poll scans the list and emits every
+ * customer whose fingerprint differs from the last scan's (a long scan goes on at the next poll).
  */
 export async function scanChanges(this: IPollFunctions, settings: Omit<FeedSettings, 'compareStates'>): Promise<IDataObject[]> {
 	const { source, query } = settings;

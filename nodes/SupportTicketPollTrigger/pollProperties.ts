@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { moreInfo } from '../shared/descriptions/moreInfo';
 import { optionsCollection } from '../shared/descriptions/optionsCollection';
 import { ticketFilters } from '../shared/descriptions/ticketFields';
 import type { QueryInput } from '../shared/signing/serializeQuery';
@@ -56,7 +57,7 @@ export const pollProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Updated Ticket lists tickets by updated_at, newest first (sort_by=updated_at). If your service does not support that sort, the poll fails with an error saying so: use the Support Ticket Trigger (webhooks) for changes instead.',
+			'Updated Ticket needs the service to sort tickets by updated_at. If it does not, the poll fails saying so: use the Support Ticket Trigger (webhooks) instead.',
 		name: 'updatedNotice',
 		type: 'notice',
 		default: '',
@@ -64,7 +65,7 @@ export const pollProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Updated Customer reads every customer on each poll (one call per 100 customers) and emits those that are new or changed since the last poll.',
+			'Updated Customer reads every customer on each poll (one call per 100 customers) and emits the new and changed ones.',
 		name: 'updatedCustomerNotice',
 		type: 'notice',
 		default: '',
@@ -78,7 +79,7 @@ export const pollProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the first poll after activation emits every existing item. Off: it only notes where to start, and later polls emit what is new.',
+				'Whether the first poll after activation emits every existing item. Off: it only notes where to start.',
 		},
 		{
 			displayName: 'Max Pages per Poll',
@@ -96,7 +97,7 @@ export const pollProperties: INodeProperties[] = [
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_OVERLAP_MINUTES,
 			description:
-				'How far below the newest timestamp seen each poll reads again, to catch records that appear late (a late commit, a service clock set back). Records in it are compared by content, so none is emitted twice.',
+				`How far below the newest timestamp seen each poll reads again, to catch records that appear late; none is emitted twice. ${moreInfo('poll-trigger.md')}.`,
 			displayOptions: { show: { '/event': ['newTicket', 'updatedTicket', 'newCustomer'] } },
 		},
 	]),

@@ -13,10 +13,7 @@ export interface ReadOptions {
 	trace?: RequestTrace;
 }
 
-/**
- * The pages of a poll's list. A saved cursor the service refused (expired, or the service restarted)
- * ends the reading with 'cursorRejected' instead of failing the poll: the one place that signal is handled.
- */
+/** The pages of a poll's list; a refused saved cursor (expired, service restarted) ends it with 'cursorRejected', not an error. */
 export async function* readPages(this: IPollFunctions, source: PollSource, options: ReadOptions): AsyncGenerator<ListPage | 'cursorRejected'> {
 	const cursor = options.cursor ?? undefined;
 	let pages = 0;
@@ -62,16 +59,13 @@ function unusable(ctx: IPollFunctions, record: IDataObject, source: PollSource, 
 	});
 }
 
-/**
- * The feed stops at the first record older than what it has seen, so it relies on the list being
- * newest first: a record newer than the one before it (also across pages and polls) fails the poll.
- */
+/** The feed stops at the first older record, so a list not newest first (across pages and polls too) fails the poll. */
 export function checkOrder(ctx: IPollFunctions, source: PollSource, item: Stamped, before: { id: string; atMs: number } | undefined): void {
 	if (!before || item.atMs <= before.atMs) return;
 	const field = source.timestampField;
 	const alternative = field === 'updated_at' ? 'Use the Support Ticket Trigger (webhooks) for changes, or the event New Ticket.' : 'Use the Support Ticket Trigger (webhooks) instead.';
 	throw new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `The service does not sort ${source.noun}s by ${field}: the list is out of order`,
-		description: `It listed ${source.noun} ${item.id} (${new Date(item.atMs).toISOString()}) after ${before.id} (${new Date(before.atMs).toISOString()}), so reading on would miss ${source.noun}s and nothing was emitted. ${alternative}`,
+		description: `It listed ${source.noun} ${item.id} (${new Date(item.atMs).toISOString()}) after ${before.id} (${new Date(before.atMs).toISOString()}), and nothing was emitted, since reading on could miss ${source.noun}s. ${alternative}`,
 	});
 }

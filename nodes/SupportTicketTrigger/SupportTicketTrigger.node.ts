@@ -29,8 +29,7 @@ export class SupportTicketTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty, so n8n answers with the node's webhookResponse: without it n8n falls back to
-				// its default, the literal text "firstEntryJson".
+				// Empty, so n8n answers with our webhookResponse instead of the literal text "firstEntryJson".
 				responseData: '',
 				path: 'support-ticket',
 			},
@@ -38,8 +37,7 @@ export class SupportTicketTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	// The spec defines no registration API, so there is nothing to create or delete at the
-	// service. Activation still reads the credential, so a missing one fails loudly.
+	// The spec has no registration API; activation still reads the credential, so a missing one fails loudly.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

@@ -27,11 +27,7 @@ interface TriggerOptions {
 	includeHeaders?: boolean;
 }
 
-/**
- * Handles one delivery: a delivery that is not genuinely signed is answered 401 and starts
- * nothing; an event the user did not select, or one already received, is answered 200 and
- * starts nothing; anything else starts the workflow with the delivery as the item.
- */
+/** Unsigned: 401. Not selected or already received: 200, nothing starts. Otherwise the delivery is the item. */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = this.getRequestObject() as unknown as ReceivedRequest;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
@@ -49,7 +45,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 					},
 					{ secret, nowMs: Date.now(), toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS },
 				)
-			: ({ valid: false, reason: 'invalid_signature', message: 'The credential has no API Secret or Webhook Secret' } as const);
+			: ({ valid: false, reason: 'invalid_signature', message: 'The credential has no API Secret or Webhook Secret: fill one in' } as const);
 		if (!result.valid) {
 			this.logger.warn(`Support Ticket Trigger rejected a delivery (${result.reason}): ${result.message}`);
 			this.getResponseObject().status(401).json({ error: result.reason, message: result.message });
@@ -76,11 +72,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 }
 
 /**
- * What makes two deliveries "the same" for Drop Repeated Deliveries: the payload's `id` together
- * with a digest of the body, so one event sent again is dropped (even re-signed later), while
- * another event with the same id (e.g. the ticket's, on each of its updates) is not. The unsigned
- * `x-event-id` header counts only without signature verification; without any id, a verified
- * delivery is known by its signature (a byte-identical replay within the timestamp window).
+ * Id plus body digest: some services put the ticket's id on every event of it, so the id alone would drop updates.
+ * The unsigned x-event-id header counts only when signatures are not verified (anyone could change it).
  */
 function deliveryIdentity(
 	headers: RequestHeaders,

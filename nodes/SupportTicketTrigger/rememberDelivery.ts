@@ -4,9 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 const REMEMBERED_DELIVERIES = 1000;
 
 /**
- * Records a delivery's identity in the trigger's workflow static data and says whether it was new.
- * The list is bounded (oldest forgotten first) so static data cannot grow without limit.
- * Deliveries at the same moment each read their own copy, so a race only forgets: it lets a repeat through, never drops an event.
+ * Whether the identity is new; notes it, forgetting the oldest beyond `capacity`.
+ * Simultaneous deliveries each read their own copy, so a race only lets a repeat through, never drops an event.
  */
 export function rememberDelivery(staticData: IDataObject, identity: string, capacity = REMEMBERED_DELIVERIES): boolean {
 	// Named before it held more than ids; saved workflows have it.

@@ -30,10 +30,7 @@ export function parseEventList(text: string | undefined): string[] {
 		.filter((name) => name !== '');
 }
 
-/**
- * Whether a delivery of `event` should start the workflow. Names match exactly; a selected
- * name ending in `.*` (e.g. `ticket.*`) matches every event with that prefix.
- */
+/** Names match exactly; a selected name ending in `.*` (e.g. `ticket.*`) matches that prefix. */
 export function isSelectedEvent(event: string | undefined, selected: string[]): boolean {
 	if (selected.includes(ANY_EVENT)) return true;
 	if (event === undefined) return false;

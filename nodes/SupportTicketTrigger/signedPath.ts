@@ -1,8 +1,4 @@
-/**
- * The path (with query) the service signed. Normally what n8n received; behind a proxy that
- * rewrites paths (e.g. strips `/n8n`), the public path the service calls, which the user gives.
- * A public path without a query keeps the query of the request as received.
- */
+/** The path (with query) the service signed: the user's Public Path when a proxy rewrites it, else what n8n received. */
 export function signedPath(receivedUrl: string, publicPath: string | undefined): string {
 	const given = (publicPath ?? '').trim();
 	if (given === '') return receivedUrl;

@@ -1,13 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TOLERANCE_SECONDS } from '../shared/signing/signature';
+import { moreInfo } from '../shared/descriptions/moreInfo';
 import { optionsCollection } from '../shared/descriptions/optionsCollection';
 import { ANY_EVENT, KNOWN_EVENTS } from './selectEvent';
 
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'The service has no API to register webhooks: copy the <b>Production URL</b> above into the service\'s webhook settings and activate this workflow. The <b>Test URL</b> only receives deliveries while you listen for a test event in the editor, so register it only for a test.',
+			'Copy the <b>Production URL</b> above into the service\'s webhook settings and activate this workflow (the service has no API to register it). The <b>Test URL</b> receives only while you listen for a test event.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -20,7 +21,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: [ANY_EVENT],
 		required: true,
 		description:
-			'Deliveries of other events are answered with 200 and start nothing. Event names the service sends that are not listed can be added under Options > Additional Event Names.',
+			'Other events are answered 200 and start nothing. Add names not listed here under Options > Additional Event Names.',
 	},
 	{
 		displayName: 'Verify Signature',
@@ -28,7 +29,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to accept only deliveries signed with the credential\'s Webhook Secret (or API Secret); unsigned, forged, tampered or stale deliveries are answered with 401 and start nothing',
+			"Whether to accept only deliveries signed with the credential's Webhook Secret (or API Secret). Others are answered 401 and start nothing.",
 	},
 	{
 		displayName:
@@ -54,7 +55,7 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to start nothing for a delivery already received: the same ID with the same content. Events that share an ID but differ still start the workflow. The last 1,000 are remembered.',
+				`Whether to start nothing for a delivery already received (same ID, same content). The last 1,000 are remembered. ${moreInfo('webhook-trigger.md')}.`,
 		},
 		{
 			displayName: 'Event Field',
@@ -78,7 +79,7 @@ export const triggerProperties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. /n8n/webhook/abc123/support-ticket',
 			description:
-				'The path the service calls, if a proxy in front of n8n rewrites it. The signature covers the path the service used; leave empty when n8n receives it unchanged.',
+				'The path the service calls, if a proxy in front of n8n rewrites it (the signature covers that path). Leave empty otherwise.',
 		},
 		{
 			displayName: 'Timestamp Tolerance (Seconds)',
@@ -86,7 +87,7 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TOLERANCE_SECONDS,
-			description: 'How far the x-api-timestamp of a delivery may be from this server\'s clock; older deliveries are rejected as replays',
+			description: 'How far a delivery\'s x-api-timestamp may be from this server\'s clock; others are rejected as replays',
 		},
 	]),
 ];

@@ -22,11 +22,7 @@ export interface WebhookVerification {
 	toleranceSeconds: number;
 }
 
-/**
- * Decides whether a webhook delivery was signed by the service: the same scheme as API
- * requests (timestamp + POST + path?query + sha256 of the raw body), timing-safe, within the
- * timestamp window. Anything unusual (a repeated header, no raw body) fails closed.
- */
+/** The request scheme over the raw body; anything unusual (a repeated header, no raw body) fails closed. */
 export function verifyWebhookSignature(delivery: WebhookDelivery, options: WebhookVerification): VerificationResult {
 	const timestamp = singleHeader(delivery.headers, TIMESTAMP_HEADER);
 	const signature = singleHeader(delivery.headers, SIGNATURE_HEADER);

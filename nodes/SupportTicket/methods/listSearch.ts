@@ -8,10 +8,8 @@ const ENOUGH_MATCHES = 20;
 const MAX_PAGES_PER_SEARCH = 20;
 
 /**
- * The service's list, one page per call while the user scrolls (our cursor is n8n's pagination
- * token). The API has no text search, so a typed filter is matched here, against the label and
- * the id; then pages are read on in the same call until enough match, so a match further down
- * the list shows up instead of "no results".
+ * One page per scroll (our cursor is n8n's pagination token). The API has no text search, so a typed filter
+ * is matched here and pages are read on until enough match, or a match further down would show "no results".
  */
 async function searchPages(
 	ctx: ILoadOptionsFunctions,

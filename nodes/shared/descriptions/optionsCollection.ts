@@ -22,5 +22,5 @@ export const timeoutOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
 	default: DEFAULT_TIMEOUT_MS,
 	description:
-		'How long to wait for the service to answer one request, in milliseconds (60000 is one minute). A read that gets no answer in time is tried again like a dropped connection; for a create, the node first looks whether the service made the record, and sends it again only if not.',
+		'How long to wait for the service to answer one request, in milliseconds. A request without an answer in time is tried again; a create only after checking it was not made.',
 };

@@ -19,13 +19,10 @@ const statusOptions = [
 	{ name: 'Custom', value: CUSTOM_VALUE, description: 'Type a value the service accepts' },
 ];
 
-/**
- * Priority and status, each an option list plus a free-text field for values the list does not
- * name (the service may know more): to set on a ticket, or to filter a ticket list by.
- */
+/** Priority and status, each a list plus a free-text field: the service may know more values than listed. */
 export function ticketStateFields(use: 'set' | 'filter'): INodeProperties[] {
 	const describe = (label: string) =>
-		`${use === 'set' ? `${label} of the ticket.` : `Only tickets with this ${label}.`} The service may know more values than listed: choose Custom and fill in Custom ${label}.`;
+		`${use === 'set' ? `${label} of the ticket.` : `Only tickets with this ${label}.`} For a value not listed, choose Custom and fill in Custom ${label}.`;
 	return [
 		{
 			displayName: 'Priority',

@@ -1,8 +1,4 @@
-/**
- * Reads and checks the node's parameters for one item before any request is made: a missing
- * subject, a malformed e-mail or broken JSON is reported on the item it belongs to, with what
- * to fix, and nothing is sent.
- */
+/** Checks an item's parameters before any request, so bad input fails that item with what to fix and sends nothing. */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
 
 import { parseServiceTimestamp } from './serviceTimestamp';
@@ -24,12 +20,8 @@ export function requireText(ctx: IExecuteFunctions, name: string, label: string,
 }
 
 /**
- * A value mapped into a text field, as the text to send; undefined when there is none (null,
- * undefined). Expressions hand the node whatever they evaluate to: text as it is; a number,
- * boolean or bigint as its decimal text, as n8n users map them (an order number into Subject);
- * a date and time as ISO 8601. An object or a list is refused, naming the field and the item:
- * String() would send "[object Object]" or "a,b", or throw a TypeError for an object without
- * toString.
+ * A mapped value as text (numbers and dates too; undefined for none). Objects and lists are refused:
+ * String() would send "[object Object]" or "a,b".
  */
 export function toText(ctx: IExecuteFunctions | IPollFunctions, value: unknown, label: string, itemIndex: number): string | undefined {
 	if (value === undefined || value === null) return undefined;
@@ -84,10 +76,7 @@ function preview(value: unknown): string {
 	return json.length > 80 ? `${json.slice(0, 77)}...` : json;
 }
 
-/**
- * The text fields of a collection (Additional Fields, Update Fields) that are set, each checked by
- * toText: { key: its text }. An empty text counts as not set.
- */
+/** The set text fields of a collection (Additional Fields, Update Fields); an empty text counts as not set. */
 export function readTexts(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,
@@ -135,7 +124,7 @@ export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemInde
 				ctx,
 				itemIndex,
 				`Custom Fields (JSON) of item ${itemIndex} has the number ${changed.written}, which would be sent as ${changed.sent}`,
-				`Numbers are sent as double-precision numbers: exact up to 15 significant digits, whole numbers up to 9007199254740991 (2^53 - 1). Write it as text in quotes, "${changed.written}", if the service accepts that, or round it.`,
+				`Numbers are exact only up to 15 significant digits (whole numbers up to 2^53 - 1). Write it in quotes, "${changed.written}", if the service accepts text, or round it.`,
 			);
 		}
 	}
@@ -144,12 +133,7 @@ export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemInde
 
 const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/**
- * The first number in a valid JSON text that the request body would not carry as written: the
- * body is stringified from JavaScript numbers (doubles), so 9007199254740993 would go out as
- * …992 and 1e400 as null. Numbers inside strings are skipped. Only the value counts: 1e2 going
- * out as 100, or 1.50 as 1.5, is the same number.
- */
+/** The first number the body (built from doubles) would not carry as written, e.g. 9007199254740993; 1e2 → 100 is fine. */
 function firstInexactNumber(json: string): { written: string; sent: string } | undefined {
 	for (let i = 0; i < json.length; i++) {
 		const c = json[i];
@@ -182,10 +166,7 @@ function decimalValue(number: string): string {
 	return `${sign === '-' ? '-' : '+'}${digits}e${power}`;
 }
 
-/**
- * Status and priority from a collection of ticketStateFields: each the listed value, or the
- * Custom field's text when Custom is chosen; undefined when not set.
- */
+/** Status and priority from ticketStateFields: the listed value, or the Custom field's text. */
 export function readTicketState(
 	ctx: IExecuteFunctions | IPollFunctions,
 	fields: IDataObject,
@@ -218,7 +199,9 @@ export function readId(ctx: IExecuteFunctions, name: string, resource: string, i
 			ctx,
 			itemIndex,
 			`"${id.replace(INVISIBLE, (c) => `<${codePoint(c)}>`)}" is not a valid ${resource} ID`,
-			`${hidden ? `It contains ${codePoint(hidden[0])}, an invisible or control character (often copied along with an ID): retype the ID, or remove the character from the mapped value. ` : ''}An ID contains no spaces, slashes, "?", "#" or invisible characters.`,
+			hidden
+				? `It contains ${codePoint(hidden[0])}, an invisible or control character often copied along with an ID. Retype the ID or clean the mapped value.`
+				: 'An ID contains no spaces, slashes, "?", "#" or invisible characters.',
 		);
 	}
 	return { id, path: encodeURIComponent(id) };
@@ -245,13 +228,8 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 }
 
 /**
- * A date and time as epoch milliseconds, read like the service's own timestamps
- * (parseServiceTimestamp): an ISO 8601 text, Unix time in seconds or milliseconds, a JavaScript
- * Date, or a Luxon DateTime from an expression such as `{{ $now.minus({ days: 1 }) }}`. An ISO
- * text without a zone is read in `zone` when given (a date picked in the field: the workflow's
- * time zone, as other n8n nodes read their date fields), else as UTC, like the service's
- * timestamps without a zone (so a created_at fed back through an expression means the instant
- * the service meant), whatever the machine's zone. Empty means "not set".
+ * Epoch ms, read like the service's timestamps; an ISO text without a zone is read in `zone` (a date picked
+ * in the field, as n8n nodes do), else as UTC so a created_at fed back means the service's instant.
  */
 export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number, zone?: string): number | undefined {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
@@ -263,7 +241,7 @@ export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: stri
 			ctx,
 			itemIndex,
 			`${label} ${shown} is not a date and time`,
-			`Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z (without a zone it is read ${zone ? `in the workflow's time zone, ${zone}` : 'as UTC'}), e.g. the created_at of a ticket, or Unix time in seconds or milliseconds.`,
+			`Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z (without a zone: ${zone ? `the workflow's time zone, ${zone}` : 'UTC'}), or Unix time in seconds or milliseconds.`,
 		);
 	}
 	if (zone !== undefined && typeof value === 'string' && ZONELESS_ISO.test(value.trim())) {
@@ -274,7 +252,7 @@ export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: stri
 				ctx,
 				itemIndex,
 				`The workflow's time zone "${zone}" is unknown`,
-				`${label} has no zone, so it is read in the workflow's time zone. Choose a time zone in the workflow's settings, or give ${label} with a zone, e.g. 2025-06-01T12:00:00Z.`,
+				`Choose a time zone in the workflow's settings, or give ${label} with a zone, e.g. 2025-06-01T12:00:00Z.`,
 			);
 		}
 	}
@@ -309,10 +287,8 @@ function wallClockAt(instant: number, zone: string): number {
 }
 
 /**
- * The instant at which the clock in `zone` shows `wallClock` (given as if it were UTC). Around a
- * change of offset: a time that happens twice is its first occurrence; a time skipped when clocks
- * go forward is read with the offset before the change (02:30 becomes 03:30), as Luxon does.
- * (Luxon takes the second occurrence of a repeated time; the first loses no ticket in between.)
+ * The instant the clock in `zone` shows `wallClock`. A repeated time is its first occurrence (unlike Luxon:
+ * the first loses no ticket in between); a skipped one moves forward by the gap, as Luxon does.
  */
 function wallClockToInstant(wallClock: number, zone: string): number {
 	const day = 86_400_000;

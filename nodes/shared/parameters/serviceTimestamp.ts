@@ -1,18 +1,14 @@
 /**
- * One reading of the service's timestamps (created_at, updated_at) and of dates users give to
- * compare with them, so both sides mean the same instant whatever the n8n host's time zone.
- * The spec only says "timestamp", so this accepts what a service may send:
- * - ISO 8601 with a zone (`Z`, `+02:00`, `+0200`);
- * - ISO 8601 without a zone, read as UTC (Date.parse would read it in the host's local time);
- * - Unix time as a number or a text of digits: below 1e11 it is seconds (1e11 s is the year
- *   5138), from 1e11 on milliseconds (1e11 ms is March 1973, before any ticket); a text needs
- *   9 digits or more (from 1973), as shorter ones are calendar dates ("2024", "20240101");
- * - other texts only when they name their zone (e.g. an HTTP date ending in GMT).
+ * One reading of the service's timestamps and of dates compared with them, whatever the host's time zone
+ * (formats: docs/operations.md). The spec only says "timestamp".
  */
 
 const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+// 9 digits or more: shorter ones are calendar dates ("2024", "20240101").
 const UNIX_TIME = /^-?\d{9,}(\.\d+)?$/;
+// Other texts only when they name their zone (e.g. an HTTP date), or the host's zone would decide.
 const NAMES_A_ZONE = /(GMT|UTC|[+-]\d{2}:?\d{2})/i;
+// 1e11 s is the year 5138; 1e11 ms is March 1973, before any ticket.
 const SECONDS_BELOW = 1e11;
 
 /** Epoch milliseconds, or undefined when the value is no readable timestamp (empty included). */
@@ -43,7 +39,7 @@ function fromUnixTime(value: number): number | undefined {
 	return Math.abs(value) < SECONDS_BELOW ? Math.round(value * 1000) : value;
 }
 
-/** No zone means UTC; `+0200` and `+02` become `+02:00`, which every Date.parse accepts. */
+/** No zone means UTC (Date.parse would use the host's); `+0200` and `+02` become `+02:00`, which every Date.parse accepts. */
 function normalizeZone(zone: string | undefined): string {
 	if (zone === undefined || zone.toUpperCase() === 'Z') return 'Z';
 	const digits = zone.slice(1).replace(':', '');

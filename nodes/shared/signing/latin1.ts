@@ -1,7 +1,6 @@
 /**
- * A key or secret character beyond Latin-1 (an emoji, an invisible character pasted along): the
- * HTTP client sends such a header cut short without an error, and a secret with one is not what
- * the service issued. Says which field and where, never the value.
+ * The HTTP client silently cuts a header at a character beyond Latin-1, and no issued secret has one.
+ * Says which field and where, never the value.
  */
 export function latin1Problem(label: string, value: string): string | undefined {
 	const characters = Array.from(value);

@@ -1,9 +1,4 @@
-/**
- * Serializes query parameters the one way this package puts them on the wire: RFC 3986, every
- * byte outside the unreserved set percent-encoded (space is %20, `+` `/` `=` `!'()*` escaped).
- * The signature covers these exact bytes, so the credential builds the query itself instead of
- * leaving it to the HTTP client, whose serializer differs between n8n versions.
- */
+/** RFC 3986 query bytes, built here because the signature covers them and n8n's serializer differs between versions. */
 export type QueryValue = string | number | boolean | null | undefined;
 export type QueryInput = Record<string, QueryValue | QueryValue[]>;
 

@@ -1,12 +1,6 @@
 /**
- * Turns the request options n8n hands to a credential's `authenticate()` into the exact request
- * that goes on the wire, signed. n8n calls it before serialization, so the options may arrive as
- * a relative `url` plus `baseURL`, a separate `qs` object, an object or string body, no method,
- * or as this function's own output again (n8n re-authenticates after a 401). n8n's HTTP Request node
- * calls it through the older `requestWithAuthentication`, whose options name the address `uri`
- * (the HTTP client reads `url ?? uri`). Whatever the shape,
- * the result carries an absolute URL with the query already in it, a body that is already the
- * JSON text, and a signature over exactly those bytes. The input is never mutated.
+ * n8n's options come before serialization (and again signed, after a 401), so the exact wire bytes are fixed here:
+ * absolute URL with the query in it, the body as JSON text, a signature over both. The input is never mutated.
  */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
@@ -43,11 +37,7 @@ function isEmptyBody(body: unknown): boolean {
 	return typeof body === 'object' && Object.keys(body).length === 0;
 }
 
-/**
- * The body bytes the HTTP client will send, computed the way axios computes them for a JSON
- * request: an object is stringified (compact, as the spec requires); a string that is JSON is
- * trimmed; any other string is sent as a JSON string literal. Bytes are sent as they are.
- */
+/** The body bytes as axios would make them for a JSON request: a non-JSON string becomes a JSON string literal. */
 function serializeBody(body: unknown): Body {
 	if (body instanceof Uint8Array) return body;
 	if (typeof body !== 'string') return JSON.stringify(body);
@@ -77,14 +67,11 @@ type LegacyRequestOptions = IHttpRequestOptions & {
 	followAllRedirects?: boolean;
 };
 
-/**
- * A form body (the HTTP Request node's "Form Urlencoded" / "Form-Data") is encoded by the HTTP
- * client after signing, so no signature could match it; the service takes JSON anyway.
- */
+/** A form body (HTTP Request node) is encoded after signing, so no signature could match it. */
 function rejectFormBody(options: LegacyRequestOptions): void {
 	if (isEmptyBody(options.form) && isEmptyBody(options.formData)) return;
 	throw new Error(
-		'The Support Ticket API takes JSON bodies, not form data: in the HTTP Request node set Body Content Type to JSON',
+		'The Support Ticket API takes JSON bodies, not form data. In the HTTP Request node, set Body Content Type to JSON.',
 	);
 }
 
@@ -116,8 +103,7 @@ export function signRequestOptions(
 	target.hash = '';
 	const query = options.qs ? serializeQuery(options.qs as QueryInput) : '';
 	if (query) target.search = target.search ? `${target.search}&${query}` : `?${query}`;
-	// Re-parse so the signed path is what the HTTP client derives from the URL (new URL() is
-	// what axios uses): dot segments resolved, characters outside the URL grammar escaped.
+	// Re-parsed as axios will (dot segments resolved, stray characters escaped), so the signed path is the sent one.
 	const wire = new URL(target.href);
 	const pathWithQuery = `${wire.pathname}${wire.search}`;
 
@@ -141,10 +127,8 @@ export function signRequestOptions(
 	});
 	if (hasBody) headers['Content-Type'] = 'application/json';
 
-	// No redirect is followed with a signed request, whoever sends it (our nodes, the HTTP Request
-	// node, the credential Test): the signature does not cover the host, so another address could
-	// replay the request to the service within the timestamp window, and n8n forwards only an
-	// Authorization header's removal, not x-api-key's. The redirect comes back as the answer.
+	// Never follow a redirect: the signature does not cover the host, so the new address could replay the
+	// request, and n8n strips only Authorization on a redirect, not x-api-key.
 	const signed: LegacyRequestOptions = {
 		...options,
 		method,

@@ -1,10 +1,6 @@
 /**
- * The request-signing scheme of the External Support Ticket API (spec section 5), as pure
- * functions with no n8n imports: the credential signs outgoing requests with it, the webhook
- * trigger verifies deliveries with it, and tests check both against fixed vectors.
- *
- *   message   = timestamp + METHOD + pathWithQuery + sha256hex(bodyBytes)
- *   signature = hex(HMAC-SHA256(secret, message))
+ * The API's signature (spec section 5), pure so the credential, the webhook trigger and tests share it:
+ * hex(HMAC-SHA256(secret, timestamp + METHOD + pathWithQuery + sha256hex(body))).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -71,10 +67,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 /** A seconds timestamp has 10 digits until the year 2286; 13 digits is a millisecond clock. */
 const MILLISECOND_THRESHOLD = 1e11;
 
-/**
- * Checks a signed request or webhook delivery. The comparison is timing-safe, and every
- * failure says which check failed, never what the expected signature was.
- */
+/** Timing-safe; a failure says which check failed, never what the expected signature was. */
 export function verifySignature(input: VerifyInput): VerificationResult {
 	const { timestamp, signature } = input;
 	const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -96,7 +89,7 @@ export function verifySignature(input: VerifyInput): VerificationResult {
 	if (skew > tolerance) {
 		return fail(
 			'timestamp_outside_window',
-			`The timestamp is ${skew} s away from this server's clock (allowed: ${tolerance} s); check both clocks or a replayed request`,
+			`The timestamp is ${skew} s away from this server's clock (allowed: ${tolerance} s). Check both clocks, or this is a replayed request.`,
 		);
 	}
 	if (!HEX_SHA256.test(signature)) {

@@ -18,7 +18,7 @@ describe('Base URL with spaces around it', () => {
 
 describe('Base URL without a scheme', () => {
 	const withoutScheme = () => sandbox.baseUrl.replace('http://', '');
-	const advice = /is not a web address\. A Base URL is the full address of the service, starting with https:\/\/ \(or http:\/\/\), without \/api\/v1\/external, e.g\. https:\/\/support\.example\.com/;
+	const advice = /is not a web address\. Enter the full address of the service, e\.g\. https:\/\/support\.example\.com, without \/api\/v1\/external\./;
 
 	it('the node fails before any request and says what a Base URL looks like', async () => {
 		const run = await runWorkflow(singleNodeWorkflow(NODE, getTicket), { supportTicketApi: { ...credentials, baseUrl: withoutScheme() } });

@@ -183,7 +183,7 @@ describe('signRequestOptions: Base URL', () => {
 		['ftp://s.example.com', 'ftp://s.example.com'],
 	])('explains what a Base URL looks like when given %j', (baseURL, shown) => {
 		expect(() => signRequestOptions({ baseURL, url: '/api/v1/external/tickets' }, credentials, NOW)).toThrow(
-			new RegExp(`Base URL .*${shown.replace(/[.()]/g, '\\$&')}.*https://.*e\\.g\\. https://support\\.example\\.com`),
+			new RegExp(`Base URL .*${shown.replace(/[.()]/g, '\\$&')}.* is not a web address\\. Enter the full address of the service, e\\.g\\. https://support\\.example\\.com`),
 		);
 	});
 });
