@@ -10,7 +10,7 @@
  *   GET    /__sandbox/webhooks            webhooks and deliveries
  *   POST   /__sandbox/webhooks            {url, events?, secret?} -> {data: {id, ...}}
  *   DELETE /__sandbox/webhooks/<id>       remove a webhook
- *   GET    /__sandbox/behaviour           {reply_moves_ticket}: what the spec leaves open
+ *   GET    /__sandbox/behaviour           {reply_moves_ticket}: what the spec leaves open (docs/api.md#fields)
  *   POST   /__sandbox/behaviour           change it, e.g. {"reply_moves_ticket": false}
  *
  * Webhook chaos and change driver routes: adminChaos.tsx.

@@ -1,5 +1,5 @@
 /**
- * The ten endpoints of spec section 4, under /api/v1/external.
+ * The ten endpoints (docs/api.md#endpoints), under /api/v1/external.
  *
  * Order of checks for every request (the first failure answers):
  *   latency → 401 auth → injected 429/503 → 404 unknown route → 405 method → 413 body size
@@ -31,7 +31,7 @@ export interface ApiContext {
 	now: () => number;
 	maxSkewSeconds: number;
 	isStopped: () => boolean;
-	/** Shapes of successful answers (responseShape.tsx); default: the spec's. */
+	/** Shapes of successful answers (responseShape.tsx); default: the spec's (docs/api.md#answers). */
 	responseShape: ResponseShape;
 	/** Set when the sandbox honours `Idempotency-Key` on creates (off by default: many services ignore it). */
 	idempotencyKeys?: IdempotencyKeys;

@@ -1,5 +1,5 @@
 /**
- * Request signature verification (spec section 5), written independently of the package's
+ * Request signature verification (docs/api.md#signing), written independently of the package's
  * signing code so that a bug on one side cannot cancel out the same bug on the other.
  *
  *   message   = timestamp + METHOD + path-as-received (with query) + sha256hex(raw body)

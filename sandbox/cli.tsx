@@ -1,7 +1,7 @@
 /**
  * Command line: start the sandbox and keep it running until SIGINT/SIGTERM.
  *
- *   node build/sandbox/cli.js --port 4010 --seed 1000 [--key K --secret S]
+ *   node build/sandbox/cli.js --port 4010 [--seed 250] [--key K --secret S]
  *                                  [--seed-random N] [--max-skew SECONDS] [--faults JSON]
  *                                  [--webhook URL ...] [--webhook-chaos JSON] [--driver JSON]
  *                                  [--idempotency-keys on]
@@ -13,10 +13,13 @@ import { validateFaultOptions } from './faults';
 import { type SandboxOptions, startSandbox } from './server';
 import { validateWebhookChaos } from './webhookChaos';
 
+/** Tickets seeded when --seed is not given: enough to page through (3 pages of 100); --seed 0 for none. */
+const DEFAULT_SEED = 250;
+
 const USAGE = `Usage: node build/sandbox/cli.js [options]
 
   --port N          TCP port on 127.0.0.1 (default 4010; 0 picks a free port)
-  --seed N          number of seeded tickets (default 0)
+  --seed N          number of seeded tickets (default ${DEFAULT_SEED}; 0 for none)
   --seed-random N   PRNG seed of the seed data (default 1)
   --key K           API key (default sandbox-key)
   --secret S        API secret (default sandbox-secret)
@@ -37,7 +40,7 @@ interface CliOptions {
 }
 
 function parseArguments(argv: string[]): CliOptions | 'help' {
-	const sandbox: SandboxOptions = { port: 4010 };
+	const sandbox: SandboxOptions = { port: 4010, seed: DEFAULT_SEED };
 	let faults: unknown;
 	let driver: unknown;
 	const webhooks: string[] = [];
@@ -112,6 +115,16 @@ async function main(): Promise<void> {
 	if (options.faults !== undefined) sandbox.setFaults(validateFaultOptions(options.faults));
 	for (const url of options.webhooks) sandbox.addWebhook({ url });
 	if (options.driver !== undefined) sandbox.startDriver(validateChangeDriverOptions(options.driver));
+	// Before the banner: whoever waits for it may stop the sandbox at once.
+	const shutdown = (signal: string): void => {
+		console.log(`\n${signal}: stopping sandbox`);
+		void sandbox.stop().then(() => {
+			process.off('SIGINT', shutdown);
+			process.off('SIGTERM', shutdown);
+		});
+	};
+	process.on('SIGINT', shutdown);
+	process.on('SIGTERM', shutdown);
 	const admin = `${sandbox.baseUrl}${ADMIN_PREFIX}`;
 	console.log(
 		[
@@ -132,16 +145,6 @@ async function main(): Promise<void> {
 			'Press Ctrl+C to stop.',
 		].join('\n'),
 	);
-
-	const shutdown = (signal: string): void => {
-		console.log(`\n${signal}: stopping sandbox`);
-		void sandbox.stop().then(() => {
-			process.off('SIGINT', shutdown);
-			process.off('SIGTERM', shutdown);
-		});
-	};
-	process.on('SIGINT', shutdown);
-	process.on('SIGTERM', shutdown);
 }
 
 void main();

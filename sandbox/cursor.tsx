@@ -5,7 +5,7 @@
  * the query that produced it (endpoint, filters, sort, per_page), authenticated with an
  * HMAC key private to this server instance. Tampering or garbage gives `invalid_cursor`;
  * a genuine cursor sent with a different query gives `cursor_mismatch`, which is the client
- * bug the spec warns about ("valid only for the same query").
+ * bug the spec warns about ("valid only for the same query": docs/api.md#paging).
  *
  * Encoding: base64url( JSON payload bytes || first 16 bytes of HMAC-SHA256(key, payload) ).
  * Cursors do not expire, but a restarted sandbox has a new key, so old cursors are invalid.

@@ -1,7 +1,7 @@
 /**
  * One error shape for every failure the sandbox reports:
  *   {"error": {"code": "...", "message": "...", "details"?: {...}}}
- * The spec leaves the error format "not shown"; this is the sandbox's documented choice.
+ * The spec leaves the error format "not shown" (docs/api.md#errors); this is the sandbox's documented choice.
  */
 
 export interface ErrorBody {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** The spec leaves the body size limit "not shown": the sandbox answers 413 above 1 MiB. */
+/** The spec leaves the body size limit "not shown" (docs/api.md#errors): the sandbox answers 413 above 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; reason: string };

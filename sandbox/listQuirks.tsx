@@ -1,6 +1,6 @@
 /**
  * Deviations a real service may show in its list order, switched on by tests of the poll
- * trigger. The spec says `sort_by` and `sort` apply only "where supported"; a service that does
+ * trigger. `sort_by` and `sort` apply only "where supported" (docs/api.md#paging); a service that does
  * not support them answers in its default order (created_at descending) without an error.
  */
 export interface ListQuirks {

@@ -1,6 +1,6 @@
 /**
  * How the sandbox shapes its answers, switchable for tests of what the spec allows but leaves
- * open, or what real services get slightly wrong. Defaults are the strict spec shapes.
+ * open (docs/api.md#answers), or what real services get slightly wrong. Defaults are the strict spec shapes.
  * - `single`: a single-resource answer as `envelope` `{"data": resource}`, `bare` (the resource
  *   without the envelope) or `noContent` (204, no body: "which operation returns 204: not shown").
  * - `hasMoreAsText`: list answers give `meta.has_more` as the text "true"/"false".

@@ -1,6 +1,6 @@
 /**
  * startSandbox(): a strict, in-memory Support Ticket API on node:http, bound to 127.0.0.1.
- * See README.md in this folder for behaviour chosen where the spec says "not shown".
+ * See README.md in this folder for behaviour chosen where the spec says "not shown" (docs/api.md#open-points).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,7 +51,7 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-	/** `http://127.0.0.1:<port>`: the spec's {base_url}; the API lives under /api/v1/external. */
+	/** `http://127.0.0.1:<port>`: the credential's Base URL; the API lives under /api/v1/external (docs/api.md#base-address-and-versioning). */
 	readonly baseUrl: string;
 	readonly port: number;
 	readonly apiKey: string;
@@ -91,7 +91,7 @@ export interface Sandbox {
 	stop(): Promise<void>;
 	/** A new cursor key, as a restart gives: every cursor issued so far is rejected (`invalid_cursor`). */
 	renewCursorKey(): void;
-	/** Replaces how successes are shaped (responseShape.tsx); `{}` restores the spec's shapes. */
+	/** Replaces how successes are shaped (responseShape.tsx); `{}` restores the spec's shapes (docs/api.md#answers). */
 	setResponseShape(shape: ResponseShape): void;
 	/**
 	 * Holds API answers: `gate` sees every request once its answer is ready and the answer is sent

@@ -95,7 +95,7 @@ export class SandboxStore {
 	listQuirks: ListQuirks = {};
 
 	/**
-	 * Whether a new reply moves its ticket's updated_at (default true). The spec does not say; a
+	 * Whether a new reply moves its ticket's updated_at (default true). The spec does not say (docs/api.md#fields); a
 	 * service where replies leave the ticket alone is as valid, and the sync proof runs under both.
 	 * Switched at run time: `store.replyMovesTicket = false` or POST /__sandbox/behaviour.
 	 */
@@ -204,7 +204,7 @@ export class SandboxStore {
 		return this.emitted('ticket.created', renderTicket(record));
 	}
 
-	/** Any status may follow any other: the spec shows no transition rules. */
+	/** Any status may follow any other: the spec shows no transition rules (docs/api.md#fields). */
 	updateTicket(id: string, body: unknown): Ticket {
 		const record = this.requireTicket(id);
 		const input = validateTicketUpdate(requireObject(body));

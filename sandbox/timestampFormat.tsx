@@ -1,5 +1,5 @@
 /**
- * How the API writes created_at / updated_at. The spec only says "timestamp"; the sandbox
+ * How the API writes created_at / updated_at. The spec only says "timestamp" (docs/api.md#timestamps); the sandbox
  * answers ISO 8601 UTC with milliseconds by default, and can answer the other forms a service
  * might use, so clients are tested against each: ISO without a zone (meant as UTC), or Unix
  * time as a number in seconds or milliseconds. Webhook payloads keep the default form.

@@ -2,7 +2,7 @@
  * Request body validation for create and update operations. Every problem is collected and
  * reported together in one 422 `validation_failed` with `details.fields`.
  *
- * The spec shows only `high` (priority) and `open` (status); the sandbox picks the sets below.
+ * The spec shows only `high` (priority) and `open` (status; docs/api.md#fields); the sandbox picks the sets below.
  * Fields the sandbox does not know are kept as custom fields and echoed back.
  */
 import { FieldErrorCollector } from './errors';

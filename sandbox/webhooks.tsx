@@ -1,5 +1,5 @@
 /**
- * Webhook delivery. The spec leaves events "not shown"; the sandbox's choice:
+ * Webhook delivery. The spec leaves events "not shown" (docs/api.md#webhooks); the sandbox's choice:
  *
  *   POST <url>   Content-Type: application/json
  *   body         {"id":"evt_<n>","event":"ticket.created","created_at":"<iso>","data":{...resource}}

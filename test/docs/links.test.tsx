@@ -1,6 +1,7 @@
 /**
  * Every relative link in the documentation points at a file that exists and, with a #anchor, at a
- * heading of that markdown file (GitHub's slug), so the README's links into docs/ keep working.
+ * heading of that markdown file (GitHub's slug), so the README's links into docs/ keep working;
+ * so does every `docs/<file>.md#<anchor>` a comment or test name in the source points at.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -65,6 +66,29 @@ const brokenLinks = () => {
 	return broken;
 };
 
+/** Source folders whose comments and test names point into docs/ as `docs/<file>.md#<anchor>`. */
+const SOURCE_DIRS = ['nodes', 'credentials', 'sandbox', 'test', 'bench', 'scripts'];
+
+const sourceFiles = (dir: string): string[] =>
+	existsSync(repoPath(dir))
+		? readdirSync(repoPath(dir), { withFileTypes: true }).flatMap((entry) => {
+				const path = join(dir, entry.name);
+				if (entry.isDirectory()) return sourceFiles(path);
+				return /\.tsx?$/.test(entry.name) ? [path] : [];
+			})
+		: [];
+
+const brokenSourceReferences = () => {
+	const broken: string[] = [];
+	for (const file of SOURCE_DIRS.flatMap(sourceFiles)) {
+		for (const m of readFileSync(repoPath(file), 'utf8').matchAll(/\bdocs\/([\w-]+\.md)#([\w-]+)/g)) {
+			const dest = repoPath('docs', m[1]);
+			if (!existsSync(dest) || !anchorsOf(dest).has(m[2])) broken.push(`${file}: ${m[0]}`);
+		}
+	}
+	return broken;
+};
+
 describe('documentation links', () => {
 	it('slugs headings the way GitHub does', () => {
 		expect(slug('Get Many: Return All, Limit, One Page per Run')).toBe('get-many-return-all-limit-one-page-per-run');
@@ -78,5 +102,9 @@ describe('documentation links', () => {
 
 	it('every relative link points at an existing file and, with #anchor, at a heading there', () => {
 		expect(brokenLinks()).toEqual([]);
+	});
+
+	it('every docs/<file>.md#<anchor> named in the source points at a heading there', () => {
+		expect(brokenSourceReferences()).toEqual([]);
 	});
 });

@@ -20,7 +20,7 @@ export interface SandboxFixture {
 /**
  * Jest fixture: one sandbox for the enclosing file or describe block, started in beforeAll and
  * stopped in afterAll. Before each test its request log is empty, and it has no faults and answers
- * in the spec's shapes, whatever the test before it set.
+ * in the spec's shapes (docs/api.md#answers), whatever the test before it set.
  */
 export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
 	let started: Sandbox | undefined;

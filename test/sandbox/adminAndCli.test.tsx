@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { RequestLogEntry } from '../../sandbox';
 import { TestClient } from './testClient';
@@ -66,21 +66,34 @@ describe('sandbox admin surface', () => {
 
 });
 
+/** Starts the command line with `args`; resolves once it has printed its banner. */
+async function startCli(args: string[]): Promise<{ cli: ChildProcess; baseUrl: string; output: string }> {
+	const cli = spawn(process.execPath, [...LOAD_TYPESCRIPT, path.join(__dirname, '../../sandbox/cli.tsx'), '--port', '0', ...args], {
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const baseUrl = await new Promise<string>((resolve, reject) => {
+		cli.stdout.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+			const match = /base URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+			if (match && output.includes('Press Ctrl+C')) resolve(match[1]);
+		});
+		cli.once('exit', () => reject(new Error(`cli exited early: ${output}`)));
+	});
+	return { cli, baseUrl, output };
+}
+
+async function stopCli(cli: ChildProcess): Promise<number | null> {
+	return await new Promise<number | null>((resolve) => {
+		cli.once('exit', (code) => resolve(code));
+		cli.kill('SIGTERM');
+	});
+}
+
 describe('sandbox command line', () => {
 	it('starts with --port 0 --seed, prints base URL, key and secret, and exits cleanly on SIGTERM', async () => {
-		const cli = spawn(process.execPath, [...LOAD_TYPESCRIPT, path.join(__dirname, '../../sandbox/cli.tsx'), '--port', '0', '--seed', '50', '--key', 'k1', '--secret', 's1'], {
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let output = '';
-		cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		const baseUrl = await new Promise<string>((resolve, reject) => {
-			cli.stdout.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const match = /base URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-				if (match && output.includes('Press Ctrl+C')) resolve(match[1]);
-			});
-			cli.once('exit', () => reject(new Error(`cli exited early: ${output}`)));
-		});
+		const { cli, baseUrl, output } = await startCli(['--seed', '50', '--key', 'k1', '--secret', 's1']);
 		expect(output).toContain('API key    k1');
 		expect(output).toContain('API secret s1');
 		expect(output).toContain('50 tickets');
@@ -91,11 +104,27 @@ describe('sandbox command line', () => {
 		} finally {
 			client.close();
 		}
-		const exitCode = await new Promise<number | null>((resolve) => {
-			cli.once('exit', (code) => resolve(code));
-			cli.kill('SIGTERM');
-		});
-		expect(exitCode).toBe(0);
+		expect(await stopCli(cli)).toBe(0);
+	});
+
+	it('seeds 250 tickets without --seed (as the README\'s "From zero" starts it), none with --seed 0', async () => {
+		const seeded = await startCli([]);
+		try {
+			expect(seeded.output).toContain('seeded     250 tickets');
+			const client = new TestClient(seeded.baseUrl, 'sandbox-key', 'sandbox-secret');
+			try {
+				const page = (await client.get('/tickets?per_page=100')).json as { data: unknown[]; meta: { has_more: boolean } };
+				expect(page.data).toHaveLength(100);
+				expect(page.meta.has_more).toBe(true);
+			} finally {
+				client.close();
+			}
+		} finally {
+			expect(await stopCli(seeded.cli)).toBe(0);
+		}
+		const empty = await startCli(['--seed', '0']);
+		expect(empty.output).toContain('seeded     0 tickets');
+		expect(await stopCli(empty.cli)).toBe(0);
 	});
 
 	it('rejects unknown options with usage and exit code 2', async () => {

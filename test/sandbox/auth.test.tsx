@@ -1,7 +1,7 @@
 import { API, errorOf, signForTest, TestClock } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
 
-describe('sandbox authentication (spec section 5)', () => {
+describe('sandbox authentication (docs/api.md#signing)', () => {
 	const clock = new TestClock();
 	const { sandbox, client } = useSandboxClient({ seed: 3, now: clock.now, keys: { 'second-key': 'second-secret' } });
 	const nowSeconds = (): number => Math.floor(clock.ms / 1000);
@@ -103,7 +103,7 @@ describe('sandbox authentication (spec section 5)', () => {
 		});
 	});
 
-	it('rejects an upper-case hex signature (the spec requires lowercase)', async () => {
+	it('rejects an upper-case hex signature (signing requires lowercase)', async () => {
 		const good = await client.get('/tickets');
 		expect(good.status).toBe(200);
 		const timestamp = String(nowSeconds());

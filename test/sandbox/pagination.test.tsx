@@ -15,7 +15,7 @@ function ids(items: Array<{ id: string }>): string[] {
 	return items.map((i) => i.id);
 }
 
-describe('sandbox lists and pagination (spec 4.1)', () => {
+describe('sandbox lists and pagination (docs/api.md#paging)', () => {
 	const clock = new TestClock();
 	const { sandbox, client } = useSandboxClient({ seed: 300, now: clock.now });
 	let seeded: Ticket[];

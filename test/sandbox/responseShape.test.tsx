@@ -1,7 +1,7 @@
 import type { ListBody } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
 
-/** The sandbox's answers a real service might give instead of the spec's (responseShape.tsx). */
+/** The sandbox's answers a real service might give instead of the spec's (responseShape.tsx, docs/api.md#answers). */
 describe('sandbox response shapes', () => {
 	const { sandbox, client } = useSandboxClient({ seed: 30 });
 	afterEach(() => sandbox.setResponseShape({}));

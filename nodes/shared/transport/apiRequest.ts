@@ -170,7 +170,7 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 
 /**
  * A 2xx answer, checked: the spec's envelope or what the spec and real services are known to
- * send instead (see withData). A body that is not JSON (an HTML page, JSON cut off), a list
+ * send instead (see withData and docs/api.md#answers). A body that is not JSON (an HTML page, JSON cut off), a list
  * without its `data` array or a record that is not an object is an error, never an empty or
  * made-up result: the Base URL may point at a web app that answers 200 to everything.
  */
@@ -215,7 +215,7 @@ function redirectError(ctx: ApiFunctions, request: ApiRequest, baseURL: string, 
 }
 
 /**
- * A success in the spec's envelope (`{data, meta?}`), whatever came back, so every operation's
+ * A success in the spec's envelope (`{data, meta?}`, docs/api.md#answers), whatever came back, so every operation's
  * item has an object: a 204 or empty body gives what is known (the id that was asked for), a
  * body without `data` is taken as the resource itself. A create is given no context: the id
  * asked for is not the new record's (a reply's context is its ticket).

@@ -1,7 +1,7 @@
 /**
  * Turns a service answer that is not a success into what the user reads in n8n: what happened
  * and what to do about it. The service's own error body (commonly `{error: {code, message,
- * details}}`; "not shown" in the spec) is used when present and ignored when it is not.
+ * details}}`; "not shown" in the spec: docs/api.md#errors) is used when present and ignored when it is not.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NEVER_SENT_CODES } from './retryPolicy';
@@ -80,7 +80,7 @@ function fieldMessages(fields: Record<string, unknown> | undefined): string {
 export const REJECTED_CURSOR_MESSAGE = 'The service rejected the page cursor';
 
 /**
- * The spec does not show how an invalid or expired cursor is refused, so besides a 400 naming the
+ * The spec does not show how an invalid or expired cursor is refused (docs/api.md#paging), so besides a 400 naming the
  * cursor (e.g. `invalid_cursor`, `cursor_mismatch`), a 404, 410 (gone: expired) or 422
  * counts when the request carried a cursor and the error's code, message or field names mention
  * it. Without a cursor in the request, or without the mention, a 404 stays "not found" (a missing

@@ -51,7 +51,7 @@ type NextPage = { cursor: string } | { end: true } | { cursorMissing: true };
 
 /**
  * What `meta` says about the next page. Read tolerantly, since services differ in details the
- * spec leaves open: `has_more` may come as `true`, `"true"` or `1` (text must not end paging
+ * spec leaves open (docs/api.md#paging): `has_more` may come as `true`, `"true"` or `1` (text must not end paging
  * silently); a cursor without any `has_more` is followed; `false`, `"false"`, 0, no cursor
  * without `has_more`, or no `meta` end the list. But `has_more` true with no usable cursor
  * (null, left out, "" or not text) is not read as the end: that would make an incomplete list

@@ -115,7 +115,7 @@ async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, work
 	}
 }
 
-/** Whether a reply moves its ticket's updated_at: the spec leaves it open, the proof runs both. */
+/** Whether a reply moves its ticket's updated_at: the spec leaves it open (docs/api.md#fields), the proof runs both. */
 type Replies = 'moving' | 'still';
 
 function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat, store: SyncStore = 'dataTables'): void {

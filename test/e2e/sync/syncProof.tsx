@@ -78,7 +78,7 @@ export interface ProofSettings {
 	seed: number;
 	/** Relative weights of the change kinds (ChangeDriverOptions.mix). */
 	mix: NonNullable<ChangeDriverOptions['mix']>;
-	/** Whether a reply moves its ticket's updated_at (the spec leaves it open; the proof runs both). */
+	/** Whether a reply moves its ticket's updated_at (the spec leaves it open, docs/api.md#fields; the proof runs both). */
 	replyMovesTicket: boolean;
 	/** Forces the import/webhook race on every import page (forcedRace.tsx); undefined: not forced. */
 	forcedRace?: ForcedRaceSettings;

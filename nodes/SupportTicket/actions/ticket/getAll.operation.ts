@@ -61,7 +61,7 @@ export const concurrent = false;
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// Only what the user set is sent: "where supported" in the spec means a parameter may be unknown.
+	// Only what the user set is sent: "where supported" (docs/api.md#paging) means a parameter may be unknown.
 	const { sortBy, sortOrder } = readTexts(this, options, { sortBy: 'Sort By', sortOrder: 'Sort Order' }, itemIndex);
 	const qs: QueryInput = { ...readTicketState(this, filters, itemIndex), sort_by: sortBy, sort: sortOrder };
 	// Picked or typed in the field (not an expression): a time without zone is in the workflow's

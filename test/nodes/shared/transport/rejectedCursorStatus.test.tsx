@@ -5,7 +5,7 @@ import { chainWorkflow, createPoller, credentialsFor, runWorkflow, singleNodeWor
 import { startSandbox } from '../../../../sandbox';
 
 /**
- * The spec does not show how a service rejects an invalid or expired cursor. Besides 400, a 404,
+ * The spec does not show how a service rejects an invalid or expired cursor (docs/api.md#paging). Besides 400, a 404,
  * 410 or 422 to a request that carried a cursor, whose error names the cursor, is read as a
  * rejected cursor: the user reads the same message and advice, the poll trigger recovers the same way.
  */

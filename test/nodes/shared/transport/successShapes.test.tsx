@@ -5,7 +5,7 @@ import { startSandbox } from '../../../../sandbox';
 
 /**
  * Successes without the `{data}` envelope: the spec allows 204 with no body on operations it does
- * not name. Every output item still has an object, with what can be known.
+ * not name (docs/api.md#answers). Every output item still has an object, with what can be known.
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
