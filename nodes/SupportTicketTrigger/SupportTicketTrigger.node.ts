@@ -37,7 +37,7 @@ export class SupportTicketTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	// The spec has no registration API; activation still reads the credential, so a missing one fails loudly.
+	// The API has no webhook registration (docs/api.md#webhooks); activation still reads the credential, so a missing one fails loudly.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
  * One reading of the service's timestamps and of dates compared with them, whatever the host's time zone
- * (formats: docs/operations.md). The spec only says "timestamp".
+ * (formats: docs/operations.md). The API only says "timestamp" (docs/api.md#timestamps).
  */
 
 const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;

@@ -1,5 +1,5 @@
 /**
- * The API's signature (spec section 5), pure so the credential, the webhook trigger and tests share it:
+ * The API's signature (docs/api.md#signing), pure so the credential, the webhook trigger and tests share it:
  * hex(HMAC-SHA256(secret, timestamp + METHOD + pathWithQuery + sha256hex(body))).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
@@ -8,7 +8,7 @@ export const API_KEY_HEADER = 'x-api-key';
 export const TIMESTAMP_HEADER = 'x-api-timestamp';
 export const SIGNATURE_HEADER = 'x-api-signature';
 
-/** The window the service is assumed to accept; the spec does not show one (see docs/webhook-trigger.md). */
+/** The window the service is assumed to accept; the API does not say (docs/api.md#signing). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type Body = string | Uint8Array;
