@@ -101,6 +101,9 @@ export class SandboxStore {
 	 */
 	replyMovesTicket = true;
 
+	/** A helpdesk rule: a patch applied to every new ticket at once, e.g. `{ priority: 'urgent' }` (the answer shows it). */
+	ticketCreatedRule: Record<string, unknown> | undefined;
+
 	constructor(private readonly now: () => number = Date.now) {}
 
 	get ticketCount(): number {
@@ -201,7 +204,8 @@ export class SandboxStore {
 			custom: nonEmpty(input.custom),
 		};
 		this.addTicket(record);
-		return this.emitted('ticket.created', renderTicket(record));
+		const created = this.emitted('ticket.created', renderTicket(record));
+		return this.ticketCreatedRule ? this.updateTicket(created.id, this.ticketCreatedRule) : created;
 	}
 
 	/** Any status may follow any other: the spec shows no transition rules (docs/api.md#fields). */
