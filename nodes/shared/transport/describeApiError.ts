@@ -201,7 +201,7 @@ export function pageText(page: number, itemsBefore = 0): string {
 	return page === 1 ? 'Page 1 of the list' : `Page ${page} of the list, after ${itemsBefore} items`;
 }
 
-const BASE_URL_ADVICE = 'Check that the Base URL in the credential is the address of the Support Ticket API, not of a web page or app; if it is, try again later.';
+const BASE_URL_ADVICE = 'Check the Base URL in the credential: it must be the address of the Support Ticket API, not of a web page or app; if it is, try again later.';
 
 /** A 2xx answer that is not what the API sends: not JSON at all, a list without its `data` array, or a list for one record. */
 export function describeMalformedAnswer(

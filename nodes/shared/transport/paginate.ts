@@ -80,7 +80,7 @@ function checkEntries(ctx: ApiFunctions, items: unknown[], itemIndex: number | u
 		if (kind === undefined) continue;
 		throw new NodeApiError(ctx.getNode(), {} as JsonObject, {
 			message: `The service sent a list entry that is not an object: entry ${i + 1} is ${kind}`,
-			description: `${pageText(page, readSoFar)}. Check that the Base URL in the credential is the address of the Support Ticket API; if it is, the service is at fault.`,
+			description: `${pageText(page, readSoFar)}. Check the Base URL in the credential: it must be the address of the Support Ticket API; if it is, the service is at fault.`,
 			itemIndex,
 		});
 	}

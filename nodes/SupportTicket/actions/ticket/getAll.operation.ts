@@ -24,7 +24,7 @@ const properties: INodeProperties[] = [
 			name: 'createdAfter',
 			type: 'dateTime',
 			default: '',
-			description: `Only tickets created at or after this moment, e.g. the newest created_at you imported (write by ID: tickets of that instant come again). ${docsLink('operations.md#created-after')}`,
+			description: `Only tickets created at or after this moment, e.g. the newest created_at you imported (write by ID: tickets of that instant come again). ${docsLink('operations.md#created-after')}.`,
 		},
 		{
 			displayName: 'Sort By',
