@@ -25,7 +25,7 @@ describe('a refused connection', () => {
 			{ supportTicketApi: credentialsFor(sandbox, baseUrl) },
 		);
 		expect(result.error?.message).toMatch(/^Could not reach the service: the connection was refused/);
-		expect(result.error?.description).toContain(`Nothing answers at ${hostPort}: is the Base URL right, is the service up?`);
+		expect(result.error?.description).toContain(`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`);
 	});
 
 	it('a create that was refused is tried again (nothing was sent), then says nothing answers', async () => {
@@ -35,6 +35,6 @@ describe('a refused connection', () => {
 			{ supportTicketApi: credentialsFor(sandbox, baseUrl) },
 		);
 		expect(result.error?.message).toBe('Could not reach the service: the connection was refused, still after 5 attempts');
-		expect(result.error?.description).toBe(`Network error ECONNREFUSED. Nothing answers at ${hostPort}: is the Base URL right, is the service up? Check the Base URL in the credential.`);
+		expect(result.error?.description).toBe(`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`);
 	});
 });

@@ -20,14 +20,8 @@ const operations: Record<string, Record<string, { execute: Operation; concurrent
 );
 
 /**
- * The one item loop of the node: every operation handles a single item; pairing of output to
- * input and "continue on fail" live here, once. Up to Concurrent Requests items are in flight at
- * once, paced by one RequestLimiter for the run; each item's output goes into its own slot, so
- * the output order is the input order whatever order the answers come in. Without Continue On
- * Fail the first failure stops new items from starting, the ones in flight finish, and the node
- * fails with the error of the lowest failed item, as a one-by-one loop would have. Resource and
- * operation are read once (as n8n's own routers do), and so is the credential's Base URL: n8n's
- * server decrypts the credential on every read.
+ * The node's one item loop: pairing and Continue On Fail live here, once. Items run concurrently but
+ * output keeps input order, and a failure ends the run as a one-by-one loop would (lowest failed item).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -39,7 +33,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const concurrency = handler.concurrent ? readConcurrency(this, items.length) : 1;
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
-	// Read by the first item that starts; a wrong Base URL fails every item with the same message.
+	// Read once (n8n decrypts the credential on every read); a wrong Base URL fails every item alike.
 	let baseURL: Promise<string> | undefined;
 	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
 	// The lowest failed item (without Continue On Fail); Infinity while none failed.

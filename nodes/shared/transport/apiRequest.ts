@@ -28,6 +28,7 @@ import {
 } from './describeApiError';
 import {
 	DEFAULT_RETRY_POLICY,
+	headerText,
 	isRetryable,
 	maxAttemptsFor,
 	mayHaveBeenProcessed,
@@ -48,37 +49,33 @@ export interface ApiRequest {
 	qs?: QueryInput;
 	body?: IDataObject;
 	itemIndex?: number;
-	/** Names the resource in a 404 message. */
 	context?: ErrorContext;
 	/** Shared by the items of one run when they are sent concurrently: paces every attempt. */
 	limiter?: RequestLimiter;
-	/** From readServiceBaseUrl, when the caller sends many requests (a list traversal, a run's items): read once, not per request. */
+	/** From readServiceBaseUrl, read once by a caller that sends many requests. */
 	baseURL?: string;
 	/** How long one attempt may go without an answer (Options → Timeout); DEFAULT_TIMEOUT_MS if unset. */
 	timeoutMs?: number;
-	/** A list answer must carry a `data` array (a bare array is taken as one); anything else answers one record. */
+	/** A list answer must carry a `data` array (a bare array is taken as one). */
 	answer?: 'list' | 'record';
 	/** Filled in for a caller that needs more than the answer's body (a create's recovery). */
 	trace?: RequestTrace;
-	/** Sent as `Idempotency-Key` (not signed: the signature covers no header); the same on every retry of a create. */
+	/** Sent as `Idempotency-Key`, the same on every retry of a create. */
 	idempotencyKey?: string;
 }
 
 /** What apiRequest tells a caller beyond the body. */
 export interface RequestTrace {
-	/** The service's clock minus this machine's, from the last answer's Date header (whole seconds, so up to 1 s low). */
+	/** The service's clock minus this machine's, from the last answer's Date header (whole seconds). */
 	serviceClockOffsetMs?: number;
-	/** Set when a POST failed in a way the service may have processed it: a gateway's 502/504 or bare 503, a connection lost after sending. */
+	/** Set when a POST failed in a way the service may have processed it (see mayHaveBeenProcessed). */
 	createMayExist?: boolean;
 }
 
-/** What the items of one node run share: the limiter pacing their requests, the Base URL read once, the item's Timeout. */
+/** What the items of one node run share. */
 export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs'>;
 
-/**
- * The credential's Base URL, checked. Checked here too (the credential checks it when signing), so
- * the message names the item. Every read makes n8n decrypt the credential: a traversal reads it once.
- */
+/** The credential's Base URL, checked here too so the message names the item. Each read decrypts the credential: read it once. */
 export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Promise<string> {
 	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
 	return readBaseUrl(
@@ -91,11 +88,7 @@ export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Pro
 	);
 }
 
-/**
- * One call to the service, signed by the credential, with the package's retry rules: transient
- * failures wait (`Retry-After` or backoff) and try again within a bounded number of attempts and
- * time; whatever is left becomes a NodeApiError that says what happened and what to do.
- */
+/** One signed call to the service, retried by the retry policy; what still fails becomes a NodeApiError. */
 export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promise<IDataObject> {
 	const policy = DEFAULT_RETRY_POLICY;
 	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
@@ -127,7 +120,6 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 			response = await (request.limiter ? request.limiter.run(send) : send());
 			if (request.trace) {
-				// The service's clock, for a caller that compares its timestamps with the send time.
 				const serviceNow = Date.parse(String(response.headers?.date));
 				if (!Number.isNaN(serviceNow)) request.trace.serviceClockOffsetMs = serviceNow - Date.now();
 			}
@@ -147,33 +139,18 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 		const retryable = isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
 		const withinBudget = waitedMs + delay <= policy.budgetMs;
 		if (!retryable || !withinBudget) {
-			// A Retry-After beyond the budget ends here: trying earlier than asked would be refused again.
-			// Otherwise the budget ran out on the waits themselves (e.g. "Retry-After: 0" each time).
+			// Out of time: on a Retry-After beyond the budget (trying earlier would be refused again), or on the waits themselves.
 			const askedTooLong = retryAfterMs !== undefined && retryAfterMs > policy.budgetMs;
-			const budget = retryable ? { budgetMs: policy.budgetMs, ...(askedTooLong ? { retryAfterMs } : { waitedMs }) } : {};
-			const mayBeProcessed = mayHaveBeenProcessed(request.method, failure);
-			if (mayBeProcessed && request.trace) request.trace.createMayExist = true;
-			throw toNodeApiError(
-				this,
-				request.method,
-				failure,
-				transport,
-				response,
-				{ ...request.context, attempts: attempt, ...budget, ...(mayBeProcessed ? { createNotRepeated: true } : {}) },
-				request.itemIndex,
-			);
+			const budget = retryable ? (askedTooLong ? { retryAfterMs } : { waitedMs }) : {};
+			if (request.trace && mayHaveBeenProcessed(request.method, failure)) request.trace.createMayExist = true;
+			throw toNodeApiError(this, failure, transport, response, { ...request.context, attempts: attempt, ...budget }, request.itemIndex);
 		}
 		waitedMs += delay;
 		await sleep(delay);
 	}
 }
 
-/**
- * A 2xx answer, checked: the spec's envelope or what the spec and real services are known to
- * send instead (see withData and docs/api.md#answers). A body that is not JSON (an HTML page, JSON cut off), a list
- * without its `data` array or a record that is not an object is an error, never an empty or
- * made-up result: the Base URL may point at a web app that answers 200 to everything.
- */
+/** A 2xx answer, checked: a malformed one is an error, never an empty result (a web app may answer 200 to everything; docs/api.md#answers). */
 function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpFullResponse, isCreate: boolean): IDataObject {
 	const { body } = response;
 	const contentType = headerText(response.headers?.['content-type']);
@@ -187,7 +164,7 @@ function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpF
 		// A create's own id is unknown until the service says it; a reply's context is its ticket.
 		return withData(body, isCreate ? undefined : request.context);
 	}
-	const { message, description } = describeMalformedAnswer(problem, contentType, body, { ...request.context, createNotRepeated: isCreate });
+	const { message, description } = describeMalformedAnswer(problem, contentType, body, request.context ?? {}, isCreate);
 	const error = new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message,
 		description,
@@ -197,12 +174,7 @@ function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpF
 	throw error;
 }
 
-function headerText(value: unknown): string | undefined {
-	const text = Array.isArray(value) ? value[0] : value;
-	return typeof text === 'string' && text.trim() !== '' ? text.trim() : undefined;
-}
-
-/** A 3xx: the node follows no redirect (a signed request must not go to another address), so it says where the service points to. */
+/** A 3xx is never followed with a signed request: the error says where the service points to. */
 function redirectError(ctx: ApiFunctions, request: ApiRequest, baseURL: string, response: IN8nHttpFullResponse): NodeApiError {
 	const requested = `${baseURL.replace(/\/+$/, '')}${API_PREFIX}${request.path}`;
 	const { message, description } = describeRedirect(response.statusCode, headerText(response.headers?.location), requested, API_PREFIX);
@@ -214,12 +186,7 @@ function redirectError(ctx: ApiFunctions, request: ApiRequest, baseURL: string, 
 	});
 }
 
-/**
- * A success in the spec's envelope (`{data, meta?}`, docs/api.md#answers), whatever came back, so every operation's
- * item has an object: a 204 or empty body gives what is known (the id that was asked for), a
- * body without `data` is taken as the resource itself. A create is given no context: the id
- * asked for is not the new record's (a reply's context is its ticket).
- */
+/** A success in the spec's envelope (`{data, meta?}`), whatever came back; an empty body gives the id asked for (docs/api.md#answers). */
 function withData(body: unknown, context: ErrorContext | undefined): IDataObject {
 	if (Array.isArray(body)) return { data: body };
 	const root = body && typeof body === 'object' ? (body as IDataObject) : {};
@@ -231,11 +198,7 @@ function withData(body: unknown, context: ErrorContext | undefined): IDataObject
 /** Codes of an answer that started and was cut off before its end (axios: "stream has been aborted"). */
 const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
 
-/**
- * A request that got no complete answer, or undefined for any other error. The retry policy sees
- * a timeout as ETIMEDOUT and a cut-off answer as ECONNRESET: both are safe to repeat for a GET,
- * like a dropped connection; for a create they leave open whether it was processed (nodes/SupportTicket/actions/common/createRecord.ts).
- */
+/** A request that got no complete answer (undefined for any other error); a timeout counts as ETIMEDOUT, a cut-off answer as ECONNRESET. */
 function transportFailure(error: unknown, timeoutMs: number, baseURL: string): TransportDetail | undefined {
 	for (let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
 		const code = current.code;
@@ -259,7 +222,6 @@ function hostOf(baseURL: string): string | undefined {
 
 function toNodeApiError(
 	ctx: ApiFunctions,
-	method: string,
 	failure: AttemptFailure,
 	transport: TransportDetail | undefined,
 	response: IN8nHttpFullResponse | undefined,
@@ -268,7 +230,7 @@ function toNodeApiError(
 ): NodeApiError {
 	if ('connectionError' in failure) {
 		const code = transport?.code ?? failure.connectionError;
-		const { message, description } = describeConnectionError(code, method, context.attempts ?? 1, transport);
+		const { message, description } = describeConnectionError(code, context.attempts ?? 1, transport);
 		// Not under `code`: NodeApiError would swap the message for its generic text for that code.
 		return new NodeApiError(ctx.getNode(), { network_error: code } as JsonObject, {
 			message,

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retryPolicy';
 
-/** What the limiter needs to see of an answer: n8n's full response. */
+/** What the limiter reads of n8n's full response. */
 interface ResponseLike {
 	statusCode?: number;
 	headers?: Record<string, unknown>;
@@ -10,7 +10,7 @@ interface ResponseLike {
 
 /** 429 and 503 say "too much, nothing was processed": the signal to slow down. */
 const SLOW_DOWN_STATUSES = [429, 503];
-/** Rate limits count requests per second: the window successes are counted in, and the pace of growing back. */
+/** Rate limits count per second: the window successes are counted in, and the pace of growing back. */
 const SECOND_MS = 1000;
 /** Near the level that was refused last, the allowance probes upwards this slowly. */
 const PROBE_EVERY_MS = 10_000;
@@ -18,25 +18,8 @@ const PROBE_EVERY_MS = 10_000;
 const FIRST_ALLOWANCE = 16;
 
 /**
- * How many requests of one node run may be on their way at once, shared by all items of the run
- * (one instance per execution, never module state).
- *
- * A run starts with 16 at once and adds one per success (doubling per round trip) up to the
- * maximum the user set, so a service with a small rate limit sees a few requests refused, not
- * the whole first round.
- *
- * A 429/503 (once per round of requests: refusals of requests sent together count once) lowers
- * the allowance to half, or further, to what the service kept up with in the last second: the
- * round-trip times of the successes answered in that second, summed, divided by the second
- * (Little's law: how many requests were on their way on average). It grows back by one per second
- * without a refusal, except the step onto the level that was refused, which waits ten seconds: growing back per round trip (tens of milliseconds against a nearby
- * service) would run into a per-second limit again within a fraction of a second, with every
- * request in flight refused.
- *
- * A `Retry-After` holds back every request of the run, not only the refused one, as a node
- * that sends one request after another would wait; one longer than a request may wait in all
- * (the retry budget) holds back nothing: each item's request then ends at once with the wait in
- * its message, instead of every item sleeping for hours.
+ * How many requests of one node run may be on their way at once (one instance per run, never module state):
+ * it settles at the rate the service accepts. The rules are in docs/operations.md (Concurrent Requests).
  */
 export class RequestLimiter {
 	private allowance: number;
@@ -111,16 +94,17 @@ export class RequestLimiter {
 			this.growBack(now);
 			return;
 		}
-		// Read as apiRequest reads it: a date against the answer's Date header.
+		// Holds back the whole run; a wait beyond the retry budget holds back nothing (each item then fails at once, saying so).
 		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now, response.headers?.date);
 		if (retryAfterMs !== undefined && retryAfterMs <= DEFAULT_RETRY_POLICY.budgetMs) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-		// Any refusal restarts the second without refusals, counted from when sending may resume.
+		// Any refusal restarts the second without refusals, from when sending may resume.
 		this.changedAt = Math.max(now, this.pausedUntil);
 		this.successesSinceChange = 0;
 		if (sentUnder !== this.decreases) return;
 		this.startingUp = false;
 		this.decreases++;
 		this.refusedAt = this.allowance;
+		// Little's law: the round trips answered in the last second, summed, are the requests it kept up with at once.
 		const keptUpWith = this.recent.length > 0 ? Math.floor(this.recent.reduce((sum, s) => sum + s.roundTripMs, 0) / SECOND_MS) : Number.POSITIVE_INFINITY;
 		this.allowance = Math.max(1, Math.min(Math.floor(this.allowance / 2), keptUpWith));
 	}
@@ -132,6 +116,7 @@ export class RequestLimiter {
 			return;
 		}
 		this.successesSinceChange++;
+		// Growing back per round trip would hit a per-second limit again within a fraction of a second.
 		const every = this.allowance + 1 === this.refusedAt ? PROBE_EVERY_MS : SECOND_MS;
 		if (this.successesSinceChange >= this.allowance && now - this.changedAt >= every) {
 			this.allowance++;

@@ -1,31 +1,21 @@
-/**
- * Turns a service answer that is not a success into what the user reads in n8n: what happened
- * and what to do about it. The service's own error body (commonly `{error: {code, message,
- * details}}`; "not shown" in the spec: docs/api.md#errors) is used when present and ignored when it is not.
- */
+/** Turns a failed answer into what the user reads: what happened, then what to do. The service's own error text (docs/api.md#errors) is quoted when present. */
 import type { IDataObject } from 'n8n-workflow';
-import { NEVER_SENT_CODES } from './retryPolicy';
+import { DEFAULT_RETRY_POLICY } from './retryPolicy';
 
 export interface ErrorContext {
-	/** e.g. `ticket` and its id, for a 404. */
+	/** Names the record in a 404, e.g. `ticket` and its id. */
 	resource?: string;
 	id?: string;
 	attempts?: number;
-	/** How long the service asked to wait (Retry-After), when that was more than the node waits. */
+	/** The service asked to wait this long (Retry-After), more than the node waits in all. */
 	retryAfterMs?: number;
-	/** The cursor came from the node's Cursor parameter (one page at a time), not from paging. */
-	cursorFromParameter?: boolean;
-	/** The request carried a `cursor` query parameter. */
-	cursorSent?: boolean;
-	/** The request is a poll trigger's: it starts again on its own at the next poll. */
-	poll?: boolean;
-	/** A create answered by a gateway error (502/503 without Retry-After/504): not repeated, may exist. */
-	createNotRepeated?: boolean;
-	/** Total time the node waits between attempts of one request. */
-	budgetMs?: number;
-	/** Set when that time ran out: how long the node had waited. */
+	/** Set when the node's time for retries ran out: how long it had waited. */
 	waitedMs?: number;
-	/** The page of a list the request asked for (1 is the first) and how many items came before it. */
+	/** The request carried a page cursor: the caller's (the Cursor parameter, a poll's saved one) or the previous page's. */
+	cursorFrom?: 'caller' | 'previousPage';
+	/** A poll trigger's request: the next poll starts over on its own. */
+	poll?: boolean;
+	/** The page of a list (1 is the first) and how many items came before it. */
 	page?: number;
 	itemsBefore?: number;
 }
@@ -80,17 +70,14 @@ function fieldMessages(fields: Record<string, unknown> | undefined): string {
 export const REJECTED_CURSOR_MESSAGE = 'The service rejected the page cursor';
 
 /**
- * The spec does not show how an invalid or expired cursor is refused (docs/api.md#paging), so besides a 400 naming the
- * cursor (e.g. `invalid_cursor`, `cursor_mismatch`), a 404, 410 (gone: expired) or 422
- * counts when the request carried a cursor and the error's code, message or field names mention
- * it. Without a cursor in the request, or without the mention, a 404 stays "not found" (a missing
- * ticket) and a 422 stays "rejected the data".
+ * The API does not show how a bad cursor is refused (docs/api.md#paging): a 404, 410 or 422 counts only when the request
+ * carried a cursor and the error mentions it, so a missing ticket stays "not found".
  */
 function isRejectedCursor(status: number, service: ServiceError, context: ErrorContext): boolean {
 	const mentionsCursor = [service.code, service.message, ...Object.keys(service.fields ?? {})].some((text) => /cursor/i.test(text ?? ''));
 	// A poll's saved cursor is sent with the very query that worked before: a bare 400 can only be about it.
-	if (status === 400) return mentionsCursor || (context.poll === true && context.cursorSent === true);
-	return [404, 410, 422].includes(status) && context.cursorSent === true && mentionsCursor;
+	if (status === 400) return mentionsCursor || (context.poll === true && context.cursorFrom !== undefined);
+	return [404, 410, 422].includes(status) && context.cursorFrom !== undefined && mentionsCursor;
 }
 
 export function describeApiError(status: number, body: unknown, context: ErrorContext = {}): DescribedError {
@@ -101,10 +88,10 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			message: REJECTED_CURSOR_MESSAGE,
 			cursorRejected: true,
 			description: context.poll
-				? `The cursor may have expired, or the service restarted. Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
-				: context.cursorFromParameter
-					? `Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire. Leave Cursor empty to start from the first page.${said}`
-					: `A cursor is valid only for the query that produced it and may expire. Run the node again to start from the first page, and do not change filters, sort or page size while paging with a cursor.${said}`,
+				? `Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
+				: context.cursorFrom === 'caller'
+					? `Cursor must be the next_cursor of the previous page, with the same filters, sort and page size (cursors may expire); leave it empty to start from the first page.${said}`
+					: `The cursor may have expired. Run the node again to start from the first page.${said}`,
 		};
 	}
 	switch (status) {
@@ -113,7 +100,7 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 		case 401:
 			return {
 				message: 'Authentication failed (HTTP 401): the service did not accept the request signature',
-				description: `Check, in this order: the API Key and API Secret in the credential (the whole values, no spaces); the clock of the machine running n8n, since requests carry a timestamp in seconds (not milliseconds) and the service rejects one that is a few minutes off; that the Base URL is the address the service signs, without /api/v1/external, and that no proxy rewrites the path.${said}`,
+				description: `Check the API Key and API Secret in the credential (whole values, no spaces), the clock of the machine running n8n (the service refuses a timestamp a few minutes off), and that the Base URL is the address the service signs, with no proxy rewriting the path.${said}`,
 			};
 		case 403:
 			return { message: 'Access denied (HTTP 403)', description: `The API key is valid but may not do this.${said}` };
@@ -135,51 +122,45 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 			};
 		}
 		case 429:
-			if (context.waitedMs !== undefined) return budgetSpent(status, context.waitedMs, context, `${RATE_LIMIT_ADVICE}${said}`);
+			if (context.waitedMs !== undefined) return budgetSpent(status, context, `${RATE_LIMIT_ADVICE}${said}`);
 			return {
 				message: `The service is rate limiting requests (HTTP 429)${triedText(context)}${waitText(context)}`,
-				description: `${waitAdvice(context)}${RATE_LIMIT_ADVICE}${said}`,
+				description: context.retryAfterMs === undefined ? `${RATE_LIMIT_ADVICE}${said}` : `${WAITS_AT_MOST}: run again after that, or lower the pace of the workflow, e.g. with a Wait node or smaller batches.${said}`,
 			};
 		default:
 			if (status >= 500 && context.waitedMs !== undefined) {
-				return budgetSpent(status, context.waitedMs, context, `Try again later: the node retries a request for at most ${seconds(context.budgetMs ?? 0)}.${said}`);
+				return budgetSpent(status, context, `Try again later: the node retries a request for at most ${seconds(DEFAULT_RETRY_POLICY.budgetMs)}.${said}`);
 			}
 			if (status >= 500) {
-				const notRepeated = context.createNotRepeated
-					? 'The create request was not repeated: this answer can come from a gateway after the service may have processed it, so check whether it exists before running again. '
-					: '';
 				return {
 					message: `The service had an error (HTTP ${status})${triedText(context)}${waitText(context)}`,
-					description: `${notRepeated}${waitAdvice(context)}This is a problem on the service's side; try again later.${said}`,
+					description: context.retryAfterMs === undefined ? `This is a problem on the service's side; try again later.${said}` : `${WAITS_AT_MOST}: try again after that.${said}`,
 				};
 			}
 			return { message: `The service answered HTTP ${status}`, description: said.trim() || 'Unexpected answer from the service.' };
 	}
 }
 
-const RATE_LIMIT_ADVICE = 'Wait a little and run again, or lower the pace of the workflow (for example with a Wait node or smaller batches).';
+const RATE_LIMIT_ADVICE = 'Run again later, or lower the pace of the workflow, e.g. with a Wait node or smaller batches.';
 
-/** The retry budget ran out on waits the service allowed (e.g. "Retry-After: 0" each time), not on one it asked for. */
-function budgetSpent(status: number, waitedMs: number, { attempts }: ErrorContext, description: string): DescribedError {
-	return { message: `The service answered ${status} for ${seconds(waitedMs)} (${attempts ?? 1} attempts)`, description };
+const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
+
+const WAITS_AT_MOST = `The node waits at most ${seconds(DEFAULT_RETRY_POLICY.budgetMs)} per request`;
+
+/** The time for retries ran out on waits the service allowed (e.g. "Retry-After: 0" each time), not on one it asked for. */
+function budgetSpent(status: number, { waitedMs, attempts }: ErrorContext, description: string): DescribedError {
+	return { message: `The service answered ${status} for ${seconds(waitedMs ?? 0)} (${attempts ?? 1} attempts)`, description };
 }
 
 function triedText({ attempts }: ErrorContext): string {
 	return attempts && attempts > 1 ? `, still after ${attempts} attempts` : '';
 }
 
-const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
-
 function waitText({ retryAfterMs }: ErrorContext): string {
-	return retryAfterMs === undefined ? '' : ` and asked to wait ${seconds(retryAfterMs)} before the next attempt`;
+	return retryAfterMs === undefined ? '' : ` and asked to wait ${seconds(retryAfterMs)}`;
 }
 
-function waitAdvice({ retryAfterMs, budgetMs }: ErrorContext): string {
-	if (retryAfterMs === undefined) return '';
-	return `The node does not wait that long on its own${budgetMs ? ` (at most ${seconds(budgetMs)} per request)` : ''}, and does not try earlier than the service asked. `;
-}
-
-/** What the user reads for these codes; the code itself stays out of the message (see below). */
+/** What the user reads for these codes; the code itself stays out of the message (see describeConnectionError). */
 const CONNECTION_PROBLEMS: Record<string, string> = {
 	ECONNRESET: 'the connection was dropped',
 	ECONNREFUSED: 'the connection was refused',
@@ -192,79 +173,47 @@ const CONNECTION_PROBLEMS: Record<string, string> = {
 	EHOSTUNREACH: 'the host is unreachable',
 };
 
-/** Connection errors that mean the request never reached the service: nothing to check for on a create. */
-
 const secondsText = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
-/** The problem of a request that got no complete answer, as the message says it. */
 function connectionProblem(code: string, detail: TransportDetail | undefined): string {
 	if (detail?.timeoutMs !== undefined) return `no answer within the timeout (${secondsText(detail.timeoutMs)})`;
 	if (detail?.cutOff) return 'the answer was cut off before it was complete';
 	return CONNECTION_PROBLEMS[code] ?? 'the connection failed';
 }
 
-/** What happened, said for a create (why it is not repeated): lost connection, timeout or cut-off answer. */
-function lostWhat(detail: TransportDetail | undefined): string {
-	if (detail?.timeoutMs !== undefined) return 'after no answer came in time';
-	if (detail?.cutOff) return 'after its answer was cut off';
-	return 'after a lost connection';
-}
-
 /**
  * A request that got no (complete) answer. The message names no error code on purpose: n8n's
- * NodeApiError replaces a message containing one (e.g. ECONNRESET) with its generic text, which
- * for a create would wrongly advise to "retry the request immediately".
+ * NodeApiError swaps such a message for its generic "retry the request immediately", wrong for a create.
  */
-export function describeConnectionError(code: string, method: string, attempts: number, detail?: TransportDetail): DescribedError {
+export function describeConnectionError(code: string, attempts: number, detail?: TransportDetail): DescribedError {
 	const message = `Could not reach the service: ${connectionProblem(code, detail)}${triedText({ attempts })}`;
-	const what =
-		detail?.timeoutMs !== undefined
-			? `No answer came within ${secondsText(detail.timeoutMs)}, the node's Options → Timeout (default 60 s).`
-			: `Network error ${code}.`;
-	const where =
-		code === 'ECONNREFUSED' && detail?.host
-			? `${refusedText(detail.host)} Check the Base URL in the credential.`
-			: detail?.timeoutMs !== undefined
-				? 'Check that the service is up and reachable from n8n, or raise Options → Timeout if it is slow.'
-				: method.toUpperCase() === 'POST'
-					? 'Also check the Base URL in the credential and that the service is reachable from n8n.'
-					: 'Check the Base URL in the credential and that the service is running and reachable from n8n.';
-	if (method.toUpperCase() === 'POST' && !NEVER_SENT_CODES.includes(code)) {
-		return {
-			message,
-			description: `${what} A create request is not repeated ${lostWhat(detail)}, because the service may have processed it: check for a duplicate before running again. ${where}`,
-		};
+	if (detail?.timeoutMs !== undefined) {
+		return { message, description: 'Check that the service is up and reachable from n8n, or raise Options → Timeout if it is slow.' };
 	}
-	return { message, description: `${what} ${where}` };
+	if (code === 'ECONNREFUSED' && detail?.host) {
+		return { message, description: `Nothing answers at ${detail.host} (ECONNREFUSED): check the Base URL in the credential and that the service is up.` };
+	}
+	return { message, description: `Network error ${code}: check the Base URL in the credential and that the service is running and reachable from n8n.` };
 }
 
-/** A refused connection, said so that the user knows what to check. */
-export function refusedText(host: string): string {
-	return `Nothing answers at ${host}: is the Base URL right, is the service up?`;
+/** Where in a list an answer came, e.g. "Page 2 of the list, after 100 items". */
+export function pageText(page: number, itemsBefore = 0): string {
+	return page === 1 ? 'Page 1 of the list' : `Page ${page} of the list, after ${itemsBefore} items`;
 }
 
-function pageText({ page, itemsBefore }: ErrorContext): string {
-	if (page === undefined) return '';
-	return page === 1 ? 'Page 1 of the list. ' : `Page ${page} of the list, after ${itemsBefore ?? 0} items. `;
-}
+const BASE_URL_ADVICE = 'Check the Base URL in the credential: it must be the address of the Support Ticket API, not of a web page or app; if it is, try again later.';
 
-const BASE_URL_ADVICE =
-	'Check the Base URL in the credential: it must be the address of the Support Ticket API (without /api/v1/external), not of a web page or app. If it is right, the service or a proxy in front of it sent a broken answer; try again later.';
-
-/**
- * A 2xx answer that is not what the API sends: not JSON at all (an HTML page, JSON cut off), a
- * list without its `data` array, or one record that is not an object.
- */
+/** A 2xx answer that is not what the API sends: not JSON at all, a list without its `data` array, or a list for one record. */
 export function describeMalformedAnswer(
 	problem: 'notJson' | 'noDataArray' | 'notRecord',
 	contentType: string | undefined,
 	body: unknown,
-	context: ErrorContext = {},
+	context: ErrorContext,
+	wasCreate: boolean,
 ): DescribedError {
-	const notRepeated = context.createNotRepeated
-		? 'The create request was not repeated: the service answered success, so it may have processed it; check whether it exists before running again. '
-		: '';
-	const description = `${pageText(context)}${notRepeated}${BASE_URL_ADVICE}`;
+	const where = context.page === undefined ? '' : `${pageText(context.page, context.itemsBefore)}. `;
+	const notRepeated = wasCreate ? 'The create was not repeated, as the service answered success: check whether it exists before running again. ' : '';
+	const description = `${where}${notRepeated}${BASE_URL_ADVICE}`;
 	if (problem === 'notJson') {
 		const text = (typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : String(body)).replace(/\s+/g, ' ').trim();
 		const first = text.length > 80 ? `${text.slice(0, 80)}…` : text;
@@ -277,19 +226,18 @@ export function describeMalformedAnswer(
 		const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
 		return {
 			message: 'The service answered a list without its "data" array',
-			description: `${pageText(context)}${keys.length ? `The answer's top-level keys: ${keys.slice(0, 10).join(', ')}. ` : 'The answer was empty. '}${BASE_URL_ADVICE}`,
+			description: `${where}${keys.length ? `The answer's top-level keys: ${keys.slice(0, 10).join(', ')}. ` : 'The answer was empty. '}${BASE_URL_ADVICE}`,
 		};
 	}
 	return { message: 'The service answered with a list where one record was expected', description };
 }
 
 /**
- * A redirect answer. It is not followed: the signature does not cover the host, so another
- * address could replay the request to the service, and a 301/302 would turn a create into a GET.
- * When the target still holds the API path, the Base URL to set is what comes before it.
+ * A redirect answer, never followed: the signature does not cover the host, so another address could
+ * replay the request, and a 301/302 would turn a create into a GET. The Base URL to set is what comes before the API path.
  */
 export function describeRedirect(status: number, location: string | undefined, requestedUrl: string, apiPrefix: string): DescribedError {
-	const description = `Requests are signed, so the node follows no redirect: another address could replay a signed request to the service, and a create would turn into a lookup. Set the Base URL to the address the service answers at itself, often https:// instead of http:// or another host name. (HTTP ${status})`;
+	const description = `Set the Base URL to the address the service answers at itself, often https:// instead of http:// or another host name: the node sends a signed request to no other address. (HTTP ${status})`;
 	if (!location) return { message: `The service answered with a redirect (HTTP ${status}) without saying where to`, description };
 	const target = URL.canParse(location, requestedUrl) ? new URL(location, requestedUrl) : undefined;
 	if (!target) return { message: `The service redirected to ${location}: check the Base URL in the credential`, description };

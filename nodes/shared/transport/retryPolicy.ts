@@ -1,19 +1,11 @@
 /**
- * When to try a request again, and how long to wait first. Pure, so the rules can be tested
- * without a server: 429 and 502/503/504 and dropped connections are transient; a POST is repeated
- * only when the service said it did not process it: 429, or 503 with Retry-After, or when it never
- * reached the service (connection refused). A 503 without Retry-After may come from a gateway
- * that gave up waiting while the service processed the request, like a lost connection or
- * 502/504, where the record may already exist: the create's recovery finds out before repeating it.
+ * When to try a request again, and how long to wait first; pure, so it is tested without a server.
+ * A POST is repeated only when the service cannot have processed it (docs/errors-and-troubleshooting.md).
  */
 export interface RetryPolicy {
 	/** Attempts for dropped connections and gateway errors (502/504). */
 	maxAttempts: number;
-	/**
-	 * Attempts for 429/503, which say the request was not processed: safe to repeat, so more of
-	 * them (still within budgetMs). At a 30% fault rate, 5 attempts fail a 500-item batch about
-	 * 70% of the time (0.3⁵ × 500); 12 make that negligible.
-	 */
+	/** Attempts for 429/503 (not processed, safe to repeat): at a 30 % fault rate, 5 would fail a 500-item batch 70 % of the time. */
 	maxAttemptsNotProcessed: number;
 	/** Total time the waits of one request may take. */
 	budgetMs: number;
@@ -47,10 +39,7 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 	return CONNECTION_ERRORS.includes(failure.connectionError) && (idempotent || NEVER_SENT_CODES.includes(failure.connectionError));
 }
 
-/**
- * A POST that failed this way may have been processed by the service: a gateway's 502/504 or
- * 503 without Retry-After, or a connection lost after the request went out (not one refused).
- */
+/** A POST that failed this way may have been processed: a gateway's 502/504 or bare 503, or a connection lost after sending. */
 export function mayHaveBeenProcessed(method: string, failure: AttemptFailure): boolean {
 	if (method.toUpperCase() !== 'POST' || isRetryable(method, failure)) return false;
 	if ('status' in failure) return failure.status >= 502 && failure.status <= 504;
@@ -62,18 +51,16 @@ export function maxAttemptsFor(failure: AttemptFailure, policy: RetryPolicy): nu
 	return 'status' in failure && NOT_PROCESSED_STATUSES.includes(failure.status) ? policy.maxAttemptsNotProcessed : policy.maxAttempts;
 }
 
-function headerText(value: unknown): string | undefined {
+/** A header's value as trimmed text (the first, if repeated); undefined when absent or blank. */
+export function headerText(value: unknown): string | undefined {
 	const text = Array.isArray(value) ? (value[0] as unknown) : value;
-	return typeof text === 'string' || typeof text === 'number' ? String(text).trim() : undefined;
+	const trimmed = typeof text === 'string' || typeof text === 'number' ? String(text).trim() : '';
+	return trimmed === '' ? undefined : trimmed;
 }
 
 /**
- * `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined if absent or
- * unreadable. A date is read against the answer's `Date` header (`serviceDate`: the service's
- * clock, which may differ from this machine's by seconds or minutes) when there is one. Without
- * it, a date further away than the retry budget is more likely a difference between the clocks
- * than a wait the service meant: it counts as the budget's limit, so each request waits that long
- * once and tries again instead of every item failing at once.
+ * `Retry-After` (seconds or an HTTP date) in milliseconds, read on the service's clock (`Date` header).
+ * Without one, a date beyond the budget is more likely clock skew than a meant wait: it counts as the budget.
  */
 export function parseRetryAfter(value: unknown, nowMs: number, serviceDate?: unknown, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number | undefined {
 	const text = headerText(value);
@@ -86,11 +73,7 @@ export function parseRetryAfter(value: unknown, nowMs: number, serviceDate?: unk
 	return Math.min(Math.max(0, date - nowMs), policy.budgetMs);
 }
 
-/**
- * Exponential backoff with full jitter; the service's `Retry-After` when it asks for longer. Never
- * shorter than the backoff: a "Retry-After: 0" (or a date already past) would otherwise spend all
- * attempts within milliseconds against a service that is still refusing.
- */
+/** Exponential backoff with jitter, or `Retry-After` when longer: never shorter, or "Retry-After: 0" would spend every attempt at once. */
 export function retryDelayMs(
 	attempt: number,
 	retryAfterMs: number | undefined,

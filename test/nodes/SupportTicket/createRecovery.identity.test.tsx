@@ -70,7 +70,7 @@ describe('create recovery', () => {
 		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
 		expect(ticketsWith(subject)).toHaveLength(8);
 		expect(result.error?.message).toBe('The ticket may have been created up to 8 times: the answer to each attempt was lost (last: The service had an error (HTTP 502))');
-		expect(result.error?.description).toBe('Look-ups did not find it among the newest ticket records. Check for it before running this item again.');
+		expect(result.error?.description).toBe('It was not found among the newest ticket records: check for it before running this item again.');
 	});
 
 	it('3. the same create in two nodes of one execution, the second refused by a bare 503: two tickets, one each', async () => {

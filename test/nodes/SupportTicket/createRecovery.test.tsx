@@ -144,7 +144,7 @@ describe('when the lookup fails too', () => {
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 		expect(result.error?.message).toBe("The ticket may have been created: the service's answer left it open, and the node could not find out");
 		expect(result.error?.description).toBe(
-			'The create failed (The service had an error (HTTP 502)) and reading the newest ticket records failed too (The service had an error (HTTP 500)). Check whether the ticket exists before running this item again.',
+			'The create failed (The service had an error (HTTP 502)), then reading the newest ticket records failed (The service had an error (HTTP 500)): check whether the ticket exists before running this item again.',
 		);
 	});
 });

@@ -24,7 +24,7 @@ describe('401: names the causes in the order to check them', () => {
 	const causes = (description: string) => {
 		expect(description).toContain('the API Key and API Secret in the credential');
 		expect(description).toContain('the clock of the machine running n8n');
-		expect(description).toContain('a timestamp in seconds (not milliseconds)');
+		expect(description).toContain('the service refuses a timestamp a few minutes off');
 		expect(description).toContain('that the Base URL is the address the service signs');
 	};
 

@@ -119,7 +119,7 @@ describe('refused before any request', () => {
 	])('Created After with another order: %s', async (_name, sort) => {
 		const result = await getMany({ returnAll: true, options: { createdAfter: '2025-01-01T00:00:00Z', ...sort } });
 		expect(result.error?.message).toBe('Created After needs the newest-first order');
-		expect(result.error?.description).toContain('Remove the Sort By and Sort Order options (or set Created At, Descending), or remove Created After.');
+		expect(result.error?.description).toBe('Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.');
 		expect(sandbox.log).toHaveLength(0);
 	});
 

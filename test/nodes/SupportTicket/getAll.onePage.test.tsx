@@ -98,7 +98,7 @@ describe('400 invalid cursor: what the user reads', () => {
 		const result = await page({ cursor: 'not-a-cursor' });
 		expect(result.error?.message).toBe('The service rejected the page cursor');
 		expect(result.error?.description).toMatch(
-			/^Cursor must be the next_cursor of the previous page of the same list, with the same filters, sort and page size; cursors may expire\. Leave Cursor empty to start from the first page\. The service said: "/,
+			/^Cursor must be the next_cursor of the previous page, with the same filters, sort and page size \(cursors may expire\); leave it empty to start from the first page\. The service said: "/,
 		);
 		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['invalid_cursor']);
 	});

@@ -91,7 +91,7 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 	const others = seen?.size ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: the answer to each attempt was lost (last: ${describe(lastFailure)})`,
-		description: `Look-ups did not find it among the newest ${kind.noun} records${others}. Check for it before running this item again.`,
+		description: `It was not found among the newest ${kind.noun} records${others}: check for it before running this item again.`,
 		itemIndex: request.itemIndex,
 	});
 }
@@ -99,7 +99,7 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 function lookUpFailed(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number, failure: unknown, error: unknown): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created: the service's answer left it open, and the node could not find out`,
-		description: `The create failed (${describe(failure)}) and reading the newest ${kind.noun} records failed too (${describe(error)}). Check whether the ${kind.noun} exists before running this item again.`,
+		description: `The create failed (${describe(failure)}), then reading the newest ${kind.noun} records failed (${describe(error)}): check whether the ${kind.noun} exists before running this item again.`,
 		itemIndex,
 	});
 }

@@ -36,6 +36,11 @@ export function idLocator(resource: 'ticket' | 'customer', name: string, searchM
 	};
 }
 
+/** A "More info" link into docs/ for a parameter description, as n8n's own nodes give one. */
+export function docsLink(pathAndAnchor: string): string {
+	return `<a href="https://github.com/n8n-nodes-support-ticket/n8n-nodes-support-ticket/blob/main/docs/${pathAndAnchor}" target="_blank">More info</a>`;
+}
+
 /** The Operation picker of one resource, then each operation's fields (operations in picker order). */
 export function resourceProperties(
 	resource: string,
@@ -75,14 +80,10 @@ export const customFieldsJson: INodeProperties = {
 	default: '{}',
 	placeholder: 'e.g. {"tags": ["vip"], "external_ref": "CRM-42"}',
 	description:
-		'Further fields the service accepts, as a JSON object. They are sent as they are; named fields of this node take precedence. A number that would change on the way (a whole number beyond 9007199254740991, more than 15 significant digits) is refused: write it in quotes, as text.',
+		'Further fields the service accepts, as a JSON object; the fields above take precedence. A number JSON cannot carry exactly (e.g. beyond 9007199254740991) is refused: write it in quotes.',
 };
 
-/**
- * Get Many's paging parameters. "Handled by the Node" reads every page needed in one run (Return
- * All, or up to Limit); "One Page per Run" returns a single page with `has_more` and
- * `next_cursor`, for workflows that loop over a large list page by page.
- */
+/** Get Many's paging parameters: every page needed in one run, or one page per run for workflows that loop. */
 export function pagingFields(show: Record<string, string[]>): INodeProperties[] {
 	return [
 		{
@@ -148,11 +149,7 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 /** Used when Options → Concurrent Requests is not set; chosen from bench/results.md. */
 export const DEFAULT_CONCURRENT_REQUESTS = 100;
 
-/**
- * Options of the operations that handle each input item with its own request(s): how many items
- * may be in flight at once, and how long one request may wait for its answer. Get Many of tickets
- * and customers has no Concurrent Requests: each page needs the cursor of the page before.
- */
+/** Options of the operations whose items send their own requests, so they can run concurrently. */
 export const concurrencyOptions = optionsCollection([
 	{
 		displayName: 'Concurrent Requests',
@@ -160,8 +157,7 @@ export const concurrencyOptions = optionsCollection([
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 		default: DEFAULT_CONCURRENT_REQUESTS,
-		description:
-			'How many input items are sent to the service at the same time. Output order stays the input order. When the service answers "too many requests" (429) or "unavailable" (503), the node lowers this for the rest of the run and waits as long as the service asks. 1 sends one item after another.',
+		description: 'How many input items are sent to the service at once (1: one after another). Output keeps the input order; on 429 or 503 the node slows down.',
 	},
 	timeoutOption,
 ]);

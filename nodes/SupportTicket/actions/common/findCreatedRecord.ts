@@ -33,7 +33,7 @@ export interface CreatedRecordQuery {
 
 const LOOKUP_PER_PAGE = 100;
 const MAX_LOOKUP_PAGES = 20;
-/** How much earlier than the send a record may say it was created when the clocks agree: whole-second timestamps, rounding. */
+/** How much earlier than the send a record may be stamped when the clocks agree: whole-second timestamps, rounding. */
 const CLOCK_MARGIN_MS = 2_000;
 /** The same when they are not known to agree (no Date header, or one that differs from this machine's). */
 const UNKNOWN_CLOCK_MARGIN_MS = 30_000;
@@ -46,9 +46,8 @@ interface Candidate {
 }
 
 /**
- * The record this create made, if listed: identified by the resource, created after the send,
- * claimed by no other item; among several, the one agreeing with most of what was sent, then the
- * oldest (identical creates are processed in the order sent). It is claimed before anything else runs.
+ * The record this create made, if listed: identified by the resource, created after the send, claimed by no other
+ * item; among several, the one agreeing most with what was sent, then the oldest (identical creates run in order).
  */
 export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedRecordQuery, shared: RunShared): Promise<IDataObject | undefined> {
 	const candidates: Candidate[] = [];

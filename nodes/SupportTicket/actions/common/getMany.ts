@@ -4,11 +4,7 @@ import { listPages, MAX_PER_PAGE, type ListRequest } from '../../../shared/trans
 import { readPaging } from '../../../shared/parameters/readParameters';
 
 export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs'> {
-	/**
-	 * Ends the list early: the first item for which this is true, and everything after it, are
-	 * left out and no further page is fetched (e.g. the first ticket not newer than a date, in
-	 * newest-first order).
-	 */
+	/** Ends the list before the first item for which this is true; no further page is fetched. */
 	endsBefore?: (item: IDataObject) => boolean;
 }
 
@@ -21,17 +17,12 @@ interface OnePage extends IDataObject {
 	next_cursor: string | null;
 }
 
-/**
- * The list part of every Get Many: all items or up to a limit (one item per result), or one page
- * at the given cursor (one item holding the page), as the Pagination parameter says.
- */
+/** The list part of every Get Many: all items or up to a limit, or one page as one item, as Pagination says. */
 export async function getMany(this: IExecuteFunctions, itemIndex: number, request: GetManyRequest): Promise<IDataObject[]> {
 	const paging = readPaging(this, itemIndex);
 	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
 	if (paging.mode === 'onePage') {
-		// Exactly one call: holds one page in memory, whatever the size of the list.
-		const context = { ...request.context, cursorFromParameter: paging.cursor !== undefined };
-		const pages = listPages.call(this, { path, qs, limiter, baseURL, timeoutMs, itemIndex, context, perPage: paging.pageSize, cursor: paging.cursor });
+		const pages = listPages.call(this, { path, qs, limiter, baseURL, timeoutMs, itemIndex, context: request.context, perPage: paging.pageSize, cursor: paging.cursor });
 		for await (const page of pages) {
 			const { items, ended } = cut(page.items, endsBefore);
 			// has_more false would tell the loop it is done while the list goes on.
@@ -41,7 +32,6 @@ export async function getMany(this: IExecuteFunctions, itemIndex: number, reques
 		}
 		return []; // not reached: listPages yields a page or throws
 	}
-	// With a limit, `per_page = min(limit, 100)` and no page after the limit is reached: ⌈limit/100⌉ calls at most.
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
 	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
 	const all: IDataObject[] = [];

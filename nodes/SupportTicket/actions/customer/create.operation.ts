@@ -25,7 +25,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
 
-/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
 /** A customer is found by e-mail (one customer per e-mail); automations may fill in its name. */

@@ -8,7 +8,6 @@ const properties: INodeProperties[] = [idLocator('customer', 'customerId', 'sear
 
 export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['get'] } }, properties);
 
-/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {

@@ -24,7 +24,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
 
-/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
 /** A reply is found among its ticket's replies by its text. */

@@ -52,7 +52,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
 
-/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
 /** Helpdesk rules may change priority, status or tags at once; the customer's e-mail they keep. */

@@ -11,7 +11,7 @@ import { optionsCollection, timeoutOption } from '../../../shared/descriptions/o
 import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
 import { readDateTime, readTexts, readTicketState } from '../../../shared/parameters/readParameters';
 import type { QueryInput } from '../../../shared/signing/serializeQuery';
-import { pagingFields } from '../common/descriptions';
+import { docsLink, pagingFields } from '../common/descriptions';
 import { ticketFilters } from '../../../shared/descriptions/ticketFields';
 import { getMany } from '../common/getMany';
 
@@ -24,8 +24,7 @@ const properties: INodeProperties[] = [
 			name: 'createdAfter',
 			type: 'dateTime',
 			default: '',
-			description:
-				'Only tickets created at or after this moment. To import what is new, give the newest created_at imported so far: a ticket created later in that same instant is not lost, and the ticket(s) at that instant come again, so write by ID (upsert). Reading stops at the first older ticket, so only the pages holding new tickets are read. Needs the default order, newest first. A date picked here is in the workflow\'s time zone (workflow settings), as in other n8n nodes; a date from an expression without a zone is read as UTC, like the service\'s timestamps, so a created_at fed back means the same instant.',
+			description: `Only tickets created at or after this moment, e.g. the newest created_at you imported (write by ID: tickets of that instant come again). ${docsLink('operations.md#created-after')}.`,
 		},
 		{
 			displayName: 'Sort By',
@@ -64,9 +63,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	// Only what the user set is sent: "where supported" (docs/api.md#paging) means a parameter may be unknown.
 	const { sortBy, sortOrder } = readTexts(this, options, { sortBy: 'Sort By', sortOrder: 'Sort Order' }, itemIndex);
 	const qs: QueryInput = { ...readTicketState(this, filters, itemIndex), sort_by: sortBy, sort: sortOrder };
-	// Picked or typed in the field (not an expression): a time without zone is in the workflow's
-	// time zone, as in other n8n nodes. From an expression it is read as UTC, like the service's
-	// timestamps, since a created_at fed back is the usual source.
+	// Picked in the field: the workflow's time zone, as in other n8n nodes; from an expression: UTC, as a created_at fed back means.
 	const typed = (this.getNode().parameters.options as IDataObject | undefined)?.createdAfter;
 	const picked = typeof typed === 'string' && !typed.startsWith('=');
 	const createdAfter = readDateTime(this, options.createdAfter, 'Created After', itemIndex, picked ? this.getTimezone() : undefined);
@@ -77,18 +74,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	if (!newestFirst) {
 		throw new NodeOperationError(this.getNode(), 'Created After needs the newest-first order', {
 			itemIndex,
-			description:
-				'Created After stops reading at the first ticket older than the date, which is right only when tickets come newest first. Remove the Sort By and Sort Order options (or set Created At, Descending), or remove Created After.',
+			description: 'Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.',
 		});
 	}
-	// At or after, not strictly after: a workflow that feeds back the newest created_at it saw must
-	// not lose a ticket created later within that same timestamp (the boundary comes again instead).
+	// At or after: a workflow feeding back the newest created_at must not lose a ticket created later in that same second.
 	const endsBefore = (ticket: IDataObject) => {
 		const createdAt = parseServiceTimestamp(ticket.created_at);
 		if (createdAt === undefined) {
 			throw new NodeOperationError(this.getNode(), `The service sent ticket ${String(ticket.id)} with a created_at Created After cannot read: ${JSON.stringify(ticket.created_at)}`, {
 				itemIndex,
-				description: 'Created After reads created_at as ISO 8601 (without a zone: UTC) or Unix time in seconds or milliseconds. Remove Created After to list the tickets without it.',
+				description: 'Created After reads ISO 8601 or Unix time in seconds or milliseconds: remove it to list the tickets without it.',
 			});
 		}
 		return createdAt < createdAfter;

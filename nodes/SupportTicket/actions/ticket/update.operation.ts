@@ -18,7 +18,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['update'] } }, properties);
 
-/** Items run concurrently (Options → Concurrent Requests): each sends its own request(s). */
 export const concurrent = true;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {

@@ -61,7 +61,7 @@ describe('a GET that hits a connection reset is repeated and succeeds', () => {
 		proxy.setRules([{ method: 'GET', times: 100, when: 'before' }]);
 		const result = await run({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') });
 		expect(result.error?.message).toBe('Could not reach the service: the connection was dropped, still after 5 attempts');
-		expect(result.error?.description).toMatch(/^Network error ECONNRESET\. Check the Base URL/);
+		expect(result.error?.description).toMatch(/^Network error ECONNRESET: check the Base URL/);
 		expect(proxy.requests).toHaveLength(5);
 		expect(sandbox.log).toHaveLength(0);
 	});

@@ -93,7 +93,7 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 		expect(result.error?.message).toMatch(expected);
 		expect(result.error?.description).toContain('Check the Base URL in the credential');
 		// A create answered "success" may have been processed, whatever its body: not repeated, and the user is told.
-		expect(result.error?.description?.includes('The create request was not repeated')).toBe(parameters.operation === 'create');
+		expect(result.error?.description?.includes('The create was not repeated')).toBe(parameters.operation === 'create');
 	});
 
 	it('the credential Test fails', async () => {

@@ -35,7 +35,7 @@ describe('Get Many, Handled by the Node', () => {
 		const result = await getMany({ returnAll: true });
 		expect(result.error?.message).toBe(MESSAGE);
 		expect(result.error?.description).toBe(
-			'100 items were read before. The rest of the list cannot be read without the cursor of the next page, so the list would be incomplete. This is a fault of the service; try again later.',
+			'Reading stopped after 100 items rather than return an incomplete list. This is a fault of the service; try again later.',
 		);
 		expect(sandbox.log.map((entry) => entry.status)).toEqual([200]);
 	});
@@ -75,7 +75,7 @@ describe('Get Many, One Page per Run', () => {
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'missing' });
 		const result = await getMany({ pagination: 'onePage', pageSize: 40 });
 		expect(result.error?.message).toBe(MESSAGE);
-		expect(result.error?.description).toMatch(/^40 items were read before\./);
+		expect(result.error?.description).toMatch(/^Reading stopped after 40 items rather than return an incomplete list\./);
 	});
 
 	it('the last page still ends the loop cleanly', async () => {

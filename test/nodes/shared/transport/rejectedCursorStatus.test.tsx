@@ -24,7 +24,7 @@ describe.each([404, 410, 422] as const)('a cursor rejected with HTTP %i', (statu
 	it('a cursor that is not one: the same message and advice as for a 400', async () => {
 		const result = await onePage({ cursor: 'not-a-cursor' });
 		expect(result.error?.message).toBe('The service rejected the page cursor');
-		expect(result.error?.description).toMatch(/^Cursor must be the next_cursor of the previous page of the same list, .* Leave Cursor empty to start from the first page\. The service said: "/);
+		expect(result.error?.description).toMatch(/^Cursor must be the next_cursor of the previous page, .*; leave it empty to start from the first page\. The service said: "/);
 		expect(sandbox.log.map((entry) => [entry.status, entry.errorCode])).toEqual([[status, 'invalid_cursor']]);
 	});
 
@@ -52,14 +52,14 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 		[422, { error: { code: 'validation_failed', message: 'Invalid', details: { fields: { cursor: ['has expired'] } } } }],
 		[422, { message: 'The given cursor is invalid.' }],
 	])('HTTP %i %j to a request with a cursor', (status, body) => {
-		expect(describeApiError(status, body, { cursorSent: true }).message).toBe(rejected);
+		expect(describeApiError(status, body, { cursorFrom: 'previousPage' as const }).message).toBe(rejected);
 	});
 
 	it.each([
 		['a 404 that names the cursor, to a request without one', 404, { error: { code: 'not_found', message: 'Cursor not found' } }, {}],
-		['a 404 that names no cursor, to a request with one (the ticket of a reply list is gone)', 404, { error: { code: 'not_found', message: "ticket 'tkt_5' was not found." } }, { cursorSent: true }],
-		['a 422 about other fields', 422, { error: { code: 'validation_failed', message: 'Invalid', details: { fields: { per_page: ['too big'] } } } }, { cursorSent: true }],
-		['a 500 that names the cursor', 500, { error: { code: 'internal_error', message: 'cursor store down' } }, { cursorSent: true }],
+		['a 404 that names no cursor, to a request with one (the ticket of a reply list is gone)', 404, { error: { code: 'not_found', message: "ticket 'tkt_5' was not found." } }, { cursorFrom: 'previousPage' as const }],
+		['a 422 about other fields', 422, { error: { code: 'validation_failed', message: 'Invalid', details: { fields: { per_page: ['too big'] } } } }, { cursorFrom: 'previousPage' as const }],
+		['a 500 that names the cursor', 500, { error: { code: 'internal_error', message: 'cursor store down' } }, { cursorFrom: 'previousPage' as const }],
 	])('not for %s', (_name, status, body, context) => {
 		expect(describeApiError(status, body, context).message).not.toBe(rejected);
 	});

@@ -36,6 +36,6 @@ describe('the retry budget runs out on waits of 0 s', () => {
 		const attempts = sandbox.log.length;
 		expect(sandbox.log.every((entry) => entry.method === 'POST' && entry.status === 429)).toBe(true);
 		expect(result.error?.message).toBe(`The service answered 429 for ${waitedSeconds()} s (${attempts} attempts)`);
-		expect(result.error?.description).toMatch(/^Wait a little and run again, or lower the pace of the workflow/);
+		expect(result.error?.description).toMatch(/^Run again later, or lower the pace of the workflow/);
 	});
 });
