@@ -15,7 +15,9 @@ export function formatBytes(bytes: number): string {
 
 /** "installing n8n 2.41.1: 2 min 15 s, 1.4 GB so far" (without a size: "building sqlite3: 45 s"). */
 export function progressLine(phase: string, elapsedMs: number, bytes?: number): string {
-	return `${phase}: ${formatDuration(elapsedMs)}${bytes === undefined ? '' : `, ${formatBytes(bytes)} so far`}`;
+	// npm writes nothing until it has resolved the whole dependency tree (about 1.5 min for n8n).
+	const size = bytes === undefined ? '' : bytes === 0 ? ', resolving dependencies' : `, ${formatBytes(bytes)} so far`;
+	return `${phase}: ${formatDuration(elapsedMs)}${size}`;
 }
 
 /** Bytes of the files below `dir` (links not followed; entries that vanish meanwhile count 0). */
