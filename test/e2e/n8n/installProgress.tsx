@@ -20,7 +20,10 @@ export function progressLine(phase: string, elapsedMs: number, bytes?: number): 
 	return `${phase}: ${formatDuration(elapsedMs)}${size}`;
 }
 
-/** Bytes of the files below `dir` (links not followed; entries that vanish meanwhile count 0). */
+/**
+ * Disk space of the files below `dir`, as `du` counts it (allocated blocks; the size where a file
+ * system reports none). Links are not followed; entries that vanish meanwhile count 0.
+ */
 export async function folderSize(dir: string): Promise<number> {
 	let total = 0;
 	const pending = [dir];
@@ -29,7 +32,7 @@ export async function folderSize(dir: string): Promise<number> {
 		for (const entry of entries) {
 			const full = path.join(folder, entry.name);
 			if (entry.isDirectory()) pending.push(full);
-			else if (entry.isFile()) total += await lstat(full).then((stat) => stat.size, () => 0);
+			else if (entry.isFile()) total += await lstat(full).then((stat) => (stat.blocks ? stat.blocks * 512 : stat.size), () => 0);
 		}
 	}
 	return total;
