@@ -16,6 +16,11 @@ function loadExample(name: string): WorkflowJson {
 	return JSON.parse(readFileSync(repoPath('examples', name), 'utf8')) as WorkflowJson;
 }
 
+/** Printed before the workflow runs, so whatever n8n logs while it runs stands under its heading. */
+function printHeading(workflow: WorkflowJson, file: string): void {
+	console.log(`▶ ${workflow.name ?? file}  (examples/${file})`);
+}
+
 async function main(): Promise<void> {
 	isolateUserFolder();
 	useNativeRegexEngine();
@@ -31,10 +36,10 @@ async function main(): Promise<void> {
 		] as const) {
 			sandbox.clearLog();
 			const workflow = loadExample(file);
+			printHeading(workflow, file);
 			const started = process.hrtime.bigint();
 			const result = await runWorkflow(workflow, credentials);
 			const ms = Number(process.hrtime.bigint() - started) / 1e6;
-			console.log(`▶ ${workflow.name ?? file}  (examples/${file})`);
 			if (result.error) {
 				failed = true;
 				console.log(`  ✗ failed: ${result.error.message}\n    ${result.error.description ?? ''}`);
@@ -53,6 +58,7 @@ async function main(): Promise<void> {
 		// Triggers: the service's signed webhooks into the webhook trigger, then a poll cycle.
 		{
 			const workflow = loadExample('webhook-sync.json');
+			printHeading(workflow, 'webhook-sync.json');
 			const receiver = await startWebhookReceiver(workflow, credentials, 'On Ticket Event');
 			const hook = sandbox.addWebhook({ url: receiver.url });
 			const ticket = sandbox.store.createTicket({ subject: 'Webhook demo', description: 'd', customer: { email: 'demo@example.com' } });
@@ -68,11 +74,11 @@ async function main(): Promise<void> {
 			const statuses = sandbox.deliveries.filter((d) => d.webhookId === hook).map((d) => `${d.event} ${d.status}`);
 			const ok = receiver.executions.every((run) => !run.error) && forged.status === 401;
 			failed ||= !ok;
-			console.log(`▶ ${workflow.name ?? 'webhook'}  (examples/webhook-sync.json)`);
 			console.log(`  ${ok ? '✓' : '✗'} ${statuses.length} signed deliveries (${statuses.join(', ')}) → ${receiver.executions.length} run(s); a forged one → ${forged.status}, nothing started\n`);
 		}
 		{
 			const workflow = loadExample('poll-new-tickets.json');
+			printHeading(workflow, 'poll-new-tickets.json');
 			const poller = await createPoller(workflow, credentials, 'On New Ticket');
 			await poller.poll();
 			for (const n of [1, 2, 3]) sandbox.store.createTicket({ subject: `Polled ${n}`, description: 'd', customer: { email: `poll${n}@example.com` } });
@@ -80,7 +86,6 @@ async function main(): Promise<void> {
 			const again = await poller.poll();
 			const ok = polled.items?.length === 3 && !polled.execution?.error && again.items === null;
 			failed ||= !ok;
-			console.log(`▶ ${workflow.name ?? 'poll'}  (examples/poll-new-tickets.json)`);
 			console.log(`  ${ok ? '✓' : '✗'} first poll: starting point; 3 tickets created; next poll: ${polled.items?.length ?? 0} new → ${polled.execution?.output('Acknowledge').length ?? 0} replies; poll after that: ${again.items?.length ?? 0} new\n`);
 		}
 	} finally {

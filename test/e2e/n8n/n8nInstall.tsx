@@ -2,7 +2,9 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { cacheRoot, installAtomically } from './cache';
+import { checkBuildTools } from './buildTools';
+import { cacheRoot, installAtomically, isInstalled } from './cache';
+import { folderSize, formatBytes, formatDuration, reportProgress } from './installProgress';
 import { ensureNode, type NodeRuntime, type NodeVersion } from './nodeRuntime';
 import { runChecked } from './run';
 
@@ -76,12 +78,12 @@ function runtimeEnvironment(node: NodeRuntime): NodeJS.ProcessEnv {
 	const env = cleanEnvironment();
 	env.PATH = `${node.binDir}${path.delimiter}${env.PATH ?? ''}`;
 	// node-gyp builds native modules for the Node that will run them.
-	env.npm_config_nodedir = node.headersDir;
+	if (node.headersDir) env.npm_config_nodedir = node.headersDir;
 	return env;
 }
 
-function cacheName(target: N8nTarget, node: NodeRuntime): string {
-	const nodeKey = target.node === 'system' ? `node${node.version.split('.')[0]}` : `node${node.version}`;
+function cacheName(target: N8nTarget, nodeVersion: string): string {
+	const nodeKey = target.node === 'system' ? `node${nodeVersion.split('.')[0]}` : `node${nodeVersion}`;
 	return `n8n-${target.version}-${nodeKey}`;
 }
 
@@ -99,13 +101,23 @@ async function installInto(dir: string, target: N8nTarget, node: NodeRuntime, lo
 	// Install scripts would try to download prebuilt binaries (kafka, sqlite3) from outside the
 	// registry: skip them all, then build the one native module n8n needs, sqlite3, from source.
 	log(`npm install n8n@${target.version} (Node ${node.version}) …`);
-	await runChecked('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', '--loglevel=error'], {
-		cwd: dir,
-		env,
-		timeoutMs: 30 * 60_000,
-	});
+	let stopProgress = reportProgress(`installing n8n ${target.version}`, log, dir);
+	try {
+		await runChecked('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', '--loglevel=error'], {
+			cwd: dir,
+			env,
+			timeoutMs: 30 * 60_000,
+		});
+	} finally {
+		stopProgress();
+	}
 	log('building sqlite3 from source …');
-	await runChecked('npm', ['rebuild', 'sqlite3', '--loglevel=error'], { cwd: dir, env, timeoutMs: 20 * 60_000 });
+	stopProgress = reportProgress('building sqlite3', log);
+	try {
+		await runChecked('npm', ['rebuild', 'sqlite3', '--loglevel=error'], { cwd: dir, env, timeoutMs: 20 * 60_000 });
+	} finally {
+		stopProgress();
+	}
 	const probeFolder = mkdtempSync(path.join(tmpdir(), 'n8n-version-'));
 	try {
 		const { stdout } = await runChecked(node.nodeBin, [path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
@@ -126,16 +138,23 @@ async function installInto(dir: string, target: N8nTarget, node: NodeRuntime, lo
 export async function ensureN8n(version: string, log: (line: string) => void = () => undefined): Promise<N8nInstall> {
 	const target = N8N_TARGETS[version];
 	if (!target) throw new Error(`n8n ${version} is not a tested target (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	// Before any download: the install ends in a native build that fails late without these tools.
+	const expectedNode = target.node === 'system' ? process.versions.node : target.node;
+	if (!isInstalled(path.join(cacheRoot(), cacheName(target, expectedNode)))) checkBuildTools();
 	const node = await ensureNode(target.node);
-	const dir = path.join(cacheRoot(), cacheName(target, node));
+	const dir = path.join(cacheRoot(), cacheName(target, node.version));
 	const started = Date.now();
 	let installed = false;
 	await installAtomically(dir, async (tempDir) => {
 		installed = true;
-		log(`installing n8n ${version} into ${dir} (first run only, takes a few minutes)`);
+		log(`installing n8n ${version} into ${dir} (first run only: several minutes and a few GB; progress every 15 s)`);
 		await installInto(tempDir, target, node, log);
 	});
-	if (installed) log(`n8n ${version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+	if (installed) {
+		const size = formatBytes(await folderSize(dir));
+		const cachedNode = node.cacheDir ? `, Node ${node.version} in ${node.cacheDir}` : '';
+		log(`n8n ${version} installed in ${formatDuration(Date.now() - started)}; cached for the next start: ${dir} (${size})${cachedNode}`);
+	} else log(`n8n ${version} from the cache: ${dir}`);
 	return {
 		version,
 		dir,
