@@ -9,8 +9,8 @@ import type { StoredWorkflowJson } from './fixtures';
 import { withMcpClient, toolResultText, type McpTransportKind } from './mcpClient';
 import type { N8nInstall } from './n8n/n8nInstall';
 import type { N8nRestClient } from './n8n/restClient';
-import { nodeOutput } from './runData';
-import { messageText, startScriptedModel, type ChatRequest, type JsonSchema } from './scriptedModel';
+import { nodeOutput, type PrintedRun } from './runData';
+import { messageText, SCRIPTED_MODEL_ID, startScriptedModel, type ChatRequest, type JsonSchema, type ModelRequest, type ScriptedTurn } from './scriptedModel';
 import type { Suite } from './suite';
 
 /**
@@ -31,6 +31,7 @@ export interface AiContext {
 }
 
 const API = '/api/v1/external';
+const TOOL_TYPE = 'n8n-nodes-support-ticket.supportTicketTool';
 const MISSING_ID = 'tkt_does_not_exist';
 const NOT_FOUND = `The ticket with ID "${MISSING_ID}" was not found`;
 // The MCP trigger's Path; its production URL is <n8n>/mcp/<path> (n8n's endpoints.mcp, N8N_ENDPOINT_MCP).
@@ -70,8 +71,13 @@ function assertToolSchemas(offered: Array<{ name: string; description?: string; 
 	}
 }
 
-function loadWorkflow(file: string): StoredWorkflowJson {
-	return JSON.parse(readFileSync(repoPath('test', 'e2e', 'ai', file), 'utf8')) as StoredWorkflowJson;
+// test/e2e/ai/*.json use the newest versions of n8n 2.41.1's nodes; n8n 1.123.81 has the ones before.
+const NODE_VERSIONS_1X: Record<string, number> = { '@n8n/n8n-nodes-langchain.agent': 3, '@n8n/n8n-nodes-langchain.mcpTrigger': 2 };
+
+function loadWorkflow(file: string, install: N8nInstall): StoredWorkflowJson {
+	const json = JSON.parse(readFileSync(repoPath('test', 'e2e', 'ai', file), 'utf8')) as StoredWorkflowJson;
+	if (Number(install.version.split('.')[0]) >= 2) return json;
+	return { ...json, nodes: json.nodes.map((node) => (NODE_VERSIONS_1X[node.type] ? { ...node, typeVersion: NODE_VERSIONS_1X[node.type] } : node)) };
 }
 
 async function ok<T>(rest: N8nRestClient, method: string, url: string, body?: unknown): Promise<T> {
@@ -139,72 +145,115 @@ function newTicket(sandbox: Sandbox, subject: string): Ticket {
 	return found[0];
 }
 
-export function addAiCases(suite: Suite, context: () => AiContext): void {
-	suite.test('AI Agent + OpenAI Chat Model (scripted model on 127.0.0.1) with Support Ticket Tools: schemas offered, signed calls, ticket and not-found error back to the model, run succeeds', async () => {
-		const { rest, install, sandbox } = context();
+interface AgentRun {
+	status?: string;
+	run: PrintedRun;
+	chats: ChatRequest[];
+	requests: ModelRequest[];
+	/** The sandbox's API calls during the run. */
+	calls: string[];
+}
+
+/**
+ * Saves test/e2e/ai/agent-tools.json with its model's credential pointed at a scripted model, runs it
+ * as the editor's "Execute workflow" does, and returns the run with what the model was sent.
+ * `continueOnToolError`: the tool nodes' Settings → On Error → "Continue" (`onError: continueRegularOutput`).
+ */
+async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnToolError: boolean): Promise<AgentRun> {
+	const { rest, install, sandbox } = context;
+	const model = await startScriptedModel(script);
+	try {
+		const credential = await ok<{ id: string }>(rest, 'POST', '/credentials', {
+			name: 'Scripted model (e2e)',
+			type: 'openAiApi',
+			data: { apiKey: 'sk-e2e-scripted', url: model.baseUrl },
+		});
+		const json = loadWorkflow('agent-tools.json', install);
+		json.nodes = json.nodes.map((node) => {
+			if (node.credentials?.openAiApi) return { ...node, credentials: { openAiApi: { id: credential.id, name: 'Scripted model (e2e)' } } };
+			return continueOnToolError && node.type === TOOL_TYPE ? { ...node, onError: 'continueRegularOutput' } : node;
+		});
+		const workflow = await saveWorkflow(rest, 'e2eAiAgentTools', json);
+
+		const before = lastSeq(sandbox);
+		const executionId = await rest.runManually(workflow.id, 'Start');
+		const executions = await waitForExecutions(rest, workflow.id, 'the agent run', (all) => all.some((e) => e.id === executionId && isFinished(e)), 120_000);
+		const run = await executionRun(rest, install, executionId);
+		assert.ok(model.requests.every((r) => r.authorization === 'Bearer sk-e2e-scripted'), 'every request to the model carries the credential');
+		return { status: executions.find((e) => e.id === executionId)?.status, run, chats: model.chats(), requests: model.requests, calls: callsSince(sandbox, before) };
+	} finally {
+		await model.stop();
+	}
+}
+
+export function addAiCases(suite: Suite, version: string, context: () => AiContext): void {
+	const major = Number(version.split('.')[0]);
+	const setting = major >= 2 ? 'as added' : 'tools set to On Error → Continue, as n8n 1.x needs';
+	suite.test(`AI Agent + OpenAI Chat Model (scripted model on 127.0.0.1) with Support Ticket Tools (${setting}): schemas offered, signed calls, ticket and not-found error back to the model, run succeeds`, async () => {
+		const { sandbox } = context();
 		const existing = sandbox.store.listTickets()[3];
 		const subject = `AI agent e2e ${Date.now()}`;
-		const model = await startScriptedModel([
-			{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: existing.id } }] },
-			{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } }] },
-			{ toolCalls: [{ name: 'Create_a_ticket', arguments: { subject, description: 'Login page shows an error', customerEmail: 'ana@example.com' } }] },
-			{ content: 'Read the ticket, the other ID does not exist, opened a new ticket.' },
-		]);
-		try {
-			const credential = await ok<{ id: string }>(rest, 'POST', '/credentials', {
-				name: 'Scripted model (e2e)',
-				type: 'openAiApi',
-				data: { apiKey: 'sk-e2e-scripted', url: model.baseUrl },
-			});
-			const json = loadWorkflow('agent-tools.json');
-			json.nodes = json.nodes.map((node) => (node.credentials?.openAiApi ? { ...node, credentials: { openAiApi: { id: credential.id, name: 'Scripted model (e2e)' } } } : node));
-			const workflow = await saveWorkflow(rest, 'e2eAiAgentTools', json);
+		const final = 'Read the ticket, the other ID does not exist, opened a new ticket.';
+		const { status, run, chats, requests, calls } = await runAgent(
+			context(),
+			[
+				{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: existing.id } }] },
+				{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } }] },
+				{ toolCalls: [{ name: 'Create_a_ticket', arguments: { subject, description: 'Login page shows an error', customerEmail: 'ana@example.com' } }] },
+				{ content: final },
+			],
+			// n8n 1.x stops an AI Agent's run at a failing tool unless the tool's On Error is "Continue"; 2.x hands the error to the model.
+			major < 2,
+		);
+		assert.equal(status, 'success', `the run: ${JSON.stringify(run.data.resultData.error ?? run.data.resultData.runData).slice(0, 2000)}`);
+		assert.deepEqual(nodeOutput(run, 'AI Agent').map((item) => item.output), [final]);
 
-			const before = lastSeq(sandbox);
-			const executionId = await rest.runManually(workflow.id, 'Start');
-			const executions = await waitForExecutions(rest, workflow.id, 'the agent run', (all) => all.some((e) => e.id === executionId && isFinished(e)), 120_000);
-			const run = await executionRun(rest, install, executionId);
-			assert.equal(executions.find((e) => e.id === executionId)?.status, 'success', `the run: ${JSON.stringify(run.data.resultData.error ?? run.data.resultData.runData).slice(0, 2000)}`);
-			assert.deepEqual(
-				nodeOutput(run, 'AI Agent').map((item) => item.output),
-				['Read the ticket, the other ID does not exist, opened a new ticket.'],
+		assert.equal(chats.length, 4, `the model was asked ${chats.length} times: ${JSON.stringify(requests.map((r) => `${r.method} ${r.path}`))}`);
+		assert.ok(chats.every((c) => c.model === SCRIPTED_MODEL_ID), 'the model named in the node');
+		for (const [n, chat] of chats.entries()) {
+			assertToolSchemas(
+				(chat.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description, schema: t.function.parameters })),
+				`chat request ${n + 1}`,
 			);
-
-			const chats: ChatRequest[] = model.chats();
-			assert.equal(chats.length, 4, `the model was asked ${chats.length} times: ${JSON.stringify(model.requests.map((r) => `${r.method} ${r.path}`))}`);
-			assert.ok(model.requests.every((r) => r.authorization === 'Bearer sk-e2e-scripted'), 'every request carries the credential');
-			assert.ok(chats.every((c) => c.model === model.model), 'the model named in the node');
-			for (const [n, chat] of chats.entries()) {
-				assertToolSchemas(
-					(chat.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description, schema: t.function.parameters })),
-					`chat request ${n + 1}`,
-				);
-			}
-			assert.ok(messageText(chats[0].messages[0]).includes('Use the Support Ticket tools'), 'the system message');
-			assert.ok(chats[0].messages.some((m) => m.role === 'user' && messageText(m).includes('Ana (ana@example.com) cannot log in')), 'the prompt');
-
-			// Request n+1 carries the answer to the call of turn n.
-			const toolAnswer = (n: number): string => {
-				const message = chats[n + 1].messages.find((m) => m.role === 'tool' && m.tool_call_id === `call_${n}_0`);
-				assert.ok(message, `request ${n + 2} answers call_${n}_0: ${JSON.stringify(chats[n + 1].messages)}`);
-				return messageText(message);
-			};
-			assert.deepEqual(records(parsed(toolAnswer(0))), [sandbox.store.getTicket(existing.id)], 'the model gets the ticket it asked for');
-			const missing = records(parsed(toolAnswer(1)));
-			assert.ok(missing.length === 1 && String(missing[0].error).includes(NOT_FOUND), `the model reads why the ticket is missing: ${JSON.stringify(missing)}`);
-			const created = newTicket(sandbox, subject);
-			assert.equal(created.customer.email, 'ana@example.com');
-			assert.deepEqual(records(parsed(toolAnswer(2))), [created], 'the model gets the ticket it opened');
-
-			assert.deepEqual(callsSince(sandbox, before), [`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'], 'the sandbox verified each signature');
-		} finally {
-			await model.stop();
 		}
+		assert.ok(messageText(chats[0].messages[0]).includes('Use the Support Ticket tools'), 'the system message');
+		assert.ok(chats[0].messages.some((m) => m.role === 'user' && messageText(m).includes('Ana (ana@example.com) cannot log in')), 'the prompt');
+
+		// Request n+1 carries the answer to the call of turn n.
+		const toolAnswer = (n: number): string => {
+			const message = chats[n + 1].messages.find((m) => m.role === 'tool' && m.tool_call_id === `call_${n}_0`);
+			assert.ok(message, `request ${n + 2} answers call_${n}_0: ${JSON.stringify(chats[n + 1].messages)}`);
+			return messageText(message);
+		};
+		assert.deepEqual(records(parsed(toolAnswer(0))), [sandbox.store.getTicket(existing.id)], 'the model gets the ticket it asked for');
+		const missing = records(parsed(toolAnswer(1)));
+		assert.ok(missing.length === 1 && String(missing[0].error).includes(NOT_FOUND), `the model reads why the ticket is missing: ${JSON.stringify(missing)}`);
+		// With On Error → Continue the node's output carries its advice as well.
+		if (major < 2) assert.ok(String(missing[0].description).includes('Check the ID'), JSON.stringify(missing));
+		const created = newTicket(sandbox, subject);
+		assert.equal(created.customer.email, 'ana@example.com');
+		assert.deepEqual(records(parsed(toolAnswer(2))), [created], 'the model gets the ticket it opened');
+
+		assert.deepEqual(calls, [`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'], 'the sandbox verified each signature');
 	});
 
+	if (major < 2) {
+		suite.test('n8n 1.x (known limitation): with the tools as added, a ticket that does not exist stops the agent run with the readable error; the model never sees it', async () => {
+			const { status, run, chats, calls } = await runAgent(
+				context(),
+				[{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } }] }, { content: 'not reached' }],
+				false,
+			);
+			assert.equal(status, 'error');
+			assert.ok(String(run.data.resultData.error?.message).includes(NOT_FOUND), JSON.stringify(run.data.resultData.error));
+			assert.equal(chats.length, 1, 'the model was asked once');
+			assert.deepEqual(calls, [`GET /tickets/${MISSING_ID} 404`]);
+		});
+	}
+
 	suite.test('MCP Server Trigger with Support Ticket Tools, active: the MCP client SDK lists them with input schemas and calls them (Streamable HTTP and SSE)', async () => {
-		const { rest, url, sandbox } = context();
-		const workflow = await saveWorkflow(rest, 'e2eMcpServerTool', loadWorkflow('mcp-server-tools.json'));
+		const { rest, url, install, sandbox } = context();
+		const workflow = await saveWorkflow(rest, 'e2eMcpServerTool', loadWorkflow('mcp-server-tools.json', install));
 		await ok(rest, 'POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
 		const endpoint = `${url}/mcp/${MCP_PATH}`;
 		await mcpEndpointRegistered(endpoint, url);

@@ -113,7 +113,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	addPollCases(server, serverContext);
 	addStandInCase(server, () => ({ ...serverContext(), e2e }));
 	addPlanCases(server, serverContext);
-	addAiCases(server, serverContext);
+	addAiCases(server, version, serverContext);
 
 	console.log(`\n== n8n ${version}`);
 	try {
