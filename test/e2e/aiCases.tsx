@@ -274,7 +274,9 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 				assert.deepEqual(records(parsed(toolResultText(read))), [sandbox.store.getTicket(existing.id)], `${kind}: the record`);
 
 				const missing = await client.callTool({ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } });
-				assert.ok(toolResultText(missing).includes(NOT_FOUND), `${kind}: the not-found error is readable: ${JSON.stringify(missing)}`);
+				// A tool error (isError) with the node's message and its advice.
+				const text = toolResultText(missing);
+				assert.ok(missing.isError === true && text.includes(NOT_FOUND) && text.includes('Check the ID'), `${kind}: the not-found error is readable: ${JSON.stringify(missing)}`);
 
 				const opened = await client.callTool({ name: 'Create_a_ticket', arguments: { subject, description: 'Opened over MCP', customerEmail: 'mcp@example.com' } });
 				assert.deepEqual(records(parsed(toolResultText(opened))), [newTicket(sandbox, subject)], `${kind}: the created record`);
