@@ -16,6 +16,7 @@
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';
+import { addAiCases } from './aiCases';
 import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import { e2eWorkflows, exampleWorkflows, findWorkflow, pointAtSandbox, sandboxCredentials, type WorkflowFile } from './fixtures';
@@ -115,6 +116,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	addPollCases(server, serverContext);
 	addStandInCase(server, () => ({ ...serverContext(), e2e }));
 	addPlanCases(server, serverContext);
+	addAiCases(server, version, serverContext);
 
 	console.log(`\n== n8n ${version}`);
 	try {

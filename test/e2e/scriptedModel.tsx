@@ -1,0 +1,144 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A scripted OpenAI-compatible chat model on 127.0.0.1, for n8n's OpenAI Chat Model node (its
+ * credential's Base URL set to `baseUrl`). `POST /v1/chat/completions` answers the next turn of the
+ * script (tool calls, or a final text); `GET /v1/models` lists the one model (the credential test and
+ * the model list call it). Every request is recorded, body parsed, so a test can read what the model
+ * was offered (tools and their JSON schemas) and what it got back (the tool messages).
+ */
+export type ScriptedTurn = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
+
+export interface ModelRequest {
+	method: string;
+	path: string;
+	authorization?: string;
+	body?: ChatRequest;
+}
+
+export interface ChatMessage {
+	role: string;
+	content?: string | null | Array<{ type: string; text?: string }>;
+	tool_call_id?: string;
+	tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+}
+
+export interface ChatRequest {
+	model: string;
+	messages: ChatMessage[];
+	stream?: boolean;
+	tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: JsonSchema } }>;
+}
+
+export interface JsonSchema {
+	type?: string;
+	description?: string;
+	properties?: Record<string, JsonSchema>;
+	required?: string[];
+	additionalProperties?: boolean;
+}
+
+export interface ScriptedModel {
+	/** e.g. http://127.0.0.1:41234/v1 (the credential's Base URL). */
+	baseUrl: string;
+	model: string;
+	requests: ModelRequest[];
+	/** The chat completion requests, in order. */
+	chats(): ChatRequest[];
+	stop(): Promise<void>;
+}
+
+export const SCRIPTED_MODEL_ID = 'scripted-model';
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+	res.writeHead(status, { 'content-type': 'application/json' });
+	res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+function completion(turn: ScriptedTurn, index: number): unknown {
+	const message =
+		'content' in turn
+			? { role: 'assistant', content: turn.content }
+			: {
+					role: 'assistant',
+					content: null,
+					tool_calls: turn.toolCalls.map((call, n) => ({
+						id: `call_${index}_${n}`,
+						type: 'function',
+						function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+					})),
+				};
+	return {
+		id: `chatcmpl-${index}`,
+		object: 'chat.completion',
+		created: 1_700_000_000 + index,
+		model: SCRIPTED_MODEL_ID,
+		choices: [{ index: 0, message, finish_reason: 'content' in turn ? 'stop' : 'tool_calls' }],
+		usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+	};
+}
+
+/** Answers the i-th chat request with `script[i]`; a request past the script gets a 500 that says so. */
+export async function startScriptedModel(script: ScriptedTurn[]): Promise<ScriptedModel> {
+	const requests: ModelRequest[] = [];
+	let turns = 0;
+	const server = createServer((req, res) => {
+		void readBody(req).then((text) => {
+			const path = (req.url ?? '').split('?')[0];
+			const request: ModelRequest = { method: req.method ?? '', path, authorization: req.headers.authorization };
+			requests.push(request);
+			if (req.method === 'GET' && path === '/v1/models') {
+				json(res, 200, { object: 'list', data: [{ id: SCRIPTED_MODEL_ID, object: 'model', created: 1_700_000_000, owned_by: 'e2e' }] });
+				return;
+			}
+			if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+				json(res, 404, { error: { message: `the scripted model has no ${req.method} ${path}`, type: 'invalid_request_error' } });
+				return;
+			}
+			request.body = JSON.parse(text) as ChatRequest;
+			if (request.body.stream) {
+				json(res, 400, { error: { message: 'the scripted model does not stream', type: 'invalid_request_error' } });
+				return;
+			}
+			const index = turns++;
+			const turn = script[index];
+			if (!turn) {
+				json(res, 500, { error: { message: `the script has ${script.length} turns; request ${index + 1} is one too many`, type: 'server_error' } });
+				return;
+			}
+			json(res, 200, completion(turn, index));
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', resolve);
+	});
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}/v1`,
+		model: SCRIPTED_MODEL_ID,
+		requests,
+		chats: () => requests.flatMap((r) => (r.body ? [r.body] : [])),
+		stop: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** A message's text, whether n8n sent it as a string or as content parts. */
+export function messageText(message: ChatMessage): string {
+	if (typeof message.content === 'string') return message.content;
+	return (message.content ?? []).map((part) => part.text ?? '').join('');
+}
