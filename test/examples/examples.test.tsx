@@ -4,8 +4,10 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { createPoller, repoPath, runWorkflow, startWebhookReceiver, type WorkflowJson } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { pollingTables, POSTGRES_CREDENTIAL } from './postgresExamples';
 
 const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
+const SANDBOX_CREDENTIAL = { supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } };
 
 let sandbox: Sandbox;
 let credentials: Record<string, ICredentialDataDecryptedObject>;
@@ -17,28 +19,37 @@ beforeAll(async () => {
 afterAll(async () => sandbox.stop());
 
 describe('example workflows, as shipped in examples/', () => {
-	it('each one explains itself in a sticky note and uses the sandbox credential', () => {
+	it('each one explains itself in a sticky note, carries the credentials of the copy, keeps no workflow static data (queue-mode workers do not get it back), picks Data Tables by ID (n8n matches a name as a substring) and ends in no No Operation placeholder', () => {
 		const files = readdirSync(repoPath('examples')).filter((file) => file.endsWith('.json'));
-		expect(files.length).toBeGreaterThanOrEqual(4);
+		expect(files.length).toBeGreaterThanOrEqual(14);
 		for (const file of files) {
 			const workflow = load(file);
 			const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
-			expect({ file, hasNote: notes.some((note) => String(note.parameters.content).length > 80) }).toEqual({ file, hasNote: true });
-			// Our nodes carry the sandbox credential (n8n's own nodes carry none).
-			for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-support-ticket.'))) {
-				expect({ file, node: node.name, credentials: node.credentials }).toEqual({
-					file,
-					node: node.name,
-					credentials: { supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } },
-				});
-			}
+			const credentialed = workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-support-ticket.') || n.type === 'n8n-nodes-base.postgres');
+			expect({
+				file,
+				hasNote: notes.some((note) => String(note.parameters.content).length > 80),
+				// Our nodes carry the sandbox credential, n8n's Postgres nodes the copy's (n8n's other nodes carry none).
+				wrongCredentials: credentialed.filter((n) => JSON.stringify(n.credentials) !== JSON.stringify(n.type === 'n8n-nodes-base.postgres' ? POSTGRES_CREDENTIAL : SANDBOX_CREDENTIAL)).map((n) => n.name),
+				staticData: JSON.stringify(workflow).includes('getWorkflowStaticData'),
+				tablesByName: workflow.nodes.filter((n) => n.parameters.dataTableId !== undefined && (n.parameters.dataTableId as { mode: string }).mode !== 'id').map((n) => n.name),
+				placeholders: workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.noOp').map((node) => node.name),
+			}).toEqual({ file, hasNote: true, wrongCredentials: [], staticData: false, tablesByName: [], placeholders: [] });
 		}
 	});
 
-	it('none ends in a No Operation placeholder: each writes its results somewhere real or shows them', () => {
-		const files = readdirSync(repoPath('examples')).filter((file) => file.endsWith('.json'));
-		const placeholders = files.flatMap((file) => load(file).nodes.filter((node) => node.type === 'n8n-nodes-base.noOp').map((node) => `${file}: ${node.name}`));
-		expect(placeholders).toEqual([]);
+	it.each([
+		['large-account-import.json', ['255,000 tickets', '200 MB', 'Publish this workflow']],
+		['large-account-import-postgres.json', ['one page of 100 per execution', 'Publish this workflow', 'Resume', 'st_import_state', 'no older state is ever written over a newer one', 'null', ...pollingTables().createStatements, 'CREATE TABLE IF NOT EXISTS st_import_state (']],
+		['sync-by-polling.json', ['No public URL needed', 'Latency = the poll interval', 'Safe when executions overlap', 'sync-webhooks.json']],
+		['sync-webhooks-postgres.json', ['can create a second row or put an older state last']],
+		['sync-reconcile-postgres.json', ['can create a second row or put an older state last']],
+	])('%s: its sticky notes say what its user must know', (file, phrases) => {
+		const notes = load(file)
+			.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => String(node.parameters.content))
+			.join('\n');
+		expect(phrases.filter((phrase) => !notes.includes(phrase))).toEqual([]);
 	});
 
 	it('import-all-tickets returns every ticket once', async () => {

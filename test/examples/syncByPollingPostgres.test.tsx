@@ -6,20 +6,12 @@
  * record the trigger emits, land in the right columns. The whole flow in real n8n (queue mode, on
  * its PostgreSQL) belongs to `npm run test:sync -- --proof polling-postgres` (pollingProof.tsx).
  */
-import { readFileSync } from 'node:fs';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { IDataObject, INode } from 'n8n-workflow';
+import { load, named, queryParameters as parametersFor } from './postgresExamples';
 
-import { repoPath, type WorkflowJson } from '../harness';
-
-const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const workflow = load('sync-by-polling-postgres.json');
 const dataTables = load('sync-by-polling.json');
-const named = (w: WorkflowJson, name: string) => {
-	const found = w.nodes.find((n) => n.name === name);
-	if (!found) throw new Error(`no node ${name}`);
-	return found;
-};
 
 const LANES = [
 	{ trigger: 'On Ticket Change', table: 'st_tickets', key: 'ticket_id', write: 'Upsert Ticket If Not Older' },
@@ -30,16 +22,6 @@ const LANES = [
 function dataTableColumns(table: string): string[] {
 	const create = named(load('sync-initial-import.json'), `Table ${table}`);
 	return (create.parameters.columns as { column: Array<{ name: string }> }).column.map((c) => c.name);
-}
-
-/** The Query Parameters expression evaluated on one record, as the Postgres node does (an array: $1, $2, …). */
-function parametersFor(node: INode, json: IDataObject): unknown[] {
-	const expression = String((node.parameters.options as IDataObject).queryReplacement);
-	const body = /^=\{\{ (.*) \}\}$/.exec(expression)?.[1];
-	if (body === undefined) throw new Error(`${node.name}: ${expression} is not one expression`);
-	const values = (new Function('$json', `return ${body};`) as (j: IDataObject) => unknown)(json);
-	if (!Array.isArray(values)) throw new Error(`${node.name}: the Query Parameters are not one array`);
-	return values;
 }
 
 describe('sync-by-polling-postgres example', () => {
@@ -53,7 +35,6 @@ describe('sync-by-polling-postgres example', () => {
 			expect(create.executeOnce).toBe(true);
 			expect(create.position[1]).toBeLessThan(write.position[1]);
 			expected[lane.trigger] = { main: [[{ node: create.name, type: 'main', index: 0 }, { node: write.name, type: 'main', index: 0 }]] };
-			for (const node of [create, write]) expect(node.credentials).toEqual({ postgres: { id: 'syncPostgres', name: 'Postgres (the copy)' } });
 		}
 		expect(workflow.connections).toEqual(expected);
 		expect(workflow.settings).toMatchObject({ executionOrder: 'v1' });

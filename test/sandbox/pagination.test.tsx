@@ -71,6 +71,8 @@ describe('sandbox lists and pagination (docs/api.md#paging)', () => {
 			['/tickets?sort=DESC', 'sort'],
 			['/customers?sort_by=created_at', 'sort_by'],
 			['/tickets/tkt_1?expand=customer', 'expand'],
+			['/tickets/tkt_1/replies?sort=asc', 'sort'],
+			['/customers?email=a@example.com', 'email'],
 		])('answers 400 invalid_parameter for %s naming %s', async (path, parameter) => {
 			const response = await client.get(path);
 			expect(response.status).toBe(400);
@@ -113,33 +115,15 @@ describe('sandbox lists and pagination (docs/api.md#paging)', () => {
 			expect(ids(traversed)).toEqual(expectedOrder(seeded, sortBy, sort));
 		});
 
-		it('defaults to created_at descending', async () => {
-			const traversed = await client.traverse<Ticket>('/tickets?per_page=100');
-			expect(ids(traversed)).toEqual(expectedOrder(seeded, 'created_at', 'desc'));
-		});
-
-		it('has seeded groups that share created_at, served in one stable order', async () => {
+		it('defaults to created_at descending; seeded tickets that share created_at come in one stable order whatever the page size', async () => {
 			const createdAt = seeded.map((t) => t.created_at);
 			expect(new Set(createdAt).size).toBeLessThan(createdAt.length);
-			const first = ids(await client.traverse<Ticket>('/tickets?per_page=2'));
-			const second = ids(await client.traverse<Ticket>('/tickets?per_page=3'));
-			expect(second).toEqual(first);
+			expect(ids(await client.traverse<Ticket>('/tickets?per_page=100'))).toEqual(expectedOrder(seeded, 'created_at', 'desc'));
+			expect(ids(await client.traverse<Ticket>('/tickets?per_page=3'))).toEqual(expectedOrder(seeded, 'created_at', 'desc'));
 		});
 	});
 
 	describe('traversal', () => {
-		it('returns every ticket exactly once, with exact has_more', async () => {
-			const pages: Array<ListBody<Ticket>> = [];
-			const traversed = await client.traverse<Ticket>('/tickets?per_page=100', (p) => {
-				pages.push(p);
-			});
-			expect(traversed).toHaveLength(300);
-			expect(new Set(ids(traversed)).size).toBe(300);
-			expect(pages.map((p) => p.data.length)).toEqual([100, 100, 100]);
-			expect(pages.map((p) => p.meta.has_more)).toEqual([true, true, false]);
-			expect(pages[2].meta.next_cursor).toBeNull();
-		});
-
 		it('is exact about has_more at every boundary', async () => {
 			const small = await startSandbox({ seed: 10 });
 			const smallClient = new TestClient(small.baseUrl);
@@ -221,16 +205,6 @@ describe('sandbox lists and pagination (docs/api.md#paging)', () => {
 			if (cursor === null) throw new Error('expected a next_cursor');
 			return cursor;
 		};
-
-		it('are opaque base64url strings', async () => {
-			expect(await firstCursor('/tickets?per_page=5')).toMatch(/^[A-Za-z0-9_-]+$/);
-		});
-
-		it('accept the same query with the defaults spelled out', async () => {
-			const cursor = await firstCursor('/tickets?per_page=5');
-			const response = await client.get(`/tickets?sort=desc&per_page=5&sort_by=created_at&cursor=${cursor}`);
-			expect(response.status).toBe(200);
-		});
 
 		it.each([
 			['/tickets?per_page=5&status=open', '/tickets?per_page=5&status=pending'],

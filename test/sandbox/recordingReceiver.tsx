@@ -11,8 +11,6 @@ export interface RecordedDelivery {
 	headers: http.IncomingHttpHeaders;
 	body: string;
 	payload: WebhookPayload;
-	/** Date.now() on arrival. */
-	at: number;
 }
 
 export interface RecordingReceiver {
@@ -28,7 +26,7 @@ export async function startRecordingReceiver(respond: number | ((delivery: Recor
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			const body = Buffer.concat(chunks).toString('utf8');
-			const delivery = { path: request.url ?? '', headers: request.headers, body, payload: JSON.parse(body) as WebhookPayload, at: Date.now() };
+			const delivery = { path: request.url ?? '', headers: request.headers, body, payload: JSON.parse(body) as WebhookPayload };
 			received.push(delivery);
 			response.writeHead(typeof respond === 'number' ? respond : respond(delivery)).end();
 		});

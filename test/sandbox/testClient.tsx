@@ -159,12 +159,3 @@ export class TestClock {
 		this.ms += ms;
 	}
 }
-
-/** POSTs each body to an admin settings path: each is refused with a 400 whose text holds the paired message. */
-export async function expectRefusedSettings(client: TestClient, path: string, rows: Array<[string, string]>): Promise<void> {
-	for (const [body, message] of rows) {
-		const refused = await client.raw('POST', path, body);
-		expect(refused.status).toBe(400);
-		expect(refused.text).toContain(message);
-	}
-}

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, type Ticket } from '../../sandbox';
+import type { Ticket } from '../../sandbox';
 import { API, errorOf, type ItemBody, TestClock } from './testClient';
 import { useSandboxClient } from './useSandboxClient';
 
@@ -41,23 +41,6 @@ describe('sandbox tickets endpoints', () => {
 			expect(dataOf((await client.get(`/tickets/${created.id}`)).json)).toEqual(created);
 			const list = (await client.get('/tickets?per_page=100')).json as { data: Ticket[] };
 			expect(list.data.find((t) => t.id === created.id)).toEqual(created);
-		});
-
-		it('keeps a literal "__proto__" field as data, without touching prototypes', async () => {
-			const body = `{"subject":"s","description":"d","customer":{"email":"p@example.com"},"__proto__":{"polluted":true}}`;
-			const response = await client.request('POST', `${API}/tickets`, { body, headers: { 'content-type': 'application/json' } });
-			expect(response.status).toBe(201);
-			expect(response.text).toContain('"__proto__":{"polluted":true}');
-			expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-		});
-
-		it('accepts every documented priority and status', async () => {
-			for (const priority of ['low', 'normal', 'high', 'urgent']) {
-				for (const status of ['open', 'pending', 'on_hold', 'solved', 'closed']) {
-					const response = await client.post('/tickets', { ...validTicket, priority, status });
-					expect(response.status).toBe(201);
-				}
-			}
 		});
 
 		it('answers 422 validation_failed listing every bad field', async () => {
@@ -123,16 +106,6 @@ describe('sandbox tickets endpoints', () => {
 			const response = await client.request('POST', `${API}/tickets`, { body, headers: { 'content-type': 'application/json' } });
 			expect(response.status).toBe(400);
 			expect(errorOf(response).code).toBe('invalid_json');
-		});
-
-		it('answers 413 for a body over 1 MiB and accepts one just under', async () => {
-			const filler = 'x'.repeat(MAX_BODY_BYTES);
-			const tooLarge = await client.post('/tickets', { ...validTicket, description: filler });
-			expect(tooLarge.status).toBe(413);
-			expect(errorOf(tooLarge).code).toBe('payload_too_large');
-			const base = JSON.stringify({ ...validTicket, description: '' }).length;
-			const fits = await client.post('/tickets', { ...validTicket, description: 'y'.repeat(MAX_BODY_BYTES - base) });
-			expect(fits.status).toBe(201);
 		});
 
 		it('rejects query parameters on a create', async () => {
