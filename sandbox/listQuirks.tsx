@@ -6,4 +6,6 @@
 export interface ListQuirks {
 	/** GET /tickets ignores `sort_by` and `sort`: always created_at descending (cursors still work). */
 	ignoreSortBy?: boolean;
+	/** GET /tickets/{id}/replies lists oldest first, as many conversation views do (the order is not given). */
+	repliesOldestFirst?: boolean;
 }

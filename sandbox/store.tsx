@@ -177,7 +177,7 @@ export class SandboxStore {
 		const ticket = this.requireTicket(ticketId);
 		const index = this.repliesByTicket.get(ticket);
 		if (index === undefined) return { items: [], hasMore: false };
-		const page = index.page({ order: 'desc', limit, after });
+		const page = index.page({ order: this.listQuirks.repliesOldestFirst ? 'asc' : 'desc', limit, after });
 		return toPage(page.items, page.hasMore, index, renderReply);
 	}
 

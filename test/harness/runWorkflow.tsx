@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
@@ -85,7 +86,8 @@ export async function runWorkflow(
 	const finished = new Promise<IRun>((resolve) => (finish = resolve));
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 
-	const data = additionalData(credentialsHelper, { hooks });
+	// n8n gives every execution an id (nodes derive per-execution values from it).
+	const data = additionalData(credentialsHelper, { hooks, executionId: randomUUID() });
 
 	const startNode = start.nodeName ? workflow.getNode(start.nodeName) : workflow.getStartNode();
 	if (!startNode) throw new Error('The workflow has no start node');

@@ -137,6 +137,22 @@ describe('create recovery', () => {
 		expect(posts()).toBe(1);
 	});
 
+	it('1b. another ticket of the same customer made in the same seconds while this create was refused: not taken; this one is sent again', async () => {
+		const subject = 'mine, not theirs';
+		const email = 'one.customer@example.com';
+		const credentials = await gateway(({ method, posts: n }) => {
+			if (method !== 'POST' || n !== 1) return 'pass';
+			// Another execution's create for the same customer lands while this one is refused by a gateway.
+			sandbox.store.createTicket({ subject: 'someone else', description: 'Another problem', customer: { email } });
+			return 'refused';
+		});
+		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject, { customerEmail: email })), { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const mine = ticketsWith(subject);
+		expect(mine).toHaveLength(1);
+		expect(result.output('Node').map((o) => o.json.id)).toEqual([mine[0].id]);
+	});
+
 	it('5b. a Date header 5 s ahead of the clock that stamps created_at: the ticket is found, not made twice', async () => {
 		const subject = 'date header ahead';
 		const dateAhead = (answer: HeldAnswer): HeldAnswer => ({ ...answer, headers: { ...answer.headers, date: new Date(Date.now() + 5_000).toUTCString() } });
@@ -167,5 +183,46 @@ describe('6. Idempotency-Key, against a service that honours it', () => {
 		const made = sandbox.store.listTickets().filter((t) => t.subject.startsWith(subject));
 		expect(made).toHaveLength(2);
 		expect(result.output('Node').map((o) => o.json.id).sort()).toEqual(made.map((t) => t.id).sort());
+	});
+
+	it('Retry On Fail runs the node again: each item sends the key of its first run, so the ticket made before the failure is not made twice', async () => {
+		const subject = 'retried node';
+		// The second item's first create is refused as invalid: the node fails and n8n runs it again.
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? (answer) => ({ ...answer, status: 422 }) : 'pass'));
+		const workflow = itemsWorkflow([{ n: 1 }, { n: 2 }], NODE, ticket(subject, { subject: `={{ "${subject} " + $json.n }}`, options: { concurrentRequests: 1 } }), {
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 1,
+		});
+		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const keys = sandbox.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
+		expect(keys).toHaveLength(4);
+		expect([keys[2], keys[3]]).toEqual([keys[0], keys[1]]);
+		expect(sandbox.store.listTickets().filter((t) => t.subject === `${subject} 1`)).toHaveLength(1);
+	});
+});
+
+describe('a list in another order than newest first', () => {
+	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
+	const { sandbox } = useSandbox({ seed: 3, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+	const gateway = useGateway(sandbox);
+
+	it('a reply whose answer is lost, on a ticket with 150 older replies listed oldest first: found on the last page, not sent twice', async () => {
+		const ticketId = sandbox.store.listTickets()[0].id;
+		for (let n = 0; n < 150; n++) {
+			clock.ms += 1000;
+			sandbox.store.createReply(ticketId, { body: `Earlier reply ${n}` });
+		}
+		clock.ms += 10 * 60_000;
+		sandbox.store.listQuirks.repliesOldestFirst = true;
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? 'lost' : 'pass'));
+		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'reply', operation: 'create', ticketId: { __rl: true, mode: 'id', value: ticketId }, body: 'On its way' }), {
+			supportTicketApi: credentials,
+		});
+		expect(result.error).toBeUndefined();
+		const mine = sandbox.store.listReplies(ticketId).filter((r) => r.body === 'On its way');
+		expect(mine).toHaveLength(1);
+		expect(result.output('Node').map((o) => o.json.id)).toEqual([mine[0].id]);
 	});
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
@@ -24,11 +24,24 @@ const MAX_ROUNDS = 8;
 /** The longest a look-up waits before looking a second time (a service still processing the create). */
 const SETTLE_MAX_MS = 60_000;
 
+/**
+ * One key for every attempt of this item, also when Retry On Fail runs the node again on the same input
+ * (same execution, node, input run and item); another round of a loop is another input run, so another key.
+ */
+function idempotencyKeyFor(ctx: IExecuteFunctions, itemIndex: number): string {
+	const executionId = ctx.getExecutionId();
+	if (!executionId) return randomUUID();
+	const node = ctx.getNode();
+	const input = ctx.getExecuteData().source?.main?.[0];
+	const from = input ? `${input.previousNode}:${input.previousNodeOutput ?? 0}:${input.previousNodeRun ?? 0}` : '';
+	const hex = createHash('sha256').update(`${executionId}\n${node.id ?? node.name}\n${from}\n${itemIndex}`).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** Sends a create once; after an answer that leaves open whether it was processed, finds the record or sends again. */
 export async function createRecord(this: IExecuteFunctions, request: CreateRequest, kind: CreatedKind, shared: RunShared): Promise<IDataObject> {
 	const claims = executionClaims(this);
-	// One key for every attempt of this item: a service that honours it answers a repeat with the first record.
-	const idempotencyKey = randomUUID();
+	const idempotencyKey = idempotencyKeyFor(this, request.itemIndex);
 	const self: OpenCreate = { body: request.body };
 	const open = claims.open.get(request.listPath) ?? new Set<OpenCreate>();
 	claims.open.set(request.listPath, open.add(self));

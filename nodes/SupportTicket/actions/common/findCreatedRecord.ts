@@ -53,6 +53,8 @@ export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedR
 	const candidates: Candidate[] = [];
 	const trace: RequestTrace = {};
 	let pages = 0;
+	let newestFirst = true;
+	let previousAt = Number.POSITIVE_INFINITY;
 	for await (const page of listPages.call(this, { path: query.listPath, perPage: LOOKUP_PER_PAGE, itemIndex: query.itemIndex, context: query.context, ...shared, trace })) {
 		const notBefore = earliestCreation(query.sentAt, trace.serviceClockOffsetMs);
 		let olderSeen = false;
@@ -61,14 +63,16 @@ export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedR
 			const createdAt = parseServiceTimestamp(record.created_at);
 			if (createdAt === undefined) continue;
 			dated++;
+			if (createdAt > previousAt) newestFirst = false;
+			previousAt = createdAt;
 			if (createdAt < notBefore) olderSeen = true;
 			else if (query.kind.identifies(query.sent, record)) candidates.push({ record, createdAt, ...agreement(query.sent, record) });
 		}
 		// Without a creation time the node cannot tell this request's record from an older twin.
 		if (page.items.length > 0 && dated === 0) throw new Error(`the ${query.kind.noun} records carry no readable created_at`);
-		// Newest first: once a record is older than the request, the rest are too.
-		if (olderSeen || page.nextCursor === undefined) break;
-		if (++pages >= MAX_LOOKUP_PAGES) throw new Error(`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records are newer than the request`);
+		// Newest first, once a record is older than the request the rest are too; a list in another order is read on.
+		if ((olderSeen && newestFirst) || page.nextCursor === undefined) break;
+		if (++pages >= MAX_LOOKUP_PAGES) throw new Error(`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records to look through`);
 	}
 	// Creates of this execution still waiting for their answer may have made records of this list: their answers claim them first.
 	await Promise.allSettled(othersOpen(query).map((open) => open.sending));

@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord } from '../common/createRecord';
-import { sameEmail, type CreatedKind } from '../common/findCreatedRecord';
+import { sameEmail, sameText, type CreatedKind } from '../common/findCreatedRecord';
 import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
@@ -54,10 +54,11 @@ export const description = updateDisplayOptions({ show: { resource: ['ticket'], 
 
 export const concurrent = true;
 
-/** Helpdesk rules may change priority, status or tags at once; the customer's e-mail they keep. */
+/** Helpdesk rules may change priority, status or tags at once; the customer, subject and description they keep. */
 export const createdTicket: CreatedKind = {
 	noun: 'ticket',
-	identifies: (sent, record) => sameEmail((record.customer as IDataObject | undefined)?.email, (sent.customer as IDataObject).email),
+	identifies: (sent, record) =>
+		sameEmail((record.customer as IDataObject | undefined)?.email, (sent.customer as IDataObject).email) && sameText(record.subject, sent.subject) && sameText(record.description, sent.description),
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
