@@ -41,6 +41,8 @@ export interface RestResponse<T = unknown> {
 
 export class N8nRestClient {
 	private cookie = '';
+	/** Who logged in, to log in again if n8n drops the session (a 401 clears its cookie; seen once in queue mode). */
+	private owner: Owner | undefined;
 
 	constructor(
 		readonly baseUrl: string,
@@ -48,6 +50,14 @@ export class N8nRestClient {
 	) {}
 
 	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<RestResponse<T>> {
+		const answer = await this.send<T>(method, path, body);
+		if (answer.status !== 401 || !this.owner || path === '/login') return answer;
+		console.log(`  n8n answered 401 to ${method} /rest${path}: logging in again`);
+		await this.login(this.owner);
+		return await this.send<T>(method, path, body);
+	}
+
+	private async send<T>(method: string, path: string, body?: unknown): Promise<RestResponse<T>> {
 		const response = await fetch(`${this.baseUrl}/rest${path}`, {
 			method,
 			headers: {
@@ -59,7 +69,7 @@ export class N8nRestClient {
 			signal: AbortSignal.timeout(60_000),
 		});
 		const auth = response.headers.getSetCookie().find((line) => line.startsWith('n8n-auth='));
-		if (auth) this.cookie = auth.split(';')[0];
+		if (auth && auth !== 'n8n-auth=' && !auth.startsWith('n8n-auth=;')) this.cookie = auth.split(';')[0];
 		const text = await response.text();
 		let parsed: unknown = text;
 		try {
@@ -85,11 +95,13 @@ export class N8nRestClient {
 	/** Claims a fresh instance (what the "Set up owner account" screen does) and logs in as the owner. */
 	async setupOwner(owner: Owner): Promise<void> {
 		await this.expectOk('POST', '/owner/setup', owner);
+		this.owner = owner;
 	}
 
 	async login(owner: Owner): Promise<void> {
 		// 1.x before LDAP support named the field `email`; 2.x and late 1.x take `emailOrLdapLoginId`.
 		await this.expectOk('POST', '/login', { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password });
+		this.owner = owner;
 	}
 
 	/** Owner account set up on a fresh instance, or logged into on one that has it already. */
