@@ -101,7 +101,7 @@ async function createCredential(page: Page, url: string, sandboxUrl: string): Pr
 	const failure = modal.getByText(/Couldn.t connect with these settings/i);
 	await failure.waitFor({ timeout: STEP_TIMEOUT });
 	await modal.getByText('More details').click();
-	const reason = modal.getByText(/API key or API secret/);
+	const reason = modal.getByText(/Check the API Key and API Secret/);
 	await reason.waitFor({ timeout: STEP_TIMEOUT });
 	expectText(await reason.innerText(), /signature/, 'the reason the wrong secret failed');
 	shots.push(await saveDocsScreenshot(page, 'ui-credential-wrong-secret.jpg'));
@@ -215,7 +215,7 @@ async function main(): Promise<void> {
 			await runStep(results, 'credential: test succeeds, a wrong secret fails', () => createCredential(page, url, sandboxUrl));
 			await runStep(results, 'node panel → Ticket → Get, ticket from list, execute', () => getTicketFromList(page, url));
 			await runStep(results, 'webhook trigger: production URL notice', () =>
-				openTrigger(page, url, 'Support Ticket', 'On any event', /copy the Production URL above/, 'ui-webhook-trigger.jpg'),
+				openTrigger(page, url, 'Support Ticket', 'On any event', /copy the Production URL above/i, 'ui-webhook-trigger.jpg'),
 			);
 			await runStep(results, 'poll trigger', () => openTrigger(page, url, 'Support Ticket Poll', 'On new ticket', /Poll Times/, 'ui-poll-trigger.jpg'));
 		});
