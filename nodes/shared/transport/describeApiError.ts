@@ -67,7 +67,7 @@ function fieldMessages(fields: Record<string, unknown> | undefined): string {
 		.join('; ');
 }
 
-export const REJECTED_CURSOR_MESSAGE = 'The service rejected the page cursor';
+const REJECTED_CURSOR_MESSAGE = 'The service rejected the page cursor';
 
 /**
  * The API does not show how a bad cursor is refused (docs/api.md#paging): a 404, 410 or 422 counts only when the request

@@ -36,11 +36,6 @@ export function idLocator(resource: 'ticket' | 'customer', name: string, searchM
 	};
 }
 
-/** A "More info" link into docs/ for a parameter description, as n8n's own nodes give one. */
-export function docsLink(pathAndAnchor: string): string {
-	return `<a href="https://github.com/n8n-nodes-support-ticket/n8n-nodes-support-ticket/blob/main/docs/${pathAndAnchor}" target="_blank">More info</a>`;
-}
-
 /** The Operation picker of one resource, then each operation's fields (operations in picker order). */
 export function resourceProperties(
 	resource: string,

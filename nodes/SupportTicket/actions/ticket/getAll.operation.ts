@@ -11,7 +11,8 @@ import { optionsCollection, timeoutOption } from '../../../shared/descriptions/o
 import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
 import { readDateTime, readTexts, readTicketState } from '../../../shared/parameters/readParameters';
 import type { QueryInput } from '../../../shared/signing/serializeQuery';
-import { docsLink, pagingFields } from '../common/descriptions';
+import { pagingFields } from '../common/descriptions';
+import { moreInfo } from '../../../shared/descriptions/moreInfo';
 import { ticketFilters } from '../../../shared/descriptions/ticketFields';
 import { getMany } from '../common/getMany';
 
@@ -24,7 +25,7 @@ const properties: INodeProperties[] = [
 			name: 'createdAfter',
 			type: 'dateTime',
 			default: '',
-			description: `Only tickets created at or after this moment, e.g. the newest created_at you imported (write by ID: tickets of that instant come again). ${docsLink('operations.md#created-after')}.`,
+			description: `Only tickets created at or after this moment, e.g. the newest created_at you imported (write by ID: tickets of that instant come again). ${moreInfo('operations.md#created-after')}.`,
 		},
 		{
 			displayName: 'Sort By',
