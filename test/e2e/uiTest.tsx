@@ -130,8 +130,9 @@ async function newWorkflow(page: Page, url: string): Promise<void> {
 /** Step 3: Ticket → Get with the ticket picked "From list", executed, the ticket in the output. */
 async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 	await newWorkflow(page, url);
-	// An action node needs a trigger before it: the one a user picks to try a step.
-	await pickFromNodePanel(page, 'manual', 'Trigger manually');
+	// An action node needs a trigger before it: the one a user picks to try a step, first in the panel's list.
+	// (A search renames it "Manual Trigger" once its results show: a click can land between the two.)
+	await page.getByTestId('node-creator-item-name').getByText('Trigger manually', { exact: true }).first().click();
 	await page.keyboard.press('Escape');
 	await page.getByTestId('node-creator-plus-button').click();
 	await pickFromNodePanel(page, 'Support Ticket', 'Support Ticket');
