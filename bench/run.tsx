@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: what a user waits for, side by side, each figure a ratio; writes bench/results.md.
  *
- *   node build/bench/run.js [--rounds 5] [--item-rounds 2] [--items 1000] [--large 100000] [--out bench/results.md]
+ *   node build/bench/run.js [--rounds 5] [--item-rounds 3] [--items 1000] [--large 100000] [--out bench/results.md]
  *
  * A first argument picks another measurement, which takes the other arguments: `--memory`
  * (pageMemory.tsx), `--data-tables` (dataTableSize.tsx), `--large-import` (largeImport.tsx), `--soak`
@@ -44,7 +44,7 @@ const returnAll = (tickets: number, title = `Return All ${tickets.toLocaleString
 
 async function main(): Promise<void> {
 	checkOptions(['rounds', 'item-rounds', 'items', 'large', 'out'], [], ', or first one of --memory, --data-tables, --large-import, --soak and its options');
-	const [rounds, itemRounds, itemCount, large] = ['rounds', 'item-rounds', 'items', 'large'].map((name, i) => Number(option(name, ['5', '2', '1000', '100000'][i])));
+	const [rounds, itemRounds, itemCount, large] = ['rounds', 'item-rounds', 'items', 'large'].map((name, i) => Number(option(name, ['5', '3', '1000', '100000'][i])));
 	const out = option('out', repoPath('bench', 'results.md'));
 	const run = startRun();
 	log(`bench: ${rounds} rounds`);
