@@ -51,9 +51,13 @@ function portInUse(port: number): Promise<boolean> {
 	});
 }
 
-async function startSeededSandbox(port: number | undefined, seed: number): Promise<Sandbox> {
+/** On 4010, the address the README's steps show, or on a free port when 4010 is taken (binding tells, a probe first would race). */
+export async function startSeededSandbox(port: number | undefined, seed: number): Promise<Sandbox> {
 	if (port !== undefined) return startSandbox({ port, seed });
-	return (await portInUse(4010)) ? startSandbox({ seed }) : startSandbox({ port: 4010, seed });
+	return startSandbox({ port: 4010, seed }).catch((error: NodeJS.ErrnoException) => {
+		if (error.code !== 'EADDRINUSE') throw error;
+		return startSandbox({ seed });
+	});
 }
 
 const DEV_ENCRYPTION_KEY = 'n8n-nodes-support-ticket-dev';

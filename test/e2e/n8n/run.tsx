@@ -1,4 +1,7 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export interface CommandResult {
 	code: number | null;
@@ -15,16 +18,24 @@ export interface RunOptions extends Pick<SpawnOptions, 'cwd' | 'env'> {
 	echo?: boolean;
 }
 
-/** Runs a command to completion, collecting its output; never throws on a non-zero exit. */
+/**
+ * Runs a command to completion, collecting its output; never throws on a non-zero exit. Its stdout goes
+ * to a file unless echoed: what a process writes to a pipe right before process.exit() is lost when
+ * this side reads late (n8n execute prints its run, then exits), a file keeps it all.
+ */
 export function runCommand(command: string, args: string[], options: RunOptions = {}): Promise<CommandResult> {
 	const started = Date.now();
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const outDir = options.echo ? undefined : mkdtempSync(path.join(tmpdir(), 'command-'));
+	const outFile = outDir && path.join(outDir, 'stdout');
+	return new Promise<CommandResult>((resolve, reject) => {
+		const out = outFile ? openSync(outFile, 'w') : 'pipe';
+		const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', out, 'pipe'], detached: true });
+		if (typeof out === 'number') closeSync(out);
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		child.stdout?.on('data', (chunk: Buffer) => {
 			stdout.push(chunk);
-			if (options.echo) process.stderr.write(chunk);
+			process.stderr.write(chunk);
 		});
 		child.stderr?.on('data', (chunk: Buffer) => {
 			stderr.push(chunk);
@@ -42,12 +53,12 @@ export function runCommand(command: string, args: string[], options: RunOptions 
 			resolve({
 				code,
 				signal,
-				stdout: Buffer.concat(stdout).toString('utf8'),
+				stdout: outFile ? readFileSync(outFile, 'utf8') : Buffer.concat(stdout).toString('utf8'),
 				stderr: Buffer.concat(stderr).toString('utf8'),
 				durationMs: Date.now() - started,
 			});
 		});
-	});
+	}).finally(() => outDir && rmSync(outDir, { recursive: true, force: true }));
 }
 
 /** Like runCommand, but a non-zero exit is an error that carries the command's output. */
