@@ -1,5 +1,5 @@
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../harness';
-import { startRawServer } from '../nodes/shared/transport/misbehavingProxy';
+import { startRawServer } from '../harness/misbehavingProxy';
 
 /** What the credential Test and the node say when nothing answers at the Base URL (connection refused). */
 const { sandbox } = useSandbox({ seed: 1 });

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
-import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 import type { RequestLogEntry } from '../../../sandbox';
 
 /**
@@ -11,9 +11,9 @@ import type { RequestLogEntry } from '../../../sandbox';
  */
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox } = useSandbox({ seed: 30 });
-let proxy: ResettingProxy;
+let proxy: MisbehavingProxy;
 
-beforeAll(async () => (proxy = await startResettingProxy(sandbox.baseUrl)));
+beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
@@ -65,8 +65,8 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 		const items = Array.from({ length: 80 }, (_, i) => ({ subject: `${tag} #${i}`, email: bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com` }));
 		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, latencyMs: [5, 15], seed: 7 });
 		proxy.setRules([
-			{ method: 'POST', times: 2, when: 'before' },
-			{ method: 'POST', times: 2, when: 'after' },
+			{ method: 'POST', times: 2, answer: { kind: 'reset', when: 'before' } },
+			{ method: 'POST', times: 2, answer: { kind: 'reset', when: 'after' } },
 		]);
 
 		const result = await createTickets(items, { concurrentRequests: 8 }, { continueOnFail: true });
@@ -77,7 +77,7 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 		for (const index of bad) expect(output[index].json.error).toMatch(/not-an-email/);
 		// A dropped create is looked up among the newest tickets: returned if made, sent again if not.
 		expect(output.filter((o, i) => !bad.has(i) && o.json.error !== undefined)).toEqual([]);
-		expect(proxy.resets).toHaveLength(4);
+		expect(proxy.misbehaved).toHaveLength(4);
 		const created = output.filter((o) => o.json.id !== undefined);
 		expect(created).toHaveLength(items.length - bad.size);
 		for (const o of created) expect(o.json.subject).toBe(items[(o.pairedItem as { item: number }).item].subject);

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { reachableText } from '../../harness/reachableText';
-import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 
 /**
  * No secret in anything n8n keeps or shows. Distinctive credential values go through succeeding
@@ -20,9 +20,9 @@ const API_KEY = 'key-Q7XK-distinctive-2c1f';
 const API_SECRET = 'secret-W9ZP-distinctive-88ab';
 const WRONG_SECRET = 'secret-WRONG-distinctive-5e5e';
 const { sandbox } = useSandbox({ seed: 30, apiKey: API_KEY, apiSecret: API_SECRET });
-let proxy: ResettingProxy;
+let proxy: MisbehavingProxy;
 
-beforeAll(async () => (proxy = await startResettingProxy(sandbox.baseUrl)));
+beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
@@ -64,7 +64,7 @@ const cases: Case[] = [
 		name: 'connection reset on a create: the ticket is found by the lookup',
 		workflow: () => singleNodeWorkflow(NODE, create),
 		baseUrl: () => proxy.baseUrl,
-		setup: () => proxy.setRules([{ method: 'POST', times: 1, when: 'after' }]),
+		setup: () => proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'reset', when: 'after' } }]),
 		fails: false,
 	},
 	{
@@ -73,8 +73,8 @@ const cases: Case[] = [
 		baseUrl: () => proxy.baseUrl,
 		setup: () =>
 			proxy.setRules([
-				{ method: 'POST', times: 1, when: 'after' },
-				{ method: 'GET', times: 5, when: 'before' },
+				{ method: 'POST', times: 1, answer: { kind: 'reset', when: 'after' } },
+				{ method: 'GET', times: 5, answer: { kind: 'reset', when: 'before' } },
 			]),
 		fails: true,
 	},

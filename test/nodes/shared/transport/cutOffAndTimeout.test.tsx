@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
-import { startMisbehavingProxy, type MisbehavingProxy } from './misbehavingProxy';
+import { startMisbehavingProxy, type MisbehavingProxy } from '../../../harness/misbehavingProxy';
 
 /**
  * Answers cut off after the headers, and services that accept the connection and never answer,

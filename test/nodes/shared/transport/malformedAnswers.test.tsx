@@ -9,7 +9,7 @@ import {
 	useSandbox,
 	workflowNode,
 } from '../../../harness';
-import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from './misbehavingProxy';
+import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from '../../../harness/misbehavingProxy';
 
 /**
  * A 200 answer that is not the API's JSON is an error, never an empty or shortened result: a
