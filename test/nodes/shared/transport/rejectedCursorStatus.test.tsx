@@ -63,6 +63,14 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 	])('not for %s', (_name, status, body, context) => {
 		expect(describeApiError(status, body, context).message).not.toBe(rejected);
 	});
+
+	it('tells a poll trigger that the next poll starts over, an action node to run again from the first page', () => {
+		const body = { error: { code: 'invalid_cursor', message: 'The cursor is not valid' } };
+		const poll = describeApiError(400, body, { poll: true }).description;
+		expect(poll).toMatch(/next poll reads these records again from the newest one/);
+		expect(poll).not.toMatch(/run the node/i);
+		expect(describeApiError(400, body).description).toMatch(/Run the node again to start from the first page/);
+	});
 });
 
 it('Poll Trigger: a backlog cursor rejected with 410 is recovered like a 400: read again from the newest, none lost or repeated', async () => {

@@ -45,12 +45,12 @@ describe('Retry-After is honoured', () => {
 		expect(gapMs()).toBeGreaterThan(MAX_FIRST_BACKOFF_MS);
 	});
 
-	it('for a create: a 429 (nothing processed) is repeated after the wait, and makes one ticket', async () => {
+	it.each([429, 503] as const)('for a create: a %i with Retry-After (the service refused it) is repeated after the wait, and makes one ticket', async (status) => {
 		const before = sandbox.store.ticketCount;
-		sandbox.setFaults({ next: [429], retryAfter: 1 });
-		const result = await run({ resource: 'ticket', operation: 'create', subject: 'Waited', description: 'D', customerEmail: 'w@example.com' });
+		sandbox.setFaults({ next: [status], retryAfter: 1 });
+		const result = await run({ resource: 'ticket', operation: 'create', subject: 'Waited', description: 'D', customerEmail: `w${status}@example.com` });
 		expect(result.error).toBeUndefined();
-		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 429', 'POST 201']);
+		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual([`POST ${status}`, 'POST 201']);
 		expect(gapMs()).toBeGreaterThanOrEqual(1000);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 	});

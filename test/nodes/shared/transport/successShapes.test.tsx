@@ -34,6 +34,12 @@ describe('204 No Content', () => {
 		expect(items.map((item) => item.json)).toEqual([{}]);
 		expect(sandbox.store.customerCount).toBe(before + 1);
 	});
+
+	it('Reply Create gives no item claiming the ticket id as the reply id (a workflow writing replies by id would overwrite them)', async () => {
+		sandbox.setResponseShape({ single: 'noContent' });
+		const [item] = await runNode({ resource: 'reply', operation: 'create', ticketId: byId('tkt_2'), body: 'Hi' });
+		expect(item.json.id).not.toBe('tkt_2');
+	});
 });
 
 describe('a success without the data envelope', () => {
