@@ -119,6 +119,13 @@ describe('signed requests through the n8n engine', () => {
 		expect(sandbox.store.findCustomerByEmail('legacy@example.com')?.name).toBe('Zoë');
 	});
 
+	// The HTTP Request node's Form Urlencoded / Form-Data bodies: the client sends bytes the signature cannot cover.
+	it.each(['form', 'formData'])('refuses a legacy request whose body is in %s, saying the service takes JSON, and sends nothing', async (legacyBodyField) => {
+		const run = await request({ legacy: true, legacyBodyField, method: 'POST', url: '/api/v1/external/customers', body: JSON.stringify({ email: 'form@example.com' }) });
+		expect(run.error?.message).toMatch(/JSON/);
+		expect(sandbox.log).toEqual([]);
+	});
+
 	it('re-signs its own output when n8n retries after a 401, without changing the request', async () => {
 		credentials.apiSecret = 'wrong';
 		try {

@@ -51,3 +51,21 @@ describe('a Base URL with the API path and a resource path after it', () => {
 		expect(result.status).toBe('Error');
 	});
 });
+
+describe('a Base URL as users type it', () => {
+	it('spaces around it are forgiven, in the node and in the credential Test', async () => {
+		const spaced = { ...credentials, baseUrl: `  ${sandbox.baseUrl}/ \n` };
+		const run = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', limit: 1 }), { supportTicketApi: spaced });
+		expect(run.output('Node')).toHaveLength(1);
+		await expect(testCredential('supportTicketApi', spaced)).resolves.toMatchObject({ status: 'OK' });
+		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 200]);
+	});
+
+	// The node's message for a missing scheme: actions/router.test.tsx.
+	it('without a scheme, the credential Test says what a Base URL looks like, before any request', async () => {
+		const result = await testCredential('supportTicketApi', { ...credentials, baseUrl: sandbox.baseUrl.replace('http://', '') });
+		expect(result).toMatchObject({ status: 'Error' });
+		expect(result.message).toMatch(/is not a web address\. Enter the full address of the service, e\.g\. https:\/\/support\.example\.com, without \/api\/v1\/external\./);
+		expect(sandbox.log).toHaveLength(0);
+	});
+});

@@ -32,7 +32,7 @@ describe.each([1, 4])('Ticket → Get of 10 items, Concurrent Requests %i', (con
 		expect(run.error).toBeUndefined();
 		const output = run.output('Node');
 		expect(output).toHaveLength(ITEMS);
-		for (const item of output) expect(item.json.error).toMatch(/"support\.example\.com" in the credential is not a web address/);
+		for (const item of output) expect(item.json.error).toMatch(/"support\.example\.com" in the credential is not a web address\. Enter the full address of the service, e\.g\. https:/);
 		expect(output.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
 		expect(sandbox.log).toHaveLength(0);
 	});
