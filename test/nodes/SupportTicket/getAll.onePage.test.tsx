@@ -92,23 +92,3 @@ describe('one page per run', () => {
 		expect(sandbox.log).toHaveLength(0);
 	});
 });
-
-describe('400 invalid cursor: what the user reads', () => {
-	it('a cursor that is not one', async () => {
-		const result = await page({ cursor: 'not-a-cursor' });
-		expect(result.error?.message).toBe('The service rejected the page cursor');
-		expect(result.error?.description).toMatch(
-			/^Cursor must be the next_cursor of the previous page, with the same filters, sort and page size \(cursors may expire\); leave it empty to start from the first page\. The service said: "/,
-		);
-		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['invalid_cursor']);
-	});
-
-	it('a cursor of another query (the page size changed in the loop)', async () => {
-		const { next_cursor } = (await page({ pageSize: 10 })).output('Node')[0].json;
-		sandbox.clearLog();
-		const result = await page({ pageSize: 20, cursor: next_cursor });
-		expect(result.error?.message).toBe('The service rejected the page cursor');
-		expect(result.error?.description).toContain('with the same filters, sort and page size');
-		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['cursor_mismatch']);
-	});
-});
