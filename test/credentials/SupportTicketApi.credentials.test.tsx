@@ -2,10 +2,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions }
 
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
-/**
- * The credential through the real n8n engine against the sandbox over HTTP: the "Test" button's
- * request, and signed GET/POST/PATCH sent by a node via httpRequestWithAuthentication.
- */
+// The credential through the engine against the sandbox: the Test button's request, and signed requests a node sends.
 // The sandbox keeps the true time while a test skews the clock the credential reads.
 const realNow = Date.now.bind(Date);
 const { sandbox, credentials } = useSandbox({ seed: 30, now: realNow });

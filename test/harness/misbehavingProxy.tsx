@@ -1,12 +1,8 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/**
- * What a matching request gets instead of the service's answer: `replace` (this answer, the service
- * not asked), `cutOff` (headers and half the body, then the socket is destroyed), `hang` (never
- * answered; `forward`: processed first), `reset` (socket destroyed `before` the service sees it or
- * `after` it answered: ECONNRESET, the client cannot know whether it was processed).
- */
+// Instead of the service's answer: `replace` (not asked), `cutOff` (half the body, then the socket is destroyed), `hang`
+// (`forward`: processed first), `reset` (`before` the service sees it or `after` it answered: ECONNRESET).
 export type Misbehaviour =
 	| { kind: 'replace'; status: number; headers?: Record<string, string>; body?: string }
 	| { kind: 'cutOff' }
@@ -75,11 +71,7 @@ export async function startRawServer(handle: (req: IncomingMessage, res: import(
 	return { received, ...(await listen(server, sockets)) };
 }
 
-/**
- * A pass-through proxy on 127.0.0.1 in front of the sandbox that misbehaves on chosen requests in
- * ways the sandbox cannot (it always answers complete, well-formed JSON at once). Bytes are
- * forwarded unchanged, so signatures stay valid.
- */
+/** A pass-through proxy misbehaving on chosen requests as the sandbox cannot; bytes forwarded unchanged, so signatures hold. */
 export async function startMisbehavingProxy(targetBaseUrl: string): Promise<MisbehavingProxy> {
 	const target = new URL(targetBaseUrl);
 	let rules: Array<MisbehaviourRule & { left: number }> = [];

@@ -4,11 +4,8 @@ import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../ha
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 import type { RequestLogEntry } from '../../../sandbox';
 
-/**
- * Options → Concurrent Requests, through the engine over real HTTP: items are sent several at a
- * time, yet the output is what the one-by-one loop gives (order, pairing, Continue On Fail), no
- * create is sent twice under 429/503 and dropped connections, and a rate limit costs no item.
- */
+// Concurrent Requests: the output is the one-by-one loop's (order, pairing, Continue On Fail), no create is sent twice
+// under 429/503 and dropped connections, and a rate limit costs no item.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox } = useSandbox({ seed: 30 });
 let proxy: MisbehavingProxy;

@@ -8,12 +8,8 @@ import type { Sandbox } from '../../../sandbox';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
 import { lossyGateway, type HeldAnswer, type LossyGateway } from './lossyGateway';
 
-/**
- * A create whose answer is lost after the service may have processed it (a gateway's 503 without
- * Retry-After or 502/504, a connection dropped after sending): the node finds out whether the
- * record exists, and returns it or sends the request again. Through the engine over real HTTP
- * against the sandbox, whose faults process the request and then lose the answer.
- */
+// A create whose answer is lost after the service may have processed it: the node returns the record it finds, or
+// sends the request again; the sandbox's faults process the request and then lose the answer.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
@@ -213,11 +209,8 @@ describe('identical creates in one run, one answered late and one lost', () => {
 	let gateway: Server;
 	let gatewayUrl: string;
 
-	/**
-	 * Two identical creates: the first POST to arrive is processed and its answer held back; the
-	 * second is processed after it and answered 502. The held answer goes out once the lost one's
-	 * look-up has been answered: the look-up then sees both records and waits for that answer before it chooses.
-	 */
+	// The first POST is processed and its answer held until the second (processed after it, answered 502) was looked up:
+	// the look-up sees both records and waits for that answer before it chooses.
 	beforeAll(async () => {
 		let posts = 0;
 		let release: () => void = () => undefined;

@@ -3,11 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startSandbox } from '../../../sandbox';
 
-/**
- * Get Many, Pagination "One Page per Run": one call per run, one item holding the page, and a
- * cursor in and out. The workflow that loops page by page with an If node
- * (test/e2e/workflows/import-page-by-page.json) runs in real n8n: `npm run test:e2e` (cliCases.tsx).
- */
+// One page per run: one call, one item holding the page, a cursor in and out. The page-by-page loop in real n8n: cliCases.tsx.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });

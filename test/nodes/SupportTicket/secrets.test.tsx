@@ -4,17 +4,8 @@ import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, type Workfl
 import { reachableText } from '../../harness/reachableText';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 
-/**
- * No secret in anything n8n keeps or shows. Distinctive credential values go through succeeding
- * and failing workflows; then every string reachable from the run (run data, node output, the
- * error with its description, stack, cause and context) is searched.
- *
- * What must not appear, precisely:
- * - the API secret (right or wrong): nowhere at all, not even in the signed requests the harness
- *   records from `authenticate()` or in what the sandbox received; only its HMAC travels;
- * - the API key: nowhere in the run, its output or its errors. It does travel, by design, as the
- *   `x-api-key` header, so it may appear in the signed request options and at the service.
- */
+// No secret in anything n8n keeps or shows: the secret nowhere (only its HMAC travels); the key nowhere in the run,
+// its output or errors (it travels, by design, as the x-api-key header).
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const API_KEY = 'key-Q7XK-distinctive-2c1f';
 const API_SECRET = 'secret-W9ZP-distinctive-88ab';

@@ -1,10 +1,6 @@
 import { itemsWorkflow, runWorkflow, useSandbox } from '../../../harness';
 
-/**
- * The item loop reads what is the same for every item once per run. n8n's server decrypts a
- * credential from its database on every read: signing reads it once per request (n8n's own
- * read), the node itself once per run for the Base URL.
- */
+// n8n's server decrypts a credential on every read: signing reads it once per request, the node once per run.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const ITEMS = 10;
 const { sandbox, credentials } = useSandbox({ seed: ITEMS });

@@ -5,13 +5,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
-/**
- * `Retry-After`, through the engine against the sandbox: the node waits at least as long as the
- * service asked (as seconds or as an HTTP date), which is longer than its own first backoff
- * (at most 500 ms), so the gap between the two requests shows which rule was applied. A wait
- * longer than the node's budget ends the request at once with a message that says so.
- * Only lower bounds of time are asserted: they cannot flake.
- */
+// The node waits at least what Retry-After asks, longer than its first backoff (at most 500 ms), so the gap shows the
+// rule applied; only lower bounds of time are asserted, they cannot flake.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const MAX_FIRST_BACKOFF_MS = 500;
 const { sandbox } = useSandbox({ seed: 5 });

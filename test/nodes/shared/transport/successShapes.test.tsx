@@ -3,10 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 import { startSandbox } from '../../../../sandbox';
 
-/**
- * Successes without the `{data}` envelope: the spec allows 204 with no body on operations it does
- * not name (docs/api.md#answers). Every output item still has an object, with what can be known.
- */
+// Successes without the `{data}` envelope (docs/api.md#answers): every output item still has an object.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const { sandbox, credentials } = useSandbox({ seed: 5 });
