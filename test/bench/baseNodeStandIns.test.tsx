@@ -1,8 +1,5 @@
-/**
- * What the stand-ins the bench still uses do outside what they mirror: they stop with an error that
- * names them instead of putting out something n8n would not (their agreement with n8n's nodes is
- * the e2e's case "the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do").
- */
+// The bench's stand-ins stop with an error naming them outside what they mirror; their agreement with n8n's nodes
+// is the e2e case "the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do".
 import { registerBenchStandIns } from '../harness/benchStandIns';
 import { itemsWorkflow, runWorkflow } from '../harness';
 

@@ -2,10 +2,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions }
 
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
-/**
- * The credential through the real n8n engine against the sandbox over HTTP: the "Test" button's
- * request, and signed GET/POST/PATCH sent by a node via httpRequestWithAuthentication.
- */
+// The credential through the engine against the sandbox: the Test button's request, and signed requests a node sends.
 // The sandbox keeps the true time while a test skews the clock the credential reads.
 const realNow = Date.now.bind(Date);
 const { sandbox, credentials } = useSandbox({ seed: 30, now: realNow });
@@ -117,6 +114,13 @@ describe('signed requests through the n8n engine', () => {
 			['GET', '/api/v1/external/tickets?status=open&per_page=2', 200],
 		]);
 		expect(sandbox.store.findCustomerByEmail('legacy@example.com')?.name).toBe('Zoë');
+	});
+
+	// The HTTP Request node's Form Urlencoded / Form-Data bodies: the client sends bytes the signature cannot cover.
+	it.each(['form', 'formData'])('refuses a legacy request whose body is in %s, saying the service takes JSON, and sends nothing', async (legacyBodyField) => {
+		const run = await request({ legacy: true, legacyBodyField, method: 'POST', url: '/api/v1/external/customers', body: JSON.stringify({ email: 'form@example.com' }) });
+		expect(run.error?.message).toMatch(/JSON/);
+		expect(sandbox.log).toEqual([]);
 	});
 
 	it('re-signs its own output when n8n retries after a 401, without changing the request', async () => {

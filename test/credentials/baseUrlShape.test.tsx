@@ -1,11 +1,7 @@
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
-/**
- * Base URLs that parse as addresses but cannot work: the API path already in them (the field
- * says "without /api/v1/external"; it would be doubled), or a query or fragment (the API path
- * would land inside it, so requests go to the service's root). The credential Test must say so
- * before sending anything, not report a 404 or an answer from the wrong address.
- */
+// Base URLs that parse but cannot work (the API path in them would be doubled, a query or fragment would swallow it):
+// the credential Test says so before sending anything, not a 404 or an answer from the wrong address.
 const { sandbox, credentials } = useSandbox({ seed: 32 });
 
 it.each([
@@ -21,11 +17,7 @@ it.each([
 	expect(sandbox.log).toEqual([]);
 });
 
-/**
- * A Base URL copied from a request address, with a resource path after the API path: the API
- * path would be doubled (…/api/v1/external/tickets/api/v1/external/tickets). Refused like the API
- * path alone, naming what to remove and the Base URL to use instead.
- */
+// A Base URL copied from a request address (…/api/v1/external/tickets): refused, naming what to remove and the Base URL to use.
 describe('a Base URL with the API path and a resource path after it', () => {
 	it.each(['/api/v1/external/tickets', '/api/v1/external/tickets/', '/api/v1/external/customers', '/api/v1/external/tickets/tkt_1/replies', '/API/V1/External/tickets'])(
 		'%s: the credential Test and the node refuse it before any request',
@@ -49,5 +41,23 @@ describe('a Base URL with the API path and a resource path after it', () => {
 		const result = await testCredential('supportTicketApi', { ...credentials, baseUrl: `${sandbox.baseUrl}/external-support` });
 		expect(sandbox.log.map((entry) => entry.path)).toEqual(['/external-support/api/v1/external/tickets?per_page=1']);
 		expect(result.status).toBe('Error');
+	});
+});
+
+describe('a Base URL as users type it', () => {
+	it('spaces around it are forgiven, in the node and in the credential Test', async () => {
+		const spaced = { ...credentials, baseUrl: `  ${sandbox.baseUrl}/ \n` };
+		const run = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', limit: 1 }), { supportTicketApi: spaced });
+		expect(run.output('Node')).toHaveLength(1);
+		await expect(testCredential('supportTicketApi', spaced)).resolves.toMatchObject({ status: 'OK' });
+		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 200]);
+	});
+
+	// The node's message for a missing scheme: actions/router.test.tsx.
+	it('without a scheme, the credential Test says what a Base URL looks like, before any request', async () => {
+		const result = await testCredential('supportTicketApi', { ...credentials, baseUrl: sandbox.baseUrl.replace('http://', '') });
+		expect(result).toMatchObject({ status: 'Error' });
+		expect(result.message).toMatch(/is not a web address\. Enter the full address of the service, e\.g\. https:\/\/support\.example\.com, without \/api\/v1\/external\./);
+		expect(sandbox.log).toHaveLength(0);
 	});
 });

@@ -1,5 +1,5 @@
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../harness';
-import { startRawServer } from '../nodes/shared/transport/misbehavingProxy';
+import { startRawServer } from '../harness/misbehavingProxy';
 
 /** What the credential Test and the node say when nothing answers at the Base URL (connection refused). */
 const { sandbox } = useSandbox({ seed: 1 });
@@ -11,11 +11,8 @@ async function closedPortBaseUrl(): Promise<{ baseUrl: string; hostPort: string 
 }
 
 describe('a refused connection', () => {
-	// n8n's CredentialsTester shows only `error.cause.code` ("ECONNREFUSED") for a connection
-	// error of a credential's declarative `test`: no code of the package runs after that request.
-	// A node-hosted test function (`testedBy`) could say more, but its only HTTP helper is the
-	// deprecated `helpers.request`, which n8n's verification scan rejects (it ignores
-	// eslint-disable comments), so the package keeps the declarative test.
+	// n8n's CredentialsTester shows only `error.cause.code` for a declarative `test`; a `testedBy` function could say more,
+	// but its only HTTP helper, `helpers.request`, fails n8n's verification scan.
 	it.todo('the credential Test says what a refused connection means (blocked: see above)');
 
 	it('the node says what it means, naming the address', async () => {

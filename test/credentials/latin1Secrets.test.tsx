@@ -1,10 +1,7 @@
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
-/**
- * An API Key or API Secret with a character outside Latin-1 (an emoji, an invisible character
- * pasted along with it): the HTTP client sends such a header cut short without an error, and
- * such a secret never matches what the service holds. Both are refused before any request.
- */
+// A key or secret with a character outside Latin-1 (an emoji, a pasted invisible one) would be sent cut short, or never
+// match: refused before any request.
 const { sandbox, credentials } = useSandbox({ seed: 33 });
 
 const cases = [

@@ -1,7 +1,4 @@
-/**
- * Counts the README states in words are checked against what they count, so they cannot drift
- * when an example is added. (Counts nothing checks, such as dist/'s file count, stay out of the docs.)
- */
+// Counts the README states in words, checked against what they count so they cannot drift.
 import { readdirSync, readFileSync } from 'node:fs';
 
 import { repoPath } from '../harness';

@@ -1,8 +1,5 @@
-/**
- * Every relative link in the documentation points at a file that exists and, with a #anchor, at a
- * heading of that markdown file (GitHub's slug), so the README's links into docs/ keep working;
- * so does every `docs/<file>.md#<anchor>` a comment or test name in the source points at.
- */
+// Every relative link in the docs reaches a file and, with a #anchor, a heading (GitHub's slug); so does every
+// `docs/<file>.md#<anchor>` the source names.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 

@@ -3,11 +3,8 @@ import type { INode } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, findWorkflow, MAX_WORKFLOW_ID_LENGTH, type SandboxAccess, type WorkflowFile } from './fixtures';
 import type { CredentialImport } from './n8n/cli';
 
-/**
- * Examples that run active under `n8n start` next to the webhook example. Each copy talks to a
- * sandbox of its own (through its own credential), so what its schedule or polls do never shows
- * up in the request logs, deliveries and replies the other server tests assert on.
- */
+// Examples active under `n8n start` beside the webhook example, each on a sandbox of its own, so its schedule or polls
+// never show in what the other server tests assert on.
 export interface ActiveCopy {
 	/** The example (or e2e workflow) it is a copy of. */
 	example: string;
@@ -42,10 +39,7 @@ export const INCREMENTAL_EXAMPLE = 'test/e2e/workflows/incremental-import-static
 export const POLL_EXAMPLE = 'examples/poll-new-tickets.json';
 export const SCHEDULE_SECONDS = 10;
 
-/**
- * test/e2e/workflows/incremental-import-static-data.json with its Schedule Trigger firing every 10 seconds instead of
- * every hour (the node keeps its name "Every Hour": connections refer to it).
- */
+/** incremental-import-static-data.json firing every 10 s instead of every hour (the node keeps its name: connections refer to it). */
 export function scheduledImportCopy(examples: WorkflowFile[], sandbox: SandboxAccess): ActiveCopy {
 	const copy = copyOf(examples, INCREMENTAL_EXAMPLE, 'e2eImport10s', `every ${SCHEDULE_SECONDS} s`, sandbox, 'supportTicketImport');
 	let schedules = 0;

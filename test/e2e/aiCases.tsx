@@ -13,14 +13,8 @@ import { nodeOutput, type PrintedRun } from './runData';
 import { messageText, SCRIPTED_MODEL_ID, startScriptedModel, type ChatRequest, type JsonSchema, type ModelRequest, type ScriptedTurn } from './scriptedModel';
 import type { Suite } from './suite';
 
-/**
- * The node as an AI agent's tool in real n8n (README, "As an AI agent tool"): n8n's AI Agent with
- * its OpenAI Chat Model pointed at a scripted OpenAI-compatible model (scriptedModel.tsx), and n8n's
- * MCP Server Trigger called by the official MCP client SDK (mcpClient.tsx). Both use two Support
- * Ticket Tool nodes, "Get a ticket" and "Create a ticket", filled with `$fromAI()`. The workflows
- * (test/e2e/ai/) and the model's credential are created and activated through the editor's REST API,
- * as a user builds them.
- */
+// The node as an AI tool in real n8n: the AI Agent on a scripted model (scriptedModel.tsx) and the MCP Server Trigger
+// called by the official MCP client SDK (mcpClient.tsx), built through the editor's REST API (test/e2e/README.md).
 export interface AiContext {
 	rest: N8nRestClient;
 	/** `n8n start`'s address: the MCP trigger's production URL is under it. */
@@ -119,11 +113,8 @@ function records(value: unknown): Array<Record<string, unknown>> {
 	return (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
 }
 
-/**
- * n8n 2.x publishes an activated workflow through an outbox: its webhooks are registered a moment
- * after the activate call answers. A CORS preflight (no side effects: no session, no execution)
- * answers 204 once the trigger's production URL is registered, 404 before.
- */
+// n8n 2.x registers an activated workflow's webhooks a moment after the activate call answers: a CORS preflight (no
+// session, no execution) answers 204 once the production URL is registered, 404 before.
 async function mcpEndpointRegistered(endpoint: string, origin: string): Promise<void> {
 	let last = 0;
 	await waitUntil(
@@ -154,11 +145,8 @@ interface AgentRun {
 	calls: string[];
 }
 
-/**
- * Saves test/e2e/ai/agent-tools.json with its model's credential pointed at a scripted model, runs it
- * as the editor's "Execute workflow" does, and returns the run with what the model was sent.
- * `continueOnToolError`: the tool nodes' Settings → On Error → "Continue" (`onError: continueRegularOutput`).
- */
+// Saves agent-tools.json on a scripted model and runs it as "Execute workflow" does; `continueOnToolError` sets the
+// tools' On Error → Continue.
 async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnToolError: boolean): Promise<AgentRun> {
 	const { rest, install, sandbox } = context;
 	const model = await startScriptedModel(script);

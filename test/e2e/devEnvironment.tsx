@@ -101,9 +101,8 @@ export async function startDevEnvironment(options: DevEnvironmentOptions = {}): 
 		);
 		const workflows = exampleWorkflows();
 		await importWorkflows(folder, workflows.map((workflow) => workflow.json));
-		// Webhook examples are activated, and the sandbox delivers its events to them: a ticket
-		// created in the editor (or with the sandbox's admin API) shows up as an execution. The
-		// PostgreSQL editions stay inactive: they need a database credential of the user's own.
+		// The sandbox delivers to the activated webhook examples, so a ticket created in the editor shows up as an execution;
+		// the PostgreSQL editions stay inactive (they need the user's own database credential).
 		const webhookPaths: string[] = [];
 		for (const workflow of workflows) {
 			const path = triggerWebhookPath(workflow);

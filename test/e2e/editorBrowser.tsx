@@ -1,7 +1,5 @@
-/**
- * The n8n editor in Debian's Chromium (`apt-get install -y chromium`) driven by playwright-core,
- * which downloads no browser: shared by `npm run dev -- --screenshot` and `npm run test:e2e -- --ui`.
- */
+// The editor in Debian's Chromium driven by playwright-core (which downloads no browser): for `npm run dev -- --screenshot`
+// and `npm run test:e2e -- --ui`.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,11 +52,7 @@ export async function logIn(page: Page, url: string): Promise<void> {
 	await page.waitForURL((target) => !target.pathname.startsWith('/signin'), { timeout: 30_000 });
 }
 
-/**
- * Runs `use` with a fresh page of a fresh headless Chromium profile. When `use` fails, the page as
- * the browser showed it is saved to .tmp/<name>-failed.png: it tells more than the selector that
- * timed out.
- */
+/** `use` with a fresh headless page; on failure the page is saved to .tmp/<name>-failed.png (it tells more than a timed-out selector). */
 export async function withBrowserPage(name: string, use: (page: Page) => Promise<void>): Promise<void> {
 	// n8n's editor marks its elements with data-test-id (page.getByTestId looks for these).
 	selectors.setTestIdAttribute('data-test-id');
@@ -89,10 +83,7 @@ export async function withBrowserPage(name: string, use: (page: Page) => Promise
 	}
 }
 
-/**
- * A screenshot for docs/: JPEG, because `n8n-node build` copies every .png and .svg of the
- * checkout into dist/ (it would ship them).
- */
+/** JPEG, because `n8n-node build` copies every .png and .svg of the checkout into dist/ (it would ship them). */
 export async function saveDocsScreenshot(page: Page, fileName: string): Promise<string> {
 	const output = repoPath('docs', fileName);
 	mkdirSync(path.dirname(output), { recursive: true });

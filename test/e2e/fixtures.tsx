@@ -40,27 +40,18 @@ export interface WorkflowFile {
 	json: StoredWorkflowJson;
 }
 
-/**
- * n8n 1.x saves a workflow's static data only when its id has at most 16 characters (its
- * `isWorkflowIdValid`; n8n's own ids are 16-character nanoids), so longer ids would silently
- * lose every watermark, poll state and remembered event id there. 2.x allows 21.
- */
+// n8n 1.x saves static data only for ids of at most 16 characters (its own are 16-character nanoids): longer ids would
+// silently lose every watermark and poll state there.
 export const MAX_WORKFLOW_ID_LENGTH = 16;
 
-/**
- * `examples/import-all-tickets.json` → `exImportAllTicke`: letters and digits like n8n's own ids,
- * cut to {@link MAX_WORKFLOW_ID_LENGTH}.
- */
+/** `examples/import-all-tickets.json` → `exImportAllTicke`: letters and digits, cut to {@link MAX_WORKFLOW_ID_LENGTH}. */
 function workflowId(folder: string, fileName: string): string {
 	const words = path.basename(fileName, '.json').split(/[^a-zA-Z0-9]+/).filter(Boolean);
 	const prefix = folder === 'examples' ? 'ex' : 'e2e';
 	return (prefix + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')).slice(0, MAX_WORKFLOW_ID_LENGTH);
 }
 
-/**
- * Names that differ only after the cut (large-account-import.json, large-account-import-postgres.json)
- * get a digit in place of their last characters, in file-name order, so the ids stay stable.
- */
+/** Names equal after the cut get a digit in place of their last characters, in file-name order, so ids stay stable. */
 function uniqueId(id: string, taken: Set<string>): string {
 	let unique = id;
 	for (let n = 2; taken.has(unique); n++) unique = id.slice(0, MAX_WORKFLOW_ID_LENGTH - String(n).length) + String(n);
@@ -106,18 +97,12 @@ export function isManuallyTriggered(workflow: WorkflowFile): boolean {
 	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
 }
 
-/**
- * Data Table nodes run only under `n8n start` (`n8n execute` has the module disabled): such examples
- * are proven by `npm run test:sync`, not by headless runs.
- */
+/** Data Table nodes run only under `n8n start` (disabled in `n8n execute`): `npm run test:sync` proves these. */
 export function usesDataTables(workflow: WorkflowFile): boolean {
 	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.dataTable');
 }
 
-/**
- * The PostgreSQL sync examples need a PostgreSQL and its credential: `npm run test:sync` proves them
- * in queue mode (on the PostgreSQL n8n runs on), not headless runs.
- */
+/** The PostgreSQL examples need a database and its credential: `npm run test:sync` proves them in queue mode. */
 export function usesPostgres(workflow: WorkflowFile): boolean {
 	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.postgres');
 }

@@ -2,11 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-/**
- * The official MCP client SDK against an n8n MCP Server Trigger. `streamable-http`: POST to the
- * trigger's URL (the session starts with `initialize`); `sse`: GET opens the event stream, whose
- * first event names where to POST the messages. Always closed afterwards.
- */
+// The official MCP client SDK against an MCP Server Trigger: `streamable-http` POSTs to its URL, `sse` opens the event
+// stream whose first event names where to POST. Always closed afterwards.
 export type McpTransportKind = 'streamable-http' | 'sse';
 
 export async function withMcpClient<T>(url: string, kind: McpTransportKind, use: (client: Client) => Promise<T>): Promise<T> {

@@ -10,10 +10,7 @@ export interface PackedPackage {
 	version: string;
 }
 
-/**
- * `npm pack` of the checkout, exactly what `npm publish` would upload (dist/ as built by
- * `npm run build`, which must have run first).
- */
+/** `npm pack` of the checkout, what `npm publish` would upload (dist/ must be built). */
 export async function packPackage(): Promise<PackedPackage> {
 	const root = repoRoot();
 	const destination = mkdtempSync(path.join(tmpdir(), 'support-ticket-pack-'));

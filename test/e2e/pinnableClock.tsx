@@ -1,7 +1,4 @@
-/**
- * A sandbox clock (`startSandbox({ now })`) that can be held still, so that tickets created one
- * after the other share a `created_at`, as they do in a busy service.
- */
+/** A sandbox clock that can be held still, so tickets created one after the other share a `created_at`, as in a busy service. */
 export class PinnableClock {
 	private pinned: number | undefined;
 

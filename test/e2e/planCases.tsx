@@ -1,10 +1,5 @@
-/**
- * The sync examples decide their ticket writes in one Code node, "Plan Ticket Writes" (the same
- * rules in sync-initial-import, sync-webhooks and sync-reconcile). `npm run test:sync` proves that
- * the copy ends equal to the service; the orders it cannot force every time (a stored row newer than
- * what was just read, a second row holding the newest state) are given here: each example's node,
- * as shipped, runs in n8n's own Code node on pinned inputs, from the editor (a manual run).
- */
+// Each sync example's "Plan Ticket Writes", as shipped, in n8n's Code node on pinned inputs: the orders `npm run test:sync`
+// cannot force every time (a stored row newer than what was read, a second row holding the newest state).
 import assert from 'node:assert/strict';
 
 import type { IConnections, INode } from 'n8n-workflow';

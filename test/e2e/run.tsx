@@ -1,18 +1,5 @@
-/**
- * `npm run test:e2e [-- --n8n 2.41.1 --n8n 1.123.81]`: the package as users get it, in real n8n.
- * `-- --queue` runs queue mode instead (queue/run.tsx), `-- --ui [--url URL --sandbox URL]` the
- * editor in Chromium (uiTest.tsx).
- *
- * Packs the package (`npm pack`), installs the tarball into a fresh n8n user folder as a
- * community package, imports a credential pointed at the sandbox and the example workflows,
- * runs them headless with `n8n execute --rawOutput`, then activates the webhook example, a copy of
- * the incremental import firing every 10 s and a copy of the poll example, and starts `n8n start`
- * for what only the server does (credential test, signed webhooks delivered by the sandbox,
- * manual runs from the editor, schedules, polls). Assertions read run results and executions
- * (JSON) and the sandboxes' state.
- * Writes `{passed, failed}` to $TEST_SUMMARY_FILE (as jest does in .ci/run) and ends with
- * "N passed, N failed".
- */
+// `npm run test:e2e [-- --n8n <version>]`: the packed package in real n8n, headless runs then `n8n start` (test/e2e/README.md);
+// `-- --queue` runs queue/run.tsx, `-- --ui` uiTest.tsx.
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';

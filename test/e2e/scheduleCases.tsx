@@ -23,11 +23,8 @@ interface ImportRun {
 	imported: Array<{ id: string; createdAt: string }>;
 }
 
-/**
- * The incremental import with its watermark in static data, run as users run a schedule: active, its Schedule Trigger firing (every
- * 10 s here instead of every hour) under `n8n start`. The watermark lives in the workflow's static
- * data, which n8n saves after each scheduled run.
- */
+// The incremental import as users run a schedule: active, firing every 10 s under `n8n start`, its watermark in the
+// static data n8n saves after each run.
 export function addScheduleCases(suite: Suite, context: () => ScheduleContext): void {
 	suite.test(
 		`${INCREMENTAL_EXAMPLE} active (Schedule Trigger every ${SCHEDULE_SECONDS} s): every ticket imported exactly once, the run after new tickets imports just those`,

@@ -1,13 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A scripted OpenAI-compatible chat model on 127.0.0.1, for n8n's OpenAI Chat Model node (its
- * credential's Base URL set to `baseUrl`). `POST /v1/chat/completions` answers the next turn of the
- * script (tool calls, or a final text); `GET /v1/models` lists the one model (the credential test and
- * the model list call it). Every request is recorded, body parsed, so a test can read what the model
- * was offered (tools and their JSON schemas) and what it got back (the tool messages).
- */
+// A scripted OpenAI-compatible model for n8n's OpenAI Chat Model: each completion answers the script's next turn; every
+// request is recorded, so a test reads what the model was offered and got back.
 export type ScriptedTurn = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
 
 export interface ModelRequest {

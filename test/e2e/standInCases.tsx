@@ -28,14 +28,8 @@ function itemsByNode(runData: RunData): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, runs.map((run) => (run.data?.main ?? []).map((items) => (items ?? []).map(({ json }) => json)))]));
 }
 
-/**
- * The harness runs a few n8n-nodes-base nodes with stand-ins: Manual Trigger and Sticky Note for the
- * examples it runs (test/harness/baseNodeStandIns.tsx), and the page loop's nodes for the bench
- * (bench/baseNodeStandIns.tsx).
- * One workflow with every stand-in type, configured as their users configure them, runs from each of
- * its triggers as the editor's "Execute workflow" does, in real n8n and in the harness, against the
- * same sandbox: every node must put out the same items.
- */
+// One workflow with every stand-in type (test/harness), run as "Execute workflow" does in real n8n and in the harness
+// against the same sandbox: every node must put out the same items.
 export function addStandInCase(suite: Suite, context: () => StandInContext): void {
 	suite.test(`the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do (${STAND_INS_WORKFLOW}, run from each trigger)`, async () => {
 		const { rest, install, e2e, sandbox } = context();

@@ -1,10 +1,6 @@
 import { writeFileSync } from 'node:fs';
 
-/**
- * A small sequential test runner for the end-to-end suites: they share expensive state (an n8n
- * install, a user folder, a running server) and must run in order, one n8n process at a time
- * on a 2-core machine. Prints each result and returns the totals for the summary file.
- */
+// A sequential runner: the e2e suites share an n8n install, a user folder and a server, one n8n process at a time on 2 cores.
 export interface Totals {
 	passed: number;
 	failed: number;
@@ -61,10 +57,7 @@ function indent(text: string): string {
 		.join('\n');
 }
 
-/**
- * The end of every e2e runner: totals to $TEST_SUMMARY_FILE (as jest does in .ci/run), the
- * plain "N passed, N failed" line, the exit code.
- */
+/** Totals to $TEST_SUMMARY_FILE (as jest does in .ci/run), the "N passed, N failed" line, the exit code. */
 export function reportTotals(totals: Totals, what: string): void {
 	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
 	console.log(`\n${what}`);

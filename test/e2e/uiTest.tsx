@@ -1,22 +1,5 @@
-/**
- * `npm run test:e2e -- --ui`: the package in n8n's editor, in a real browser, as a user meets it. Real n8n
- * (2.41.1) with the package installed as a community package and the seeded sandbox (the
- * `npm run dev` environment, started here on free ports unless --url names a running one).
- *
- *   1. sign in;
- *   2. create a Support Ticket API credential through its form: the test succeeds; a wrong
- *      API secret fails with the message the user reads;
- *   3. in a new workflow, add the Support Ticket node from the node panel (search "Support
- *      Ticket"), pick Ticket → Get, choose the ticket "From list" (the list loads more as it
- *      scrolls and filters by typed text), execute the step and see the ticket in the output;
- *   4. open the webhook trigger and read its production URL notice;
- *   5. open the poll trigger.
- *
- * Each step saves docs/ui-<step>.jpg. Assertions read the page (text, elements), never pixels.
- * Debian's Chromium (`apt-get install -y chromium`) and playwright-core, as `npm run dev -- --screenshot`.
- *
- *   npm run test:e2e -- --ui [--url http://127.0.0.1:5678 --sandbox http://127.0.0.1:4010]
- */
+// `npm run test:e2e -- --ui [--url URL --sandbox URL]`: the editor in Chromium as a user meets it (CONTRIBUTING.md); each
+// step saves docs/ui-<step>.jpg, and assertions read the page, never pixels.
 import { writeFileSync } from 'node:fs';
 
 import type { Locator, Page } from 'playwright-core';

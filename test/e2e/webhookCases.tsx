@@ -30,10 +30,7 @@ async function executionIds(context: WebhookContext): Promise<Set<string>> {
 	return new Set(executions.map((e) => e.id));
 }
 
-/**
- * Waits (bounded) until the workflow has at least `count` executions besides `known`, all
- * finished, and returns those new ones.
- */
+/** Waits (bounded) for at least `count` finished executions besides `known`; returns them. */
 async function newExecutions(context: WebhookContext, known: Set<string>, count: number): Promise<ExecutionSummary[]> {
 	const workflowId = findWorkflow(context.examples, WEBHOOK_EXAMPLE).id;
 	const deadline = Date.now() + 60_000;
@@ -79,10 +76,7 @@ async function post(url: string, delivery: { body: string; headers: Record<strin
 	}
 }
 
-/**
- * The webhook example, activated, under `n8n start`: the sandbox delivers signed events to its
- * production URL. Executions are read back through the REST API the editor's Executions tab uses.
- */
+/** The webhook example under `n8n start`: signed events to its production URL, executions read as the Executions tab does. */
 export function addWebhookCases(suite: Suite, version: string, context: () => WebhookContext): void {
 	suite.test(`${WEBHOOK_EXAMPLE}: signed deliveries from the service start the workflow, one execution per selected event`, async () => {
 		const ctx = context();

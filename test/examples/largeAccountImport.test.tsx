@@ -1,8 +1,5 @@
-/**
- * examples/large-account-import.json, checked without n8n (it runs in real n8n in `npm run
- * test:sync -- --proof large-import`): one page per execution, the next execution started without
- * waiting, successful executions not saved, the cursor in a Data Table, rows of Sync 1's shape.
- */
+// examples/large-account-import.json without n8n (in real n8n: `npm run test:sync -- --proof large-import`): one page
+// per execution, the next started without waiting, successes not saved, the cursor in a Data Table, Sync 1's rows.
 import { readFileSync } from 'node:fs';
 
 import { repoPath, type WorkflowJson } from '../harness';

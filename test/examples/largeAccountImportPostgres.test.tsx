@@ -1,11 +1,5 @@
-/**
- * examples/large-account-import-postgres.json: the initial import into PostgreSQL, one page per
- * execution. In-process there is no Postgres node and no n8n server to start an execution from
- * another, so this checks the import: the chain (triggers, page, write, next execution), the
- * tables (those of sync-by-polling-postgres), the statements, and what the Query Parameters give
- * for a page. The chain in real n8n, with a stop part-way and its resume, is `npm run test:sync
- * -- --proof webhooks-postgres` (queue mode).
- */
+// examples/large-account-import-postgres.json without a Postgres node or an n8n server: the chain, tables, statements and
+// Query Parameters. In real n8n, with a stop part-way and its resume: `npm run test:sync -- --proof webhooks-postgres`.
 import type { IDataObject } from 'n8n-workflow';
 
 import {

@@ -1,10 +1,5 @@
-/**
- * Reading the PostgreSQL sync examples in in-process tests: there is no PostgreSQL (and no Postgres
- * node) here, so the tests check the SQL text and evaluate the Query Parameters expressions the way
- * the Postgres node 2.6 does (one `={{ [ … ] }}` array; each element is one `$n`, an object or
- * array sent as its JSON, an `undefined` one left out). The statements themselves run against
- * PostgreSQL in `npm run test:sync` (queue mode).
- */
+// No PostgreSQL here: the SQL text is checked and Query Parameters evaluated as the Postgres node 2.6 does (one array,
+// objects as JSON, `undefined` left out). The statements run against PostgreSQL in `npm run test:sync`.
 import { readFileSync } from 'node:fs';
 
 import type { IDataObject, INode } from 'n8n-workflow';

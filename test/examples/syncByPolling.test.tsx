@@ -1,11 +1,5 @@
-/**
- * examples/sync-by-polling.json: Poll Triggers (Updated Ticket, Updated Customer; Emit Existing) →
- * order-safe Data Table writes. In-process there is no Data Table node, so this proves the import
- * and the parameters: the triggers' against the node's own description, run through n8n-core's
- * poll context against the sandbox; the Data Table rows' against the tables the other sync
- * examples create, and their column expressions against what the triggers emitted. The whole flow
- * in real n8n, overlapping executions included, belongs to `npm run test:sync -- --proof polling` (pollingProof.tsx).
- */
+// examples/sync-by-polling.json without a Data Table node: the triggers' parameters (run against the sandbox) and the
+// rows they map to. The whole flow, overlapping executions included: `npm run test:sync -- --proof polling`.
 import { readFileSync } from 'node:fs';
 
 import type { IDataObject, INode, INodeProperties, INodeType } from 'n8n-workflow';

@@ -1,11 +1,5 @@
-/**
- * examples/sync-by-polling-postgres.json: the same two Poll Triggers as sync-by-polling.json, each
- * record written by one PostgreSQL statement that inserts it or updates it only if not older.
- * In-process there is no Postgres node, so this checks the import: the triggers equal the Data
- * Table edition's, the tables have its columns, and each statement's parameters, evaluated on a
- * record the trigger emits, land in the right columns. The whole flow in real n8n (queue mode, on
- * its PostgreSQL) belongs to `npm run test:sync -- --proof polling-postgres` (pollingProof.tsx).
- */
+// examples/sync-by-polling-postgres.json: the Data Table edition's triggers and columns, each record one statement
+// inserting it or updating it if not older. In real n8n: `npm run test:sync -- --proof polling-postgres`.
 import type { IDataObject } from 'n8n-workflow';
 
 import { load, named, queryParameters as parametersFor } from './postgresExamples';

@@ -1,14 +1,5 @@
-/**
- * The sync examples' own rules, read from their JSON: every conditional write repeats the "newer"
- * check in its filter, tables are found by exact name, a second row goes by its row id (no static
- * data and tables by ID: examples.test.tsx, for every example). Nothing
- * here runs a node or a Code node's JavaScript: what the Plan … Writes Code nodes decide is proven
- * in real n8n, by `npm run test:sync` (test/e2e/sync/: the copy equals the service after dropped,
- * repeated and reordered deliveries and a forced import/webhook race, customers without a name
- * included, and the incremental import copies a ticket created in its watermark's millisecond
- * exactly once) and by `npm run test:e2e` (test/e2e/planCases.tsx: Plan Ticket Writes on pinned
- * rows, the orders the sync proof cannot force every time).
- */
+// The sync examples' own rules, read from their JSON. What their Plan … Writes Code nodes decide is proven in real n8n:
+// `npm run test:sync` (test/e2e/sync/) and `npm run test:e2e` (planCases.tsx, the orders the proof cannot force).
 import { readFileSync } from 'node:fs';
 
 import { repoPath, type WorkflowJson } from '../harness';

@@ -1,12 +1,5 @@
-/**
- * examples/sync-webhooks-postgres.json (Sync 2) and sync-reconcile-postgres.json (Sync 3): the
- * PostgreSQL editions of sync-webhooks.json and sync-reconcile.json, n8n nodes only. In-process
- * there is no Postgres node, so this checks the import: the flow, the triggers and reads equal the
- * Data Table edition's, every write is the newer-only upsert of large-account-import-postgres.json
- * on the tables of sync-by-polling-postgres.json, and the Query Parameters of a record land in the
- * right columns with null kept. The three together run in real n8n in `npm run test:sync -- --proof
- * webhooks-postgres` (queue mode).
- */
+// The PostgreSQL editions of Sync 2 and Sync 3: the Data Table edition's flow, the newer-only upsert on the polling
+// edition's tables, null kept. In real n8n: `npm run test:sync -- --proof webhooks-postgres`.
 import type { IDataObject } from 'n8n-workflow';
 
 import {

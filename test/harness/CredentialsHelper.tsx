@@ -8,11 +8,7 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-/**
- * Resolves credentials the way n8n's server does for a function-style `authenticate()`:
- * stored values over the type's defaults, then `credentialType.authenticate(credentials, options)`
- * on every request, and again on its own output after a 401.
- */
+/** n8n's server for a function-style `authenticate()`: stored values over defaults, authenticate on every request, again on its output after a 401. */
 export class CredentialsHelper extends ICredentialsHelper {
 	/** Every options object handed to and returned by `authenticate()`, for tests to inspect. */
 	readonly authenticated: Array<{ input: IHttpRequestOptions; output: IHttpRequestOptions }> = [];

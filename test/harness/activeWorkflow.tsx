@@ -6,10 +6,7 @@ function copy(data: IDataObject): IDataObject {
 	return JSON.parse(JSON.stringify(data)) as IDataObject;
 }
 
-/**
- * An active workflow's static data as n8n's database keeps it: each webhook call or poll gets a
- * fresh copy of what was saved, and a copy goes back only when n8n marked it changed.
- */
+/** Static data as n8n's database keeps it: each call gets a fresh copy, saved back only when marked changed. */
 export class StoredStaticData {
 	private saved: IDataObject;
 

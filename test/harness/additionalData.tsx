@@ -2,10 +2,7 @@ import type { IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import type { CredentialsHelper } from './CredentialsHelper';
 
-/**
- * The parts of n8n's per-execution context a community node can reach (URLs, variables,
- * credentials); the rest of the server's context is refused loudly rather than faked.
- */
+/** What of n8n's per-execution context a community node can reach; the rest is refused loudly rather than faked. */
 export function additionalData(
 	credentialsHelper: CredentialsHelper,
 	extra: Partial<IWorkflowExecuteAdditionalData> = {},

@@ -6,15 +6,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-/**
- * The "<name>Tool" variant n8n builds at start-up for every node with `usableAsTool`, so an AI
- * Agent can use it. n8n does this in its server package (`convertNodeToAiTool`, called by
- * `createAiTools` when it loads node types), which is not published as a library; these are the
- * same steps: name + "Tool", no main input, one `ai_tool` output, display name + " Tool",
- * `usableAsTool` removed, and the "Tool Description" parameters added (automatic from resource and
- * operation, or written by hand). Execution stays the node's own `execute`, which n8n-core runs
- * as a tool (`createNodeAsTool`) when an agent calls it.
- */
+// The "<name>Tool" variant n8n's server builds for `usableAsTool` (`convertNodeToAiTool`, not published as a library),
+// by the same steps; n8n-core runs the node's own `execute` as the tool.
 export function aiToolVariant(nodeType: INodeType): INodeType {
 	const description = deepCopy(nodeType.description) as INodeTypeDescription;
 	description.name += 'Tool';

@@ -1,14 +1,5 @@
-/**
- * Stand-ins for the two n8n-nodes-base nodes the in-process harness still needs, registered under
- * n8n's own type names (`packageTypes.tsx`) so that a workflow's JSON runs in the harness as saved:
- * every in-process workflow starts at a Manual Trigger (`workflows.tsx`), and the examples that
- * `npm run demo` and test/examples run in-process use nothing else of n8n-nodes-base (a Sticky Note
- * is never executed). A workflow with any other n8n node runs in real n8n (`npm run test:e2e`,
- * `npm run test:sync`); a test workflow that needs items uses the harness's own `harness.items`.
- *
- * Why not n8n's nodes in-process: n8n-nodes-base 2.41.1 adds 397 packages and 444 MiB and installs
- * only with `--ignore-scripts`. The e2e case in test/e2e/standInCases.tsx runs these beside n8n's.
- */
+// Manual Trigger and Sticky Note under n8n's type names, so workflow JSON runs as saved; any other n8n node runs in real
+// n8n (n8n-nodes-base adds 397 packages). test/e2e/standInCases.tsx runs these beside n8n's.
 import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 /** Manual Trigger (`n8n-nodes-base.manualTrigger` 1): in a manual run it emits one empty item. */

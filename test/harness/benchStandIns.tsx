@@ -1,12 +1,5 @@
-/**
- * Stand-ins for the n8n-nodes-base nodes of the page loop (test/e2e/workflows/import-page-by-page.json)
- * that bench/imports.tsx runs in-process to measure the memory of the import modes: No Operation,
- * If, Split Out and Code. Only the bench registers them (`registerBenchStandIns`); no test runs a
- * workflow through them. Each mirrors n8n-nodes-base 2.41.1 for the parameters listed on it; any
- * other value throws an error naming the stand-in instead of silently differing. The e2e case in
- * test/e2e/standInCases.tsx runs test/e2e/workflows/base-node-stand-ins.json in real n8n and in the
- * harness with these registered, and compares every node's items.
- */
+// No Operation, If, Split Out and Code for bench/imports.tsx only, each mirroring n8n-nodes-base 2.41.1 for the parameters
+// it lists and throwing on others; test/e2e/standInCases.tsx compares them with n8n's nodes.
 import {
 	NodeOperationError,
 	type IDataObject,
@@ -18,10 +11,7 @@ import {
 
 import { addNodeTypes } from './packageTypes';
 
-/**
- * Throws when a parameter, as saved in the workflow (the engine drops collection options the
- * description does not list), has a value the stand-in does not implement.
- */
+/** Throws when a saved parameter has a value the stand-in does not implement. */
 function expectParameter(context: IExecuteFunctions, standIn: string, name: string, supported: unknown[]): void {
 	const actual = context.getNode().parameters[name] ?? supported[0];
 	if (supported.some((value) => JSON.stringify(value) === JSON.stringify(actual))) return;
@@ -50,11 +40,7 @@ export class NoOp implements INodeType {
 	}
 }
 
-/**
- * If (`n8n-nodes-base.if` 2–2.2): `conditions` (a filter, evaluated by n8n itself: n8n-core's
- * `getNodeParameter(…, { extractValue: true })` runs n8n-workflow's `executeFilter`, as the real
- * node does); `options` empty. Items go to output 0 ("true") or 1 ("false").
- */
+/** If 2–2.2: `conditions` evaluated by n8n-workflow's own `executeFilter` (through getNodeParameter), as the real node does. */
 export class If implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'If',
@@ -88,12 +74,7 @@ export class If implements INodeType {
 	}
 }
 
-/**
- * Split Out (`n8n-nodes-base.splitOut` 1): one item per entry of the one array field named in
- * `fieldToSplitOut`, `include` = "No Other Fields", `options` empty. An object entry becomes the
- * item's JSON as a copy (`{ ...entry }`, as n8n does, so memory measured through the harness
- * counts that copy too); any other entry becomes `{ [field]: entry }`.
- */
+/** Split Out 1: one item per entry of `fieldToSplitOut`, an object entry copied as n8n does (so the bench counts the copy). */
 export class SplitOut implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Split Out',
@@ -141,12 +122,7 @@ export class SplitOut implements INodeType {
 type AsyncFunctionConstructor = new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
 const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as AsyncFunctionConstructor;
 
-/**
- * Code (`n8n-nodes-base.code` 1–2): `language` JavaScript, `mode` "Run Once for All Items", `jsCode`.
- * The script sees `$input` and `$()` from n8n-workflow's data proxy (the same engine objects n8n's
- * task runner hands it); it returns items or plain objects. Another global fails with a
- * ReferenceError that names the stand-in. Not a sandbox: it runs only the bench's own script.
- */
+/** Code 1–2, JavaScript, Run Once for All Items: `$input` and `$()` from n8n-workflow's data proxy; not a sandbox. */
 export class Code implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Code',

@@ -11,10 +11,7 @@ import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
 import { workflowNode } from './workflows';
 
-/**
- * Calls a node's `listSearch` method the way the editor does when the user opens a "From list"
- * picker, types a filter or scrolls (n8n-core's LoadOptionsContext, credentials resolved).
- */
+/** A node's `listSearch` as the editor calls it for a "From list" picker (n8n-core's LoadOptionsContext). */
 export async function listSearch(
 	nodeType: string,
 	method: string,

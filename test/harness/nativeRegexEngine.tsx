@@ -1,11 +1,7 @@
 import { setSafeRegexEngine } from 'n8n-workflow';
 
-/**
- * n8n-workflow checks parameter patterns (e.g. the resource locator's ID regex) through a
- * `node:vm` script with a 250 ms timeout unless the host installs its own engine, as n8n's
- * server does. On a loaded 2-core CI machine that timeout fired once on a trivial pattern, so
- * the harness installs plain RegExp: same results, no wall-clock limit.
- */
+// n8n-workflow checks parameter patterns in `node:vm` with a 250 ms timeout, which fired once on a loaded CI machine:
+// plain RegExp instead, as n8n's server installs its own engine.
 export function useNativeRegexEngine(): void {
 	const global = (flags?: string) => (flags?.includes('g') ? flags : `${flags ?? ''}g`);
 	setSafeRegexEngine({

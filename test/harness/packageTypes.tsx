@@ -29,13 +29,8 @@ export interface PackageTypes {
 
 let loaded: Promise<PackageTypes> | undefined;
 
-/**
- * Loads `dist/` with n8n-core's own PackageDirectoryLoader (what n8n runs for a community package,
- * reading the `n8n` block of package.json), so a wrong dist path or a class name that does not
- * match its file fails here as it would in n8n. Adds test-only node types: the stand-ins for
- * Manual Trigger and Sticky Note (`baseNodeStandIns.tsx` says why), and under `harness.*`
- * names a node that sends signed requests and one that emits given items.
- */
+// dist/ loaded by n8n-core's PackageDirectoryLoader, as n8n loads a community package (a wrong path fails here too),
+// plus the stand-ins (baseNodeStandIns.tsx) and the `harness.*` test nodes.
 export function loadPackageTypes(): Promise<PackageTypes> {
 	loaded ??= load();
 	return loaded;
@@ -77,10 +72,7 @@ async function load(): Promise<PackageTypes> {
 	};
 }
 
-/**
- * Tests run from source, the package from dist/: a missing or older dist/ would test other code
- * than the checkout's, so it fails with the fix instead.
- */
+/** Tests run from source, the package from dist/: a missing or older dist/ fails with the fix. */
 function assertDistBuilt(): void {
 	const root = repoRoot();
 	const { n8n } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
@@ -94,11 +86,7 @@ function assertDistBuilt(): void {
 	if (newer) throw new Error(`${newer} changed after dist/ was built: run npm run build first`);
 }
 
-/**
- * Makes more node types known to the harness for this test file (jest gives each file its own
- * module registry, so its own loaded types): a test-only node, a node's AI tool variant, or a
- * real n8n node loaded from an n8n install. Types given here replace those of the same name.
- */
+/** More node types for this test file (jest gives each file its own registry); they replace those of the same name. */
 export async function addNodeTypes(types: Record<string, INodeType | IVersionedNodeType>): Promise<void> {
 	const { byName } = await loadPackageTypes();
 	for (const [name, type] of Object.entries(types)) byName.set(name, type);

@@ -27,12 +27,7 @@ export interface Poller {
 	readonly staticData: IDataObject;
 }
 
-/**
- * What n8n does for an active workflow with a polling trigger, one poll at a time: calls
- * `poll()` through n8n-core's PollContext in trigger mode, runs the workflow from the trigger
- * with the items when there are any, and keeps the static data between polls only when it
- * was marked changed, as n8n persists it.
- */
+/** n8n's polling of an active workflow, one poll at a time: PollContext, the workflow run with the items, static data kept when marked changed. */
 export async function createPoller(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,

@@ -7,11 +7,8 @@ import { TestEnvironment } from 'jest-environment-node';
 /** The most lines a failing test shows; a test that logs on every request keeps its last ones. */
 const MAX_LINES = 200;
 
-/**
- * jest's node environment with the console held back (n8n's logger writes through it): a failing
- * test shows what was logged during it as one more error, a passing test shows nothing.
- * `npx jest --testEnvironment node` shows every line as it comes.
- */
+// The console held back (n8n's logger writes through it): shown with a failing test only.
+// `npx jest --testEnvironment node` shows every line.
 export default class QuietEnvironment extends TestEnvironment {
 	private lines: string[] = [];
 	private count = 0;

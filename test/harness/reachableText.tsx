@@ -1,9 +1,4 @@
-/**
- * Every string and number reachable from a value, joined: own properties enumerable or not
- * (an Error's message, stack, cause, description, context), array items, Map and Set entries,
- * nested as deep as they go, each object once (functions are not entered). For asserting that something (a secret) appears
- * nowhere in what n8n keeps or shows, not only in the fields a test thought of.
- */
+/** Every string and number reachable from a value, hidden properties included: to assert a secret appears nowhere. */
 export function reachableText(value: unknown): string {
 	const parts: string[] = [];
 	const seen = new Set<object>();

@@ -35,20 +35,14 @@ export interface WorkflowRun {
 	credentialsHelper: CredentialsHelper;
 }
 
-/**
- * How the run starts. By default as a manual run from the start node; a trigger's run starts
- * from the trigger node with the items its webhook or poll produced, as n8n does.
- */
+/** A manual run from the start node by default; a trigger's run starts from the trigger with its items, as n8n does. */
 export interface RunStart {
 	mode?: WorkflowExecuteMode;
 	nodeName?: string;
 	data?: INodeExecutionData[][];
 }
 
-/**
- * Runs a workflow JSON through n8n-core's WorkflowExecute, in-process, with this package's types
- * loaded from dist/. Requests go over real HTTP, so point the credentials at a sandbox.
- */
+/** A workflow JSON through n8n-core's WorkflowExecute with the package from dist/; requests go over real HTTP. */
 export async function runWorkflow(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,

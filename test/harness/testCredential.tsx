@@ -12,14 +12,8 @@ import { CredentialsHelper } from './CredentialsHelper';
 import { loadPackageTypes } from './packageTypes';
 import { workflowNode } from './workflows';
 
-/**
- * Runs a credential's `test` request the way n8n's server does when the user clicks "Test"
- * (CredentialsTester): a temporary node whose only property routes the test request, run by
- * n8n-core's RoutingNode, so expressions like `={{$credentials.baseUrl}}` resolve and the request
- * passes through `authenticate()` exactly as in n8n. As n8n's CredentialsTester does: an error
- * answer is checked against the `responseCode` rules, then becomes its status text; a connection
- * error becomes its code; a success is checked against the `responseSuccessBody` rules.
- */
+// The Test button as n8n's CredentialsTester runs it: the test request through n8n-core's RoutingNode and
+// `authenticate()`, then its responseCode / responseSuccessBody rules.
 export async function testCredential(
 	typeName: string,
 	data: ICredentialDataDecryptedObject,

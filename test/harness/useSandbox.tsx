@@ -17,11 +17,7 @@ export interface SandboxFixture {
 	readonly credentials: ICredentialDataDecryptedObject;
 }
 
-/**
- * Jest fixture: one sandbox for the enclosing file or describe block, started in beforeAll and
- * stopped in afterAll. Before each test its request log is empty, and it has no faults and answers
- * in the spec's shapes (docs/api.md#answers), whatever the test before it set.
- */
+/** One sandbox for the enclosing file or block; before each test its log is empty, no faults, the spec's shapes. */
 export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
 	let started: Sandbox | undefined;
 	const credentials: ICredentialDataDecryptedObject = {};
@@ -38,10 +34,7 @@ export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
 	return { sandbox: startedInBeforeAll(() => started), credentials };
 }
 
-/**
- * Stands for an object a beforeAll hook creates: reads pass through to it once it exists, so a
- * fixture can hand it out when the test file is loaded and tests use `thing.x` as with their own.
- */
+/** An object a beforeAll creates, handed out at load time: reads pass through once it exists. */
 export function startedInBeforeAll<T extends object>(current: () => T | undefined): T {
 	return new Proxy({} as T, {
 		get(_target, key) {

@@ -2,10 +2,7 @@ import { execFileSync } from 'node:child_process';
 
 import { repoPath } from './repoPath';
 
-/**
- * `npm run <script> -- --<variant> [options]`: a first argument named in `variants` runs that entry
- * point instead, with the other arguments as its own. Returns whether one ran.
- */
+/** `npm run <script> -- --<variant>`: a first argument named in `variants` runs that entry point; returns whether one ran. */
 export function runVariant(variants: Record<string, () => Promise<unknown>>): boolean {
 	const run = variants[process.argv[2] ?? ''];
 	if (!run) return false;

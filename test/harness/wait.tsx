@@ -2,10 +2,7 @@ export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * Checks `condition` every `intervalMs` until it returns a value other than undefined, and
- * returns that; fails after `timeoutMs`, naming `what` and, if given, what was seen last.
- */
+/** `condition` every `intervalMs` until it gives a value; fails after `timeoutMs`, naming `what` and what was seen last. */
 export async function waitUntil<T>(
 	what: string,
 	condition: () => T | undefined | Promise<T | undefined>,

@@ -35,10 +35,7 @@ export interface WebhookReceiver {
 	executions: WorkflowRun[];
 	/** The workflow's static data as n8n would have saved it. */
 	staticData: IDataObject;
-	/**
-	 * Makes the next `count` deliveries each load the static data before any of them goes on: deliveries
-	 * at the same moment, each with its own copy (n8n 2.41.1 loads and saves it per request; last save wins).
-	 */
+	/** The next `count` deliveries each load the static data before any goes on (n8n 2.41.1: per request, last save wins). */
 	together(count: number): void;
 	/** Resolves once every delivery received so far has been answered and its run finished. */
 	idle(): Promise<void>;
@@ -51,14 +48,8 @@ interface ExpressLikeResponse extends http.ServerResponse {
 	send(body: unknown): ExpressLikeResponse;
 }
 
-/**
- * What n8n's webhook server does for an active workflow, in-process, on 127.0.0.1: reads the
- * raw body (as n8n's raw-body parser does), calls the trigger's `webhook()` through n8n-core's
- * WebhookContext with Express-style req/res, answers as n8n answers (the node's own response,
- * the description's `responseData`, `webhookResponse`, or "Workflow was started"), then runs the workflow from the trigger with
- * the returned items. Static data is saved between deliveries only when marked changed, the
- * way n8n persists it.
- */
+// n8n's webhook server for an active workflow: the raw body, the trigger's `webhook()` through WebhookContext, n8n's
+// answer, then the workflow run with the items; static data saved when marked changed.
 export async function startWebhookReceiver(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,

@@ -1,7 +1,4 @@
-/**
- * Test-only webhook receiver: records every request it gets and answers with the status
- * `respond` picks (default 200).
- */
+/** Test-only webhook receiver: records every request and answers with the status `respond` picks (default 200). */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebhookPayload } from '../../sandbox/webhooks';

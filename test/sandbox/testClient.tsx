@@ -1,8 +1,5 @@
-/**
- * Test-only HTTP client for the sandbox, with its own tiny request signer (node:crypto),
- * written separately from the sandbox's verifier. Uses node:http so the request target is
- * sent byte-for-byte as given (fetch would normalise the URL).
- */
+// Test-only client with its own request signer, written apart from the sandbox's verifier; node:http sends the
+// request target byte for byte (fetch would normalise it).
 import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 

@@ -2,10 +2,7 @@ import { startedInBeforeAll } from '../harness/useSandbox';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/server';
 import { TestClient } from './testClient';
 
-/**
- * Jest fixture of the sandbox's own tests: a sandbox for the enclosing describe block and a client
- * that signs with its key on its clock (`options.now`), started in beforeAll, closed in afterAll.
- */
+/** A sandbox for the enclosing block and a client signing with its key on its clock (`options.now`). */
 export function useSandboxClient(options: SandboxOptions = {}): { sandbox: Sandbox; client: TestClient } {
 	let started: { sandbox: Sandbox; client: TestClient } | undefined;
 	beforeAll(async () => {

@@ -69,10 +69,7 @@ export function isOnPath(command: string, env: NodeJS.ProcessEnv = process.env, 
 	);
 }
 
-/**
- * macOS has make, cc and python3 in /usr/bin even without the Command Line Tools: stubs that only
- * offer to install them. Without the tools (`xcode-select -p` fails), /usr/bin does not count.
- */
+/** macOS's /usr/bin make, cc and python3 are stubs without the Command Line Tools (`xcode-select -p` fails): not counted. */
 function withoutMacStubs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 	if (spawnSync('xcode-select', ['-p'], { stdio: 'ignore' }).status === 0) return env;
 	const folders = (env.PATH ?? '').split(path.delimiter).filter((folder) => path.resolve(folder) !== '/usr/bin');

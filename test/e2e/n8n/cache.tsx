@@ -2,10 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { homedir } from 'node:os';
 import path from 'node:path';
 
-/**
- * Where n8n installs and Node runtimes are kept between runs: outside the checkout (a fresh
- * clone must not re-download 3 GB), shared with .ci/run's Node 24 download.
- */
+/** Outside the checkout (a fresh clone must not download 3 GB again), shared with .ci/run's Node 24 download. */
 export function cacheRoot(): string {
 	return process.env.SUPPORT_TICKET_CACHE || path.join(homedir(), '.cache', 'n8n-nodes-support-ticket');
 }
@@ -38,11 +35,8 @@ function removeAbandonedTempDirs(finalDir: string): void {
 	}
 }
 
-/**
- * Builds `finalDir` in a sibling temp folder and renames it into place when `build` succeeded,
- * so an interrupted or failed install never looks finished. When another process finished the
- * same install first, its result is kept and ours is dropped.
- */
+// Built in a sibling temp folder and renamed into place, so an interrupted install never looks finished; when another
+// process finished the same install first, its result is kept.
 export async function installAtomically(finalDir: string, build: (tempDir: string) => Promise<void>): Promise<void> {
 	if (isInstalled(finalDir)) return;
 	mkdirSync(path.dirname(finalDir), { recursive: true });

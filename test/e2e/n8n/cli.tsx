@@ -5,10 +5,7 @@ import { freePort } from './ports';
 import { type CommandResult, runChecked, runCommand } from './run';
 import type { N8nUserFolder } from './userFolder';
 
-/**
- * Runs `n8n <args>` for a user folder with the install's Node. Every n8n process starts a task
- * broker (default port 5679): each gets a free port so commands may run beside `n8n start`.
- */
+/** `n8n <args>` with the install's Node; each process's task broker gets a free port, so commands run beside `n8n start`. */
 export async function runN8n(folder: N8nUserFolder, args: string[], timeoutMs = 180_000): Promise<CommandResult> {
 	const env = { ...folder.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 	return runCommand(folder.install.nodeBin, [folder.install.n8nBin, ...args], { cwd: folder.root, env, timeoutMs });
@@ -42,11 +39,8 @@ export function importWorkflows(folder: N8nUserFolder, workflows: Array<{ id: st
 	return withJsonFiles(folder, workflows, (dir) => runN8nChecked(folder, ['import:workflow', '--separate', `--input=${dir}`]));
 }
 
-/**
- * `n8n execute --rawOutput` mixes log lines into stdout, and on failure n8n logs the run data
- * and then more lines. The run result is the JSON document that starts at a line consisting of
- * `{` alone and ends at the first line consisting of `}` alone after which it parses.
- */
+// `n8n execute --rawOutput` mixes log lines into stdout: the result is the JSON from a line `{` alone to the first line
+// `}` alone after which it parses.
 export function parseRawOutput(stdout: string): unknown {
 	const lines = stdout.split('\n').map((line) => line.replace(/\r$/, ''));
 	const start = lines.indexOf('{');

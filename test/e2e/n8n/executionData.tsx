@@ -7,11 +7,7 @@ interface Flatted {
 	parse(text: string): unknown;
 }
 
-/**
- * n8n stores and sends an execution's run data serialized with `flatted` (JSON with shared and
- * circular references). Parsed with the `flatted` that this n8n install itself uses, so the
- * format always matches the version under test.
- */
+/** Run data is serialized with `flatted`: parsed with the install's own copy, so the format matches the version under test. */
 export function parseExecutionData(install: N8nInstall, text: string): unknown {
 	const requireFromN8n = createRequire(path.join(install.dir, 'node_modules', 'n8n', 'package.json'));
 	return (requireFromN8n('flatted') as Flatted).parse(text);

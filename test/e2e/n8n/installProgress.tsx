@@ -20,10 +20,7 @@ export function progressLine(phase: string, elapsedMs: number, bytes?: number): 
 	return `${phase}: ${formatDuration(elapsedMs)}${size}`;
 }
 
-/**
- * Disk space of the files below `dir`, as `du` counts it (allocated blocks; the size where a file
- * system reports none). Links are not followed; entries that vanish meanwhile count 0.
- */
+/** Disk space below `dir` as `du` counts it (allocated blocks); links not followed, vanished entries count 0. */
 export async function folderSize(dir: string): Promise<number> {
 	let total = 0;
 	const pending = [dir];
@@ -40,10 +37,7 @@ export async function folderSize(dir: string): Promise<number> {
 
 export const PROGRESS_INTERVAL_MS = 15_000;
 
-/**
- * Logs one line per interval while a long step runs (no spinner: the same in a terminal and in
- * CI's log), with the size of `dir` so far when given. Call the returned function when the step ends.
- */
+/** One line per interval while a long step runs (no spinner: the same in a terminal and in CI); call the result when it ends. */
 export function reportProgress(phase: string, log: (line: string) => void, dir?: string, intervalMs = PROGRESS_INTERVAL_MS): () => void {
 	const started = Date.now();
 	let measuring = false;

@@ -131,10 +131,7 @@ async function installInto(dir: string, target: N8nTarget, node: NodeRuntime, lo
 	}
 }
 
-/**
- * n8n `version` installed in the cache (first call: minutes; later calls: instant), with the
- * Node runtime it needs. Interrupted installs are never reused (see installAtomically).
- */
+/** n8n `version` in the cache with the Node it needs (first call: minutes); interrupted installs are never reused. */
 export async function ensureN8n(version: string, log: (line: string) => void = () => undefined): Promise<N8nInstall> {
 	const target = N8N_TARGETS[version];
 	if (!target) throw new Error(`n8n ${version} is not a tested target (known: ${Object.keys(N8N_TARGETS).join(', ')})`);

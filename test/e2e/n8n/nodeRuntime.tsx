@@ -66,11 +66,8 @@ function packageMissing(error: unknown): boolean {
 	return /\b(E404|ETARGET)\b|No matching version/.test(error instanceof Error ? error.message : String(error));
 }
 
-/**
- * A Node.js runtime of the given version: the running Node when it is that version; else the npm
- * registry's `node-<os>-<arch>` package, cached under the cache root (as .ci/run does); where the
- * registry has none for this machine, a running Node of the same major version.
- */
+// The running Node when it is that version; else the registry's `node-<os>-<arch>` package, cached (as .ci/run does);
+// where there is none for this machine, a running Node of the same major.
 export async function ensureNode(version: NodeVersion, platform: NodeJS.Platform = process.platform, arch: string = process.arch): Promise<NodeRuntime> {
 	if (version === 'system' || version === process.versions.node) return systemRuntime();
 	const sameMajor = process.versions.node.split('.')[0] === version.split('.')[0];

@@ -1,8 +1,4 @@
-/**
- * The editor's REST API (`/rest/...`) of a running `n8n start`, as the browser uses it: a session
- * cookie bound to a `browser-id` header. Used to set up the owner account and to run what only
- * the server does, such as testing a credential.
- */
+// The editor's REST API of a running `n8n start`, as the browser uses it (a session cookie bound to a browser-id header).
 export interface Owner {
 	email: string;
 	password: string;
@@ -131,11 +127,8 @@ export class N8nRestClient {
 		return this.expectOk('GET', `/workflows/${id}`);
 	}
 
-	/**
-	 * The editor's "Execute workflow" from a trigger (manual mode): 1.x takes the workflow from
-	 * the body, 2.x from its database and the trigger's name; this body suits both. `pinData`
-	 * stands in for nodes' output (a trigger's: it is not run); 2.x reads it from the saved workflow.
-	 */
+	// "Execute workflow" from a trigger: 1.x takes the workflow from the body, 2.x from its database; this body suits both.
+	// `pinData` stands in for nodes' output (a trigger's is not run).
 	async runManually(workflowId: string, triggerName: string, pinData?: Record<string, Array<{ json: unknown }>>): Promise<string> {
 		if (pinData) await this.expectOk('PATCH', `/workflows/${workflowId}`, { pinData });
 		const workflowData = await this.getWorkflow(workflowId);

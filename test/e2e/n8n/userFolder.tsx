@@ -40,11 +40,7 @@ export function createUserFolder(install: N8nInstall, options: UserFolderOptions
 	};
 }
 
-/**
- * Installs a packed package (`npm pack` tarball) the way n8n's Community Nodes screen leaves it:
- * unpacked into `.n8n/nodes/node_modules/<name>` and listed in `.n8n/nodes/package.json`.
- * Replaces an earlier copy; n8n loads it at its next start.
- */
+/** A packed package as the Community Nodes screen leaves it (unpacked under .n8n/nodes, listed there); n8n loads it at its next start. */
 export async function installCommunityPackage(folder: N8nUserFolder, tarball: string, version: string): Promise<string> {
 	const nodesDir = path.join(folder.root, '.n8n', 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);

@@ -53,11 +53,8 @@ async function newestExecutionId(context: QueueContext): Promise<number> {
 	return row?.id ?? 0;
 }
 
-/**
- * Proof that `execution` ran on the worker: the Bull job that carried it was finished by the
- * process registered as the worker (records in Redis); the process that received the request
- * put it on the queue, no other did; the worker logged finishing it.
- */
+// That `execution` ran on the worker: its Bull job finished by the registered worker, put on the queue by the process
+// that received the request alone, and logged by the worker.
 async function assertRanOnWorker(context: QueueContext, execution: ExecutionRecord, receivedBy: ClusterProcess): Promise<void> {
 	const { cluster, redis } = context;
 	const job = await jobForExecution(redis, execution.id);
@@ -74,10 +71,7 @@ async function assertRanOnWorker(context: QueueContext, execution: ExecutionReco
 	}
 }
 
-/**
- * What the editor's "Execute workflow" button does: POST /rest/workflows/<id>/run from the
- * workflow's Manual Trigger. With OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it.
- */
+/** "Execute workflow" from the Manual Trigger; with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it. */
 async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Promise<{ execution: ExecutionRecord; run: PrintedRun }> {
 	const { rest, postgres, install } = context;
 	const trigger = workflow.json.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');

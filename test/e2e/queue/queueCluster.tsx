@@ -111,10 +111,7 @@ export interface ClusterOptions {
 	workDir: string;
 }
 
-/**
- * One user folder per process, each with the package installed as a community package: processes
- * of a real cluster run on different machines and each loads the package from its own disk.
- */
+/** One user folder per process, each with the package installed: a real cluster's processes load it from their own disks. */
 export async function createFolders(options: ClusterOptions): Promise<Record<Role, N8nUserFolder>> {
 	const shared = sharedQueueEnvironment(options.postgres, options.redis);
 	const folders = {} as Record<Role, N8nUserFolder>;
@@ -146,10 +143,7 @@ async function startRole(role: Role, folder: N8nUserFolder, spec: RoleSpec, work
 	return { role, folder, process, url: spec.url };
 }
 
-/**
- * Starts main first (it runs the migrations and registers the active workflows' webhooks in the
- * database), then the worker and the webhook process, which find both there.
- */
+/** Main first (migrations, the active workflows' webhooks in the database), then the worker and the webhook process. */
 export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir: string, log: (line: string) => void): Promise<QueueCluster> {
 	const specs = await roleSpecs();
 	const running: Partial<Record<Role, ClusterProcess>> = {};

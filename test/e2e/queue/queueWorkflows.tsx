@@ -35,13 +35,8 @@ export interface ByWebhook {
 	responseData: 'allEntries' | 'firstEntryJson';
 }
 
-/**
- * An example with its Manual Trigger (and Schedule Trigger) replaced by one production Webhook,
- * everything else as shipped. Production executions are what workers run in any queue set-up,
- * and a webhook starts one exactly when the test wants it (`n8n execute` does not support queue
- * mode: it runs the workflow in its own process). The webhook answers with the last node's
- * output, so the caller sees what the worker did.
- */
+// An example started by one production Webhook instead of its triggers: workers run production executions, and
+// `n8n execute` has no queue mode. The webhook answers with the last node's output.
 export function startedByWebhook(example: WorkflowFile, options: ByWebhook): StoredWorkflowJson {
 	const { json } = example;
 	if (options.id.length > MAX_WORKFLOW_ID_LENGTH) throw new Error(`workflow id ${options.id} is longer than ${MAX_WORKFLOW_ID_LENGTH}: n8n would not save its static data`);

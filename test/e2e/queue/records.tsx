@@ -1,8 +1,5 @@
-/**
- * What the cluster recorded about an execution, read from where n8n keeps it: the execution row in
- * PostgreSQL, the Bull job in Redis (whose last progress message names the worker that ran it),
- * and the instance registry in Redis (each process's host id and kind).
- */
+// What the cluster recorded about an execution: its row in PostgreSQL, its Bull job in Redis (the last progress message
+// names the worker) and the instance registry in Redis.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -87,10 +84,7 @@ export async function registeredInstances(redis: RedisServer): Promise<InstanceR
 	return instances;
 }
 
-/**
- * The run data the worker saved for an execution (`execution_data`, serialized with `flatted`,
- * read with the copy n8n itself uses), in the shape `n8n execute` prints.
- */
+/** The run data the worker saved, read with n8n's own `flatted`, in the shape `n8n execute` prints. */
 export async function storedRun(postgres: PostgresServer, install: N8nInstall, executionId: string): Promise<PrintedRun> {
 	const [row] = await postgres.query<{ data: string }>(`SELECT data FROM execution_data WHERE "executionId" = ${Number(executionId)}`);
 	if (!row) throw new Error(`no execution_data row for execution ${executionId}`);

@@ -1,13 +1,5 @@
-/**
- * `npm run test:e2e -- --queue`: the package in n8n's queue mode, end to end. Starts a throwaway
- * PostgreSQL (n8n's database) and Redis (the queue), then n8n 2.41.1 as three processes, each
- * with its own user folder and the npm-packed package installed as a community package: main
- * (`n8n start`, editor and activation, production webhooks disabled), one worker (`n8n worker`)
- * and one webhook process (`n8n webhook`). Workflows are triggered through the webhook process;
- * assertions read the sandbox, the execution rows in PostgreSQL, the Bull jobs and the instance
- * registry in Redis, and the processes' logs. Everything started is stopped at the end, also on
- * failure or Ctrl+C. Writes `{passed, failed}` to $TEST_SUMMARY_FILE; ends with "N passed, N failed".
- */
+// `npm run test:e2e -- --queue`: PostgreSQL, Redis and n8n 2.41.1 as main, worker and webhook process, each with the packed
+// package; everything started is stopped at the end, also on failure or Ctrl+C (test/e2e/README.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -11,11 +11,7 @@ export interface DeliveryAnswer {
 	body: unknown;
 }
 
-/**
- * Sends a webhook delivery the way the service does (x-api-key, x-api-timestamp, x-event-id and
- * x-api-signature over timestamp + POST + path + sha256(body)), signed with `secret`. The test
- * plays the service here to send what the sandbox would not: a forgery, or the same event again.
- */
+/** A delivery signed as the service signs one, to send what the sandbox would not: a forgery, or the same event again. */
 export async function sendDelivery(url: string, delivery: Delivery, keys: { apiKey: string; secret: string }): Promise<DeliveryAnswer> {
 	const target = new URL(url);
 	const timestamp = String(Math.floor(Date.now() / 1000));

@@ -1,14 +1,5 @@
-/**
- * examples/large-account-import-postgres.json in real n8n: started by hand, it reads tickets and
- * customers as two chains at once; each execution reads one page, starts the next execution with
- * the next position, then writes its page and saves its chain's position. Before the import, its own
- * statements save two ticket pages in the order a chain can end them in, the later one first, and a
- * customer page between them. Once during the run list pages fail in a way the node does not retry
- * (the service says there is more but gives no cursor): each chain stops at its next page, its
- * position stays at the last page written, and the import is run by hand again twice at once: the
- * chains continue from the saved positions, and those whose run was replaced stop at their next page
- * instead of reading every page a second time.
- */
+// large-account-import-postgres.json in real n8n, two chains at once, stopped by a page the node does not retry and run
+// by hand again twice at once: the chains go on from the saved positions, replaced runs stop at their next page.
 import type { Sandbox } from '../../../sandbox';
 import type { WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
@@ -72,15 +63,8 @@ async function startsWaiting(postgres: PostgresServer): Promise<number> {
 /** A text literal, as the Postgres node binds a string parameter. */
 const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
-/**
- * The import's own CREATE and write statements, run in one transaction that is rolled back: from
- * ticket position p1, the page p2 → p3 is saved before the page p1 → p2 (the chain starts the next
- * page before it writes its own, so a later page's save may come first). The position must stay at
- * p1, then move past both to p3, with no page left noted; a customer page saved between them moves
- * the customers' position alone. Then p3 → done by a replaced run (written, not noted: the position
- * stays), then by the import's run. A start by hand then goes on with the customers alone; once they
- * are done too, the next start begins both chains again.
- */
+// The import's own statements in a rolled-back transaction: pages saved out of order (a chain starts the next page before
+// writing its own) move each chain's position only past pages all written, and a replaced run's page moves nothing.
 async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowFile): Promise<string[]> {
 	const creates = query(workflow, READ)
 		.split('\n')

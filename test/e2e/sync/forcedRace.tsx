@@ -1,16 +1,5 @@
-/**
- * The race the sync must survive, forced instead of hoped for. While the initial import reads page
- * k of the tickets, replies are written to a few old tickets of page k+1. The import's request for
- * page k+1 is held until the webhook workflow has asked for one of those tickets (after the reply's
- * delivery; on a busy queue-mode worker that can take seconds), and each such re-read is held until
- * the page has been sent, then answered, one ticket after the other at a few offsets: so both
- * workflows look for the ticket's row while the import is between reading the page's rows and
- * inserting the missing ones, both find none, and both write one. Both holds end after maxHoldMs
- * (a lost delivery never asks), and a read that comes after its page simply goes through.
- *
- * On a service where a reply leaves the ticket's updated_at alone, the reconcile never reads these
- * tickets again: only a sweep of the tables removes the second row.
- */
+// The import/webhook race forced: the import's next page is held until the webhook workflow asked for a replied-to ticket
+// on it, and that read until the page was sent, so both find no row and both write one (bounded by maxHoldMs).
 import type { AnswerGate, Sandbox, Ticket } from '../../../sandbox';
 
 export interface ForcedRaceSettings {
@@ -66,10 +55,7 @@ interface Target {
 	asked: boolean;
 }
 
-/**
- * Forces the race on the import's ticket pages (the default order; the reconcile sorts by
- * updated_at and is left alone) until stop().
- */
+/** On the import's ticket pages (the default order; the reconcile sorts by updated_at) until stop(). */
 export function forceImportRace(sandbox: Sandbox, startedAtMs: number, settings: ForcedRaceSettings = DEFAULT_FORCED_RACE): ForcedRace {
 	const figures: ForcedRaceFigures = { pages: 0, replies: 0, readsHeld: 0, readsLate: 0, readsTimedOut: 0, pagesHeld: 0, pagesTimedOut: 0 };
 	const targets = new Map<string, Target>();

@@ -1,9 +1,5 @@
-/**
- * examples/incremental-import.json in real n8n, as shipped: the first run copies every ticket into
- * st_tickets and saves the watermark (newest created_at) in st_state; then tickets are created, one
- * of them in the watermark's very millisecond, and the next run copies just those; a run with
- * nothing new writes nothing. After each run every ticket is in the table exactly once.
- */
+// incremental-import.json in real n8n: run 1 copies every ticket, run 2 just the new ones (one in the watermark's
+// millisecond), run 3 nothing; after each run every ticket is in st_tickets once.
 import type { Sandbox } from '../../../sandbox';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { PinnableClock } from '../pinnableClock';

@@ -1,11 +1,5 @@
-/**
- * examples/large-account-import.json in real n8n, as shipped (published, as its sticky note asks, so
- * it can call itself as a sub-workflow): run by hand once, one page per execution; a list page the
- * node does not retry (a 500) stops the chain part-way; run by hand again, it resumes from the cursor
- * saved in st_state. Then the Data Tables equal the service, the list calls are ⌈tickets/100⌉ +
- * ⌈customers/100⌉ + the failed one, and n8n kept only the manual runs and the failed execution,
- * not one execution per page. A run by hand after `done` starts over and writes nothing twice.
- */
+// large-account-import.json in real n8n, published: stopped part-way by a failed page, resumed by hand from st_state;
+// the tables equal the service, n8n keeps no execution per page, and a run after `done` writes nothing twice.
 import type { Sandbox } from '../../../sandbox';
 import { isFinished } from '../executions';
 import { findWorkflow, type WorkflowFile } from '../fixtures';

@@ -1,15 +1,5 @@
-/**
- * examples/sync-by-polling.json (Data Tables) or sync-by-polling-postgres.json (PostgreSQL) in
- * real n8n, as shipped and activated: its two Poll Triggers are the only writers of st_tickets and
- * st_customers. While the first polls bring in the 2,000+
- * seeded tickets, the change driver makes 600 changes, and the proof adds the cases a change feed
- * gets wrong: a ticket changed three times in one millisecond, a second change carrying the very
- * same updated_at as one already copied, and a change committed late, its updated_at below what
- * the last poll saw. When the changes stop the copy must equal the service, and still after one
- * more poll. Then an older execution finishing last is forced: the workflow run by hand with an
- * older version of a ticket and of a customer pinned on its triggers must leave the copy as it is,
- * while a plain Data Table upsert by id (the control) is overwritten with the older version.
- */
+// sync-by-polling(-postgres).json active: the copy equals the service after 600 changes and a change feed's hard cases,
+// and an older execution finishing last leaves it as it is, while a plain upsert (the control) is overwritten.
 import { type Customer, formatTimestamp, type RequestLogEntry, type Sandbox, type Ticket } from '../../../sandbox';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
@@ -43,10 +33,7 @@ export function pollingWorkflows(examples: WorkflowFile[], store: 'dataTables' |
 }
 
 
-/**
- * The ticket lane of the example with the order-safe steps taken out: a plain upsert by ticket_id,
- * as `Poll Trigger → Data Table upsert` reads at first sight.
- */
+/** The ticket lane with the order-safe steps taken out: a plain upsert by ticket_id. */
 function plainUpsertControl(polling: WorkflowFile): WorkflowFile {
 	const nodes = structuredClone(polling.json.nodes);
 	const node = (name: string) => {
@@ -253,10 +240,7 @@ export async function provePolling(
 	}
 }
 
-/**
- * An execution that read an older version and finishes after the one with the newer version,
- * as two overlapping poll executions can: run by hand, the older version pinned on the trigger.
- */
+/** An older version finishing after the newer one, as overlapping polls can: run by hand, the older version pinned on the trigger. */
 async function proveOutOfOrder(
 	rest: N8nRestClient,
 	sandbox: Sandbox,

@@ -1,23 +1,5 @@
-/**
- * `npm run test:sync`: proof that the sync examples keep n8n Data Tables (or PostgreSQL) equal to the
- * service, in real n8n 2.41.1. With no flags, what CI runs: one proof per store, replies leaving
- * their ticket's updated_at alone: the Data Tables in regular mode (SQLite) and PostgreSQL in queue
- * mode (main + worker + webhook process on PostgreSQL and Redis).
- * `-- --all` (before a release), or narrowed by `[--mode regular|queue] [--replies moving|still]
- * [--proof webhooks|webhooks-postgres|incremental|polling|polling-postgres|large-import]
- * [--timestamps iso|iso-without-zone|epoch-seconds|epoch-milliseconds]`: every proof in both modes
- * and with both reply behaviours. The three examples are imported as shipped, the
- * webhook and reconcile workflows activated, the credential pointed at a sandbox with 2,000+
- * tickets; see syncProof.tsx for the scenario. In queue mode the same for their PostgreSQL edition
- * (large-account-import-postgres.json, sync-webhooks-postgres.json, sync-reconcile-postgres.json),
- * its import stopped once and resumed (chainedImport.tsx), the copy in the PostgreSQL n8n runs on.
- * Then examples/incremental-import.json, alone in a fresh n8n, against a sandbox whose clock can be
- * held (incrementalProof.tsx); and examples/sync-by-polling.json, alone and active
- * (pollingProof.tsx), and in queue mode its PostgreSQL edition, writing into the PostgreSQL n8n runs
- * on; and examples/large-account-import.json (Data Tables), stopped by a failed page and resumed
- * (largeImportProof.tsx). Prints the figures; writes `{passed, failed}` to $TEST_SUMMARY_FILE; ends
- * with "N passed, N failed".
- */
+// `npm run test:sync`: the sync examples keep Data Tables or PostgreSQL equal to the service in real n8n 2.41.1; no flags
+// run CI's set, `--all` the matrix, `--mode/--replies/--proof/--timestamps` part of it (test/e2e/README.md).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,10 +42,7 @@ interface N8nWorkflows {
 	credentials?: (postgres: PostgresServer | undefined) => CredentialImport[];
 }
 
-/**
- * The sync examples, the webhook and reconcile workflows active; the PostgreSQL edition's import
- * too (published: it calls itself for each next page, and n8n 2.x runs only published sub-workflows).
- */
+/** The webhook and reconcile workflows active; the PostgreSQL import published (it calls itself, and 2.x runs only published sub-workflows). */
 function syncSetUp(store: SyncStore): N8nWorkflows {
 	const workflows = syncWorkflows(exampleWorkflows(), store);
 	const toImport = [workflows.initialImport, workflows.webhooks, workflows.reconcile];
@@ -144,9 +123,8 @@ function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => Pack
 			if (second > 0) throw new Error(`${second} ids had a second row before the reconcile`);
 			const chained = figures.chainedImport;
 			if (!chained) throw new Error('no figures of the chained import');
-			// Beyond the pages: each chain's failed page read again, and the first page of each chain (tickets,
-			// customers) of the run the second start by hand replaced; without the run check every page after the
-			// stop is read twice (50 list calls for 26 pages with the check disabled).
+			// Beyond the pages: each chain's failed page again and the first page of each replaced run; without the run check every
+			// page after the stop is read twice (50 list calls for 26 pages).
 			const extra = chained.listCalls - chained.pagesNeeded;
 			if (extra > 6) throw new Error(`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`);
 		} else if (secondRows(figures.beforeReconcile.tickets) === 0) {
@@ -224,11 +202,7 @@ function addLargeImportProof(suite: Suite, mode: Mode, packed: () => PackedPacka
 type Proof = 'webhooks' | 'webhooks-postgres' | 'incremental' | 'polling' | 'polling-postgres' | 'large-import';
 const PROOFS: Proof[] = ['webhooks', 'webhooks-postgres', 'incremental', 'polling', 'polling-postgres', 'large-import'];
 
-/**
- * The sandbox's timestamp format per proof when --timestamps is not given: every format the node
- * reads is run by some proof, and the two proofs CI runs (webhooks in regular mode, webhooks-postgres)
- * cover both kinds that are not ISO with a zone.
- */
+/** Every format the node reads is run by some proof; the two CI runs cover both kinds that are not ISO with a zone. */
 function defaultTimestamps(mode: Mode, proof: Proof): TimestampFormat {
 	const formats: Record<Proof, TimestampFormat> = {
 		webhooks: mode === 'regular' ? 'epoch-seconds' : 'iso',

@@ -1,11 +1,5 @@
-/**
- * The sync proof, the same in every n8n set-up and for both editions: with the sandbox already
- * changing, run the initial import (examples/sync-initial-import.json, or
- * large-account-import-postgres.json, stopped once part-way and resumed: chainedImport.tsx) while
- * the webhook workflow (sync-webhooks.json / sync-webhooks-postgres.json) gets deliveries that are
- * dropped, repeated and reordered; stop the changes, let the deliveries settle, run one reconcile
- * (sync-reconcile.json / sync-reconcile-postgres.json) and compare the copy with the service.
- */
+// The sync proof, every set-up and edition: the initial import while the service changes and deliveries are dropped,
+// repeated and reordered; then one reconcile, and the copy must equal the service.
 import type { ChangeDriverOptions, ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../../sandbox';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
@@ -263,10 +257,7 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 	}
 }
 
-/**
- * What the race leaves when both writers find no row: a second row for an old ticket the reconcile
- * does not read again, here holding an older version (so the sweep must also keep the newer one).
- */
+/** What the race leaves: a second row for an old ticket the reconcile does not read again, holding an older version. */
 async function plantSecondRow(rest: N8nRestClient, sandbox: Sandbox, startedAtMs: number): Promise<string> {
 	const rows = await dataTableStore(rest).rows('tickets');
 	const old = sandbox.store.listTickets().find((t) => Date.parse(t.updated_at) < startedAtMs - DEFAULT_FORCED_RACE.oldForMs);
@@ -279,11 +270,7 @@ async function plantSecondRow(rest: N8nRestClient, sandbox: Sandbox, startedAtMs
 	return String(row.ticket_id);
 }
 
-/**
- * Sync 2 run by hand with an older version of a ticket and of a customer (an hour before the
- * current one, other fields) pinned on its reads, as a delivery whose execution read the record
- * before a change and finished after the newer one was written.
- */
+/** Sync 2 by hand with older versions pinned on its reads, as a delivery that read before a change and finished after it. */
 async function applyOlderVersionsLast(rest: N8nRestClient, sandbox: Sandbox, webhooks: WorkflowFile): Promise<string> {
 	const hourEarlier = (at: string) => new Date(Date.parse(at) - 3_600_000).toISOString();
 	const ticket = sandbox.store.listTickets()[0];

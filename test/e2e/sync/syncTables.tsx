@@ -1,10 +1,7 @@
 import type { N8nRestClient } from '../n8n/restClient';
 import type { PostgresServer } from '../queue/services/postgresServer';
 
-/**
- * The Data Tables the sync examples keep (examples/sync-*.json create them): one row per ticket and
- * per customer, keyed by the service's id, and the columns the copy keeps.
- */
+/** The sync examples' tables: one row per ticket and per customer, keyed by the service's id. */
 export const TICKET_TABLE = 'st_tickets';
 export const CUSTOMER_TABLE = 'st_customers';
 export const STATE_TABLE = 'st_state';

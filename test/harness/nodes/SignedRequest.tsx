@@ -8,12 +8,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-/**
- * Test-only node: one request per item through `httpRequestWithAuthentication`, the path every
- * node (ours, or n8n's HTTP Request node with the predefined "Support Ticket API" credential)
- * takes to reach the credential's `authenticate()`. It lets the foundation tests send requests in
- * any shape n8n may hand to the credential: relative url + baseURL, qs object, string body.
- */
+// Test-only node: one request per item through `httpRequestWithAuthentication`, the way every node reaches the
+// credential's `authenticate()`, in any shape n8n may hand it.
 export class SignedRequest implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Signed Request (test)',

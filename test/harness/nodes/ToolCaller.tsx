@@ -14,12 +14,8 @@ interface ConnectedTool {
 	invoke(args: IDataObject): Promise<unknown>;
 }
 
-/**
- * Test-only stand-in for an AI Agent without a language model: it asks the engine for the tools
- * connected to its `ai_tool` input, exactly as n8n's agents do (`getInputConnectionData`), lists
- * them, and calls the ones named in `calls` with the given arguments, as a model would. A tool
- * that fails reports its error as text, which is what an agent passes back to the model.
- */
+// An AI Agent without a model: asks the engine for its `ai_tool` connections as n8n's agents do and calls the ones in
+// `calls`; a failing tool reports its error as text, as an agent passes it to the model.
 export class ToolCaller implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Tool Caller (test)',

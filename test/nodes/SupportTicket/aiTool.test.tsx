@@ -12,11 +12,8 @@ import { aiToolVariant } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
 
-/**
- * The node as an AI agent's tool: what the agent chooses from (one action per operation,
- * distinct), and the tool variant n8n builds from `usableAsTool`, called through n8n-core's own
- * tool wrapper with arguments filled by `$fromAI()`, against the sandbox.
- */
+// The node as an AI agent's tool: one distinct action per operation, and the variant n8n builds from `usableAsTool`
+// called through n8n-core's tool wrapper with `$fromAI()` arguments.
 const PACKAGE = 'n8n-nodes-support-ticket';
 let node: INodeType;
 const { sandbox } = useSandbox({ seed: 12 });

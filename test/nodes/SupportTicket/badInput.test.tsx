@@ -8,11 +8,8 @@ const { sandbox, credentials } = useSandbox({ seed: 5 });
 const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-/**
- * One row per bad input: the message the user sees, and no request reaches the service. Values
- * typed into a field are checked by n8n itself before the run (required fields, ID patterns);
- * values that arrive through expressions are checked by the node, per item.
- */
+// One row per bad input: the message the user sees, and no request sent. n8n checks typed values before the run,
+// the node checks values from expressions, per item.
 const rows: Array<[string, IDataObject, string]> = [
 	['subject typed empty (n8n checks)', { ...ticketCreate, subject: '' }, "The 'Node' node has issues:\n- Parameter \"Subject\" is required."],
 	['subject from an expression, blank', { ...ticketCreate, subject: '={{ "  " }}' }, 'Subject is empty'],

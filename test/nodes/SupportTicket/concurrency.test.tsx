@@ -1,19 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
-import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 import type { RequestLogEntry } from '../../../sandbox';
 
-/**
- * Options → Concurrent Requests, through the engine over real HTTP: items are sent several at a
- * time, yet the output is what the one-by-one loop gives (order, pairing, Continue On Fail), no
- * create is sent twice under 429/503 and dropped connections, and a rate limit costs no item.
- */
+// Concurrent Requests: the output is the one-by-one loop's (order, pairing, Continue On Fail), no create is sent twice
+// under 429/503 and dropped connections, and a rate limit costs no item.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox } = useSandbox({ seed: 30 });
-let proxy: ResettingProxy;
+let proxy: MisbehavingProxy;
 
-beforeAll(async () => (proxy = await startResettingProxy(sandbox.baseUrl)));
+beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
@@ -65,8 +62,8 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 		const items = Array.from({ length: 80 }, (_, i) => ({ subject: `${tag} #${i}`, email: bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com` }));
 		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, latencyMs: [5, 15], seed: 7 });
 		proxy.setRules([
-			{ method: 'POST', times: 2, when: 'before' },
-			{ method: 'POST', times: 2, when: 'after' },
+			{ method: 'POST', times: 2, answer: { kind: 'reset', when: 'before' } },
+			{ method: 'POST', times: 2, answer: { kind: 'reset', when: 'after' } },
 		]);
 
 		const result = await createTickets(items, { concurrentRequests: 8 }, { continueOnFail: true });
@@ -77,7 +74,7 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 		for (const index of bad) expect(output[index].json.error).toMatch(/not-an-email/);
 		// A dropped create is looked up among the newest tickets: returned if made, sent again if not.
 		expect(output.filter((o, i) => !bad.has(i) && o.json.error !== undefined)).toEqual([]);
-		expect(proxy.resets).toHaveLength(4);
+		expect(proxy.misbehaved).toHaveLength(4);
 		const created = output.filter((o) => o.json.id !== undefined);
 		expect(created).toHaveLength(items.length - bad.size);
 		for (const o of created) expect(o.json.subject).toBe(items[(o.pairedItem as { item: number }).item].subject);

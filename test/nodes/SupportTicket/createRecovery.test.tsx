@@ -6,13 +6,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
+import { lossyGateway, type HeldAnswer, type LossyGateway } from './lossyGateway';
 
-/**
- * A create whose answer is lost after the service may have processed it (a gateway's 503 without
- * Retry-After or 502/504, a connection dropped after sending): the node finds out whether the
- * record exists, and returns it or sends the request again. Through the engine over real HTTP
- * against the sandbox, whose faults process the request and then lose the answer.
- */
+// A create whose answer is lost after the service may have processed it: the node returns the record it finds, or
+// sends the request again; the sandbox's faults process the request and then lose the answer.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
@@ -116,30 +113,15 @@ describe('a create that may have been processed', () => {
 
 describe('when the lookup fails too', () => {
 	const { sandbox } = useSandbox({ seed: 2 });
-	let gateway: Server;
-	let gatewayUrl: string;
-
-	/** Passes the POST on but answers 502 instead of the service's answer; answers every list with 500. */
-	beforeAll(async () => {
-		gateway = createServer((incoming, outgoing) => {
-			if (incoming.method === 'GET') {
-				incoming.resume();
-				outgoing.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal_error","message":"Database is down"}}');
-				return;
-			}
-			const forward = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-				answer.resume();
-				answer.on('end', () => outgoing.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>'));
-			});
-			incoming.pipe(forward);
-		});
-		gatewayUrl = await listen(gateway);
-	});
-	afterAll(() => close(gateway));
+	let gateway: LossyGateway;
+	// The POST is processed but answered 502; every list is answered 500.
+	const databaseDown = (): HeldAnswer => ({ status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"internal_error","message":"Database is down"}}' });
+	beforeAll(async () => (gateway = await lossyGateway(sandbox.baseUrl, ({ method }) => (method === 'POST' ? 'lost' : databaseDown))));
+	afterAll(() => gateway.stop());
 
 	it('fails the item with an error that says the ticket may exist, and does not send it again', async () => {
 		const before = sandbox.store.ticketCount;
-		const result = await run(sandbox, newTicket('lookup fails'), gatewayUrl);
+		const result = await run(sandbox, newTicket('lookup fails'), gateway.baseUrl);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 		expect(result.error?.message).toBe("The ticket may have been created: the service's answer left it open, and the node could not find out");
@@ -198,34 +180,14 @@ describe('what counts as this request’s record', () => {
 describe('a customer whose repeated create is refused because the e-mail is taken', () => {
 	let shiftMs = 0;
 	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
-	let gateway: Server;
-	let gatewayUrl: string;
-	let posts = 0;
-	let lists = 0;
-
-	/** The first POST is processed but answered 502; the first two lists miss it (as a lagging replica would); the rest passes on. */
-	beforeAll(async () => {
-		gateway = createServer((incoming, outgoing) => {
-			const isPost = incoming.method === 'POST';
-			const firstPost = isPost && ++posts === 1;
-			const firstList = !isPost && ++lists <= 2;
-			const forward = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-				answer.on('end', () => {
-					if (firstPost) return void outgoing.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
-					if (firstList) return void outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}');
-					outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
-				});
-			});
-			incoming.pipe(forward);
-		});
-		gatewayUrl = await listen(gateway);
-	});
-	afterAll(() => close(gateway));
+	let gateway: LossyGateway;
+	// The first POST is processed but answered 502; the first two lists miss it (as a lagging replica would).
+	const empty = (): HeldAnswer => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}' });
+	beforeEach(async () => (gateway = await lossyGateway(sandbox.baseUrl, ({ method, posts, lists }) => (method === 'POST' ? (posts === 1 ? 'lost' : 'pass') : lists <= 2 ? empty : 'pass'))));
+	afterEach(() => gateway.stop());
 
 	it('takes the refusal as "it exists" when the customer with that e-mail matches what was sent', async () => {
-		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'lagging@example.com', additionalFields: { name: 'Lou' } }, gatewayUrl);
+		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'lagging@example.com', additionalFields: { name: 'Lou' } }, gateway.baseUrl);
 		expect(result.error).toBeUndefined();
 		const customer = sandbox.store.findCustomerByEmail('lagging@example.com');
 		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
@@ -236,10 +198,8 @@ describe('a customer whose repeated create is refused because the e-mail is take
 		shiftMs = -10_000;
 		sandbox.store.createCustomer({ email: 'taken@example.com', name: 'Tam' });
 		shiftMs = 0;
-		posts = 0;
-		lists = 0;
 		sandbox.setFaults({ next: ['503-bare'] });
-		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'taken@example.com', additionalFields: { name: 'Tam' } }, gatewayUrl);
+		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'taken@example.com', additionalFields: { name: 'Tam' } }, gateway.baseUrl);
 		expect(result.error?.message).toMatch(/^The service rejected the data: email/);
 	});
 });
@@ -249,11 +209,8 @@ describe('identical creates in one run, one answered late and one lost', () => {
 	let gateway: Server;
 	let gatewayUrl: string;
 
-	/**
-	 * Two identical creates: the first POST to arrive is processed and its answer held back; the
-	 * second is processed after it and answered 502. The held answer goes out once the lost one's
-	 * look-up has been answered: the look-up then sees both records and waits for that answer before it chooses.
-	 */
+	// The first POST is processed and its answer held until the second (processed after it, answered 502) was looked up:
+	// the look-up sees both records and waits for that answer before it chooses.
 	beforeAll(async () => {
 		let posts = 0;
 		let release: () => void = () => undefined;

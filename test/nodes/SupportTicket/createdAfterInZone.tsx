@@ -1,11 +1,5 @@
-/**
- * Created After against a service that sends created_at without a zone, run in this process's
- * time zone. Jest gives each test file a copy of process.env, so setting TZ there changes nothing:
- * getAll.createdAfter.test.tsx runs this file as a child process with TZ set instead.
- *
- *   TZ=Europe/Berlin node -r ./test/harness/register.js test/nodes/SupportTicket/createdAfterInZone.tsx <Created After>
- *   → prints {"offsetInJune": -120, "ids": [...], "expected": [...], "sentCreatedAt": [...]}
- */
+// Run as a child process with TZ set (jest copies process.env, so TZ cannot change inside a test):
+//   TZ=Europe/Berlin node -r ./test/harness/register.js test/nodes/SupportTicket/createdAfterInZone.tsx <Created After>
 import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
 import { isolateUserFolder } from '../../harness/isolateUserFolder';
 import { useNativeRegexEngine } from '../../harness/nativeRegexEngine';

@@ -2,11 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
-/**
- * Custom Fields (JSON) are sent as written, and a number the request cannot carry exactly is
- * refused instead of changed: the body is JSON made from JavaScript numbers (doubles), so
- * 9007199254740993 (2^53 + 1) would reach the service as 9007199254740992, silently.
- */
+// A number in Custom Fields (JSON) the body (JavaScript doubles) cannot carry exactly is refused, not changed:
+// 9007199254740993 would reach the service as 9007199254740992.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 4 });
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });

@@ -3,11 +3,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 
-/**
- * What a user reads when the service says no: the message and the description n8n shows on the
- * failed node, for each answer the node has its own words for. Run through the engine against the
- * sandbox, so the service's own error bodies are the real ones.
- */
+// What a user reads when the service says no, against the sandbox's own error bodies.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 5 });
 

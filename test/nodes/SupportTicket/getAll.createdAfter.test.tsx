@@ -8,16 +8,8 @@ import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../
 import { startSandbox, type TimestampFormat } from '../../../sandbox';
 import type { ZoneRun } from './createdAfterInZone';
 
-/**
- * Ticket Get Many, option "Created After": the tickets created at or after the date. In the default
- * order (newest first) reading stops at the first older ticket, so an incremental import costs the
- * pages holding new tickets plus at most one. Any other order is refused before a request is made.
- * The boundary is included so that feeding back the newest created_at seen cannot lose a ticket
- * created later within the same timestamp; the boundary ticket comes again (upsert by id). The
- * incremental import built on it runs in real n8n: test/e2e/workflows/incremental-import-static-data.json
- * in `npm run test:e2e` (cliCases.tsx, scheduleCases.tsx), examples/incremental-import.json in
- * `npm run test:sync` (incrementalProof.tsx).
- */
+// Newest first, reading stops at the first older ticket; the boundary is included so a created_at fed back loses no
+// ticket of the same timestamp. The incremental import in real n8n: cliCases.tsx, scheduleCases.tsx, incrementalProof.tsx.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });

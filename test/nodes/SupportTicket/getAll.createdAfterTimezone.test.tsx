@@ -3,13 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 
-/**
- * Created After picked in the date picker holds a date and time without a zone. Other n8n nodes
- * read such a value in the workflow's time zone (Workflow Settings → Timezone, else the
- * instance's default), and so does Created After. A value from an
- * expression without a zone stays UTC, as the service's own timestamps without zone are read,
- * so a created_at fed back means the instant the service meant.
- */
+// A picked date without a zone is read in the workflow's time zone, as n8n's nodes do; one from an expression stays
+// UTC, as the service's own timestamps are, so a created_at fed back means what the service meant.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const BOUNDARY = '2025-06-01T12:00:00'; // what the picker stores: no zone, no milliseconds
 

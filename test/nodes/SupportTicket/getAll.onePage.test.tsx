@@ -3,11 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 import { startSandbox } from '../../../sandbox';
 
-/**
- * Get Many, Pagination "One Page per Run": one call per run, one item holding the page, and a
- * cursor in and out. The workflow that loops page by page with an If node
- * (test/e2e/workflows/import-page-by-page.json) runs in real n8n: `npm run test:e2e` (cliCases.tsx).
- */
+// One page per run: one call, one item holding the page, a cursor in and out. The page-by-page loop in real n8n: cliCases.tsx.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });
@@ -90,25 +86,5 @@ describe('one page per run', () => {
 		const result = await page({ pageSize: `={{ ${pageSize} }}` });
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.log).toHaveLength(0);
-	});
-});
-
-describe('400 invalid cursor: what the user reads', () => {
-	it('a cursor that is not one', async () => {
-		const result = await page({ cursor: 'not-a-cursor' });
-		expect(result.error?.message).toBe('The service rejected the page cursor');
-		expect(result.error?.description).toMatch(
-			/^Cursor must be the next_cursor of the previous page, with the same filters, sort and page size \(cursors may expire\); leave it empty to start from the first page\. The service said: "/,
-		);
-		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['invalid_cursor']);
-	});
-
-	it('a cursor of another query (the page size changed in the loop)', async () => {
-		const { next_cursor } = (await page({ pageSize: 10 })).output('Node')[0].json;
-		sandbox.clearLog();
-		const result = await page({ pageSize: 20, cursor: next_cursor });
-		expect(result.error?.message).toBe('The service rejected the page cursor');
-		expect(result.error?.description).toContain('with the same filters, sort and page size');
-		expect(sandbox.log.map((e) => e.errorCode)).toEqual(['cursor_mismatch']);
 	});
 });

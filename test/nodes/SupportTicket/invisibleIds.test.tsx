@@ -2,12 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
-/**
- * IDs with a character nobody can see (pasted along from a web page or a spreadsheet) would be
- * sent percent-encoded and answered 404 although the ID looks right, so they are refused before
- * any request like an ID with a slash, and the message shows where the character is, since the ID
- * looks fine on screen.
- */
+// An ID with an invisible character would be sent percent-encoded and answered 404 though it looks right: refused
+// before any request, showing where the character is.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 3 });
 

@@ -8,11 +8,8 @@ export interface HeldAnswer {
 	body: string;
 }
 
-/**
- * What the client gets for one request: the service's answer (`pass`, or changed by a function),
- * `lost` (the service processes it, the client gets a 502), `refused` (a bare 503, the service never
- * sees it) or `lagging` (an empty list, as a replica behind the primary answers).
- */
+// `pass` (or changed by a function), `lost` (processed, the client gets a 502), `refused` (a bare 503, never seen by
+// the service), `lagging` (an empty list, as a replica behind the primary answers).
 export type GatewayAnswer = 'pass' | 'lost' | 'refused' | 'lagging' | ((answer: HeldAnswer) => HeldAnswer | Promise<HeldAnswer>);
 
 /** Counts of the requests seen so far, this one included. */

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
 
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 40 });
@@ -82,22 +82,6 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 		expect(sandbox.log[0].query).toEqual({ per_page: '3', sort_by: 'created_at', sort: 'asc' });
 		const created = oldest.map((t) => t.created_at as string);
 		expect([...created].sort()).toEqual(created);
-	});
-
-	it('a 404 names the missing ticket; continue-on-fail pairs the error with its item and goes on', async () => {
-		const existing = sandbox.store.listTickets()[0].id;
-		const workflow = itemsWorkflow([{ id: 'tkt_missing' }, { id: existing }], NODE, {
-			resource: 'ticket',
-			operation: 'get',
-			ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-		}, { continueOnFail: true });
-		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
-		const out = result.output('Node');
-		expect(out[0]).toEqual({
-			json: expect.objectContaining({ error: 'The ticket with ID "tkt_missing" was not found' }),
-			pairedItem: { item: 0 },
-		});
-		expect(out[1]).toMatchObject({ json: { id: existing }, pairedItem: { item: 1 } });
 	});
 });
 

@@ -3,13 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
 
-/**
- * "No item fails for being rate-limited", whatever form the service's Retry-After takes: 60
- * creates against a limit of 10 requests per second, through the engine over real HTTP. The
- * service says `Retry-After: 0` (a wait shorter than the node's own backoff is no wait at all),
- * or names an HTTP date on its own clock, which is seconds behind or ahead of this machine's:
- * the node reads the date against the answer's `Date` header.
- */
+// No item fails for being rate-limited, whatever form Retry-After takes: 0 (no wait below the backoff), or an HTTP date
+// on a service clock off from this machine's (read against the answer's Date header).
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const ITEMS = 60;
 

@@ -2,27 +2,18 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { reachableText } from '../../harness/reachableText';
-import { startResettingProxy, type ResettingProxy } from '../../harness/resettingProxy';
+import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 
-/**
- * No secret in anything n8n keeps or shows. Distinctive credential values go through succeeding
- * and failing workflows; then every string reachable from the run (run data, node output, the
- * error with its description, stack, cause and context) is searched.
- *
- * What must not appear, precisely:
- * - the API secret (right or wrong): nowhere at all, not even in the signed requests the harness
- *   records from `authenticate()` or in what the sandbox received; only its HMAC travels;
- * - the API key: nowhere in the run, its output or its errors. It does travel, by design, as the
- *   `x-api-key` header, so it may appear in the signed request options and at the service.
- */
+// No secret in anything n8n keeps or shows: the secret nowhere (only its HMAC travels); the key nowhere in the run,
+// its output or errors (it travels, by design, as the x-api-key header).
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const API_KEY = 'key-Q7XK-distinctive-2c1f';
 const API_SECRET = 'secret-W9ZP-distinctive-88ab';
 const WRONG_SECRET = 'secret-WRONG-distinctive-5e5e';
 const { sandbox } = useSandbox({ seed: 30, apiKey: API_KEY, apiSecret: API_SECRET });
-let proxy: ResettingProxy;
+let proxy: MisbehavingProxy;
 
-beforeAll(async () => (proxy = await startResettingProxy(sandbox.baseUrl)));
+beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
@@ -64,7 +55,7 @@ const cases: Case[] = [
 		name: 'connection reset on a create: the ticket is found by the lookup',
 		workflow: () => singleNodeWorkflow(NODE, create),
 		baseUrl: () => proxy.baseUrl,
-		setup: () => proxy.setRules([{ method: 'POST', times: 1, when: 'after' }]),
+		setup: () => proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'reset', when: 'after' } }]),
 		fails: false,
 	},
 	{
@@ -73,8 +64,8 @@ const cases: Case[] = [
 		baseUrl: () => proxy.baseUrl,
 		setup: () =>
 			proxy.setRules([
-				{ method: 'POST', times: 1, when: 'after' },
-				{ method: 'GET', times: 5, when: 'before' },
+				{ method: 'POST', times: 1, answer: { kind: 'reset', when: 'after' } },
+				{ method: 'GET', times: 5, answer: { kind: 'reset', when: 'before' } },
 			]),
 		fails: true,
 	},

@@ -2,12 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 
-/**
- * Every text parameter of every operation, mapped by an expression to a value that is not text.
- * Sent as they are, an object or a list would reach the service as "[object Object]" or "a,b"
- * (and an object without toString would fail with a bare TypeError), so the node refuses it before
- * any request, naming the field and the item. Numbers and booleans are sent as their text, as n8n users map them.
- */
+// An object or list mapped into a text field would reach the service as "[object Object]" or "a,b": refused before
+// any request, naming the field and the item. Numbers and booleans are sent as their text.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 7 });
 

@@ -3,10 +3,7 @@ import { Container } from '@n8n/di';
 
 const sleeping = jest.requireActual<{ sleep: (ms: number) => Promise<void> }>('@n8n/utils/sleep');
 
-/**
- * For the tests of the enclosing block: n8n's waits (backoff, a look-up's settle wait) return at
- * once, so no test waits on a clock; the node's warnings are collected in the returned array.
- */
+/** n8n's waits return at once for the enclosing block (no test waits on a clock); the node's warnings are collected. */
 export function useWarningsWithoutWaits(): string[] {
 	const warnings: string[] = [];
 	beforeEach(() => {

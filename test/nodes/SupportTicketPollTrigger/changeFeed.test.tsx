@@ -3,12 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { chainWorkflow, createPoller, credentialsFor, workflowNode, type Poller } from '../../harness';
 import { startSandbox, type Sandbox, type TimestampFormat } from '../../../sandbox';
 
-/**
- * The poll trigger as a change feed: what a user sees when the service's timestamps are coarse,
- * records become visible late, the service's clock differs from n8n's, or the service ignores
- * sort_by. n8n's clock (Date.now) and the service's clock are both set by the test: `n8n` is
- * n8n's time, `offset` how far the service's clock is ahead of it.
- */
+// The poll trigger as a change feed under coarse timestamps, late commits, a service clock off from n8n's, a service
+// ignoring sort_by. The test sets both clocks: `n8n` is n8n's time, `offset` how far the service's is ahead.
 const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
 const START = Date.parse('2026-11-01T09:00:00.200Z');
 const MINUTE = 60_000;

@@ -3,11 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { chainWorkflow, createPoller, credentialsFor, workflowNode } from '../../harness';
 import { startSandbox } from '../../../sandbox';
 
-/**
- * Updated Ticket with a rejected backlog cursor while tickets keep changing: tickets in the
- * unread stretch move to the top when changed, tickets already emitted change again. Every
- * change must come out once (its latest state), none twice, and polling must go on.
- */
+// Changed tickets move to the top of the unread stretch, emitted ones change again: every latest change once.
 it('Updated Ticket: rejected backlog cursor while tickets change, every latest change once, none twice', async () => {
 	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 	const sandbox = await startSandbox({ seed: 300, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });

@@ -3,10 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { chainWorkflow, createPoller, credentialsFor, workflowNode } from '../../harness';
 import { startSandbox, type TimestampFormat } from '../../../sandbox';
 
-/**
- * The poll trigger reads created_at in every form a service may send: ISO with or without a zone
- * (no zone = UTC), or Unix time as a number in seconds or milliseconds.
- */
+// created_at in every form a service may send: ISO with or without a zone (UTC), Unix seconds or milliseconds.
 const trigger = workflowNode('On New', 'n8n-nodes-support-ticket.supportTicketPollTrigger', { event: 'newTicket' });
 
 const ids = (items: Array<{ json: IDataObject }> | null) => (items ?? []).map((item) => item.json.id as string);

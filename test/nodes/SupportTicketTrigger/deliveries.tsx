@@ -2,10 +2,7 @@ import { request } from 'node:http';
 
 import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 
-/**
- * Builds and sends webhook deliveries by hand, signed with the sandbox's own signing code (not
- * the package's), so that tests can forge and tamper with every part of a delivery.
- */
+// Deliveries built by hand, signed with the sandbox's signing code (not the package's), to forge and tamper with any part.
 export interface DeliveryParts {
 	url: string;
 	body: string | Buffer;

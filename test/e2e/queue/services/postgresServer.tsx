@@ -29,10 +29,7 @@ export interface PostgresServer {
 const USER = 'n8n';
 const DATABASE = 'n8n';
 
-/**
- * Debian installs the server binaries per major version under /usr/lib/postgresql/<major>/bin.
- * QUEUE_E2E_POSTGRES_BIN points at another server's bin folder (another major version).
- */
+/** Debian's server binaries under /usr/lib/postgresql/<major>/bin; QUEUE_E2E_POSTGRES_BIN names another bin folder. */
 function serverBinDir(): { dir: string; version: string } {
 	const override = process.env.QUEUE_E2E_POSTGRES_BIN;
 	if (override) {

@@ -33,10 +33,7 @@ export interface ServiceOptions {
 /** Every service started and not yet gone, in start order: what a Ctrl+C must stop. */
 const live: ServiceProcess[] = [];
 
-/**
- * Stops every service still running, newest first (n8n before its database and queue). For the
- * suite's last line of defence: a failure or signal in the middle of a start-up.
- */
+/** Stops every service still running, newest first (n8n before its database): the last line of defence on failure or a signal. */
 export async function stopEveryService(): Promise<void> {
 	for (let service = live.at(-1); service; service = live.at(-1)) {
 		await service.stop();
@@ -45,10 +42,7 @@ export async function stopEveryService(): Promise<void> {
 	}
 }
 
-/**
- * Starts a service in its own process group, so stopping it also stops whatever it started
- * (n8n starts task runners). Output goes to a log file and is kept in memory for assertions.
- */
+/** In its own process group, so stopping it stops what it started (n8n's task runners); output to a log file and memory. */
 export function startService(options: ServiceOptions): ServiceProcess {
 	const log: WriteStream = createWriteStream(options.logFile, { flags: 'a' });
 	const child: ChildProcess = spawn(options.command, options.args, {

@@ -2,11 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { resources } from '../../../../nodes/SupportTicket/actions/resources';
 
-/**
- * Each operation declares whether the router runs its items concurrently; the user sees the same
- * fact as Options → Concurrent Requests. The two must agree, or the option does nothing (or
- * items run concurrently without it).
- */
+// What the router runs concurrently must match Options → Concurrent Requests, or the option does nothing.
 const offersConcurrentRequests = (description: INodeProperties[]) =>
 	description.some((property) => property.name === 'options' && (property.options ?? []).some((option) => 'name' in option && option.name === 'concurrentRequests'));
 

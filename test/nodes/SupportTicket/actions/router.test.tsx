@@ -1,10 +1,6 @@
 import { itemsWorkflow, runWorkflow, useSandbox } from '../../../harness';
 
-/**
- * The item loop reads what is the same for every item once per run. n8n's server decrypts a
- * credential from its database on every read: signing reads it once per request (n8n's own
- * read), the node itself once per run for the Base URL.
- */
+// n8n's server decrypts a credential on every read: signing reads it once per request, the node once per run.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const ITEMS = 10;
 const { sandbox, credentials } = useSandbox({ seed: ITEMS });
@@ -32,7 +28,7 @@ describe.each([1, 4])('Ticket → Get of 10 items, Concurrent Requests %i', (con
 		expect(run.error).toBeUndefined();
 		const output = run.output('Node');
 		expect(output).toHaveLength(ITEMS);
-		for (const item of output) expect(item.json.error).toMatch(/"support\.example\.com" in the credential is not a web address/);
+		for (const item of output) expect(item.json.error).toMatch(/"support\.example\.com" in the credential is not a web address\. Enter the full address of the service, e\.g\. https:/);
 		expect(output.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
 		expect(sandbox.log).toHaveLength(0);
 	});

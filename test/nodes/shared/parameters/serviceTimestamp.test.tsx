@@ -20,6 +20,7 @@ describe('parseServiceTimestamp', () => {
 		['epoch seconds as text', String(ms / 1000), ms],
 		['epoch milliseconds as text', ` ${ms} `, ms],
 		['a Date', new Date(ms), ms],
+		['Unix seconds as text of the earliest real tickets (1973)', '100000000', 100_000_000_000],
 	])('%s', (_name, value, expected) => {
 		expect(parseServiceTimestamp(value)).toBe(expected);
 	});
@@ -35,6 +36,10 @@ describe('parseServiceTimestamp', () => {
 		['null', null],
 		['an invalid date', new Date(Number.NaN)],
 		['an impossible ISO date', '2025-13-45T12:00:00Z'],
+		['30 February (not 1 March)', '2024-02-30T10:00:00Z'],
+		// Read as seconds these would be a moment in 1970: Created After "2024" would list every ticket.
+		['a year', '2024'],
+		['an ISO basic-format date', '20240101'],
 	])('unreadable: %s', (_name, value) => {
 		expect(parseServiceTimestamp(value)).toBeUndefined();
 	});

@@ -7,11 +7,8 @@ import {
 	type SignedParts,
 } from '../../../../nodes/shared/signing/signature';
 
-/**
- * Expected values were computed outside TypeScript, with Python's hmac/hashlib (and the first
- * one again with `openssl dgst -sha256 -hmac sandbox-secret`), so a shared misunderstanding
- * between this package and its tests cannot hide.
- */
+// Expected values computed outside TypeScript (Python's hmac/hashlib, the first also with openssl), so a shared
+// misunderstanding between the package and its tests cannot hide.
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 const vectors: Array<{ name: string; secret: string; parts: SignedParts; bodyHash: string; signature: string }> = [

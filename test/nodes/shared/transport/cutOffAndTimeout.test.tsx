@@ -1,14 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
-import { startMisbehavingProxy, type MisbehavingProxy } from './misbehavingProxy';
+import { startMisbehavingProxy, type MisbehavingProxy } from '../../../harness/misbehavingProxy';
 
-/**
- * Answers cut off after the headers, and services that accept the connection and never answer,
- * through the engine with a proxy in front of the sandbox. A GET is safe to repeat: it is retried
- * like a dropped connection, and inside Return All only that page is asked for again. A create is
- * never repeated: the service may have processed it.
- */
+// A GET cut off or unanswered is repeated (in Return All only that page); a create is never repeated blindly.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 250;
 const { sandbox } = useSandbox({ seed: TICKETS });

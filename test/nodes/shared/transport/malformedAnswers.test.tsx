@@ -9,13 +9,9 @@ import {
 	useSandbox,
 	workflowNode,
 } from '../../../harness';
-import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from './misbehavingProxy';
+import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from '../../../harness/misbehavingProxy';
 
-/**
- * A 200 answer that is not the API's JSON is an error, never an empty or shortened result: a
- * page of Return All answered by an HTML page, cut-off JSON or JSON without `data`; a Base URL
- * that points at a web app answering 200 to everything; list entries that are not objects.
- */
+// A 200 that is not the API's JSON is an error, never an empty or shortened result.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
 const TICKETS = 250;

@@ -13,12 +13,8 @@ import {
 } from '../../../harness';
 import { startSandbox } from '../../../../sandbox';
 
-/**
- * A service that says `has_more` but gives no `next_cursor` (null, left out or ""): the rest of
- * the list cannot be read. Whoever needs that rest gets an error instead of a list that looks
- * complete; whoever already has what was asked for (a Limit reached, Created After passed, the
- * poll's watermark reached) gets it without an error.
- */
+// has_more without a next_cursor: whoever needs the rest gets an error, not a list that looks complete; whoever
+// already has what was asked for (a Limit, Created After, the poll's watermark) gets it without one.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 250;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });

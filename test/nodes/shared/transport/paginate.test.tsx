@@ -1,9 +1,6 @@
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
-/**
- * n8n's server decrypts a credential from its database on every read. Each request's signing
- * reads it (n8n's own read); the node itself reads the Base URL once per list, not once per page.
- */
+// n8n's server decrypts a credential on every read: signing reads it once per request, the node once per list.
 const TICKETS = 1050;
 const { sandbox } = useSandbox({ seed: TICKETS });
 

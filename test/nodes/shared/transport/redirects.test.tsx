@@ -1,13 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../../harness';
-import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from './misbehavingProxy';
+import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from '../../../harness/misbehavingProxy';
 
-/**
- * A redirect is never followed with the signed request: a signature does not cover the host, so
- * another origin could replay it to the service; a 301/302 would turn a create into a GET. The
- * redirect becomes an error that says where the service points to.
- */
+// A redirect is never followed: a signature does not cover the host (another origin could replay it), and a 301/302
+// would turn a create into a GET.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox } = useSandbox({ seed: 5 });
 let proxy: MisbehavingProxy;

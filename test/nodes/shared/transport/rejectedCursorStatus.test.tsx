@@ -1,14 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeApiError } from '../../../../nodes/shared/transport/describeApiError';
-import { chainWorkflow, createPoller, credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox, workflowNode } from '../../../harness';
-import { startSandbox } from '../../../../sandbox';
+import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
-/**
- * The spec does not show how a service rejects an invalid or expired cursor (docs/api.md#paging). Besides 400, a 404,
- * 410 or 422 to a request that carried a cursor, whose error names the cursor, is read as a
- * rejected cursor: the user reads the same message and advice, the poll trigger recovers the same way.
- */
+// The spec does not show how a service rejects a cursor (docs/api.md#paging): a 404, 410 or 422 naming it reads as a 400.
+// The poll trigger's recovery from a rejected cursor: SupportTicketPollTrigger.test.tsx (the same isCursorRejected).
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 60 });
 
@@ -18,13 +14,15 @@ async function onePage(parameters: IDataObject) {
 	});
 }
 
-describe.each([404, 410, 422] as const)('a cursor rejected with HTTP %i', (status) => {
+describe.each([400, 404, 410, 422] as const)('a cursor rejected with HTTP %i', (status) => {
 	beforeEach(() => sandbox.setResponseShape({ rejectedCursorStatus: status }));
 
-	it('a cursor that is not one: the same message and advice as for a 400', async () => {
+	it('a cursor that is not one: what the user reads', async () => {
 		const result = await onePage({ cursor: 'not-a-cursor' });
 		expect(result.error?.message).toBe('The service rejected the page cursor');
-		expect(result.error?.description).toMatch(/^Cursor must be the next_cursor of the previous page, .*; leave it empty to start from the first page\. The service said: "/);
+		expect(result.error?.description).toMatch(
+			/^Cursor must be the next_cursor of the previous page, with the same filters, sort and page size \(cursors may expire\); leave it empty to start from the first page\. The service said: "/,
+		);
 		expect(sandbox.log.map((entry) => [entry.status, entry.errorCode])).toEqual([[status, 'invalid_cursor']]);
 	});
 
@@ -63,34 +61,12 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 	])('not for %s', (_name, status, body, context) => {
 		expect(describeApiError(status, body, context).message).not.toBe(rejected);
 	});
-});
 
-it('Poll Trigger: a backlog cursor rejected with 410 is recovered like a 400: read again from the newest, none lost or repeated', async () => {
-	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
-	const service = await startSandbox({ seed: 10, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
-	try {
-		const trigger = workflowNode('On New', 'n8n-nodes-support-ticket.supportTicketPollTrigger', { event: 'newTicket', options: { maxPagesPerPoll: 1 } });
-		const poller = await createPoller(chainWorkflow(trigger), { supportTicketApi: credentialsFor(service) }, 'On New');
-		await poller.poll();
-		const created = Array.from({ length: 150 }, (_, n) => {
-			clock.ms += 10;
-			return service.store.createTicket({ subject: `New ${n}`, description: 'd', customer: { email: `new${n}@example.com` } }).id;
-		});
-		const seen = ((await poller.poll()).items ?? []).map((item) => item.json.id);
-		expect(seen).toHaveLength(100);
-
-		service.setResponseShape({ rejectedCursorStatus: 410 });
-		service.renewCursorKey();
-		const warnings: string[] = [];
-		for (let poll = 0; poll < 5 && seen.length < created.length; poll++) {
-			const next = await poller.poll();
-			warnings.push(...next.warnings);
-			seen.push(...(next.items ?? []).map((item) => item.json.id));
-		}
-		expect(warnings).toEqual([expect.stringMatching(/rejected the saved page cursor/)]);
-		expect(service.log.filter((entry) => entry.status === 410)).toHaveLength(1);
-		expect(seen.sort()).toEqual([...created].sort());
-	} finally {
-		await service.stop();
-	}
+	it('tells a poll trigger that the next poll starts over, an action node to run again from the first page', () => {
+		const body = { error: { code: 'invalid_cursor', message: 'The cursor is not valid' } };
+		const poll = describeApiError(400, body, { poll: true }).description;
+		expect(poll).toMatch(/next poll reads these records again from the newest one/);
+		expect(poll).not.toMatch(/run the node/i);
+		expect(describeApiError(400, body).description).toMatch(/Run the node again to start from the first page/);
+	});
 });

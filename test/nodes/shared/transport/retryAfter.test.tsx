@@ -5,13 +5,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
-/**
- * `Retry-After`, through the engine against the sandbox: the node waits at least as long as the
- * service asked (as seconds or as an HTTP date), which is longer than its own first backoff
- * (at most 500 ms), so the gap between the two requests shows which rule was applied. A wait
- * longer than the node's budget ends the request at once with a message that says so.
- * Only lower bounds of time are asserted: they cannot flake.
- */
+// The node waits at least what Retry-After asks, longer than its first backoff (at most 500 ms), so the gap shows the
+// rule applied; only lower bounds of time are asserted, they cannot flake.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const MAX_FIRST_BACKOFF_MS = 500;
 const { sandbox } = useSandbox({ seed: 5 });
@@ -45,12 +40,12 @@ describe('Retry-After is honoured', () => {
 		expect(gapMs()).toBeGreaterThan(MAX_FIRST_BACKOFF_MS);
 	});
 
-	it('for a create: a 429 (nothing processed) is repeated after the wait, and makes one ticket', async () => {
+	it.each([429, 503] as const)('for a create: a %i with Retry-After (the service refused it) is repeated after the wait, and makes one ticket', async (status) => {
 		const before = sandbox.store.ticketCount;
-		sandbox.setFaults({ next: [429], retryAfter: 1 });
-		const result = await run({ resource: 'ticket', operation: 'create', subject: 'Waited', description: 'D', customerEmail: 'w@example.com' });
+		sandbox.setFaults({ next: [status], retryAfter: 1 });
+		const result = await run({ resource: 'ticket', operation: 'create', subject: 'Waited', description: 'D', customerEmail: `w${status}@example.com` });
 		expect(result.error).toBeUndefined();
-		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 429', 'POST 201']);
+		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual([`POST ${status}`, 'POST 201']);
 		expect(gapMs()).toBeGreaterThanOrEqual(1000);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 	});

@@ -2,11 +2,7 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 
-/**
- * A service that refuses every attempt with "Retry-After: 0" until the node's 60 s of waiting run
- * out, through the engine against the sandbox. n8n-workflow's `sleep` (the node's only way to wait)
- * returns at once here and records each wait, so the minute passes without waiting for it.
- */
+// n8n-workflow's `sleep` (the node's only way to wait) returns at once and records each wait: the 60 s pass without waiting.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual<object>('n8n-workflow'), sleep: jest.fn(async () => {}) }));
 
 const NODE = 'n8n-nodes-support-ticket.supportTicket';

@@ -3,10 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
 import { startSandbox } from '../../../../sandbox';
 
-/**
- * Successes without the `{data}` envelope: the spec allows 204 with no body on operations it does
- * not name (docs/api.md#answers). Every output item still has an object, with what can be known.
- */
+// Successes without the `{data}` envelope (docs/api.md#answers): every output item still has an object.
 const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const { sandbox, credentials } = useSandbox({ seed: 5 });
@@ -33,6 +30,12 @@ describe('204 No Content', () => {
 		const items = await runNode({ resource: 'customer', operation: 'create', email: 'nocontent@example.com' });
 		expect(items.map((item) => item.json)).toEqual([{}]);
 		expect(sandbox.store.customerCount).toBe(before + 1);
+	});
+
+	it('Reply Create gives no item claiming the ticket id as the reply id (a workflow writing replies by id would overwrite them)', async () => {
+		sandbox.setResponseShape({ single: 'noContent' });
+		const [item] = await runNode({ resource: 'reply', operation: 'create', ticketId: byId('tkt_2'), body: 'Hi' });
+		expect(item.json.id).not.toBe('tkt_2');
 	});
 });
 

@@ -1,18 +1,13 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/**
- * How the proxy answers a matching request instead of passing the service's answer on.
- * - `replace`: this answer, without asking the service (a web app, a gateway page, a redirect).
- * - `cutOff`: the request goes to the service; the client gets the status line, the headers and
- *   half of the service's body, then the connection is destroyed (a page cut off mid-body).
- * - `hang`: the connection is accepted and never answered; with `forward` the service gets and
- *   processes the request first (a create whose answer never comes).
- */
+// Instead of the service's answer: `replace` (not asked), `cutOff` (half the body, then the socket is destroyed), `hang`
+// (`forward`: processed first), `reset` (`before` the service sees it or `after` it answered: ECONNRESET).
 export type Misbehaviour =
 	| { kind: 'replace'; status: number; headers?: Record<string, string>; body?: string }
 	| { kind: 'cutOff' }
-	| { kind: 'hang'; forward?: boolean };
+	| { kind: 'hang'; forward?: boolean }
+	| { kind: 'reset'; when: 'before' | 'after' };
 
 export interface MisbehaviourRule {
 	method?: string;
@@ -37,10 +32,10 @@ export interface RawServer {
 }
 
 export interface MisbehavingProxy extends RawServer {
-	/** Replaces the rules; the request list starts again. */
+	/** Requests a rule took so far, as `METHOD target`. */
+	misbehaved: string[];
+	/** Replaces the rules; both request lists start again. */
 	setRules(rules: MisbehaviourRule[]): void;
-	/** Resolves when `count` requests have been received (e.g. the one left hanging). */
-	receivedCount(count: number): Promise<void>;
 }
 
 function track(server: Server): Set<Socket> {
@@ -76,21 +71,18 @@ export async function startRawServer(handle: (req: IncomingMessage, res: import(
 	return { received, ...(await listen(server, sockets)) };
 }
 
-/**
- * A pass-through proxy on 127.0.0.1 in front of the sandbox that misbehaves on chosen requests in
- * ways the sandbox cannot (it always answers complete, well-formed JSON at once). Bytes are
- * forwarded unchanged, so signatures stay valid.
- */
+/** A pass-through proxy misbehaving on chosen requests as the sandbox cannot; bytes forwarded unchanged, so signatures hold. */
 export async function startMisbehavingProxy(targetBaseUrl: string): Promise<MisbehavingProxy> {
 	const target = new URL(targetBaseUrl);
 	let rules: Array<MisbehaviourRule & { left: number }> = [];
 	const received: ReceivedRequest[] = [];
-	let waiters: Array<{ count: number; resolve: () => void }> = [];
+	const misbehaved: string[] = [];
 
 	const take = (req: IncomingMessage): Misbehaviour | undefined => {
 		const rule = rules.find((r) => r.left > 0 && (!r.method || r.method === req.method) && (!r.path || r.path.test(req.url ?? '')));
 		if (!rule) return undefined;
 		rule.left--;
+		misbehaved.push(`${req.method} ${req.url}`);
 		return rule.answer;
 	};
 
@@ -106,7 +98,6 @@ export async function startMisbehavingProxy(targetBaseUrl: string): Promise<Misb
 
 	const server: Server = createServer((req, res) => {
 		received.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers });
-		waiters = waiters.filter((waiter) => (received.length >= waiter.count ? (waiter.resolve(), false) : true));
 		const answer = take(req);
 		if (answer?.kind === 'replace') {
 			req.resume();
@@ -116,12 +107,17 @@ export async function startMisbehavingProxy(targetBaseUrl: string): Promise<Misb
 			});
 			return;
 		}
+		if (answer?.kind === 'reset' && answer.when === 'before') {
+			req.socket.destroy();
+			return;
+		}
 		if (answer?.kind === 'hang') {
 			if (answer.forward) forward(req, () => undefined);
 			else req.resume();
 			return;
 		}
 		forward(req, (status, headers, body) => {
+			if (answer?.kind === 'reset') return void req.socket.destroy();
 			if (answer?.kind === 'cutOff') {
 				res.writeHead(status, { ...headers, 'content-length': String(body.length) });
 				res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
@@ -135,14 +131,12 @@ export async function startMisbehavingProxy(targetBaseUrl: string): Promise<Misb
 	const listening = await listen(server, sockets);
 	return {
 		received,
+		misbehaved,
 		...listening,
 		setRules(next) {
 			rules = next.map((rule) => ({ ...rule, left: rule.times }));
 			received.length = 0;
-		},
-		receivedCount(count) {
-			if (received.length >= count) return Promise.resolve();
-			return new Promise<void>((resolve) => waiters.push({ count, resolve }));
+			misbehaved.length = 0;
 		},
 	};
 }
