@@ -22,6 +22,8 @@ module.exports = {
 	},
 	modulePathIgnorePatterns: ['<rootDir>/build/'],
 	setupFiles: ['<rootDir>/test/setupEnv.tsx'],
+	// n8n-core's timers a test file started, stopped as it ends (as n8n's exit does).
+	setupFilesAfterEnv: ['<rootDir>/test/harness/stopN8nCore.tsx'],
 	// n8n's logger and any console call are held back and shown with a failing test only.
 	testEnvironment: '<rootDir>/test/harness/quietEnvironment.tsx',
 	// Only a hang should hit this: on a loaded 2-core machine a 100k-ticket traversal took over 60 s.
