@@ -1,9 +1,4 @@
-/**
- * Jest setup (setupFilesAfterEnv): as a test file ends, stops what n8n-core started for it that only
- * n8n's exit stops. SSHClientsManager, built with a node's first execution context, runs a 60 s
- * interval (unref'd) until `onShutdown()`: left running, it kept every workflow test file's module
- * registry (~20 MB) alive in the jest worker until the worker exited.
- */
+/** Stops what n8n-core started for a test file that only n8n's exit stops: SSHClientsManager's interval kept each file's modules (~20 MB) alive. */
 afterAll(async () => {
 	// Only in files that loaded n8n-core: loading it here would cost every other file ~0.4 s.
 	if (!(require.resolve('n8n-core/dist/execution-engine/ssh-clients-manager') in require.cache)) return;
