@@ -36,7 +36,7 @@ const row = (rowId: number, ticketId: string, updatedAt: string, subject = 'S') 
 });
 
 /** Every ticket read in February; what is stored for each decides. */
-const READ = [ticket('tkt_1'), ticket('tkt_2'), ticket('tkt_3'), ticket('tkt_4'), ticket('tkt_5', 'read late')];
+const READ = [ticket('tkt_1'), ticket('tkt_2'), ticket('tkt_3'), ticket('tkt_4'), ticket('tkt_5', 'read late'), ticket('tkt_6', 'changed again')];
 const STORED_ROWS = [
 	row(10, 'tkt_2', '2026-01-15T00:00:00.000Z'), // older: update
 	row(11, 'tkt_3', FEB), // equal: nothing
@@ -44,6 +44,7 @@ const STORED_ROWS = [
 	row(13, 'tkt_3', FEB), // second row for tkt_3: removed
 	row(20, 'tkt_5', '2026-01-15T00:00:00.000Z'), // first row, older
 	row(21, 'tkt_5', '2026-03-01T00:00:00.000Z', 'newest'), // second row, newer than the read: its state goes into the first
+	row(30, 'tkt_6', FEB), // the same updated_at, other fields (two changes in one second): the state read wins
 ];
 const asRow = (t: ReturnType<typeof ticket>) => ({ ticket_id: t.id, subject: t.subject, description: t.description, status: t.status, priority: t.priority, customer_id: t.customer.id, created_at: t.created_at, updated_at: t.updated_at, updated_ms: Date.parse(t.updated_at) });
 /** A stored row's columns (without the row id), as the plan writes them. */
@@ -54,6 +55,7 @@ const EXPECTED = [
 	{ action: 'dedupe', ticket_id: 'tkt_3', row_id: 13 },
 	{ action: 'update', ...columns(STORED_ROWS[5]) },
 	{ action: 'dedupe', ticket_id: 'tkt_5', row_id: 21 },
+	{ action: 'update', ...asRow(READ[5]) },
 ];
 
 /** What each node the Code reads with `$('…')` put out, and the stored rows it gets as its input. */
@@ -96,7 +98,7 @@ export interface PlanContext {
 
 export function addPlanCases(suite: Suite, context: () => PlanContext): void {
 	for (const [file] of PLAN_EXAMPLES) {
-		suite.test(`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older, leaves equal or newer rows, and merges a second row (the newest state into the first row)`, async () => {
+		suite.test(`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older or of the same updated_at with other fields, leaves equal or newer rows, and merges a second row (the newest state into the first row)`, async () => {
 			const { rest, install, examples } = context();
 			const workflow = planWorkflows(examples).find((w) => w.file.startsWith(file)) as WorkflowFile;
 			const names = workflow.json.nodes.filter((node) => PINNED[node.name]).map((node) => node.name);

@@ -4,14 +4,18 @@ import { readFileSync } from 'node:fs';
 
 import { repoPath, type WorkflowJson } from '../harness';
 
-// incremental-import and large-account-import write into the same st_tickets table with the same rules.
+// incremental-import and large-account-import write into the same st_tickets table (a stored row only by a newer state).
 const SYNC_FILES = ['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json', 'incremental-import.json', 'large-account-import.json'];
+// Sync 1, 2 and 3: each write is planned by a Code node (Plan … Writes).
+const PLANNED_FILES = ['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json'];
 const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 
 type Json = Record<string, unknown>;
 
 describe('sync examples', () => {
-	it.each(SYNC_FILES)('%s: every "If Newer" update writes only where the stored updated_ms is lower', (file) => {
+	// Sync 1, 2 and 3 plan with one rule that also writes a tie (the same updated_ms, other fields); the two imports that
+	// compare otherwise write only a newer state, and leave a tie to the reconcile.
+	it.each(SYNC_FILES.map((file) => (PLANNED_FILES.includes(file) ? { file, condition: 'lte', is: 'at most' } : { file, condition: 'lt', is: 'below' })))('$file: every "If Newer" update writes only where the stored updated_ms is $is the new one', ({ file, condition }) => {
 		const updates = load(file).nodes.filter((node) => node.name.endsWith('If Newer'));
 		expect(updates.length).toBeGreaterThan(0);
 		for (const node of updates) {
@@ -19,9 +23,20 @@ describe('sync examples', () => {
 			expect({ node: node.name, match: node.parameters.matchType, newer: conditions.find((c) => c.keyName === 'updated_ms') }).toEqual({
 				node: node.name,
 				match: 'allConditions',
-				newer: { keyName: 'updated_ms', condition: 'lt', keyValue: '={{ $json.updated_ms }}' },
+				newer: { keyName: 'updated_ms', condition, keyValue: '={{ $json.updated_ms }}' },
 			});
 		}
+	});
+
+	it('Sync 1, 2 and 3 decide every write with the very same rule (one merge in each Plan … Writes and the duplicate sweep)', () => {
+		const merges = PLANNED_FILES.flatMap((file) =>
+			load(file)
+				.nodes.filter((node) => node.type === 'n8n-nodes-base.code')
+				.map((node) => ({ node: `${file}: ${node.name}`, merge: /^\/\/ Per id: .*?^};$/ms.exec(String(node.parameters.jsCode))?.[0].replace('customer_id: id', 'ticket_id: id') })),
+		);
+		expect(merges).toHaveLength(7);
+		for (const { node, merge } of merges) expect({ node, merge }).toEqual({ node, merge: merges[0].merge });
+		expect(merges[0].merge).toContain('newest === read && columns.some((c) => fromStored(s)[c] !== read[c])');
 	});
 
 	it('sync-webhooks does not rely on Drop Repeated Deliveries', () => {
