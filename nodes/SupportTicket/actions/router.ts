@@ -44,9 +44,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		const timeoutMs = readTimeout(this, itemIndex);
 		baseURL ??= readServiceBaseUrl.call(this, itemIndex);
-		// Once an earlier item failed (without Continue On Fail), an item not yet sent is not sent at all.
-		const slots = limiter?.forItem(() => itemIndex < failedIndex);
-		const results = await handler.execute.call(this, itemIndex, { limiter: slots, baseURL: await baseURL, timeoutMs });
+		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs });
 		return results.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	};
 
@@ -69,9 +67,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	};
 
-	// Twice as many workers as slots: the next items are read while requests are on their way, so a freed slot is used at once.
-	const workers = limiter ? Math.min(items.length, concurrency * 2) : concurrency;
-	await Promise.all(Array.from({ length: workers }, worker));
+	await Promise.all(Array.from({ length: concurrency }, worker));
 	if (failedIndex !== Number.POSITIVE_INFINITY) throw toNodeError(this.getNode(), failedError, failedIndex);
 	return [outputs.flat()];
 }

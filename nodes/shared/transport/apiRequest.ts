@@ -17,7 +17,7 @@ import { CREDENTIAL_TYPE } from './credentialType';
 import { readBaseUrl } from '../signing/baseUrl';
 import { DEFAULT_TIMEOUT_MS } from '../parameters/readParameters';
 import type { QueryInput } from '../signing/serializeQuery';
-import type { RequestSlots } from './concurrency';
+import type { RequestLimiter } from './concurrency';
 import {
 	describeApiError,
 	describeConnectionError,
@@ -51,7 +51,7 @@ export interface ApiRequest {
 	itemIndex?: number;
 	context?: ErrorContext;
 	/** Shared by the items of one run when they are sent concurrently: paces every attempt. */
-	limiter?: RequestSlots;
+	limiter?: RequestLimiter;
 	/** From readServiceBaseUrl, read once by a caller that sends many requests. */
 	baseURL?: string;
 	/** How long one attempt may go without an answer (Options → Timeout); DEFAULT_TIMEOUT_MS if unset. */

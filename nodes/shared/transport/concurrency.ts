@@ -8,11 +8,6 @@ interface ResponseLike {
 	headers?: Record<string, unknown>;
 }
 
-/** What the requests of one item go through. */
-export interface RequestSlots {
-	run<T extends ResponseLike>(send: () => Promise<T>): Promise<T>;
-}
-
 /** 429 and 503 say "too much, nothing was processed": the signal to slow down. */
 const SLOW_DOWN_STATUSES = [429, 503];
 /** Rate limits count per second: the window successes are counted in, and the pace of growing back. */
@@ -26,7 +21,7 @@ const FIRST_ALLOWANCE = 16;
  * How many requests of one node run may be on their way at once (one instance per run, never module state):
  * it settles at the rate the service accepts. The rules are in docs/operations.md (Concurrent Requests).
  */
-export class RequestLimiter implements RequestSlots {
+export class RequestLimiter {
 	private allowance: number;
 	/** Until the first refusal, every success adds one. */
 	private startingUp = true;
@@ -55,20 +50,9 @@ export class RequestLimiter implements RequestSlots {
 		return this.allowance;
 	}
 
-	/** The slots of one item that starts only while `wanted()` holds; once it has sent a request it goes on to its end. */
-	forItem(wanted: () => boolean): RequestSlots {
-		let started = false;
-		return { run: (send) => this.run(send, () => (started ||= wanted())) };
-	}
-
 	/** Sends one attempt once a slot is free and no `Retry-After` is pending, and learns from its answer. */
-	async run<T extends ResponseLike>(send: () => Promise<T>, admit?: () => boolean): Promise<T> {
+	async run<T extends ResponseLike>(send: () => Promise<T>): Promise<T> {
 		await this.acquire();
-		if (admit && !admit()) {
-			this.inFlight--;
-			this.wakeFreeSlots();
-			throw new Error('Not sent: an earlier item failed');
-		}
 		const sentUnder = this.decreases;
 		const sentAt = this.now();
 		try {

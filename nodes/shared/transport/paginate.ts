@@ -1,7 +1,7 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { apiRequest, readServiceBaseUrl, type ApiFunctions, type RequestTrace } from './apiRequest';
-import type { RequestSlots } from './concurrency';
+import type { RequestLimiter } from './concurrency';
 import { pageText, type ErrorContext } from './describeApiError';
 import type { QueryInput } from '../signing/serializeQuery';
 
@@ -19,7 +19,7 @@ export interface ListRequest {
 	cursor?: string;
 	itemIndex?: number;
 	context?: ErrorContext;
-	limiter?: RequestSlots;
+	limiter?: RequestLimiter;
 	baseURL?: string;
 	timeoutMs?: number;
 	trace?: RequestTrace;
