@@ -47,21 +47,30 @@ function differences(): string[] {
 
 const priorityInCopy = (id: string) => tables.rows('st_tickets').map((row) => [row.ticket_id, row.priority] as const).filter(([ticket]) => ticket === id);
 
+/** Hooks for a delivery's execution: as it is about to plan, once, the ticket is set to urgent at `atMs` and that update is delivered in full. */
+function updateBeforePlanning(ticketId: string, atMs: number, afterUpdate: () => void = () => undefined) {
+	let done = false;
+	return {
+		'Plan Ticket Writes': async () => {
+			if (done) return;
+			done = true;
+			clock.ms = atMs;
+			sandbox.store.updateTicket(ticketId, { priority: 'urgent' });
+			await deliver('ticket.updated', ticketId);
+			afterUpdate();
+		},
+	};
+}
+
 describe('sync examples (Data Tables): two versions within one second of a service with whole-second timestamps', () => {
 	it('the older version written last (its execution found no row before the newer one was inserted): one reconcile, even with its watermark in that second, leaves the copy equal to the service', async () => {
 		const ticket = sandbox.store.createTicket({ subject: 'Printer', description: 'On fire', priority: 'normal', customer: { email: 'ana@example.com' } });
-		let paused = false;
 		// ticket.created: read (normal) and no row found; before it plans, the update in the same second and its whole execution.
-		const created = await deliver('ticket.created', ticket.id, {
-			'Plan Ticket Writes': async () => {
-				if (paused) return;
-				paused = true;
-				clock.ms = SECOND + 600;
-				sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
-				await deliver('ticket.updated', ticket.id);
-				expect(priorityInCopy(ticket.id)).toEqual([[ticket.id, 'urgent']]);
-			},
-		});
+		const created = await deliver(
+			'ticket.created',
+			ticket.id,
+			updateBeforePlanning(ticket.id, SECOND + 600, () => expect(priorityInCopy(ticket.id)).toEqual([[ticket.id, 'urgent']])),
+		);
 		expect(created.output('Get Ticket')[0]).toMatchObject({ priority: 'normal', updated_at: Math.floor(SECOND / 1000) });
 		expect(sandbox.store.getTicket(ticket.id)).toMatchObject({ priority: 'urgent' });
 		// Both versions say 1795752055: the insert's "updated_ms ≤ new" let the older one over the newer.
@@ -106,16 +115,7 @@ describe('sync examples (Data Tables): two versions within one second of a servi
 
 	it('a strictly older version written last still never wins: a second row at most, which the reconcile merges', async () => {
 		const ticket = sandbox.store.createTicket({ subject: 'Printer', description: 'On fire', priority: 'normal', customer: { email: 'ana@example.com' } });
-		let paused = false;
-		await deliver('ticket.created', ticket.id, {
-			'Plan Ticket Writes': async () => {
-				if (paused) return;
-				paused = true;
-				clock.ms = SECOND + 1_600;
-				sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
-				await deliver('ticket.updated', ticket.id);
-			},
-		});
+		await deliver('ticket.created', ticket.id, updateBeforePlanning(ticket.id, SECOND + 1_600));
 		const rows = (): IDataObject[] => tables.rows('st_tickets').map((row) => ({ priority: row.priority, updated_at: row.updated_at }));
 		expect(rows()).toEqual([
 			{ priority: 'urgent', updated_at: String(Math.floor(SECOND / 1000) + 1) },
