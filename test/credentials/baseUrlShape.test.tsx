@@ -1,4 +1,5 @@
-import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
+import { testCredential, useSandbox } from '../harness';
+import { runNode } from '../nodes/supportTicketNode';
 
 // Base URLs that parse but cannot work (the API path in them would be doubled, a query or fragment would swallow it):
 // the credential Test says so before sending anything, not a 404 or an answer from the wrong address.
@@ -27,9 +28,7 @@ describe('a Base URL with the API path and a resource path after it', () => {
 			const result = await testCredential('supportTicketApi', { ...credentials, baseUrl });
 			expect(result.status).toBe('Error');
 			expect(result.message).toContain(expected);
-			const run = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', limit: 1 }), {
-				supportTicketApi: { ...credentials, baseUrl },
-			});
+			const run = await runNode({ resource: 'ticket', operation: 'getAll', limit: 1 }, { ...credentials, baseUrl });
 			expect(run.error?.message).toContain(expected);
 			expect(run.error).toMatchObject({ name: 'NodeOperationError' });
 			expect(sandbox.log).toEqual([]);
@@ -47,7 +46,7 @@ describe('a Base URL with the API path and a resource path after it', () => {
 describe('a Base URL as users type it', () => {
 	it('spaces around it are forgiven, in the node and in the credential Test', async () => {
 		const spaced = { ...credentials, baseUrl: `  ${sandbox.baseUrl}/ \n` };
-		const run = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', limit: 1 }), { supportTicketApi: spaced });
+		const run = await runNode({ resource: 'ticket', operation: 'getAll', limit: 1 }, spaced);
 		expect(run.output('Node')).toHaveLength(1);
 		await expect(testCredential('supportTicketApi', spaced)).resolves.toMatchObject({ status: 'OK' });
 		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 200]);

@@ -1,5 +1,6 @@
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../harness';
+import { credentialsFor, useSandbox } from '../harness';
 import { startRawServer } from '../harness/misbehavingProxy';
+import { runNode } from '../nodes/supportTicketNode';
 
 /** What the credential Test and the node say when nothing answers at the Base URL (connection refused). */
 const { sandbox } = useSandbox({ seed: 1 });
@@ -17,20 +18,14 @@ describe('a refused connection', () => {
 
 	it('the node says what it means, naming the address', async () => {
 		const { baseUrl, hostPort } = await closedPortBaseUrl();
-		const result = await runWorkflow(
-			singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'customer', operation: 'getAll', returnAll: true }),
-			{ supportTicketApi: credentialsFor(sandbox, baseUrl) },
-		);
+		const result = await runNode({ resource: 'customer', operation: 'getAll', returnAll: true }, credentialsFor(sandbox, baseUrl));
 		expect(result.error?.message).toMatch(/^Could not reach the service: the connection was refused/);
 		expect(result.error?.description).toContain(`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`);
 	});
 
 	it('a create that was refused is tried again (nothing was sent), then says nothing answers', async () => {
 		const { baseUrl, hostPort } = await closedPortBaseUrl();
-		const result = await runWorkflow(
-			singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'customer', operation: 'create', email: 'refused@example.com' }),
-			{ supportTicketApi: credentialsFor(sandbox, baseUrl) },
-		);
+		const result = await runNode({ resource: 'customer', operation: 'create', email: 'refused@example.com' }, credentialsFor(sandbox, baseUrl));
 		expect(result.error?.message).toBe('Could not reach the service: the connection was refused, still after 5 attempts');
 		expect(result.error?.description).toBe(`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`);
 	});

@@ -1,4 +1,5 @@
-import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
+import { testCredential, useSandbox } from '../harness';
+import { runNode } from '../nodes/supportTicketNode';
 
 // A key or secret with a character outside Latin-1 (an emoji, a pasted invisible one) would be sent cut short, or never
 // match: refused before any request.
@@ -11,9 +12,7 @@ const cases = [
 
 describe.each(cases)('%s', (_name, change, message) => {
 	it('the node\'s run fails with what to do, and nothing is sent', async () => {
-		const result = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', limit: 1 }), {
-			supportTicketApi: { ...credentials, ...change },
-		});
+		const result = await runNode({ resource: 'ticket', operation: 'getAll', limit: 1 }, { ...credentials, ...change });
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.log).toEqual([]);
 	});
@@ -29,9 +28,7 @@ describe('a key and secret within Latin-1 (ü, ß) still work', () => {
 	const fixture = useSandbox({ seed: 34, apiKey: 'schlüssel-1', apiSecret: 'geheimnis-ß' });
 
 	it('in the node and the credential Test', async () => {
-		const result = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', limit: 1 }), {
-			supportTicketApi: fixture.credentials,
-		});
+		const result = await runNode({ resource: 'ticket', operation: 'getAll', limit: 1 }, fixture.credentials);
 		expect(result.error).toBeUndefined();
 		expect(await testCredential('supportTicketApi', fixture.credentials)).toMatchObject({ status: 'OK' });
 		expect(fixture.sandbox.log.map((entry) => entry.status)).toEqual([200, 200]);

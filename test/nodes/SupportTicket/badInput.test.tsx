@@ -1,15 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { useSandbox } from '../../harness';
+import { byId, runNode } from '../supportTicketNode';
 
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-// One row per bad input: the message the user sees, and no request sent. n8n checks typed values before the run,
-// the node checks values from expressions, per item.
+// n8n checks typed values before the run, the node values from expressions, per item.
 const rows: Array<[string, IDataObject, string]> = [
 	['subject typed empty (n8n checks)', { ...ticketCreate, subject: '' }, "The 'Node' node has issues:\n- Parameter \"Subject\" is required."],
 	['subject from an expression, blank', { ...ticketCreate, subject: '={{ "  " }}' }, 'Subject is empty'],
@@ -31,7 +29,7 @@ const rows: Array<[string, IDataObject, string]> = [
 
 describe('bad input is refused before any request', () => {
 	it.each(rows)('%s', async (_name, parameters, message) => {
-		const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
+		const result = await runNode(parameters, credentials);
 		expect(result.error?.message).toBe(message);
 		if (result.error?.name !== 'WorkflowHasIssuesError') {
 			expect(result.error).toMatchObject({ name: 'NodeOperationError' });

@@ -3,10 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 import type { RequestLogEntry } from '../../../sandbox';
+import { byId, NODE } from '../supportTicketNode';
 
 // Concurrent Requests: the output is the one-by-one loop's (order, pairing, Continue On Fail), no create is sent twice
 // under 429/503 and dropped connections, and a rate limit costs no item.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox } = useSandbox({ seed: 30 });
 let proxy: MisbehavingProxy;
 
@@ -15,7 +15,6 @@ afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
 const credentials = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 function createTickets(items: IDataObject[], options: IDataObject, settings: { continueOnFail?: boolean } = {}) {
 	return runWorkflow(

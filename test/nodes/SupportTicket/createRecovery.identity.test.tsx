@@ -1,16 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { chainWorkflow, credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, workflowNode } from '../../harness';
+import { chainWorkflow, credentialsFor, itemsWorkflow, runWorkflow, useSandbox, workflowNode } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
+import { byId, NODE, runNode } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
 import { lossyGateway, type GatewayAnswer, type GatewayRequest, type HeldAnswer, type LossyGateway } from './lossyGateway';
 
-/**
- * Which record a create whose answer was lost made: found by what services do not rewrite, for the
- * whole execution, and told truthfully when it cannot be found. Through the engine over real HTTP,
- * a gateway in front of the sandbox losing answers; n8n's waits return at once (no test waits on a clock).
- */
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
+// Which record a lost create made: found by what services do not rewrite, for the whole execution, or told truthfully.
 
 const warnings = useWarningsWithoutWaits();
 
@@ -55,7 +51,7 @@ describe('create recovery', () => {
 		const subject = 'rule edits it';
 		const rule = (id: string) => void sandbox.store.updateTicket(id, { priority: 'low', tags: ['vip'] });
 		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? lostAfter(rule) : 'pass'));
-		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		const result = await runNode(ticket(subject), credentials);
 		expect(result.error).toBeUndefined();
 		const made = ticketsWith(subject);
 		expect(made).toHaveLength(1);
@@ -67,7 +63,7 @@ describe('create recovery', () => {
 	it('2. every attempt processed and its answer lost while the list lags: the error says the ticket may exist up to 8 times', async () => {
 		const subject = 'all answers lost';
 		const credentials = await gateway(({ method }) => (method === 'POST' ? 'lost' : 'lagging'));
-		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		const result = await runNode(ticket(subject), credentials);
 		expect(ticketsWith(subject)).toHaveLength(8);
 		expect(result.error?.message).toBe('The ticket may have been created up to 8 times: the answer to each attempt was lost (last: The service had an error (HTTP 502))');
 		expect(result.error?.description).toBe('It was not found among the newest ticket records: check for it before running this item again.');
@@ -114,9 +110,7 @@ describe('create recovery', () => {
 			if (method === 'POST') return n === 1 ? lostAfter(automation) : 'pass';
 			return lists <= 2 ? 'lagging' : 'pass';
 		});
-		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'customer', operation: 'create', email, additionalFields: { name: 'Lou' } }), {
-			supportTicketApi: credentials,
-		});
+		const result = await runNode({ resource: 'customer', operation: 'create', email, additionalFields: { name: 'Lou' } }, credentials);
 		expect(result.error).toBeUndefined();
 		const customer = sandbox.store.findCustomerByEmail(email);
 		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
@@ -131,7 +125,7 @@ describe('create recovery', () => {
 			return { ...answer, body: JSON.stringify(list) };
 		};
 		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' ? (n === 1 ? 'lost' : 'pass') : withoutDescription));
-		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		const result = await runNode(ticket(subject), credentials);
 		expect(result.error).toBeUndefined();
 		expect(ticketsWith(subject)).toHaveLength(1);
 		expect(posts()).toBe(1);
@@ -146,7 +140,7 @@ describe('create recovery', () => {
 			sandbox.store.createTicket({ subject: 'someone else', description: 'Another problem', customer: { email } });
 			return 'refused';
 		});
-		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject, { customerEmail: email })), { supportTicketApi: credentials });
+		const result = await runNode(ticket(subject, { customerEmail: email }), credentials);
 		expect(result.error).toBeUndefined();
 		const mine = ticketsWith(subject);
 		expect(mine).toHaveLength(1);
@@ -157,7 +151,7 @@ describe('create recovery', () => {
 		const subject = 'date header ahead';
 		const dateAhead = (answer: HeldAnswer): HeldAnswer => ({ ...answer, headers: { ...answer.headers, date: new Date(Date.now() + 5_000).toUTCString() } });
 		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? 'lost' : dateAhead));
-		const result = await runWorkflow(singleNodeWorkflow(NODE, ticket(subject)), { supportTicketApi: credentials });
+		const result = await runNode(ticket(subject), credentials);
 		expect(result.error).toBeUndefined();
 		expect(ticketsWith(subject)).toHaveLength(1);
 		expect(posts()).toBe(1);
@@ -217,9 +211,7 @@ describe('a list in another order than newest first', () => {
 		clock.ms += 10 * 60_000;
 		sandbox.store.listQuirks.repliesOldestFirst = true;
 		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? 'lost' : 'pass'));
-		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'reply', operation: 'create', ticketId: { __rl: true, mode: 'id', value: ticketId }, body: 'On its way' }), {
-			supportTicketApi: credentials,
-		});
+		const result = await runNode({ resource: 'reply', operation: 'create', ticketId: byId(ticketId), body: 'On its way' }, credentials);
 		expect(result.error).toBeUndefined();
 		const mine = sandbox.store.listReplies(ticketId).filter((r) => r.body === 'On its way');
 		expect(mine).toHaveLength(1);

@@ -3,21 +3,18 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
+import { byId, NODE, runNode } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
 import { lossyGateway, type HeldAnswer, type LossyGateway } from './lossyGateway';
 
 // A create whose answer is lost after the service may have processed it: the node returns the record it finds, or
-// sends the request again; the sandbox's faults process the request and then lose the answer.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+// sends the request again.
 
 const warnings = useWarningsWithoutWaits();
 
-function run(sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) {
-	return runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentialsFor(sandbox, baseUrl) });
-}
+const run = (sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) => runNode(parameters, credentialsFor(sandbox, baseUrl));
 
 /** Starts a gateway in front of the sandbox on a free loopback port; its base URL. */
 async function listen(server: Server): Promise<string> {

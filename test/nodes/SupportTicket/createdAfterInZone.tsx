@@ -1,9 +1,10 @@
 // Run as a child process with TZ set (jest copies process.env, so TZ cannot change inside a test):
 //   TZ=Europe/Berlin node -r ./test/harness/register.js test/nodes/SupportTicket/createdAfterInZone.tsx <Created After>
-import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
+import { credentialsFor } from '../../harness';
 import { isolateUserFolder } from '../../harness/isolateUserFolder';
 import { useNativeRegexEngine } from '../../harness/nativeRegexEngine';
 import { startSandbox } from '../../../sandbox';
+import { runNode } from '../supportTicketNode';
 
 export interface ZoneRun {
 	offsetInJune: number;
@@ -26,9 +27,7 @@ export async function createdAfterInThisZone(createdAfter: string): Promise<Zone
 		at(-60_000, 2);
 		const expected = [at(0, 3), at(60_000, 4), at(30 * 60_000, 5), at(3 * 3600_000, 6)].reverse();
 		pinned = Date.now();
-		const result = await runWorkflow(singleNodeWorkflow('n8n-nodes-support-ticket.supportTicket', { resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } }), {
-			supportTicketApi: credentialsFor(sandbox),
-		});
+		const result = await runNode({ resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } }, credentialsFor(sandbox));
 		if (result.error) throw result.error;
 		const items = result.output('Node').map((i) => i.json);
 		return {

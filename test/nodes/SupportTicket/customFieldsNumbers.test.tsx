@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { useSandbox } from '../../harness';
+import { byId, runNode } from '../supportTicketNode';
 
 // A number in Custom Fields (JSON) the body (JavaScript doubles) cannot carry exactly is refused, not changed:
 // 9007199254740993 would reach the service as 9007199254740992.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 4 });
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 let emails = 0;
 const operations: Array<[string, (json: string) => IDataObject]> = [
@@ -17,9 +16,7 @@ const operations: Array<[string, (json: string) => IDataObject]> = [
 	['customer update', (json) => ({ resource: 'customer', operation: 'update', customerId: byId('cus_1'), updateFields: { customFieldsJson: json } })],
 ];
 
-async function run(parameters: IDataObject) {
-	return await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
-}
+const run = (parameters: IDataObject) => runNode(parameters, credentials);
 
 describe.each(operations)('%s', (_name, parameters) => {
 	it.each([

@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow } from '../../harness';
 import { startSandbox, type Sandbox } from '../../../sandbox';
+import { NODE } from '../supportTicketNode';
 
 // A picked date without a zone is read in the workflow's time zone, as n8n's nodes do; one from an expression stays
 // UTC, as the service's own timestamps are, so a created_at fed back means what the service meant.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const BOUNDARY = '2025-06-01T12:00:00'; // what the picker stores: no zone, no milliseconds
 
 let sandbox: Sandbox;

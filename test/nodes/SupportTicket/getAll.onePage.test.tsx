@@ -1,20 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { credentialsFor, useSandbox } from '../../harness';
 import { startSandbox } from '../../../sandbox';
+import { byId, runNode } from '../supportTicketNode';
 
 // One page per run: one call, one item holding the page, a cursor in and out. The page-by-page loop in real n8n: cliCases.tsx.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
-async function page(parameters: IDataObject) {
-	const result = await runWorkflow(
-		singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }),
-		{ supportTicketApi: credentials },
-	);
-	return result;
-}
+/** One page of `resource` (tickets by default). */
+const page = (parameters: IDataObject, creds = credentials) =>
+	runNode({ resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }, creds);
 
 const newestFirstIds = () => sandbox.store.listTickets().map((t) => t.id);
 
@@ -52,16 +48,10 @@ describe('one page per run', () => {
 	it('replies and customers page the same way', async () => {
 		const ticket = sandbox.store.listTickets().find((t) => sandbox.store.listReplies(t.id).length >= 2);
 		expect(ticket).toBeDefined();
-		const replies = await runWorkflow(
-			singleNodeWorkflow(NODE, { resource: 'reply', operation: 'getAll', ticketId: { __rl: true, mode: 'id', value: ticket?.id }, pagination: 'onePage', pageSize: 1 }),
-			{ supportTicketApi: credentials },
-		);
+		const replies = await page({ resource: 'reply', ticketId: byId(ticket?.id as string), pageSize: 1 });
 		expect(replies.output('Node')[0].json).toMatchObject({ count: 1, has_more: true, data: [sandbox.store.listReplies(ticket?.id as string)[0]] });
 
-		const customers = await runWorkflow(
-			singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', pagination: 'onePage', pageSize: 100 }),
-			{ supportTicketApi: credentials },
-		);
+		const customers = await page({ resource: 'customer', pageSize: 100 });
 		const all = sandbox.store.listCustomers();
 		expect(customers.output('Node')[0].json).toMatchObject({ count: 100, has_more: all.length > 100, data: all.slice(0, 100) });
 	});
@@ -69,10 +59,7 @@ describe('one page per run', () => {
 	it('an empty list is still one item, so a loop ends cleanly', async () => {
 		const empty = await startSandbox({ seed: 0 });
 		try {
-			const result = await runWorkflow(
-				singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', pagination: 'onePage' }),
-				{ supportTicketApi: credentialsFor(empty) },
-			);
+			const result = await page({ resource: 'customer' }, credentialsFor(empty));
 			expect(result.output('Node').map((i) => i.json)).toEqual([{ data: [], count: 0, has_more: false, next_cursor: null }]);
 		} finally {
 			await empty.stop();

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { useSandbox } from '../../harness';
+import { runNode } from '../supportTicketNode';
 
 // An ID with an invisible character would be sent percent-encoded and answered 404 though it looks right: refused
 // before any request, showing where the character is.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 3 });
 
 const locator = (mode: string, value: string) => ({ __rl: true, mode, value });
@@ -18,9 +18,7 @@ const characters: Array<[string, string, string]> = [
 	['a lone surrogate', '\ud800', 'U+D800'],
 ];
 
-async function run(parameters: IDataObject) {
-	return await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
-}
+const run = (parameters: IDataObject) => runNode(parameters, credentials);
 
 describe.each(characters)('an ID with %s', (_name, character, codePoint) => {
 	it('from an expression: refused before any request, the message shows the character', async () => {

@@ -1,17 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { useSandbox } from '../../harness';
+import { byId, runNode } from '../supportTicketNode';
 
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 40 });
 
 async function run(parameters: IDataObject) {
-	const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
+	const result = await runNode(parameters, credentials);
 	if (result.error) throw result.error;
 	return result.output('Node').map((item) => item.json);
 }
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 describe('Support Ticket node, every operation through the n8n engine', () => {
 	it('ticket: create → get → update, and the service holds what was sent', async () => {
@@ -83,9 +81,7 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 		const created = oldest.map((t) => t.created_at as string);
 		expect([...created].sort()).toEqual(created);
 	});
-});
 
-describe('a saved workflow with a Custom priority or status', () => {
 	it('ticket Get Many filters by the Custom value: priority "__custom__" + Custom Priority "urgent" sends priority=urgent', async () => {
 		const tickets = await run({
 			resource: 'ticket',

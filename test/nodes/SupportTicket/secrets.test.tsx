@@ -3,10 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
 import { reachableText } from '../../harness/reachableText';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
+import { byId, NODE } from '../supportTicketNode';
 
 // No secret in anything n8n keeps or shows: the secret nowhere (only its HMAC travels); the key nowhere in the run,
 // its output or errors (it travels, by design, as the x-api-key header).
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const API_KEY = 'key-Q7XK-distinctive-2c1f';
 const API_SECRET = 'secret-W9ZP-distinctive-88ab';
 const WRONG_SECRET = 'secret-WRONG-distinctive-5e5e';
@@ -17,7 +17,6 @@ beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const create = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
 
 interface Case {

@@ -1,16 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
+import { byId, NODE } from '../supportTicketNode';
 
 // An object or list mapped into a text field would reach the service as "[object Object]" or "a,b": refused before
 // any request, naming the field and the item. Numbers and booleans are sent as their text.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 7 });
 
 /** The input item the expressions read: item 1 is the one with the bad values. */
 const good = { subject: 'S', email: 'a@example.com', id: 'tkt_1' };
 const input = [good, { obj: { a: 1 }, list: ['a', 'b'], num: 42, bool: true }];
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
 const ticketUpdate = { resource: 'ticket', operation: 'update', ticketId: byId('tkt_1') };

@@ -1,7 +1,7 @@
 import { itemsWorkflow, runWorkflow, useSandbox } from '../../../harness';
+import { byId, NODE } from '../../supportTicketNode';
 
 // n8n's server decrypts a credential on every read: signing reads it once per request, the node once per run.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const ITEMS = 10;
 const { sandbox, credentials } = useSandbox({ seed: ITEMS });
 
@@ -9,7 +9,7 @@ const ids = Array.from({ length: ITEMS }, (_, i) => ({ id: `tkt_${i + 1}` }));
 const getTickets = (concurrentRequests: number) => ({
 	resource: 'ticket',
 	operation: 'get',
-	ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+	ticketId: byId('={{ $json.id }}'),
 	options: { concurrentRequests },
 });
 

@@ -1,6 +1,6 @@
 import { listSearch, useSandbox } from '../../../harness';
+import { NODE } from '../../supportTicketNode';
 
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials: supportTicketApi } = useSandbox({ seed: 250 });
 const credentials = { supportTicketApi };
 

@@ -1,18 +1,16 @@
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
+import { credentialsFor, useSandbox } from '../../../harness';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../../harness/misbehavingProxy';
+import { byId, runNode } from '../../supportTicketNode';
 
 // A GET whose connection drops is repeated. A create is not repeated blindly: createRecovery.test.tsx
 // (processed-drop), SupportTicket/concurrency.test.tsx (resets before and after) and credentialTestConnection.test.tsx (refused).
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox } = useSandbox({ seed: 10 });
 let proxy: MisbehavingProxy;
 
 beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 
-const getTicket = (id: string) => runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: id } }), {
-	supportTicketApi: credentialsFor(sandbox, proxy.baseUrl),
-});
+const getTicket = (id: string) => runNode({ resource: 'ticket', operation: 'get', ticketId: byId(id) }, credentialsFor(sandbox, proxy.baseUrl));
 
 describe('a GET that hits a connection reset is repeated and succeeds', () => {
 	it.each(['before', 'after'] as const)('reset %s the service answered', async (when) => {

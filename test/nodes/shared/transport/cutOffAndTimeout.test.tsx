@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
+import { credentialsFor, useSandbox } from '../../../harness';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../../harness/misbehavingProxy';
+import { byId, runNode } from '../../supportTicketNode';
 
 // A GET cut off or unanswered is repeated (in Return All only that page); a create is never repeated blindly.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 250;
 const { sandbox } = useSandbox({ seed: TICKETS });
 let proxy: MisbehavingProxy;
@@ -13,8 +13,7 @@ beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const run = (parameters: IDataObject) => runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
+const run = (parameters: IDataObject) => runNode(parameters, credentialsFor(sandbox, proxy.baseUrl));
 const pages = () => proxy.received.map((r) => new URL(r.target, 'http://x').searchParams.get('cursor') ?? 'first');
 const create = (subject: string, options: IDataObject = {}) => ({
 	resource: 'ticket',

@@ -3,17 +3,14 @@ import {
 	createPoller,
 	credentialsFor,
 	listSearch,
-	runWorkflow,
-	singleNodeWorkflow,
 	testCredential,
 	useSandbox,
 	workflowNode,
 } from '../../../harness';
 import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from '../../../harness/misbehavingProxy';
+import { byId, NODE, POLL_TRIGGER, runNode } from '../../supportTicketNode';
 
 // A 200 that is not the API's JSON is an error, never an empty or shortened result.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
-const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
 const TICKETS = 250;
 const { sandbox } = useSandbox({ seed: TICKETS });
 let proxy: MisbehavingProxy;
@@ -33,9 +30,8 @@ afterAll(async () => {
 });
 beforeEach(() => proxy.setRules([]));
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const viaProxy = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
-const atWebApp = () => ({ supportTicketApi: credentialsFor(sandbox, webApp.baseUrl) });
+const viaProxy = () => credentialsFor(sandbox, proxy.baseUrl);
+const atWebApp = () => credentialsFor(sandbox, webApp.baseUrl);
 const returnAll = { resource: 'ticket', operation: 'getAll', returnAll: true };
 const page2 = /cursor=/;
 
@@ -47,7 +43,7 @@ describe('a page of Return All answered 200 with something that is not a list of
 		['JSON whose data is not an array', { 'content-type': 'application/json' }, '{"data":{"id":"tkt_1"},"meta":{"has_more":false}}', /^The service answered a list without its "data" array$/],
 	])('%s on page 2 fails the node, naming the page, instead of returning page 1 alone', async (_name, headers, body, message) => {
 		proxy.setRules([{ method: 'GET', path: page2, times: 1, answer: { kind: 'replace', status: 200, headers, body } }]);
-		const result = await runWorkflow(singleNodeWorkflow(NODE, returnAll), viaProxy());
+		const result = await runNode(returnAll, viaProxy());
 		expect(result.error?.message).toMatch(message);
 		expect(result.error?.description).toContain('Page 2 of the list, after 100 items');
 		expect(proxy.received.map((r) => r.target.includes('cursor=') ? 'next' : 'first')).toEqual(['first', 'next']);
@@ -56,7 +52,7 @@ describe('a page of Return All answered 200 with something that is not a list of
 	it('a bare array is still read as the page (a tolerated shape)', async () => {
 		const tickets = sandbox.store.listTickets().slice(0, 2);
 		proxy.setRules([{ method: 'GET', times: 1, answer: { kind: 'replace', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(tickets) } }]);
-		const result = await runWorkflow(singleNodeWorkflow(NODE, returnAll), viaProxy());
+		const result = await runNode(returnAll, viaProxy());
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((item) => item.json.id)).toEqual(tickets.map((t) => t.id));
 	});
@@ -70,7 +66,7 @@ describe('list entries that are not objects', () => {
 	])('%s fails with an error naming the page and the entry', async (what, entry) => {
 		const body = `{"data":[{"id":"tkt_1"},${entry}],"meta":{"has_more":false}}`;
 		proxy.setRules([{ method: 'GET', times: 1, answer: { kind: 'replace', status: 200, headers: { 'content-type': 'application/json' }, body } }]);
-		const result = await runWorkflow(singleNodeWorkflow(NODE, returnAll), viaProxy());
+		const result = await runNode(returnAll, viaProxy());
 		expect(result.error?.message).toBe(`The service sent a list entry that is not an object: entry 2 is ${what}`);
 		expect(result.error?.description).toContain('Page 1 of the list');
 	});
@@ -85,7 +81,7 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 		['Create', { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'web@example.com' }],
 		['Return All', returnAll],
 	])('%s fails and says so, with no made-up item', async (_name, parameters) => {
-		const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), atWebApp());
+		const result = await runNode(parameters, atWebApp());
 		expect(result.error?.message).toMatch(expected);
 		expect(result.error?.description).toContain('Check the Base URL in the credential');
 		// A create answered "success" may have been processed, whatever its body: not repeated, and the user is told.
@@ -93,18 +89,18 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 	});
 
 	it('the credential Test fails', async () => {
-		const result = await testCredential('supportTicketApi', atWebApp().supportTicketApi);
+		const result = await testCredential('supportTicketApi', atWebApp());
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/not as the Support Ticket API/);
 	});
 
 	it('the list search ("From list") fails instead of showing an empty list', async () => {
-		await expect(listSearch(NODE, 'searchTickets', atWebApp())).rejects.toThrow(expected);
+		await expect(listSearch(NODE, 'searchTickets', { supportTicketApi: atWebApp() })).rejects.toThrow(expected);
 	});
 
 	it('the poll trigger fails the poll and saves nothing', async () => {
 		const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
-		const poller = await createPoller(chainWorkflow(trigger), viaProxy(), 'On New');
+		const poller = await createPoller(chainWorkflow(trigger), { supportTicketApi: viaProxy() }, 'On New');
 		expect((await poller.poll()).items).toBeNull();
 		const saved = JSON.stringify(poller.staticData);
 		sandbox.store.createTicket({ subject: 'New one', description: 'd', customer: { email: 'new@example.com' } });

@@ -6,24 +6,21 @@ import {
 	itemsWorkflow,
 	listSearch,
 	runWorkflow,
-	singleNodeWorkflow,
 	useSandbox,
 	workflowNode,
 	chainWorkflow,
 } from '../../../harness';
 import { startSandbox } from '../../../../sandbox';
+import { NODE, POLL_TRIGGER, runNode } from '../../supportTicketNode';
 
 // has_more without a next_cursor: whoever needs the rest gets an error, not a list that looks complete; whoever
 // already has what was asked for (a Limit, Created After, the poll's watermark) gets it without one.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 250;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
 const MESSAGE = 'The service reported more items but gave no cursor to read them';
 
-async function getMany(parameters: IDataObject) {
-	return await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', ...parameters }), { supportTicketApi: credentials });
-}
+const getMany = (parameters: IDataObject) => runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 
 describe('Get Many, Handled by the Node', () => {
 	it.each(['null', 'missing', 'empty'] as const)('Return All, next_cursor %s: an error naming the items read, after one call', async (lost) => {
@@ -94,7 +91,7 @@ describe('Poll Trigger', () => {
 		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 		const service = await startSandbox({ seed: 120, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
 		try {
-			const trigger = workflowNode('On New', 'n8n-nodes-support-ticket.supportTicketPollTrigger', { event: 'newTicket' });
+			const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
 			const poller = await createPoller(chainWorkflow(trigger), { supportTicketApi: credentialsFor(service) }, 'On New');
 			const create = (count: number) =>
 				Array.from({ length: count }, (_, n) => {

@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../../harness';
 import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from '../../../harness/misbehavingProxy';
+import { byId, runNode } from '../../supportTicketNode';
 
 // A redirect is never followed: a signature does not cover the host (another origin could replay it), and a 301/302
 // would turn a create into a GET.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox } = useSandbox({ seed: 5 });
 let proxy: MisbehavingProxy;
 let foreign: RawServer;
@@ -26,15 +26,15 @@ beforeEach(() => {
 	foreign.received.length = 0;
 });
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const credentials = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
+const credentials = () => credentialsFor(sandbox, proxy.baseUrl);
+const getTicket = () => runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }, credentials());
 const redirectTo = (status: number, location: string) => ({ kind: 'replace' as const, status, headers: { location } });
 
 describe('the node does not follow redirects', () => {
 	it('a 307 to another origin sends it nothing and says where to point the Base URL', async () => {
 		const location = `${foreign.baseUrl}/api/v1/external/tickets/tkt_1`;
 		proxy.setRules([{ times: 1, answer: redirectTo(307, location) }]);
-		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }), credentials());
+		const result = await getTicket();
 		expect(result.error?.message).toBe(`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}`);
 		expect(foreign.received).toHaveLength(0);
 		expect(proxy.received).toHaveLength(1);
@@ -45,7 +45,7 @@ describe('the node does not follow redirects', () => {
 		const location = `${foreign.baseUrl}/support/api/v1/external/tickets`;
 		proxy.setRules([{ times: 1, answer: redirectTo(status, location) }]);
 		const parameters: IDataObject = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'r@example.com' };
-		const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), credentials());
+		const result = await runNode(parameters, credentials());
 		expect(result.error?.message).toBe(`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}/support`);
 		expect(result.error?.description).not.toMatch(/API key/i);
 		expect(foreign.received).toHaveLength(0);
@@ -55,7 +55,7 @@ describe('the node does not follow redirects', () => {
 
 	it('a redirect somewhere outside the API names the address and asks to check the Base URL', async () => {
 		proxy.setRules([{ times: 1, answer: redirectTo(302, '/login?next=%2Fapi') }]);
-		const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }), credentials());
+		const result = await getTicket();
 		expect(result.error?.message).toBe(`The service redirected to ${proxy.baseUrl}/login?next=%2Fapi: check the Base URL in the credential`);
 	});
 });
@@ -65,7 +65,7 @@ describe('requests signed by the credential for other nodes (HTTP Request node) 
 		proxy.setRules([{ times: 1, answer: redirectTo(307, `${foreign.baseUrl}/api/v1/external/tickets`) }]);
 		const result = await runWorkflow(
 			singleNodeWorkflow('harness.signedRequest', { method: 'GET', url: '/api/v1/external/tickets', legacy }),
-			credentials(),
+			{ supportTicketApi: credentials() },
 		);
 		expect(foreign.received).toHaveLength(0);
 		// What the node sees is the redirect itself, not the other origin's answer.
@@ -75,7 +75,7 @@ describe('requests signed by the credential for other nodes (HTTP Request node) 
 
 	it('the credential Test fails on a redirect, saying so', async () => {
 		proxy.setRules([{ times: 1, answer: redirectTo(301, `${foreign.baseUrl}/api/v1/external/tickets?per_page=1`) }]);
-		const result = await testCredential('supportTicketApi', credentials().supportTicketApi);
+		const result = await testCredential('supportTicketApi', credentials());
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The service answered with a redirect/);
 		expect(foreign.received).toHaveLength(0);

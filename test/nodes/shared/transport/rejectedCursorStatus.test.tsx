@@ -1,18 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeApiError } from '../../../../nodes/shared/transport/describeApiError';
-import { runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
+import { useSandbox } from '../../../harness';
+import { byId, runNode } from '../../supportTicketNode';
 
 // The spec does not show how a service rejects a cursor (docs/api.md#paging): a 404, 410 or 422 naming it reads as a 400.
 // The poll trigger's recovery from a rejected cursor: SupportTicketPollTrigger.test.tsx (the same isCursorRejected).
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 60 });
 
-async function onePage(parameters: IDataObject) {
-	return await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }), {
-		supportTicketApi: credentials,
-	});
-}
+const onePage = (parameters: IDataObject) => runNode({ resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }, credentials);
 
 describe.each([400, 404, 410, 422] as const)('a cursor rejected with HTTP %i', (status) => {
 	beforeEach(() => sandbox.setResponseShape({ rejectedCursorStatus: status }));
@@ -36,9 +32,7 @@ describe.each([400, 404, 410, 422] as const)('a cursor rejected with HTTP %i', (
 
 it('a 404 for a missing ticket is still "not found", not a cursor problem', async () => {
 	sandbox.setResponseShape({ rejectedCursorStatus: 404 });
-	const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: 'tkt_999' } }), {
-		supportTicketApi: credentials,
-	});
+	const result = await runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_999') }, credentials);
 	expect(result.error?.message).toBe('The ticket with ID "tkt_999" was not found');
 });
 
