@@ -1,22 +1,17 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../../harness';
+import { credentialsFor, useSandbox } from '../../../harness';
+import { startRawServer, type RawServer } from '../../../harness/misbehavingProxy';
+import { byId, runNode } from '../../supportTicketNode';
 
 // The node waits at least what Retry-After asks, longer than its first backoff (at most 500 ms), so the gap shows the
 // rule applied; only lower bounds of time are asserted, they cannot flake.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const MAX_FIRST_BACKOFF_MS = 500;
 const { sandbox } = useSandbox({ seed: 5 });
 
-async function run(parameters: IDataObject, baseUrl = sandbox.baseUrl) {
-	const credentials = credentialsFor(sandbox, baseUrl);
-	return await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: credentials });
-}
+const run = (parameters: IDataObject, baseUrl = sandbox.baseUrl) => runNode(parameters, credentialsFor(sandbox, baseUrl));
 
-const getTicket = () => ({ resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: 'tkt_1' } });
+const getTicket = () => ({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') });
 const gapMs = () => sandbox.log[1].startedAt - sandbox.log[0].startedAt;
 
 describe('Retry-After is honoured', () => {
@@ -63,23 +58,19 @@ describe('a wait longer than the node waits on its own ends the request at once'
 	});
 
 	describe('an HTTP date two hours ahead', () => {
-		let server: Server;
-		let requests = 0;
+		let server: RawServer;
+		// The sandbox's dates are one second ahead; a far date comes from this stand-in service.
 		beforeAll(async () => {
-			// The sandbox's dates are one second ahead; a far date comes from this stand-in service.
-			server = createServer((_req, res) => {
-				requests++;
+			server = await startRawServer((_req, res) => {
 				res.writeHead(503, { 'retry-after': new Date(Date.now() + 2 * 3600_000).toUTCString(), 'content-type': 'application/json' });
 				res.end('{"error":{"code":"unavailable","message":"Down for maintenance"}}');
 			});
-			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		});
-		afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+		afterAll(() => server.stop());
 
 		it('is not waited for, and not anticipated', async () => {
-			const { port } = server.address() as AddressInfo;
-			const result = await run(getTicket(), `http://127.0.0.1:${port}`);
-			expect(requests).toBe(1);
+			const result = await run(getTicket(), server.baseUrl);
+			expect(server.received).toHaveLength(1);
 			expect(result.error?.message).toMatch(/^The service had an error \(HTTP 503\) and asked to wait (7199|7200) s$/);
 			expect(result.error?.description).toContain('The service said: "Down for maintenance"');
 		});
