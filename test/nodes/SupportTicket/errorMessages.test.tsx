@@ -1,42 +1,36 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { credentialsFor, useSandbox } from '../../harness';
 import { startSandbox, type Sandbox } from '../../../sandbox';
+import { byId, runNode } from '../supportTicketNode';
 
 // What a user reads when the service says no, against the sandbox's own error bodies.
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 async function failure(parameters: IDataObject, creds: ICredentialDataDecryptedObject = credentials) {
-	const result = await runWorkflow(singleNodeWorkflow(NODE, parameters), { supportTicketApi: creds });
+	const result = await runNode(parameters, creds);
 	expect(result.error).toBeDefined();
 	return { message: result.error?.message, description: result.error?.description ?? '', name: result.error?.name };
 }
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const listTickets = { resource: 'ticket', operation: 'getAll', limit: 1 };
 
 describe('401: names the causes in the order to check them', () => {
-	const causes = (description: string) => {
-		expect(description).toContain('the API Key and API Secret in the credential');
-		expect(description).toContain('the clock of the machine running n8n');
-		expect(description).toContain('the service refuses a timestamp a few minutes off');
-		expect(description).toContain('that the Base URL is the address the service signs');
+	const expect401 = (error: { message?: string; description: string }) => {
+		expect(error.message).toBe('Authentication failed (HTTP 401): the service did not accept the request signature');
+		expect(error.description).toContain('the API Key and API Secret in the credential');
+		expect(error.description).toContain('the clock of the machine running n8n');
+		expect(error.description).toContain('the service refuses a timestamp a few minutes off');
+		expect(error.description).toContain('that the Base URL is the address the service signs');
 	};
 
-	it('wrong secret', async () => {
-		const error = await failure(listTickets, { ...credentials, apiSecret: 'not-the-secret' });
-		expect(error.message).toBe('Authentication failed (HTTP 401): the service did not accept the request signature');
-		causes(error.description);
-		expect(error.description).toContain('The service said: "x-api-signature does not match.');
-		expect(sandbox.log[0].authError).toBe('invalid_signature');
-	});
-
-	it('unknown key', async () => {
-		const error = await failure(listTickets, { ...credentials, apiKey: 'unknown-key' });
-		expect(error.message).toBe('Authentication failed (HTTP 401): the service did not accept the request signature');
-		causes(error.description);
-		expect(error.description).toContain('The service said: "The x-api-key is not known to this service."');
+	it.each([
+		['wrong secret', { apiSecret: 'not-the-secret' }, 'The service said: "x-api-signature does not match.'],
+		['unknown key', { apiKey: 'unknown-key' }, 'The service said: "The x-api-key is not known to this service."'],
+	])('%s', async (_name, change, said) => {
+		const error = await failure(listTickets, { ...credentials, ...change });
+		expect401(error);
+		expect(error.description).toContain(said);
 	});
 
 	describe('clock ten minutes off', () => {
@@ -48,8 +42,7 @@ describe('401: names the causes in the order to check them', () => {
 
 		it('the service says how far off; the node says to check the clock', async () => {
 			const error = await failure(listTickets, credentialsFor(skewed));
-			expect(error.message).toBe('Authentication failed (HTTP 401): the service did not accept the request signature');
-			causes(error.description);
+			expect401(error);
 			expect(error.description).toMatch(/The service said: "x-api-timestamp is 60\d seconds behind the server clock/);
 		});
 	});
