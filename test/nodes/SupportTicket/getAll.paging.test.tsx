@@ -1,15 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { useSandbox } from '../../harness';
+import { runNode } from '../supportTicketNode';
 
-const NODE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
 async function getMany(parameters: IDataObject) {
-	const result = await runWorkflow(singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', ...parameters }), {
-		supportTicketApi: credentials,
-	});
+	const result = await runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 	if (result.error) throw result.error;
 	return result.output('Node').map((item) => item.json);
 }
@@ -68,28 +66,5 @@ describe('under 30% injected 429/503', () => {
 		// No page was fetched twice successfully, so no traversal restarted from page 1.
 		const firstPages = sandbox.log.filter((e) => e.status === 200 && !e.query.cursor).length;
 		expect(firstPages).toBe(1);
-	});
-
-	it('a batch of 50 creations makes exactly 50 tickets', async () => {
-		const before = sandbox.store.listTickets().length;
-		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, seed: 11 });
-		const items = Array.from({ length: 50 }, (_, i) => ({ n: i }));
-		const result = await runWorkflow(
-			itemsWorkflow(items, NODE, {
-				resource: 'ticket',
-				operation: 'create',
-				subject: '=Batch {{ $json.n }}',
-				description: 'Imported',
-				customerEmail: '=batch{{ $json.n }}@example.com',
-			}),
-			{ supportTicketApi: credentials },
-		);
-		sandbox.setFaults({});
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node')).toHaveLength(50);
-		expect(sandbox.store.listTickets().length - before).toBe(50);
-		const subjects = sandbox.store.listTickets().map((t) => t.subject).filter((s) => s.startsWith('Batch '));
-		expect(new Set(subjects).size).toBe(50);
-		expect(sandbox.log.filter((e) => e.fault !== undefined).length).toBeGreaterThan(0);
 	});
 });
