@@ -2,18 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, runWorkflow, workflowNode, type WorkflowJson } from '../../harness';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-
-const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
+import { byId, NODE, POLL_TRIGGER } from '../supportTicketNode';
 
 /** Poll Trigger → Support Ticket (get each ticket again): proves the items run the workflow. */
 function pollWorkflow(parameters: IDataObject, withGet = true): WorkflowJson {
 	const trigger = workflowNode('On New', POLL_TRIGGER, parameters);
-	const get = workflowNode(
-		'Get Ticket',
-		'n8n-nodes-support-ticket.supportTicket',
-		{ resource: 'ticket', operation: 'get', ticketId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
-		{ position: [220, 0] },
-	);
+	const get = workflowNode('Get Ticket', NODE, { resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') }, { position: [220, 0] });
 	return withGet ? chainWorkflow(trigger, get) : chainWorkflow(trigger);
 }
 

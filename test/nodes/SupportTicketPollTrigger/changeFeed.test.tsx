@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chainWorkflow, createPoller, credentialsFor, workflowNode, type Poller } from '../../harness';
 import { startSandbox, type Sandbox, type TimestampFormat } from '../../../sandbox';
+import { POLL_TRIGGER } from '../supportTicketNode';
 
 // The poll trigger as a change feed under coarse timestamps, late commits, a service clock off from n8n's, a service
 // ignoring sort_by. The test sets both clocks: `n8n` is n8n's time, `offset` how far the service's is ahead.
-const POLL_TRIGGER = 'n8n-nodes-support-ticket.supportTicketPollTrigger';
 const START = Date.parse('2026-11-01T09:00:00.200Z');
 const MINUTE = 60_000;
 
@@ -299,9 +299,7 @@ describe('Updated Customer', () => {
 		expect(bytes / state.known.length).toBeLessThan(36);
 		if (process.env.POLL_STATE_FIGURES) console.log(`state with ${state.known.length} customers: ${bytes} bytes`);
 	});
-});
 
-describe('Updated Customer: the first scan', () => {
 	it('spread over several polls (Max Pages per Poll 1, 350 customers): a change after activation on a page not yet read is emitted; nothing before it is', async () => {
 		env = await environment({ seed: 1750 }); // 350 customers: four pages
 		const customers = env.sandbox.store.listCustomers();
@@ -312,6 +310,24 @@ describe('Updated Customer: the first scan', () => {
 		const emitted: unknown[] = [];
 		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
 		expect(emitted).toEqual([[customers[340].id, 'Renamed after activation']]);
+	});
+
+	it('a scan longer than Max Pages per Poll goes on at the next poll; each change once, unchanged customers never again', async () => {
+		env = await environment({ seed: 600 }); // 120 customers: two pages
+		const poller = await env.poller({ event: 'updatedCustomer', options: { maxPagesPerPoll: 1 } });
+		for (let poll = 0; poll < 2; poll++) expect((await poller.poll()).items).toBeNull();
+		const customers = env.sandbox.store.listCustomers();
+		env.clock.n8n += MINUTE;
+		env.sandbox.store.updateCustomer(customers[5].id, { name: 'First Page' });
+		env.sandbox.store.updateCustomer(customers[115].id, { name: 'Second Page' });
+		const emitted: unknown[] = [];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
+		expect(emitted.sort()).toEqual(
+			[
+				[customers[5].id, 'First Page'],
+				[customers[115].id, 'Second Page'],
+			].sort(),
+		);
 	});
 });
 
@@ -360,25 +376,5 @@ describe('bounded state and calls', () => {
 		// In created_at order (what the service now answers) this ticket is first on page 2; page 1 is still in order.
 		env.sandbox.store.updateTicket(created[49], { status: 'closed' });
 		await expect(poller.poll()).rejects.toThrow(/does not sort tickets by updated_at/);
-	});
-});
-
-describe('Updated Customer over several polls', () => {
-	it('a scan longer than Max Pages per Poll goes on at the next poll; each change once, unchanged customers never again', async () => {
-		env = await environment({ seed: 600 }); // 120 customers: two pages
-		const poller = await env.poller({ event: 'updatedCustomer', options: { maxPagesPerPoll: 1 } });
-		for (let poll = 0; poll < 2; poll++) expect((await poller.poll()).items).toBeNull();
-		const customers = env.sandbox.store.listCustomers();
-		env.clock.n8n += MINUTE;
-		env.sandbox.store.updateCustomer(customers[5].id, { name: 'First Page' });
-		env.sandbox.store.updateCustomer(customers[115].id, { name: 'Second Page' });
-		const emitted: unknown[] = [];
-		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
-		expect(emitted.sort()).toEqual(
-			[
-				[customers[5].id, 'First Page'],
-				[customers[115].id, 'Second Page'],
-			].sort(),
-		);
 	});
 });
