@@ -16,23 +16,11 @@ beforeEach(() => proxy.setRules([]));
 
 const credentials = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
 
+const create = { resource: 'ticket', operation: 'create', subject: '={{ $json.subject }}', customerEmail: '={{ $json.email }}' };
+
 function createTickets(items: IDataObject[], options: IDataObject, settings: { continueOnFail?: boolean } = {}) {
-	return runWorkflow(
-		itemsWorkflow(
-			items,
-			NODE,
-			{
-				resource: 'ticket',
-				operation: 'create',
-				subject: '={{ $json.subject }}',
-				description: 'Created by the concurrency test',
-				customerEmail: '={{ $json.email }}',
-				options,
-			},
-			settings,
-		),
-		credentials(),
-	);
+	const parameters = { ...create, description: 'Created by the concurrency test', options };
+	return runWorkflow(itemsWorkflow(items, NODE, parameters, settings), credentials());
 }
 
 /** The most requests the sandbox was answering at the same moment. */

@@ -48,11 +48,8 @@ describe('joinUrl (axios combineURLs semantics)', () => {
 
 describe('signRequestOptions', () => {
 	it('joins baseURL (trailing slash, path prefix), moves qs into the URL and signs that path', () => {
-		const signed = signRequestOptions(
-			{ baseURL: 'https://s.example.com/support/', url: '/api/v1/external/tickets', qs: { per_page: 1, status: 'on hold' } },
-			credentials,
-			NOW,
-		);
+		const input = { baseURL: 'https://s.example.com/support/', url: '/api/v1/external/tickets', qs: { per_page: 1, status: 'on hold' } };
+		const signed = signRequestOptions(input, credentials, NOW);
 		expect(signed.url).toBe('https://s.example.com/support/api/v1/external/tickets?per_page=1&status=on%20hold');
 		expect(signed).not.toHaveProperty('qs');
 		expect(signed).not.toHaveProperty('baseURL');
@@ -67,20 +64,11 @@ describe('signRequestOptions', () => {
 	});
 
 	it('stringifies an object body once, compactly, and sets Content-Type (replacing any casing)', () => {
-		const signed = signRequestOptions(
-			{
-				method: 'POST',
-				url: 'http://h/api/v1/external/tickets',
-				body: { subject: 'Ünïcødé ✓', n: 1 },
-				headers: { 'content-type': 'text/plain', 'X-Other': 'kept' },
-			},
-			credentials,
-			NOW,
-		);
+		const headers = { 'content-type': 'text/plain', 'X-Other': 'kept' };
+		const input = { method: 'POST' as const, url: 'http://h/api/v1/external/tickets', body: { subject: 'Ünïcødé ✓', n: 1 }, headers };
+		const signed = signRequestOptions(input, credentials, NOW);
 		expect(signed.body).toBe('{"subject":"Ünïcødé ✓","n":1}');
-		expect(signed.headers).toEqual(
-			expect.objectContaining({ 'Content-Type': 'application/json', 'X-Other': 'kept' }),
-		);
+		expect(signed.headers).toEqual(expect.objectContaining({ 'Content-Type': 'application/json', 'X-Other': 'kept' }));
 		expect(signed.headers).not.toHaveProperty('content-type');
 		expectValidSignature(signed);
 	});
@@ -118,11 +106,7 @@ describe('signRequestOptions', () => {
 	});
 
 	it('is idempotent on its own output (n8n re-authenticates after a 401)', () => {
-		const once = signRequestOptions(
-			{ method: 'POST', baseURL: 'http://h/p/', url: '/x', qs: { a: 'b c' }, body: { z: 'ü' } },
-			credentials,
-			NOW,
-		);
+		const once = signRequestOptions({ method: 'POST', baseURL: 'http://h/p/', url: '/x', qs: { a: 'b c' }, body: { z: 'ü' } }, credentials, NOW);
 		expect(signRequestOptions(once, credentials, NOW)).toEqual(once);
 
 		const later = signRequestOptions(once, credentials, NOW + 5_000);
