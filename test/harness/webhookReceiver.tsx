@@ -27,9 +27,8 @@ export interface ReceivedDelivery {
 }
 
 export interface WebhookReceiver {
-	/** Production URL of the trigger: `<origin>/webhook/<webhookId>/<path>`. */
+	/** Production URL of the trigger: `http://127.0.0.1:<port>/webhook/<webhookId>/<path>`. */
 	url: string;
-	origin: string;
 	deliveries: ReceivedDelivery[];
 	/** Executions started, in order. */
 	executions: WorkflowRun[];
@@ -54,8 +53,8 @@ export async function startWebhookReceiver(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	triggerName: string,
-	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<WebhookReceiver> {
+	const mode: WorkflowExecuteMode = 'webhook';
 	const { nodeTypes, credentialTypes } = await loadPackageTypes();
 	const trigger = workflowJson.nodes.find((node) => node.name === triggerName);
 	if (!trigger) throw new Error(`No node named ${triggerName}`);
@@ -169,10 +168,8 @@ export async function startWebhookReceiver(
 	}
 
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return {
-		url: `${origin}${webhookPath}`,
-		origin,
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${webhookPath}`,
 		deliveries,
 		executions,
 		get staticData() {
