@@ -5,6 +5,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
 
 import { chainWorkflow, runWorkflow, workflowNode, type WorkflowJson } from '../harness';
+import { named } from './postgresExamples';
 
 export type Row = IDataObject & { id: number };
 
@@ -34,10 +35,7 @@ export class DataTables {
 	}
 
 	remove(table: string, rows: Row[]): void {
-		this.tables.set(
-			table,
-			this.rows(table).filter((row) => !rows.includes(row)),
-		);
+		this.tables.set(table, this.rows(table).filter((row) => !rows.includes(row)));
 	}
 }
 
@@ -101,26 +99,21 @@ interface Condition {
 	keyValue: unknown;
 }
 
+/** The Data Table conditions modelled here; an ordering never matches a missing (null) value. */
+const COMPARE: Record<string, (stored: never, wanted: never) => boolean> = {
+	eq: (stored, wanted) => stored === wanted,
+	neq: (stored, wanted) => stored !== wanted,
+	lt: (stored, wanted) => stored !== null && stored < wanted,
+	lte: (stored, wanted) => stored !== null && stored <= wanted,
+	gt: (stored, wanted) => stored !== null && stored > wanted,
+	gte: (stored, wanted) => stored !== null && stored >= wanted,
+};
+
 function matches(row: Row, conditions: Condition[], json: IDataObject, runs: Runs): boolean {
 	return conditions.every(({ keyName, condition, keyValue }) => {
-		const stored = row[keyName] ?? null;
-		const wanted = resolve(keyValue, json, runs) as never;
-		switch (condition) {
-			case 'eq':
-				return stored === wanted;
-			case 'neq':
-				return stored !== wanted;
-			case 'lt':
-				return stored !== null && (stored as never) < wanted;
-			case 'lte':
-				return stored !== null && (stored as never) <= wanted;
-			case 'gt':
-				return stored !== null && (stored as never) > wanted;
-			case 'gte':
-				return stored !== null && (stored as never) >= wanted;
-			default:
-				throw new Error(`Data Table condition ${condition} is not modelled here`);
-		}
+		const compare = COMPARE[condition];
+		if (!compare) throw new Error(`Data Table condition ${condition} is not modelled here`);
+		return compare((row[keyName] ?? null) as never, resolve(keyValue, json, runs) as never);
 	});
 }
 
@@ -237,11 +230,6 @@ async function execute(node: INode, items: IDataObject[], runs: Runs, context: R
  */
 export async function runExample(workflow: WorkflowJson, start: string, items: IDataObject[], context: RunContext): Promise<ExampleRun> {
 	const runs: Runs = new Map();
-	const named = (name: string) => {
-		const node = workflow.nodes.find((n) => n.name === name);
-		if (!node) throw new Error(`no node ${name}`);
-		return node;
-	};
 	const stack: Array<{ name: string; items: IDataObject[] }> = [];
 	const finish = (name: string, outputs: IDataObject[][]) => {
 		runs.set(name, [...(runs.get(name) ?? []), outputs]);
@@ -255,7 +243,7 @@ export async function runExample(workflow: WorkflowJson, start: string, items: I
 	for (let step = 0; stack.length; step++) {
 		if (step > 1000) throw new Error('more than 1000 node runs: a loop that does not end');
 		const { name, items: input } = stack.pop() as { name: string; items: IDataObject[] };
-		const node = named(name);
+		const node = named(workflow, name);
 		await context.before?.[name]?.();
 		const outputs = await execute(node, node.executeOnce ? input.slice(0, 1) : input, runs, context);
 		if (node.alwaysOutputData && outputs.every((o) => o.length === 0)) outputs[0] = [{}];

@@ -1,5 +1,6 @@
-// No PostgreSQL here: the SQL text is checked and Query Parameters evaluated as the Postgres node 2.6 does (one array,
-// objects as JSON, `undefined` left out). The statements run against PostgreSQL in `npm run test:sync`.
+// The loader of examples/ for every test here, and for the Postgres editions, with no PostgreSQL: the SQL text is checked and
+// Query Parameters evaluated as the Postgres node 2.6 does (one array, objects as JSON, `undefined` left out). The
+// statements run against PostgreSQL in `npm run test:sync`.
 import { readFileSync } from 'node:fs';
 
 import type { IDataObject, INode } from 'n8n-workflow';
