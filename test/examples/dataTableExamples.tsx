@@ -5,7 +5,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
 
 import { chainWorkflow, runWorkflow, workflowNode, type WorkflowJson } from '../harness';
-import { named } from './postgresExamples';
+import { evaluate, named, type Runs, selector, type Selector } from './postgresExamples';
 
 export type Row = IDataObject & { id: number };
 
@@ -39,9 +39,6 @@ export class DataTables {
 	}
 }
 
-/** Each run of a node: the items of each of its outputs. */
-export type Runs = Map<string, IDataObject[][][]>;
-
 export interface ExampleRun {
 	runs: Runs;
 	/** The items of a node's output in one run (default: its last run). */
@@ -55,37 +52,9 @@ export interface RunContext {
 	before?: Record<string, () => Promise<void>>;
 }
 
-type Selector = (name: string) => {
-	isExecuted: boolean;
-	first: (output?: number, run?: number) => { json: IDataObject };
-	all: (output?: number, run?: number) => Array<{ json: IDataObject }>;
-};
-
-function selector(runs: Runs): Selector {
-	return (name) => {
-		const items = (output = 0, run?: number) => {
-			const all = runs.get(name);
-			if (!all) throw new Error(`$('${name}') has not run`);
-			return all[run ?? all.length - 1][output] ?? [];
-		};
-		return {
-			isExecuted: runs.has(name),
-			first: (output, run) => {
-				const first = items(output, run)[0];
-				if (!first) throw new Error(`$('${name}') has no item`);
-				return { json: first };
-			},
-			all: (output, run) => items(output, run).map((json) => ({ json })),
-		};
-	};
-}
-
 /** A parameter as n8n resolves it for one item: `={{ … }}` evaluated on `$json` and the nodes run so far, anything else as it is. */
 function resolve(value: unknown, json: IDataObject, runs: Runs): unknown {
-	if (typeof value !== 'string' || !value.startsWith('=')) return value;
-	const body = /^=\{\{ (.*) \}\}$/s.exec(value)?.[1];
-	if (body === undefined) throw new Error(`${value} is not one expression`);
-	return (new Function('$json', '$', `return (${body});`) as (j: IDataObject, s: Selector) => unknown)(json, selector(runs));
+	return typeof value === 'string' && value.startsWith('=') ? evaluate(value, json, runs) : value;
 }
 
 function only(node: INode, known: string[]): void {

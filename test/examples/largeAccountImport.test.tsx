@@ -1,7 +1,7 @@
 // examples/large-account-import.json without n8n (in real n8n: `npm run test:sync -- --proof large-import`): one page
 // per execution, the next started without waiting, successes not saved, the cursor in a Data Table, Sync 1's rows.
 import type { WorkflowJson } from '../harness';
-import { load, named } from './postgresExamples';
+import { evaluate, load, named } from './postgresExamples';
 
 type Json = Record<string, unknown>;
 
@@ -24,8 +24,6 @@ function reachable(from: string): Set<string> {
 	walk(from);
 	return seen;
 }
-/** An `={{ … }}` expression evaluated with `$json` only. */
-const evaluate = (expression: string, json: Json): unknown => new Function('$json', `return ${expression.replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(json);
 const columns = (wf: WorkflowJson, table: string) => named(wf, `Table ${table}`).parameters.columns;
 
 describe('examples/large-account-import.json (Data Tables, one page per execution)', () => {
@@ -122,7 +120,7 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		const [keyFilter, valueFilter] = (startOver.filters as { conditions: Json[] }).conditions;
 		expect(keyFilter).toEqual({ keyName: 'key', condition: 'eq', keyValue: 'large_import_position' });
 		// Only a run started by hand starts over; the next-page executions never match.
-		const matched = (byHand: boolean) => new Function('$', `return ${String(valueFilter.keyValue).replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(() => ({ isExecuted: byHand })) as string;
+		const matched = (byHand: boolean) => evaluate(valueFilter.keyValue, {}, byHand ? { 'Start Import': [{}] } : {});
 		expect([matched(true), matched(false) === 'done']).toEqual(['done', false]);
 		expect(next('Position Row Missing?')).toEqual(['Start at the First Page']);
 		expect((named(workflow, 'Start at the First Page').parameters.columns as { value: Json }).value).toEqual({ key: 'large_import_position', value: 'tickets:' });
