@@ -8,7 +8,6 @@ import {
 	type INode,
 	type IWebhookData,
 	type IWebhookResponseData,
-	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { activeWorkflow, StoredStaticData } from './activeWorkflow';
@@ -54,7 +53,6 @@ export async function startWebhookReceiver(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	triggerName: string,
 ): Promise<WebhookReceiver> {
-	const mode: WorkflowExecuteMode = 'webhook';
 	const { nodeTypes, credentialTypes } = await loadPackageTypes();
 	const trigger = workflowJson.nodes.find((node) => node.name === triggerName);
 	if (!trigger) throw new Error(`No node named ${triggerName}`);
@@ -133,7 +131,7 @@ export async function startWebhookReceiver(
 			workflowExecuteAdditionalData: data,
 			webhookId,
 		} as IWebhookData;
-		const context = new WebhookContext(workflow, node, data, mode, webhookData, [], null);
+		const context = new WebhookContext(workflow, node, data, 'webhook', webhookData, [], null);
 		let result: IWebhookResponseData;
 		try {
 			result = await nodeType.webhook!.call(context);
@@ -158,7 +156,7 @@ export async function startWebhookReceiver(
 		stored.saveIfChanged(staticData);
 		if (result.workflowData !== undefined) {
 			const run = await runWorkflow({ ...workflowJson, staticData: stored.load() }, credentials, {
-				mode,
+				mode: 'webhook',
 				nodeName: triggerName,
 				data: result.workflowData,
 			});
