@@ -1,7 +1,6 @@
-// The Data Table editions of the sync examples run node by node as their JSON says, without n8n: our nodes through the
-// harness against the sandbox, the Code nodes' own JavaScript, the Switch, If and Split Out expressions, and the Data
-// Table nodes' filters on tables in memory. Enough to replay an interleaving of executions exactly (a hook runs before
-// a node); n8n's own nodes are proven in real n8n by `npm run test:sync`. Any parameter this does not know throws.
+// The Data Table sync examples node by node as their JSON says, without n8n: our nodes through the harness, the Code nodes'
+// JavaScript, Switch, If and Split Out expressions, Data Table filters on tables in memory; a hook before a node replays an
+// interleaving of executions exactly. n8n's own nodes: `npm run test:sync`. Any parameter this does not know throws.
 import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
 
 import { chainWorkflow, runWorkflow, workflowNode, type WorkflowJson } from '../harness';

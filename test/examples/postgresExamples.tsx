@@ -1,6 +1,5 @@
-// The loader of examples/ for every test here, and for the Postgres editions, with no PostgreSQL: the SQL text is checked and
-// Query Parameters evaluated as the Postgres node 2.6 does (one array, objects as JSON, `undefined` left out). The
-// statements run against PostgreSQL in `npm run test:sync`.
+// What the example tests share (loader, expressions), and the Postgres editions without PostgreSQL: the SQL text, and Query
+// Parameters as the Postgres node 2.6 binds them (one array, objects as JSON, `undefined` left out). Real runs: `npm run test:sync`.
 import { readFileSync } from 'node:fs';
 
 import type { IDataObject, INode } from 'n8n-workflow';
