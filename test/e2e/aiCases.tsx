@@ -4,13 +4,13 @@ import { readFileSync } from 'node:fs';
 import type { Sandbox, Ticket } from '../../sandbox';
 import { repoPath } from '../harness/repoPath';
 import { waitUntil } from '../harness/wait';
-import { executionRun, isFinished, waitForExecutions } from './executions';
-import type { StoredWorkflowJson } from './fixtures';
+import { runFromEditor } from './executions';
+import { callsSince, lastSeq, type StoredWorkflowJson } from './fixtures';
 import { withMcpClient, toolResultText, type McpTransportKind } from './mcpClient';
 import type { N8nInstall } from './n8n/n8nInstall';
 import type { N8nRestClient } from './n8n/restClient';
-import { nodeOutput, type PrintedRun } from './runData';
-import { messageText, SCRIPTED_MODEL_ID, startScriptedModel, type ChatRequest, type JsonSchema, type ModelRequest, type ScriptedTurn } from './scriptedModel';
+import { nodeOutput } from './runData';
+import { messageText, SCRIPTED_MODEL_ID, startScriptedModel, type JsonSchema, type ScriptedTurn } from './scriptedModel';
 import type { Suite } from './suite';
 
 // The node as an AI tool in real n8n: the AI Agent on a scripted model (scriptedModel.tsx) and the MCP Server Trigger
@@ -24,7 +24,6 @@ export interface AiContext {
 	sandbox: Sandbox;
 }
 
-const API = '/api/v1/external';
 const TOOL_TYPE = 'n8n-nodes-support-ticket.supportTicketTool';
 const MISSING_ID = 'tkt_does_not_exist';
 const NOT_FOUND = `The ticket with ID "${MISSING_ID}" was not found`;
@@ -74,12 +73,6 @@ function loadWorkflow(file: string, install: N8nInstall): StoredWorkflowJson {
 	return { ...json, nodes: json.nodes.map((node) => (NODE_VERSIONS_1X[node.type] ? { ...node, typeVersion: NODE_VERSIONS_1X[node.type] } : node)) };
 }
 
-async function ok<T>(rest: N8nRestClient, method: string, url: string, body?: unknown): Promise<T> {
-	const response = await rest.request<{ data: T }>(method, url, body);
-	assert.equal(response.status, 200, `${method} /rest${url}: ${JSON.stringify(response.body).slice(0, 500)}`);
-	return response.body.data;
-}
-
 /** Saves a workflow as the editor does (an existing one with the id is replaced: the suite may run twice on one instance). */
 async function saveWorkflow(rest: N8nRestClient, id: string, json: StoredWorkflowJson): Promise<{ id: string; versionId: string }> {
 	const existing = await rest.request('GET', `/workflows/${id}`);
@@ -88,28 +81,12 @@ async function saveWorkflow(rest: N8nRestClient, id: string, json: StoredWorkflo
 		await rest.request('POST', `/workflows/${id}/archive`, {});
 		await rest.request('DELETE', `/workflows/${id}`);
 	}
-	return ok(rest, 'POST', '/workflows', { ...json, id, active: false });
+	return rest.expectOk('POST', '/workflows', { ...json, id, active: false });
 }
 
-/** The sandbox's API calls since `fromSeq`: method, path without the prefix, status, and why it refused. */
-function callsSince(sandbox: Sandbox, fromSeq: number): string[] {
-	return sandbox.log.filter((e) => e.seq > fromSeq).map((e) => `${e.method} ${e.pathname.replace(API, '')} ${e.status}${e.authError ? ` ${e.authError}` : ''}`);
-}
-
-function lastSeq(sandbox: Sandbox): number {
-	return sandbox.log.at(-1)?.seq ?? 0;
-}
-
-/** A tool's result as JSON: n8n hands the node's output items (or `[{ error }]`) to the caller as a JSON string. */
-function parsed(text: string): unknown {
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
-}
-
-function records(value: unknown): Array<Record<string, unknown>> {
+/** A tool's result: n8n hands the node's output items (or `[{ error }]`) to the caller as a JSON string. */
+function records(text: string): Array<Record<string, unknown>> {
+	const value = JSON.parse(text) as unknown;
 	return (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
 }
 
@@ -136,22 +113,13 @@ function newTicket(sandbox: Sandbox, subject: string): Ticket {
 	return found[0];
 }
 
-interface AgentRun {
-	status?: string;
-	run: PrintedRun;
-	chats: ChatRequest[];
-	requests: ModelRequest[];
-	/** The sandbox's API calls during the run. */
-	calls: string[];
-}
-
 // Saves agent-tools.json on a scripted model and runs it as "Execute workflow" does; `continueOnToolError` sets the
 // tools' On Error → Continue.
-async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnToolError: boolean): Promise<AgentRun> {
+async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnToolError: boolean) {
 	const { rest, install, sandbox } = context;
 	const model = await startScriptedModel(script);
 	try {
-		const credential = await ok<{ id: string }>(rest, 'POST', '/credentials', {
+		const credential = await rest.expectOk<{ id: string }>('POST', '/credentials', {
 			name: 'Scripted model (e2e)',
 			type: 'openAiApi',
 			data: { apiKey: 'sk-e2e-scripted', url: model.baseUrl },
@@ -164,11 +132,9 @@ async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnTo
 		const workflow = await saveWorkflow(rest, 'e2eAiAgentTools', json);
 
 		const before = lastSeq(sandbox);
-		const executionId = await rest.runManually(workflow.id, 'Start');
-		const executions = await waitForExecutions(rest, workflow.id, 'the agent run', (all) => all.some((e) => e.id === executionId && isFinished(e)), 120_000);
-		const run = await executionRun(rest, install, executionId);
+		const { execution, run } = await runFromEditor(rest, install, workflow.id, 'Start', { timeoutMs: 120_000 });
 		assert.ok(model.requests.every((r) => r.authorization === 'Bearer sk-e2e-scripted'), 'every request to the model carries the credential');
-		return { status: executions.find((e) => e.id === executionId)?.status, run, chats: model.chats(), requests: model.requests, calls: callsSince(sandbox, before) };
+		return { status: execution.status, run, chats: model.chats(), requests: model.requests, calls: callsSince(sandbox, before) };
 	} finally {
 		await model.stop();
 	}
@@ -213,14 +179,14 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 			assert.ok(message, `request ${n + 2} answers call_${n}_0: ${JSON.stringify(chats[n + 1].messages)}`);
 			return messageText(message);
 		};
-		assert.deepEqual(records(parsed(toolAnswer(0))), [sandbox.store.getTicket(existing.id)], 'the model gets the ticket it asked for');
-		const missing = records(parsed(toolAnswer(1)));
+		assert.deepEqual(records(toolAnswer(0)), [sandbox.store.getTicket(existing.id)], 'the model gets the ticket it asked for');
+		const missing = records(toolAnswer(1));
 		assert.ok(missing.length === 1 && String(missing[0].error).includes(NOT_FOUND), `the model reads why the ticket is missing: ${JSON.stringify(missing)}`);
 		// With On Error → Continue the node's output carries its advice as well.
 		if (major < 2) assert.ok(String(missing[0].description).includes('Check the ID'), JSON.stringify(missing));
 		const created = newTicket(sandbox, subject);
 		assert.equal(created.customer.email, 'ana@example.com');
-		assert.deepEqual(records(parsed(toolAnswer(2))), [created], 'the model gets the ticket it opened');
+		assert.deepEqual(records(toolAnswer(2)), [created], 'the model gets the ticket it opened');
 
 		assert.deepEqual(calls, [`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'], 'the sandbox verified each signature');
 	});
@@ -242,7 +208,7 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 	suite.test('MCP Server Trigger with Support Ticket Tools, active: the MCP client SDK lists them with input schemas and calls them (Streamable HTTP and SSE)', async () => {
 		const { rest, url, install, sandbox } = context();
 		const workflow = await saveWorkflow(rest, 'e2eMcpServerTool', loadWorkflow('mcp-server-tools.json', install));
-		await ok(rest, 'POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
+		await rest.expectOk('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
 		const endpoint = `${url}/mcp/${MCP_PATH}`;
 		await mcpEndpointRegistered(endpoint, url);
 		const existing = sandbox.store.listTickets()[5];
@@ -259,7 +225,7 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 
 				const read = await client.callTool({ name: 'Get_a_ticket', arguments: { ticketId: existing.id } });
 				assert.notEqual(read.isError, true, `${kind}: ${JSON.stringify(read)}`);
-				assert.deepEqual(records(parsed(toolResultText(read))), [sandbox.store.getTicket(existing.id)], `${kind}: the record`);
+				assert.deepEqual(records(toolResultText(read)), [sandbox.store.getTicket(existing.id)], `${kind}: the record`);
 
 				const missing = await client.callTool({ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } });
 				// A tool error (isError) with the node's message and its advice.
@@ -267,7 +233,7 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 				assert.ok(missing.isError === true && text.includes(NOT_FOUND) && text.includes('Check the ID'), `${kind}: the not-found error is readable: ${JSON.stringify(missing)}`);
 
 				const opened = await client.callTool({ name: 'Create_a_ticket', arguments: { subject, description: 'Opened over MCP', customerEmail: 'mcp@example.com' } });
-				assert.deepEqual(records(parsed(toolResultText(opened))), [newTicket(sandbox, subject)], `${kind}: the created record`);
+				assert.deepEqual(records(toolResultText(opened)), [newTicket(sandbox, subject)], `${kind}: the created record`);
 			});
 			assert.deepEqual(callsSince(sandbox, before), [`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'], `${kind}: the sandbox verified each signature`);
 		}

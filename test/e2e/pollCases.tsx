@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 
 import type { Sandbox, Ticket } from '../../sandbox';
 import { POLL_EXAMPLE, type ActiveCopy } from './activeCopies';
-import { executionRun, executionsInOrder, isFinished, waitForExecutions } from './executions';
-import { findWorkflow, type WorkflowFile } from './fixtures';
+import { executionRun, executionsInOrder, runFromEditor } from './executions';
+import { findWorkflow, lastSeq, type WorkflowFile } from './fixtures';
 import type { N8nInstall } from './n8n/n8nInstall';
 import type { N8nRestClient } from './n8n/restClient';
 import type { PinnableClock } from './pinnableClock';
@@ -31,10 +31,6 @@ function acknowledgement(ticket: Pick<Ticket, 'subject' | 'customer'>): string {
 	return `Hi ${ticket.customer.name || 'there'}, thanks for your message about "${ticket.subject}". We will get back to you soon.`;
 }
 
-function lastSeq(sandbox: Sandbox): number {
-	return sandbox.log.at(-1)?.seq ?? 0;
-}
-
 function isPoll(entry: Sandbox['log'][number]): boolean {
 	return entry.method === 'GET' && entry.pathname === `${API}/tickets`;
 }
@@ -52,15 +48,8 @@ export function addPollCases(suite: Suite, context: () => PollContext): void {
 		const replies = sandbox.store.replyCount;
 		const before = lastSeq(sandbox);
 
-		const executionId = await rest.runManually(workflow.id, TRIGGER);
-		const executions = await waitForExecutions(rest, workflow.id, 'the manual run', (all) => all.some((e) => e.id === executionId && isFinished(e)), 60_000);
-		// n8n 1.x may list a just-finished execution twice (still running in memory, finished in the
-		// database): read the finished entry, the one the wait was for.
-		const execution = executions.find((e) => e.id === executionId && isFinished(e));
-		assert.equal(execution?.mode, 'manual', JSON.stringify(execution));
-		assert.equal(execution?.status, 'success', JSON.stringify(execution));
-
-		const run = await executionRun(rest, install, executionId);
+		const { execution, run } = await runFromEditor(rest, install, workflow.id, TRIGGER);
+		assert.deepEqual([execution.mode, execution.status], ['manual', 'success'], JSON.stringify(execution));
 		assert.deepEqual(nodeOutput(run, TRIGGER), [newest as unknown as Record<string, unknown>]);
 		const reply = onlyItem(run, 'Acknowledge');
 		assert.equal(reply.ticket_id, newest.id);

@@ -4,14 +4,14 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';
 import { addAiCases } from './aiCases';
-import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
+import { activePollCopy, scheduledImportCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import { e2eWorkflows, exampleWorkflows, findWorkflow, pointAtSandbox, sandboxCredentials, type WorkflowFile } from './fixtures';
-import { activateWorkflow, importCredentials, importWorkflows, type CredentialImport } from './n8n/cli';
+import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
 import { ensureN8n, N8N_TARGETS } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from './n8n/restClient';
 import { startN8n, type RunningN8n } from './n8n/server';
-import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
+import { createUserFolder, installCommunityPackage, removeUserFolder } from './n8n/userFolder';
 import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
 import { PinnableClock } from './pinnableClock';
 import { addPlanCases, planWorkflows } from './planCases';
@@ -34,35 +34,24 @@ function add(a: Totals, b: Totals): Totals {
 	return { passed: a.passed + b.passed, failed: a.failed + b.failed };
 }
 
-interface Instance {
-	/** What the examples' own credential points at. */
-	sandbox: Sandbox;
-	/** Its clock (the incremental import's case creates a ticket in the watermark's millisecond). */
-	clock: PinnableClock;
-	folder: N8nUserFolder;
-	credentials: CredentialImport[];
-	scheduled: ActiveCopy;
-	importSandbox: Sandbox;
-	polling: ActiveCopy;
-	pollSandbox: Sandbox;
-	pollClock: PinnableClock;
-}
+type Instance = Awaited<ReturnType<typeof setUp>>;
 
-async function setUp(version: string, packed: PackedPackage, examples: WorkflowFile[], e2e: WorkflowFile[]): Promise<Instance> {
+// `sandbox` (clock `clock`) is what the examples' own credential points at; each active copy has a sandbox of its own.
+async function setUp(version: string, packed: PackedPackage, examples: WorkflowFile[], e2e: WorkflowFile[]) {
 	let started = Date.now();
 	const install = await ensureN8n(version, (line) => console.log(`  ${line}`));
 	console.log(`  n8n ${version} on Node ${install.node.version} ready (${seconds(started)})`);
 	started = Date.now();
 	const sandboxes: Sandbox[] = [];
+	const start = async (seed: number, clock?: PinnableClock): Promise<Sandbox> => {
+		sandboxes.push(await startSandbox({ seed, now: clock?.now }));
+		return sandboxes[sandboxes.length - 1];
+	};
 	try {
-		const clock = new PinnableClock();
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now });
-		sandboxes.push(sandbox);
-		const importSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS });
-		sandboxes.push(importSandbox);
-		const pollClock = new PinnableClock();
-		const pollSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS, now: pollClock.now });
-		sandboxes.push(pollSandbox);
+		const [clock, pollClock] = [new PinnableClock(), new PinnableClock()];
+		const sandbox = await start(SEEDED_TICKETS, clock);
+		const importSandbox = await start(ACTIVE_COPY_TICKETS);
+		const pollSandbox = await start(ACTIVE_COPY_TICKETS, pollClock);
 		const scheduled = scheduledImportCopy(e2e, importSandbox);
 		const polling = activePollCopy(examples, pollSandbox);
 

@@ -4,7 +4,7 @@ import type { Sandbox } from '../../sandbox';
 import { isolateUserFolder, runWorkflow, useNativeRegexEngine } from '../harness';
 import { BENCH_STAND_INS, registerBenchStandIns } from '../harness/benchStandIns';
 import { BASE_NODE_STAND_INS } from '../harness/baseNodeStandIns';
-import { executionRun, isFinished, waitForExecutions } from './executions';
+import { runFromEditor } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';
 import type { N8nInstall } from './n8n/n8nInstall';
 import type { N8nRestClient } from './n8n/restClient';
@@ -42,11 +42,8 @@ export function addStandInCase(suite: Suite, context: () => StandInContext): voi
 		await registerBenchStandIns();
 
 		for (const trigger of triggers) {
-			const executionId = await rest.runManually(workflow.id, trigger);
-			const executions = await waitForExecutions(rest, workflow.id, `the run from ${trigger}`, (all) => all.some((e) => e.id === executionId && isFinished(e)), 60_000);
-			const execution = executions.find((e) => e.id === executionId && isFinished(e));
-			assert.equal(execution?.status, 'success', `n8n's run from ${trigger}: ${JSON.stringify(execution)}`);
-			const inN8n = await executionRun(rest, install, executionId);
+			const { execution, run: inN8n } = await runFromEditor(rest, install, workflow.id, trigger);
+			assert.equal(execution.status, 'success', `n8n's run from ${trigger}: ${JSON.stringify(execution)}`);
 
 			const inHarness = await runWorkflow(workflow.json, { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } }, { nodeName: trigger });
 			assert.equal(inHarness.error, undefined, `the harness's run from ${trigger} failed: ${inHarness.error?.message}`);

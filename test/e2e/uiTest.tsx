@@ -1,22 +1,14 @@
 // `npm run test:e2e -- --ui [--url URL --sandbox URL]`: the editor in Chromium as a user meets it (CONTRIBUTING.md); each
 // step saves docs/ui-<step>.jpg, and assertions read the page, never pixels.
-import { writeFileSync } from 'node:fs';
-
 import type { Locator, Page } from 'playwright-core';
 
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../sandbox';
 import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
+import { reportTotals } from './suite';
 
 interface UiTestOptions {
 	url?: string;
 	sandbox: string;
-}
-
-interface StepResult {
-	name: string;
-	ok: boolean;
-	error?: string;
-	screenshot?: string;
 }
 
 const STEP_TIMEOUT = 60_000;
@@ -171,45 +163,39 @@ async function openTrigger(page: Page, url: string, itemName: string, event: str
 	return [await saveDocsScreenshot(page, screenshot)];
 }
 
-async function runStep(results: StepResult[], name: string, step: () => Promise<string[] | void>): Promise<boolean> {
-	const started = Date.now();
-	try {
-		const shots = (await step()) ?? [];
-		results.push({ name, ok: true, screenshot: shots.join(', ') });
-		console.log(`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)${shots.length ? `: ${shots.join(', ')}` : ''}`);
-		return true;
-	} catch (error) {
-		const text = error instanceof Error ? error.message : String(error);
-		results.push({ name, ok: false, error: text });
-		console.error(`✗ ${name}: ${text}`);
-		throw error;
-	}
-}
-
 async function main(): Promise<void> {
 	const missing = chromiumMissing();
 	if (missing) throw new Error(missing);
 	const options = parseArguments(process.argv.slice(2));
 	const { url, env } = await editorEnvironment(options.url, (line) => console.log(line));
 	const sandboxUrl = env?.sandbox.baseUrl ?? options.sandbox;
-	const results: StepResult[] = [];
+	let passed = 0;
+	// Each step needs the one before: the first failure ends the run.
+	const step = async (name: string, run: () => Promise<string[] | void>): Promise<void> => {
+		const started = Date.now();
+		try {
+			const shots = (await run()) ?? [];
+			passed++;
+			console.log(`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)${shots.length ? `: ${shots.join(', ')}` : ''}`);
+		} catch (error) {
+			console.error(`✗ ${name}: ${error instanceof Error ? error.message : String(error)}`);
+			throw error;
+		}
+	};
 	try {
 		await withBrowserPage('ui-test', async (page) => {
-			await runStep(results, 'sign in', () => logIn(page, url));
-			await runStep(results, 'credential: test succeeds, a wrong secret fails', () => createCredential(page, url, sandboxUrl));
-			await runStep(results, 'node panel → Ticket → Get, ticket from list, execute', () => getTicketFromList(page, url));
-			await runStep(results, 'webhook trigger: production URL notice', () =>
+			await step('sign in', () => logIn(page, url));
+			await step('credential: test succeeds, a wrong secret fails', () => createCredential(page, url, sandboxUrl));
+			await step('node panel → Ticket → Get, ticket from list, execute', () => getTicketFromList(page, url));
+			await step('webhook trigger: production URL notice', () =>
 				openTrigger(page, url, 'Support Ticket', 'On any event', /copy the Production URL above/i, 'ui-webhook-trigger.jpg'),
 			);
-			await runStep(results, 'poll trigger', () => openTrigger(page, url, 'Support Ticket Poll', 'On new ticket', /Poll Times/, 'ui-poll-trigger.jpg'));
+			await step('poll trigger', () => openTrigger(page, url, 'Support Ticket Poll', 'On new ticket', /Poll Times/, 'ui-poll-trigger.jpg'));
 		});
 	} finally {
 		await env?.stop();
-		const passed = results.filter((result) => result.ok).length;
 		// A step that never ran after a failure counts as failed too.
-		const failed = STEP_COUNT - passed;
-		if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify({ passed, failed }));
-		console.log(`${passed} passed, ${failed} failed`);
+		reportTotals({ passed, failed: STEP_COUNT - passed }, 'the editor in Chromium');
 	}
 }
 

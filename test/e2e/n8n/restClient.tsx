@@ -25,11 +25,6 @@ export interface ExecutionSummary {
 	stoppedAt?: string | null;
 }
 
-/** One execution with its run data, which n8n sends `flatted`-serialized (see executionData.tsx). */
-export interface StoredExecution extends ExecutionSummary {
-	data: string;
-}
-
 export interface RestResponse<T = unknown> {
 	status: number;
 	body: T;
@@ -76,16 +71,11 @@ export class N8nRestClient {
 		return { status: response.status, body: parsed as T };
 	}
 
-	private async expectOk<T>(method: string, path: string, body?: unknown): Promise<T> {
+	/** A request that must answer 200; returns the answer's `data`. */
+	async expectOk<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await this.request<{ data: T }>(method, path, body);
 		if (response.status !== 200) throw new Error(`${method} /rest${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
 		return response.body.data;
-	}
-
-	/** Whether the instance still waits for its owner account (`/rest/settings`, no login needed). */
-	async ownerIsSetUp(): Promise<boolean> {
-		const settings = await this.expectOk<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
-		return settings.userManagement?.showSetupOnFirstLoad === false;
 	}
 
 	/** Claims a fresh instance (what the "Set up owner account" screen does) and logs in as the owner. */
@@ -102,7 +92,9 @@ export class N8nRestClient {
 
 	/** Owner account set up on a fresh instance, or logged into on one that has it already. */
 	async ensureOwner(owner: Owner): Promise<void> {
-		if (await this.ownerIsSetUp()) await this.login(owner);
+		// `/rest/settings` needs no login.
+		const settings = await this.expectOk<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
+		if (settings.userManagement?.showSetupOnFirstLoad === false) await this.login(owner);
 		else await this.setupOwner(owner);
 	}
 
@@ -118,7 +110,8 @@ export class N8nRestClient {
 		return data.results.map((row) => ({ ...row, id: String(row.id) }));
 	}
 
-	getExecution(id: string): Promise<StoredExecution> {
+	/** One execution with its run data, `flatted`-serialized (executionData.tsx). */
+	getExecution(id: string): Promise<ExecutionSummary & { data: string }> {
 		return this.expectOk('GET', `/executions/${id}`);
 	}
 
