@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Sandbox, Ticket } from '../../sandbox';
 import { repoPath } from '../harness/repoPath';
 import { waitUntil } from '../harness/wait';
+import type { ServerContext } from './context';
 import { runFromEditor } from './executions';
 import { callsSince, lastSeq, type StoredWorkflowJson } from './fixtures';
 import { withMcpClient, toolResultText, type McpTransportKind } from './mcpClient';
@@ -15,15 +16,6 @@ import type { Suite } from './suite';
 
 // The node as an AI tool in real n8n: the AI Agent on a scripted model (scriptedModel.tsx) and the MCP Server Trigger
 // called by the official MCP client SDK (mcpClient.tsx), built through the editor's REST API (test/e2e/README.md).
-export interface AiContext {
-	rest: N8nRestClient;
-	/** `n8n start`'s address: the MCP trigger's production URL is under it. */
-	url: string;
-	install: N8nInstall;
-	/** What the tools' credential (the examples' sandbox credential) points at. */
-	sandbox: Sandbox;
-}
-
 const TOOL_TYPE = 'n8n-nodes-support-ticket.supportTicketTool';
 const MISSING_ID = 'tkt_does_not_exist';
 const NOT_FOUND = `The ticket with ID "${MISSING_ID}" was not found`;
@@ -46,22 +38,20 @@ const EXPECTED_TOOLS: Record<string, { description: string; properties: Record<s
 	},
 };
 
+/** The tools offered, each with its description, input schema type, required fields, and only its `$fromAI` fields. */
 function assertToolSchemas(offered: Array<{ name: string; description?: string; schema?: JsonSchema }>, where: string): void {
-	assert.deepEqual(offered.map((t) => t.name).sort(), Object.keys(EXPECTED_TOOLS).sort(), `${where}: the tools offered`);
-	for (const tool of offered) {
-		const expected = EXPECTED_TOOLS[tool.name];
-		assert.equal(tool.description, expected.description, `${where}: ${tool.name}'s description`);
-		assert.equal(tool.schema?.type, 'object', `${where}: ${tool.name}'s input schema`);
-		assert.deepEqual(tool.schema?.required?.slice().sort(), Object.keys(expected.properties).sort(), `${where}: ${tool.name}'s required fields`);
-		for (const [name, property] of Object.entries(expected.properties)) {
-			assert.deepEqual(
-				{ type: tool.schema?.properties?.[name]?.type, description: tool.schema?.properties?.[name]?.description },
-				property,
-				`${where}: ${tool.name}.${name} (schema ${JSON.stringify(tool.schema)})`,
-			);
-		}
-		assert.deepEqual(Object.keys(tool.schema?.properties ?? {}).sort(), Object.keys(expected.properties).sort(), `${where}: ${tool.name} has only its $fromAI fields`);
-	}
+	const shape = (name: string, description: string | undefined, schema: JsonSchema | undefined) => ({
+		name,
+		description,
+		type: schema?.type,
+		required: schema?.required?.slice().sort(),
+		fields: Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([field, p]) => [field, { type: p.type, description: p.description }])),
+	});
+	const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+	const expected = Object.entries(EXPECTED_TOOLS).map(([name, tool]) =>
+		shape(name, tool.description, { type: 'object', required: Object.keys(tool.properties).sort(), properties: tool.properties }),
+	);
+	assert.deepEqual(offered.map((tool) => shape(tool.name, tool.description, tool.schema)).sort(byName), expected.sort(byName), `${where}: ${JSON.stringify(offered)}`);
 }
 
 // test/e2e/ai/*.json use the newest versions of n8n 2.41.1's nodes; n8n 1.123.81 has the ones before.
@@ -115,7 +105,7 @@ function newTicket(sandbox: Sandbox, subject: string): Ticket {
 
 // Saves agent-tools.json on a scripted model and runs it as "Execute workflow" does; `continueOnToolError` sets the
 // tools' On Error → Continue.
-async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnToolError: boolean) {
+async function runAgent(context: ServerContext, script: ScriptedTurn[], continueOnToolError: boolean) {
 	const { rest, install, sandbox } = context;
 	const model = await startScriptedModel(script);
 	try {
@@ -140,7 +130,7 @@ async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnTo
 	}
 }
 
-export function addAiCases(suite: Suite, version: string, context: () => AiContext): void {
+export function addAiCases(suite: Suite, version: string, context: () => ServerContext): void {
 	const major = Number(version.split('.')[0]);
 	const setting = major >= 2 ? 'as added' : 'tools set to On Error → Continue, as n8n 1.x needs';
 	suite.test(`AI Agent + OpenAI Chat Model (scripted model on 127.0.0.1) with Support Ticket Tools (${setting}): schemas offered, signed calls, ticket and not-found error back to the model, run succeeds`, async () => {

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../../sandbox';
+import type { CliContext } from './context';
 import { callsSince, findWorkflow, isManuallyTriggered, lastSeq, usesDataTables, usesPostgres, type WorkflowFile } from './fixtures';
 import { executeWorkflow, type CliExecution } from './n8n/cli';
 import type { N8nUserFolder } from './n8n/userFolder';
-import type { PinnableClock } from './pinnableClock';
 import { asRun, nodeOutput, nodeOutputIfRan, onlyItem, type PrintedRun } from './runData';
 import type { Suite } from './suite';
-
-export interface CliContext {
-	folder: N8nUserFolder;
-	sandbox: Sandbox;
-	/** The sandbox's clock: held still to create a ticket in a given millisecond. */
-	clock: PinnableClock;
-	examples: WorkflowFile[];
-	e2e: WorkflowFile[];
-}
 
 function explain(execution: CliExecution): string {
 	const { command } = execution;

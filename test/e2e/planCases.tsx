@@ -4,10 +4,9 @@ import assert from 'node:assert/strict';
 
 import type { IConnections, INode } from 'n8n-workflow';
 
+import type { ServerContext } from './context';
 import { runFromEditor } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';
-import type { N8nInstall } from './n8n/n8nInstall';
-import type { N8nRestClient } from './n8n/restClient';
 import { nodeOutput } from './runData';
 import type { Suite } from './suite';
 
@@ -90,13 +89,7 @@ export function planWorkflows(examples: WorkflowFile[]): WorkflowFile[] {
 	});
 }
 
-export interface PlanContext {
-	rest: N8nRestClient;
-	install: N8nInstall;
-	examples: WorkflowFile[];
-}
-
-export function addPlanCases(suite: Suite, context: () => PlanContext): void {
+export function addPlanCases(suite: Suite, context: () => ServerContext): void {
 	for (const [file] of PLAN_EXAMPLES) {
 		suite.test(`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older or of the same updated_at with other fields, leaves equal or newer rows, and merges a second row (the newest state into the first row)`, async () => {
 			const { rest, install, examples } = context();

@@ -1,30 +1,16 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox, Ticket } from '../../sandbox';
-import { POLL_EXAMPLE, type ActiveCopy } from './activeCopies';
+import { POLL_EXAMPLE } from './activeCopies';
+import type { ServerContext } from './context';
 import { executionRun, executionsInOrder, runFromEditor } from './executions';
-import { findWorkflow, lastSeq, type WorkflowFile } from './fixtures';
-import type { N8nInstall } from './n8n/n8nInstall';
-import type { N8nRestClient } from './n8n/restClient';
-import type { PinnableClock } from './pinnableClock';
+import { findWorkflow, lastSeq } from './fixtures';
 import { nodeOutput, onlyItem } from './runData';
 import type { Suite } from './suite';
 import { sleep, waitUntil } from '../harness/wait';
 
 const API = '/api/v1/external';
 const TRIGGER = 'On New Ticket';
-
-export interface PollContext {
-	rest: N8nRestClient;
-	install: N8nInstall;
-	examples: WorkflowFile[];
-	/** The sandbox of the examples' own credential. */
-	sandbox: Sandbox;
-	/** The poll example, active, on a sandbox of its own whose clock can be held still. */
-	polling: ActiveCopy;
-	pollSandbox: Sandbox;
-	pollClock: PinnableClock;
-}
 
 /** The reply the example's Acknowledge node writes. */
 function acknowledgement(ticket: Pick<Ticket, 'subject' | 'customer'>): string {
@@ -40,7 +26,7 @@ function isPoll(entry: Sandbox['log'][number]): boolean {
 const EMIT_GRACE_MS = 5_000;
 
 /** The poll example: run from the editor (manual mode), and active under `n8n start`. */
-export function addPollCases(suite: Suite, context: () => PollContext): void {
+export function addPollCases(suite: Suite, context: () => ServerContext): void {
 	suite.test(`${POLL_EXAMPLE} run from the editor (manual mode): the newest ticket comes out and Acknowledge replies to exactly that one`, async () => {
 		const { rest, install, examples, sandbox } = context();
 		const workflow = findWorkflow(examples, POLL_EXAMPLE);

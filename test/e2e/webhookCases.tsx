@@ -1,48 +1,39 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../../sandbox';
 import { signForTest } from '../sandbox/testClient';
+import type { ServerContext } from './context';
 import { executionRun, isFinished, waitForExecutions } from './executions';
-import { findWorkflow, triggerWebhookPath, type WorkflowFile } from './fixtures';
-import type { N8nInstall } from './n8n/n8nInstall';
-import type { N8nRestClient, ExecutionSummary } from './n8n/restClient';
+import { findWorkflow, triggerWebhookPath } from './fixtures';
+import type { ExecutionSummary } from './n8n/restClient';
 import { nodeOutput } from './runData';
 import type { Suite } from './suite';
 
 export const WEBHOOK_EXAMPLE = 'examples/webhook-sync.json';
 
-export interface WebhookContext {
-	url: string;
-	rest: N8nRestClient;
-	install: N8nInstall;
-	sandbox: Sandbox;
-	examples: WorkflowFile[];
-}
-
-function productionUrl(context: WebhookContext): { url: string; path: string } {
+function productionUrl(context: ServerContext): { url: string; path: string } {
 	const path = triggerWebhookPath(findWorkflow(context.examples, WEBHOOK_EXAMPLE));
 	if (!path) throw new Error(`${WEBHOOK_EXAMPLE} has no Support Ticket Trigger with a webhookId`);
 	return { url: `${context.url}${path}`, path };
 }
 
-async function executionIds(context: WebhookContext): Promise<Set<string>> {
+async function executionIds(context: ServerContext): Promise<Set<string>> {
 	const executions = await context.rest.listExecutions(findWorkflow(context.examples, WEBHOOK_EXAMPLE).id);
 	return new Set(executions.map((e) => e.id));
 }
 
 /** Waits (bounded) for at least `count` executions besides `known`, all finished; returns them. */
-async function newExecutions(context: WebhookContext, known: Set<string>, count: number): Promise<ExecutionSummary[]> {
+async function newExecutions(context: ServerContext, known: Set<string>, count: number): Promise<ExecutionSummary[]> {
 	const fresh = (all: ExecutionSummary[]) => all.filter((e) => !known.has(e.id));
 	const done = (all: ExecutionSummary[]) => fresh(all).length >= count && fresh(all).every(isFinished);
 	return fresh(await waitForExecutions(context.rest, findWorkflow(context.examples, WEBHOOK_EXAMPLE).id, `${count} new executions`, done, 60_000, 250));
 }
 
-async function eventIdOf(context: WebhookContext, execution: ExecutionSummary): Promise<unknown> {
+async function eventIdOf(context: ServerContext, execution: ExecutionSummary): Promise<unknown> {
 	return nodeOutput(await executionRun(context.rest, context.install, execution.id), 'On Ticket Event')[0].id;
 }
 
 /** A delivery the way the sandbox sends one, but built here so it can be altered before sending. */
-function signedDelivery(context: WebhookContext, payload: object, secret: string, timestampSeconds = Math.floor(Date.now() / 1000)) {
+function signedDelivery(context: ServerContext, payload: object, secret: string, timestampSeconds = Math.floor(Date.now() / 1000)) {
 	const body = JSON.stringify(payload);
 	const timestamp = String(timestampSeconds);
 	return {
@@ -68,7 +59,7 @@ async function post(url: string, delivery: { body: string; headers: Record<strin
 }
 
 /** The webhook example under `n8n start`: signed events to its production URL, executions read as the Executions tab does. */
-export function addWebhookCases(suite: Suite, version: string, context: () => WebhookContext): void {
+export function addWebhookCases(suite: Suite, version: string, context: () => ServerContext): void {
 	suite.test(`${WEBHOOK_EXAMPLE}: signed deliveries from the service start the workflow, one execution per selected event`, async () => {
 		const ctx = context();
 		const { sandbox } = ctx;
