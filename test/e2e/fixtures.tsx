@@ -11,11 +11,7 @@ export const SANDBOX_CREDENTIAL_ID = 'supportTicketSandbox';
 export const WRONG_SECRET_CREDENTIAL_ID = 'supportTicketWrongSecret';
 export const CREDENTIAL_TYPE = 'supportTicketApi';
 
-export interface SandboxAccess {
-	baseUrl: string;
-	apiKey: string;
-	apiSecret: string;
-}
+export type SandboxAccess = Pick<Sandbox, 'baseUrl' | 'apiKey' | 'apiSecret'>;
 
 /** The sandbox credential the examples use, and one with a wrong secret for the 401 path. */
 export function sandboxCredentials(sandbox: SandboxAccess): CredentialImport[] {

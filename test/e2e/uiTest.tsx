@@ -3,6 +3,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../sandbox';
+import { waitUntil } from '../harness/wait';
 import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
 import { reportTotals } from './suite';
 
@@ -37,13 +38,9 @@ async function dismissPopups(page: Page): Promise<void> {
 	}
 }
 
-/** Polls `check` (bounded by STEP_TIMEOUT) for what a locator's auto-wait cannot express. */
-async function until(page: Page, what: string, check: () => Promise<boolean>): Promise<void> {
-	const deadline = Date.now() + STEP_TIMEOUT;
-	while (!(await check())) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await page.waitForTimeout(250);
-	}
+/** For what a locator's auto-wait cannot express. */
+function until(what: string, check: () => Promise<boolean>): Promise<true> {
+	return waitUntil(what, async () => ((await check()) ? true : undefined), STEP_TIMEOUT, { intervalMs: 250 });
 }
 
 async function fillParameter(scope: Locator, name: string, value: string): Promise<void> {
@@ -123,12 +120,12 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 	// The service lists 100 tickets a page; scrolling to the end of the list loads the next page.
 	const loaded = await items.count();
 	await items.nth(loaded - 1).scrollIntoViewIfNeeded();
-	await until(page, 'the next page of tickets after scrolling', async () => (await items.count()) > loaded);
+	await until('the next page of tickets after scrolling', async () => (await items.count()) > loaded);
 	const afterScroll = await items.count();
 	console.log(`  list: ${loaded} tickets, ${afterScroll} after scrolling to the end`);
 
 	await page.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input').first().fill('Two-factor');
-	await until(page, 'only tickets matching "Two-factor"', async () => {
+	await until('only tickets matching "Two-factor"', async () => {
 		const texts = await items.allInnerTexts();
 		return texts.length > 0 && texts.every((text) => text.includes('Two-factor'));
 	});
@@ -159,7 +156,7 @@ async function openTrigger(page: Page, url: string, itemName: string, event: str
 	// A trigger with events lists them in the panel first ("On any event", …).
 	await page.getByTestId('node-creator').getByText(event, { exact: true }).first().click();
 	await ndv.getByTestId('node-parameters').waitFor({ timeout: STEP_TIMEOUT });
-	await until(page, `the panel to show ${String(expected)}`, async () => expected.test(await ndv.innerText()));
+	await until(`the panel to show ${String(expected)}`, async () => expected.test(await ndv.innerText()));
 	return [await saveDocsScreenshot(page, screenshot)];
 }
 

@@ -1,18 +1,7 @@
 // The editor's REST API of a running `n8n start`, as the browser uses it (a session cookie bound to a browser-id header).
-export interface Owner {
-	email: string;
-	password: string;
-	firstName: string;
-	lastName: string;
-}
-
 /** The owner the end-to-end tests and `npm run dev` create (password meets n8n's rules). */
-export const DEV_OWNER: Owner = {
-	email: 'owner@example.com',
-	password: 'Sandbox-owner-1',
-	firstName: 'Sandbox',
-	lastName: 'Owner',
-};
+export const DEV_OWNER = { email: 'owner@example.com', password: 'Sandbox-owner-1', firstName: 'Sandbox', lastName: 'Owner' };
+export type Owner = typeof DEV_OWNER;
 
 /** One row of the executions list. */
 export interface ExecutionSummary {
