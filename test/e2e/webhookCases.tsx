@@ -33,7 +33,7 @@ async function eventIdOf(context: ServerContext, execution: ExecutionSummary): P
 }
 
 /** A delivery the way the sandbox sends one, but built here so it can be altered before sending. */
-function signedDelivery(context: ServerContext, payload: object, secret: string, timestampSeconds = Math.floor(Date.now() / 1000)) {
+function signedDelivery(context: ServerContext, payload: object, timestampSeconds = Math.floor(Date.now() / 1000)) {
 	const body = JSON.stringify(payload);
 	const timestamp = String(timestampSeconds);
 	return {
@@ -42,7 +42,7 @@ function signedDelivery(context: ServerContext, payload: object, secret: string,
 			'content-type': 'application/json',
 			'x-api-key': context.sandbox.apiKey,
 			'x-api-timestamp': timestamp,
-			'x-api-signature': signForTest(secret, timestamp, 'POST', productionUrl(context).path, body),
+			'x-api-signature': signForTest(context.sandbox.apiSecret, timestamp, 'POST', productionUrl(context).path, body),
 			'x-event-id': (payload as { id: string }).id,
 		} as Record<string, string>,
 	};
@@ -113,11 +113,11 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 		assert.ok(forged.length >= 1 && forged.every((d) => d.status === 401), JSON.stringify(forged.map((d) => [d.event, d.status])));
 
 		const payload = { id: 'evt_e2e_1', event: 'ticket.created', created_at: new Date().toISOString(), data: sandbox.store.listTickets()[0] };
-		const genuine = signedDelivery(ctx, payload, sandbox.apiSecret);
+		const genuine = signedDelivery(ctx, payload);
 		const refused: Array<[string, { body: string; headers: Record<string, string> }, string]> = [
 			['body changed after signing', { ...genuine, body: genuine.body.replace('ticket.created', 'ticket.updated') }, 'invalid_signature'],
 			['no signature header', { ...genuine, headers: { ...genuine.headers, 'x-api-signature': '' } }, 'missing_headers'],
-			['signed an hour ago', signedDelivery(ctx, payload, sandbox.apiSecret, Math.floor(Date.now() / 1000) - 3600), 'timestamp_outside_window'],
+			['signed an hour ago', signedDelivery(ctx, payload, Math.floor(Date.now() / 1000) - 3600), 'timestamp_outside_window'],
 		];
 		for (const [what, delivery, reason] of refused) {
 			if (!delivery.headers['x-api-signature']) delete delivery.headers['x-api-signature'];
@@ -149,13 +149,13 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 			const { url } = productionUrl(ctx);
 			const known = await executionIds(ctx);
 			const payload = { id: 'evt_e2e_replay', event: 'ticket.created', created_at: new Date().toISOString(), data: sandbox.store.listTickets()[0] };
-			const delivery = signedDelivery(ctx, payload, sandbox.apiSecret);
+			const delivery = signedDelivery(ctx, payload);
 			assert.equal((await post(url, delivery)).status, 200);
 			assert.equal((await newExecutions(ctx, known, 1)).length, 1);
 			const replay = await post(url, delivery);
 			assert.equal(replay.status, 200);
 			// A different event last: once its execution is listed, a replay that started would be too.
-			assert.equal((await post(url, signedDelivery(ctx, { ...payload, id: 'evt_e2e_after_replay' }, sandbox.apiSecret))).status, 200);
+			assert.equal((await post(url, signedDelivery(ctx, { ...payload, id: 'evt_e2e_after_replay' }))).status, 200);
 			const started = await newExecutions(ctx, known, dropped ? 2 : 3);
 			const eventIds = (await Promise.all(started.map((e) => eventIdOf(ctx, e)))).sort();
 			assert.deepEqual(
