@@ -19,7 +19,6 @@ export interface DevEnvironmentOptions {
 	/** Wipe `userFolder` first. */
 	fresh?: boolean;
 	log?: (line: string) => void;
-	/** Echo n8n's own output. */
 	echo?: boolean;
 }
 

@@ -69,7 +69,6 @@ function loadFolder(folder: string): WorkflowFile[] {
 		});
 }
 
-/** Every shipped example workflow (examples/*.json). */
 export function exampleWorkflows(): WorkflowFile[] {
 	return loadFolder('examples');
 }
