@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, findWorkflow, MAX_WORKFLOW_ID_LENGTH, type SandboxAccess, type WorkflowFile } from './fixtures';
+import { CREDENTIAL_TYPE, findWorkflow, type SandboxAccess, type WorkflowFile } from './fixtures';
 import type { CredentialImport } from './n8n/cli';
 
 // Examples active under `n8n start` beside the webhook example, each on a sandbox of its own, so its schedule or polls
@@ -17,7 +17,6 @@ function rebindCredential(nodes: INode[], credential: { id: string; name: string
 }
 
 function copyOf(examples: WorkflowFile[], file: string, id: string, label: string, sandbox: SandboxAccess, credentialId: string): ActiveCopy {
-	if (id.length > MAX_WORKFLOW_ID_LENGTH) throw new Error(`workflow id ${id} is longer than ${MAX_WORKFLOW_ID_LENGTH} characters`);
 	const example = findWorkflow(examples, file);
 	const credential: CredentialImport = {
 		id: credentialId,

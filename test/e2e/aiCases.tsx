@@ -4,27 +4,18 @@ import { readFileSync } from 'node:fs';
 import type { Sandbox, Ticket } from '../../sandbox';
 import { repoPath } from '../harness/repoPath';
 import { waitUntil } from '../harness/wait';
-import { executionRun, isFinished, waitForExecutions } from './executions';
-import type { StoredWorkflowJson } from './fixtures';
+import type { ServerContext } from './context';
+import { runFromEditor } from './executions';
+import { callsSince, lastSeq, type StoredWorkflowJson } from './fixtures';
 import { withMcpClient, toolResultText, type McpTransportKind } from './mcpClient';
 import type { N8nInstall } from './n8n/n8nInstall';
 import type { N8nRestClient } from './n8n/restClient';
-import { nodeOutput, type PrintedRun } from './runData';
-import { messageText, SCRIPTED_MODEL_ID, startScriptedModel, type ChatRequest, type JsonSchema, type ModelRequest, type ScriptedTurn } from './scriptedModel';
+import { nodeOutput } from './runData';
+import { messageText, SCRIPTED_MODEL_ID, startScriptedModel, type JsonSchema, type ScriptedTurn } from './scriptedModel';
 import type { Suite } from './suite';
 
 // The node as an AI tool in real n8n: the AI Agent on a scripted model (scriptedModel.tsx) and the MCP Server Trigger
 // called by the official MCP client SDK (mcpClient.tsx), built through the editor's REST API (test/e2e/README.md).
-export interface AiContext {
-	rest: N8nRestClient;
-	/** `n8n start`'s address: the MCP trigger's production URL is under it. */
-	url: string;
-	install: N8nInstall;
-	/** What the tools' credential (the examples' sandbox credential) points at. */
-	sandbox: Sandbox;
-}
-
-const API = '/api/v1/external';
 const TOOL_TYPE = 'n8n-nodes-support-ticket.supportTicketTool';
 const MISSING_ID = 'tkt_does_not_exist';
 const NOT_FOUND = `The ticket with ID "${MISSING_ID}" was not found`;
@@ -47,22 +38,20 @@ const EXPECTED_TOOLS: Record<string, { description: string; properties: Record<s
 	},
 };
 
+/** The tools offered, each with its description, input schema type, required fields, and only its `$fromAI` fields. */
 function assertToolSchemas(offered: Array<{ name: string; description?: string; schema?: JsonSchema }>, where: string): void {
-	assert.deepEqual(offered.map((t) => t.name).sort(), Object.keys(EXPECTED_TOOLS).sort(), `${where}: the tools offered`);
-	for (const tool of offered) {
-		const expected = EXPECTED_TOOLS[tool.name];
-		assert.equal(tool.description, expected.description, `${where}: ${tool.name}'s description`);
-		assert.equal(tool.schema?.type, 'object', `${where}: ${tool.name}'s input schema`);
-		assert.deepEqual(tool.schema?.required?.slice().sort(), Object.keys(expected.properties).sort(), `${where}: ${tool.name}'s required fields`);
-		for (const [name, property] of Object.entries(expected.properties)) {
-			assert.deepEqual(
-				{ type: tool.schema?.properties?.[name]?.type, description: tool.schema?.properties?.[name]?.description },
-				property,
-				`${where}: ${tool.name}.${name} (schema ${JSON.stringify(tool.schema)})`,
-			);
-		}
-		assert.deepEqual(Object.keys(tool.schema?.properties ?? {}).sort(), Object.keys(expected.properties).sort(), `${where}: ${tool.name} has only its $fromAI fields`);
-	}
+	const shape = (name: string, description: string | undefined, schema: JsonSchema | undefined) => ({
+		name,
+		description,
+		type: schema?.type,
+		required: schema?.required?.slice().sort(),
+		fields: Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([field, p]) => [field, { type: p.type, description: p.description }])),
+	});
+	const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+	const expected = Object.entries(EXPECTED_TOOLS).map(([name, tool]) =>
+		shape(name, tool.description, { type: 'object', required: Object.keys(tool.properties).sort(), properties: tool.properties }),
+	);
+	assert.deepEqual(offered.map((tool) => shape(tool.name, tool.description, tool.schema)).sort(byName), expected.sort(byName), `${where}: ${JSON.stringify(offered)}`);
 }
 
 // test/e2e/ai/*.json use the newest versions of n8n 2.41.1's nodes; n8n 1.123.81 has the ones before.
@@ -74,12 +63,6 @@ function loadWorkflow(file: string, install: N8nInstall): StoredWorkflowJson {
 	return { ...json, nodes: json.nodes.map((node) => (NODE_VERSIONS_1X[node.type] ? { ...node, typeVersion: NODE_VERSIONS_1X[node.type] } : node)) };
 }
 
-async function ok<T>(rest: N8nRestClient, method: string, url: string, body?: unknown): Promise<T> {
-	const response = await rest.request<{ data: T }>(method, url, body);
-	assert.equal(response.status, 200, `${method} /rest${url}: ${JSON.stringify(response.body).slice(0, 500)}`);
-	return response.body.data;
-}
-
 /** Saves a workflow as the editor does (an existing one with the id is replaced: the suite may run twice on one instance). */
 async function saveWorkflow(rest: N8nRestClient, id: string, json: StoredWorkflowJson): Promise<{ id: string; versionId: string }> {
 	const existing = await rest.request('GET', `/workflows/${id}`);
@@ -88,28 +71,12 @@ async function saveWorkflow(rest: N8nRestClient, id: string, json: StoredWorkflo
 		await rest.request('POST', `/workflows/${id}/archive`, {});
 		await rest.request('DELETE', `/workflows/${id}`);
 	}
-	return ok(rest, 'POST', '/workflows', { ...json, id, active: false });
+	return rest.expectOk('POST', '/workflows', { ...json, id, active: false });
 }
 
-/** The sandbox's API calls since `fromSeq`: method, path without the prefix, status, and why it refused. */
-function callsSince(sandbox: Sandbox, fromSeq: number): string[] {
-	return sandbox.log.filter((e) => e.seq > fromSeq).map((e) => `${e.method} ${e.pathname.replace(API, '')} ${e.status}${e.authError ? ` ${e.authError}` : ''}`);
-}
-
-function lastSeq(sandbox: Sandbox): number {
-	return sandbox.log.at(-1)?.seq ?? 0;
-}
-
-/** A tool's result as JSON: n8n hands the node's output items (or `[{ error }]`) to the caller as a JSON string. */
-function parsed(text: string): unknown {
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
-}
-
-function records(value: unknown): Array<Record<string, unknown>> {
+/** A tool's result: n8n hands the node's output items (or `[{ error }]`) to the caller as a JSON string. */
+function records(text: string): Array<Record<string, unknown>> {
+	const value = JSON.parse(text) as unknown;
 	return (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
 }
 
@@ -136,22 +103,13 @@ function newTicket(sandbox: Sandbox, subject: string): Ticket {
 	return found[0];
 }
 
-interface AgentRun {
-	status?: string;
-	run: PrintedRun;
-	chats: ChatRequest[];
-	requests: ModelRequest[];
-	/** The sandbox's API calls during the run. */
-	calls: string[];
-}
-
 // Saves agent-tools.json on a scripted model and runs it as "Execute workflow" does; `continueOnToolError` sets the
 // tools' On Error → Continue.
-async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnToolError: boolean): Promise<AgentRun> {
+async function runAgent(context: ServerContext, script: ScriptedTurn[], continueOnToolError: boolean) {
 	const { rest, install, sandbox } = context;
 	const model = await startScriptedModel(script);
 	try {
-		const credential = await ok<{ id: string }>(rest, 'POST', '/credentials', {
+		const credential = await rest.expectOk<{ id: string }>('POST', '/credentials', {
 			name: 'Scripted model (e2e)',
 			type: 'openAiApi',
 			data: { apiKey: 'sk-e2e-scripted', url: model.baseUrl },
@@ -164,17 +122,15 @@ async function runAgent(context: AiContext, script: ScriptedTurn[], continueOnTo
 		const workflow = await saveWorkflow(rest, 'e2eAiAgentTools', json);
 
 		const before = lastSeq(sandbox);
-		const executionId = await rest.runManually(workflow.id, 'Start');
-		const executions = await waitForExecutions(rest, workflow.id, 'the agent run', (all) => all.some((e) => e.id === executionId && isFinished(e)), 120_000);
-		const run = await executionRun(rest, install, executionId);
+		const { execution, run } = await runFromEditor(rest, install, workflow.id, 'Start', { timeoutMs: 120_000 });
 		assert.ok(model.requests.every((r) => r.authorization === 'Bearer sk-e2e-scripted'), 'every request to the model carries the credential');
-		return { status: executions.find((e) => e.id === executionId)?.status, run, chats: model.chats(), requests: model.requests, calls: callsSince(sandbox, before) };
+		return { status: execution.status, run, chats: model.chats(), requests: model.requests, calls: callsSince(sandbox, before) };
 	} finally {
 		await model.stop();
 	}
 }
 
-export function addAiCases(suite: Suite, version: string, context: () => AiContext): void {
+export function addAiCases(suite: Suite, version: string, context: () => ServerContext): void {
 	const major = Number(version.split('.')[0]);
 	const setting = major >= 2 ? 'as added' : 'tools set to On Error → Continue, as n8n 1.x needs';
 	suite.test(`AI Agent + OpenAI Chat Model (scripted model on 127.0.0.1) with Support Ticket Tools (${setting}): schemas offered, signed calls, ticket and not-found error back to the model, run succeeds`, async () => {
@@ -213,14 +169,14 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 			assert.ok(message, `request ${n + 2} answers call_${n}_0: ${JSON.stringify(chats[n + 1].messages)}`);
 			return messageText(message);
 		};
-		assert.deepEqual(records(parsed(toolAnswer(0))), [sandbox.store.getTicket(existing.id)], 'the model gets the ticket it asked for');
-		const missing = records(parsed(toolAnswer(1)));
+		assert.deepEqual(records(toolAnswer(0)), [sandbox.store.getTicket(existing.id)], 'the model gets the ticket it asked for');
+		const missing = records(toolAnswer(1));
 		assert.ok(missing.length === 1 && String(missing[0].error).includes(NOT_FOUND), `the model reads why the ticket is missing: ${JSON.stringify(missing)}`);
 		// With On Error → Continue the node's output carries its advice as well.
 		if (major < 2) assert.ok(String(missing[0].description).includes('Check the ID'), JSON.stringify(missing));
 		const created = newTicket(sandbox, subject);
 		assert.equal(created.customer.email, 'ana@example.com');
-		assert.deepEqual(records(parsed(toolAnswer(2))), [created], 'the model gets the ticket it opened');
+		assert.deepEqual(records(toolAnswer(2)), [created], 'the model gets the ticket it opened');
 
 		assert.deepEqual(calls, [`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'], 'the sandbox verified each signature');
 	});
@@ -242,7 +198,7 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 	suite.test('MCP Server Trigger with Support Ticket Tools, active: the MCP client SDK lists them with input schemas and calls them (Streamable HTTP and SSE)', async () => {
 		const { rest, url, install, sandbox } = context();
 		const workflow = await saveWorkflow(rest, 'e2eMcpServerTool', loadWorkflow('mcp-server-tools.json', install));
-		await ok(rest, 'POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
+		await rest.expectOk('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
 		const endpoint = `${url}/mcp/${MCP_PATH}`;
 		await mcpEndpointRegistered(endpoint, url);
 		const existing = sandbox.store.listTickets()[5];
@@ -259,7 +215,7 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 
 				const read = await client.callTool({ name: 'Get_a_ticket', arguments: { ticketId: existing.id } });
 				assert.notEqual(read.isError, true, `${kind}: ${JSON.stringify(read)}`);
-				assert.deepEqual(records(parsed(toolResultText(read))), [sandbox.store.getTicket(existing.id)], `${kind}: the record`);
+				assert.deepEqual(records(toolResultText(read)), [sandbox.store.getTicket(existing.id)], `${kind}: the record`);
 
 				const missing = await client.callTool({ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } });
 				// A tool error (isError) with the node's message and its advice.
@@ -267,7 +223,7 @@ export function addAiCases(suite: Suite, version: string, context: () => AiConte
 				assert.ok(missing.isError === true && text.includes(NOT_FOUND) && text.includes('Check the ID'), `${kind}: the not-found error is readable: ${JSON.stringify(missing)}`);
 
 				const opened = await client.callTool({ name: 'Create_a_ticket', arguments: { subject, description: 'Opened over MCP', customerEmail: 'mcp@example.com' } });
-				assert.deepEqual(records(parsed(toolResultText(opened))), [newTicket(sandbox, subject)], `${kind}: the created record`);
+				assert.deepEqual(records(toolResultText(opened)), [newTicket(sandbox, subject)], `${kind}: the created record`);
 			});
 			assert.deepEqual(callsSince(sandbox, before), [`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'], `${kind}: the sandbox verified each signature`);
 		}

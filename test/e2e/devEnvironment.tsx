@@ -14,15 +14,11 @@ export interface DevEnvironmentOptions {
 	n8nVersion?: string;
 	/** n8n's port (default 5678, n8n's own default). */
 	port?: number;
-	/** The sandbox's port; default 4010 when free, else any free port. */
-	sandboxPort?: number;
-	seed?: number;
 	/** A persistent user folder (the database survives restarts); default a fresh temp folder. */
 	userFolder?: string;
 	/** Wipe `userFolder` first. */
 	fresh?: boolean;
 	log?: (line: string) => void;
-	/** Echo n8n's own output. */
 	echo?: boolean;
 }
 
@@ -52,8 +48,7 @@ function portInUse(port: number): Promise<boolean> {
 }
 
 /** On 4010, the address the README's steps show, or on a free port when 4010 is taken (binding tells, a probe first would race). */
-export async function startSeededSandbox(port: number | undefined, seed: number): Promise<Sandbox> {
-	if (port !== undefined) return startSandbox({ port, seed });
+export async function startSeededSandbox(seed: number): Promise<Sandbox> {
 	return startSandbox({ port: 4010, seed }).catch((error: NodeJS.ErrnoException) => {
 		if (error.code !== 'EADDRINUSE') throw error;
 		return startSandbox({ seed });
@@ -73,7 +68,7 @@ export async function startDevEnvironment(options: DevEnvironmentOptions = {}): 
 	}
 	const isNewFolder = !options.userFolder || !existsSync(`${options.userFolder}/.n8n/database.sqlite`);
 	const folder = createUserFolder(install, { root: options.userFolder, encryptionKey: DEV_ENCRYPTION_KEY });
-	const sandbox = await startSeededSandbox(options.sandboxPort, options.seed ?? 1050);
+	const sandbox = await startSeededSandbox(1050);
 	let running: RunningN8n | undefined;
 	const stop = async (): Promise<void> => {
 		await running?.stop();

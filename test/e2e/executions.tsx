@@ -41,3 +41,18 @@ export async function executionRun(rest: N8nRestClient, install: N8nInstall, id:
 	const execution = await rest.getExecution(id);
 	return { status: execution.status, data: parseExecutionData(install, execution.data) as PrintedRun['data'] };
 }
+
+/** The editor's "Execute workflow" from `trigger`, awaited: the finished execution and its run data. */
+export async function runFromEditor(
+	rest: N8nRestClient,
+	install: N8nInstall,
+	workflowId: string,
+	trigger: string,
+	options: { pinData?: Record<string, Array<{ json: unknown }>>; timeoutMs?: number } = {},
+): Promise<{ execution: ExecutionSummary; run: PrintedRun }> {
+	const id = await rest.runManually(workflowId, trigger, options.pinData);
+	// n8n 1.x may list a just-finished execution twice (running in memory, finished in the database).
+	const finished = (all: ExecutionSummary[]) => all.find((e) => e.id === id && isFinished(e));
+	const executions = await waitForExecutions(rest, workflowId, `the run from ${trigger}`, (all) => finished(all) !== undefined, options.timeoutMs ?? 60_000);
+	return { execution: finished(executions) as ExecutionSummary, run: await executionRun(rest, install, id) };
+}

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import type { Sandbox } from '../../sandbox';
 import type { WorkflowJson } from '../harness';
 import { repoPath } from '../harness/repoPath';
 import type { CredentialImport } from './n8n/cli';
@@ -10,11 +11,7 @@ export const SANDBOX_CREDENTIAL_ID = 'supportTicketSandbox';
 export const WRONG_SECRET_CREDENTIAL_ID = 'supportTicketWrongSecret';
 export const CREDENTIAL_TYPE = 'supportTicketApi';
 
-export interface SandboxAccess {
-	baseUrl: string;
-	apiKey: string;
-	apiSecret: string;
-}
+export type SandboxAccess = Pick<Sandbox, 'baseUrl' | 'apiKey' | 'apiSecret'>;
 
 /** The sandbox credential the examples use, and one with a wrong secret for the 401 path. */
 export function sandboxCredentials(sandbox: SandboxAccess): CredentialImport[] {
@@ -62,7 +59,7 @@ function uniqueId(id: string, taken: Set<string>): string {
 function loadFolder(folder: string): WorkflowFile[] {
 	const dir = repoPath(...folder.split('/'));
 	const taken = new Set<string>();
-	const workflows = readdirSync(dir)
+	return readdirSync(dir)
 		.filter((name) => name.endsWith('.json'))
 		.sort()
 		.map((name) => {
@@ -70,13 +67,8 @@ function loadFolder(folder: string): WorkflowFile[] {
 			const json = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as StoredWorkflowJson;
 			return { file: `${folder}/${name}`, id, json: { ...json, id, active: false } };
 		});
-	const ids = workflows.map((workflow) => workflow.id);
-	const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
-	if (repeated) throw new Error(`two files in ${folder} get the workflow id ${repeated}: rename one`);
-	return workflows;
 }
 
-/** Every shipped example workflow (examples/*.json). */
 export function exampleWorkflows(): WorkflowFile[] {
 	return loadFolder('examples');
 }
@@ -124,4 +116,13 @@ export const SANDBOX_URL_PLACEHOLDER = 'http://sandbox.e2e.invalid';
 export function pointAtSandbox(workflow: WorkflowFile, baseUrl: string): WorkflowFile {
 	const json = JSON.stringify(workflow.json).replaceAll(SANDBOX_URL_PLACEHOLDER, baseUrl);
 	return { ...workflow, json: JSON.parse(json) as WorkflowFile['json'] };
+}
+
+export function lastSeq(sandbox: Sandbox): number {
+	return sandbox.log.at(-1)?.seq ?? 0;
+}
+
+/** The sandbox's API calls since `fromSeq`, as `METHOD /path status` (no API prefix, no query). */
+export function callsSince(sandbox: Sandbox, fromSeq: number): string[] {
+	return sandbox.log.filter((e) => e.seq > fromSeq).map((e) => `${e.method} ${e.pathname.replace('/api/v1/external', '')} ${e.status}`);
 }

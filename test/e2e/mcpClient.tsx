@@ -17,7 +17,6 @@ export async function withMcpClient<T>(url: string, kind: McpTransportKind, use:
 	}
 }
 
-/** The text parts of a tool result, joined. */
 export function toolResultText(result: Record<string, unknown>): string {
 	const parts = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: string }>) : [];
 	return parts.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');

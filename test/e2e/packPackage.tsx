@@ -23,7 +23,6 @@ export async function packPackage(): Promise<PackedPackage> {
 	return { tarball: path.join(destination, packed.filename), version: manifest.version };
 }
 
-/** Deletes the tarball and its temp folder. */
 export function removePackedPackage(packed: PackedPackage): void {
 	rmSync(path.dirname(packed.tarball), { recursive: true, force: true });
 }

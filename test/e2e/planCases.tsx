@@ -4,10 +4,9 @@ import assert from 'node:assert/strict';
 
 import type { IConnections, INode } from 'n8n-workflow';
 
-import { executionRun, isFinished, waitForExecutions } from './executions';
+import type { ServerContext } from './context';
+import { runFromEditor } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';
-import type { N8nInstall } from './n8n/n8nInstall';
-import type { N8nRestClient } from './n8n/restClient';
 import { nodeOutput } from './runData';
 import type { Suite } from './suite';
 
@@ -90,28 +89,16 @@ export function planWorkflows(examples: WorkflowFile[]): WorkflowFile[] {
 	});
 }
 
-export interface PlanContext {
-	rest: N8nRestClient;
-	install: N8nInstall;
-	examples: WorkflowFile[];
-}
-
-export function addPlanCases(suite: Suite, context: () => PlanContext): void {
+export function addPlanCases(suite: Suite, context: () => ServerContext): void {
 	for (const [file] of PLAN_EXAMPLES) {
 		suite.test(`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older or of the same updated_at with other fields, leaves equal or newer rows, and merges a second row (the newest state into the first row)`, async () => {
 			const { rest, install, examples } = context();
 			const workflow = planWorkflows(examples).find((w) => w.file.startsWith(file)) as WorkflowFile;
 			const names = workflow.json.nodes.filter((node) => PINNED[node.name]).map((node) => node.name);
 			const pinData = Object.fromEntries(names.map((name) => [name, PINNED[name].map((json) => ({ json }))]));
-			const executionId = await rest.runManually(workflow.id, START, pinData);
-			const executions = await waitForExecutions(rest, workflow.id, `the run of ${workflow.file}`, (all) => all.some((e) => e.id === executionId && isFinished(e)), 60_000);
-			const execution = executions.find((e) => e.id === executionId);
-			assert.equal(execution?.status, 'success', `${workflow.file}: ${JSON.stringify(execution)}`);
-			const decisions = nodeOutput(await executionRun(rest, install, executionId), PLAN);
-			assert.deepEqual(
-				decisions.filter((d) => d.action !== 'summary'),
-				EXPECTED,
-			);
+			const { execution, run } = await runFromEditor(rest, install, workflow.id, START, { pinData });
+			assert.equal(execution.status, 'success', `${workflow.file}: ${JSON.stringify(execution)}`);
+			assert.deepEqual(nodeOutput(run, PLAN).filter((d) => d.action !== 'summary'), EXPECTED);
 		});
 	}
 }

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox, Ticket } from '../../sandbox';
-import { POLL_EXAMPLE, type ActiveCopy } from './activeCopies';
-import { executionRun, executionsInOrder, isFinished, waitForExecutions } from './executions';
-import { findWorkflow, type WorkflowFile } from './fixtures';
-import type { N8nInstall } from './n8n/n8nInstall';
-import type { N8nRestClient } from './n8n/restClient';
-import type { PinnableClock } from './pinnableClock';
+import { POLL_EXAMPLE } from './activeCopies';
+import type { ServerContext } from './context';
+import { executionRun, executionsInOrder, runFromEditor } from './executions';
+import { findWorkflow, lastSeq } from './fixtures';
 import { nodeOutput, onlyItem } from './runData';
 import type { Suite } from './suite';
 import { sleep, waitUntil } from '../harness/wait';
@@ -14,25 +12,9 @@ import { sleep, waitUntil } from '../harness/wait';
 const API = '/api/v1/external';
 const TRIGGER = 'On New Ticket';
 
-export interface PollContext {
-	rest: N8nRestClient;
-	install: N8nInstall;
-	examples: WorkflowFile[];
-	/** The sandbox of the examples' own credential. */
-	sandbox: Sandbox;
-	/** The poll example, active, on a sandbox of its own whose clock can be held still. */
-	polling: ActiveCopy;
-	pollSandbox: Sandbox;
-	pollClock: PinnableClock;
-}
-
 /** The reply the example's Acknowledge node writes. */
 function acknowledgement(ticket: Pick<Ticket, 'subject' | 'customer'>): string {
 	return `Hi ${ticket.customer.name || 'there'}, thanks for your message about "${ticket.subject}". We will get back to you soon.`;
-}
-
-function lastSeq(sandbox: Sandbox): number {
-	return sandbox.log.at(-1)?.seq ?? 0;
 }
 
 function isPoll(entry: Sandbox['log'][number]): boolean {
@@ -44,7 +26,7 @@ function isPoll(entry: Sandbox['log'][number]): boolean {
 const EMIT_GRACE_MS = 5_000;
 
 /** The poll example: run from the editor (manual mode), and active under `n8n start`. */
-export function addPollCases(suite: Suite, context: () => PollContext): void {
+export function addPollCases(suite: Suite, context: () => ServerContext): void {
 	suite.test(`${POLL_EXAMPLE} run from the editor (manual mode): the newest ticket comes out and Acknowledge replies to exactly that one`, async () => {
 		const { rest, install, examples, sandbox } = context();
 		const workflow = findWorkflow(examples, POLL_EXAMPLE);
@@ -52,15 +34,8 @@ export function addPollCases(suite: Suite, context: () => PollContext): void {
 		const replies = sandbox.store.replyCount;
 		const before = lastSeq(sandbox);
 
-		const executionId = await rest.runManually(workflow.id, TRIGGER);
-		const executions = await waitForExecutions(rest, workflow.id, 'the manual run', (all) => all.some((e) => e.id === executionId && isFinished(e)), 60_000);
-		// n8n 1.x may list a just-finished execution twice (still running in memory, finished in the
-		// database): read the finished entry, the one the wait was for.
-		const execution = executions.find((e) => e.id === executionId && isFinished(e));
-		assert.equal(execution?.mode, 'manual', JSON.stringify(execution));
-		assert.equal(execution?.status, 'success', JSON.stringify(execution));
-
-		const run = await executionRun(rest, install, executionId);
+		const { execution, run } = await runFromEditor(rest, install, workflow.id, TRIGGER);
+		assert.deepEqual([execution.mode, execution.status], ['manual', 'success'], JSON.stringify(execution));
 		assert.deepEqual(nodeOutput(run, TRIGGER), [newest as unknown as Record<string, unknown>]);
 		const reply = onlyItem(run, 'Acknowledge');
 		assert.equal(reply.ticket_id, newest.id);

@@ -4,14 +4,15 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';
 import { addAiCases } from './aiCases';
-import { activePollCopy, scheduledImportCopy, type ActiveCopy } from './activeCopies';
+import { activePollCopy, scheduledImportCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
+import type { CliContext, ServerContext } from './context';
 import { e2eWorkflows, exampleWorkflows, findWorkflow, pointAtSandbox, sandboxCredentials, type WorkflowFile } from './fixtures';
-import { activateWorkflow, importCredentials, importWorkflows, type CredentialImport } from './n8n/cli';
+import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
 import { ensureN8n, N8N_TARGETS } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from './n8n/restClient';
 import { startN8n, type RunningN8n } from './n8n/server';
-import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
+import { createUserFolder, installCommunityPackage, removeUserFolder } from './n8n/userFolder';
 import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
 import { PinnableClock } from './pinnableClock';
 import { addPlanCases, planWorkflows } from './planCases';
@@ -34,35 +35,21 @@ function add(a: Totals, b: Totals): Totals {
 	return { passed: a.passed + b.passed, failed: a.failed + b.failed };
 }
 
-interface Instance {
-	/** What the examples' own credential points at. */
-	sandbox: Sandbox;
-	/** Its clock (the incremental import's case creates a ticket in the watermark's millisecond). */
-	clock: PinnableClock;
-	folder: N8nUserFolder;
-	credentials: CredentialImport[];
-	scheduled: ActiveCopy;
-	importSandbox: Sandbox;
-	polling: ActiveCopy;
-	pollSandbox: Sandbox;
-	pollClock: PinnableClock;
-}
-
-async function setUp(version: string, packed: PackedPackage, examples: WorkflowFile[], e2e: WorkflowFile[]): Promise<Instance> {
+async function setUp(version: string, packed: PackedPackage, examples: WorkflowFile[], e2e: WorkflowFile[]): Promise<CliContext> {
 	let started = Date.now();
 	const install = await ensureN8n(version, (line) => console.log(`  ${line}`));
 	console.log(`  n8n ${version} on Node ${install.node.version} ready (${seconds(started)})`);
 	started = Date.now();
 	const sandboxes: Sandbox[] = [];
+	const start = async (seed: number, clock?: PinnableClock): Promise<Sandbox> => {
+		sandboxes.push(await startSandbox({ seed, now: clock?.now }));
+		return sandboxes[sandboxes.length - 1];
+	};
 	try {
-		const clock = new PinnableClock();
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now });
-		sandboxes.push(sandbox);
-		const importSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS });
-		sandboxes.push(importSandbox);
-		const pollClock = new PinnableClock();
-		const pollSandbox = await startSandbox({ seed: ACTIVE_COPY_TICKETS, now: pollClock.now });
-		sandboxes.push(pollSandbox);
+		const [clock, pollClock] = [new PinnableClock(), new PinnableClock()];
+		const sandbox = await start(SEEDED_TICKETS, clock);
+		const importSandbox = await start(ACTIVE_COPY_TICKETS);
+		const pollSandbox = await start(ACTIVE_COPY_TICKETS, pollClock);
 		const scheduled = scheduledImportCopy(e2e, importSandbox);
 		const polling = activePollCopy(examples, pollSandbox);
 
@@ -73,7 +60,7 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), ...planWorkflows(examples), scheduled.workflow, polling.workflow].map((w) => w.json);
 		await importWorkflows(folder, workflows);
 		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
-		return { sandbox, clock, folder, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
+		return { folder, install, examples, e2e, sandbox, clock, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
 	} catch (error) {
 		await Promise.all(sandboxes.map((s) => s.stop()));
 		throw error;
@@ -83,25 +70,25 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 async function runVersion(version: string, packed: PackedPackage): Promise<Totals> {
 	const examples = exampleWorkflows();
 	const e2e = e2eWorkflows();
-	let instance: Instance | undefined;
-	const current = (): Instance => {
+	let instance: CliContext | undefined;
+	const current = (): CliContext => {
 		if (!instance) throw new Error('no instance');
 		return instance;
 	};
 	const cli = new Suite(`n8n ${version}: headless runs (n8n execute)`);
-	addCliCases(cli, examples, () => ({ ...current(), examples, e2e }));
+	addCliCases(cli, examples, current);
 	let rest: N8nRestClient | undefined;
 	let running: RunningN8n | undefined;
 	const server = new Suite(`n8n ${version}: server (n8n start)`);
-	const serverContext = () => {
+	const serverContext = (): ServerContext => {
 		if (!rest || !running) throw new Error('no server');
-		return { ...current(), rest, url: running.url, install: current().folder.install, examples };
+		return { ...current(), rest, url: running.url };
 	};
 	addServerCases(server, serverContext);
 	addWebhookCases(server, version, serverContext);
 	addScheduleCases(server, serverContext);
 	addPollCases(server, serverContext);
-	addStandInCase(server, () => ({ ...serverContext(), e2e }));
+	addStandInCase(server, serverContext);
 	addPlanCases(server, serverContext);
 	addAiCases(server, version, serverContext);
 

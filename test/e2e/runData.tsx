@@ -27,7 +27,6 @@ export function nodeOutput(run: PrintedRun, nodeName: string): IDataObject[] {
 	return runs.flatMap((taskData) => taskData.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
-/** The single item a node put out. */
 export function onlyItem(run: PrintedRun, nodeName: string): IDataObject {
 	const items = nodeOutput(run, nodeName);
 	if (items.length !== 1) throw new Error(`node "${nodeName}" put out ${items.length} items, expected 1`);

@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../../sandbox';
-import { INCREMENTAL_EXAMPLE, SCHEDULE_SECONDS, type ActiveCopy } from './activeCopies';
+import { INCREMENTAL_EXAMPLE, SCHEDULE_SECONDS } from './activeCopies';
+import type { ServerContext } from './context';
 import { executionRun, isFinished, waitForExecutions } from './executions';
-import type { N8nInstall } from './n8n/n8nInstall';
-import type { ExecutionSummary, N8nRestClient } from './n8n/restClient';
+import type { ExecutionSummary } from './n8n/restClient';
 import { nodeOutput, nodeOutputIfRan } from './runData';
 import type { Suite } from './suite';
-
-export interface ScheduleContext {
-	rest: N8nRestClient;
-	install: N8nInstall;
-	/** The incremental import with its watermark in static data, active, on a sandbox of its own. */
-	scheduled: ActiveCopy;
-	importSandbox: Sandbox;
-}
 
 /** What one scheduled run read and imported. */
 interface ImportRun {
@@ -25,7 +16,7 @@ interface ImportRun {
 
 // The incremental import as users run a schedule: active, firing every 10 s under `n8n start`, its watermark in the
 // static data n8n saves after each run.
-export function addScheduleCases(suite: Suite, context: () => ScheduleContext): void {
+export function addScheduleCases(suite: Suite, context: () => ServerContext): void {
 	suite.test(
 		`${INCREMENTAL_EXAMPLE} active (Schedule Trigger every ${SCHEDULE_SECONDS} s): every ticket imported exactly once, the run after new tickets imports just those`,
 		async () => {

@@ -34,16 +34,6 @@ export interface JsonSchema {
 	additionalProperties?: boolean;
 }
 
-export interface ScriptedModel {
-	/** e.g. http://127.0.0.1:41234/v1 (the credential's Base URL). */
-	baseUrl: string;
-	model: string;
-	requests: ModelRequest[];
-	/** The chat completion requests, in order. */
-	chats(): ChatRequest[];
-	stop(): Promise<void>;
-}
-
 export const SCRIPTED_MODEL_ID = 'scripted-model';
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -84,7 +74,7 @@ function completion(turn: ScriptedTurn, index: number): unknown {
 }
 
 /** Answers the i-th chat request with `script[i]`; a request past the script gets a 500 that says so. */
-export async function startScriptedModel(script: ScriptedTurn[]): Promise<ScriptedModel> {
+export async function startScriptedModel(script: ScriptedTurn[]) {
 	const requests: ModelRequest[] = [];
 	let turns = 0;
 	const server = createServer((req, res) => {
@@ -120,11 +110,12 @@ export async function startScriptedModel(script: ScriptedTurn[]): Promise<Script
 	});
 	const { port } = server.address() as AddressInfo;
 	return {
+		/** The credential's Base URL. */
 		baseUrl: `http://127.0.0.1:${port}/v1`,
-		model: SCRIPTED_MODEL_ID,
 		requests,
-		chats: () => requests.flatMap((r) => (r.body ? [r.body] : [])),
-		stop: () =>
+		/** The chat completion requests, in order. */
+		chats: (): ChatRequest[] => requests.flatMap((r) => (r.body ? [r.body] : [])),
+		stop: (): Promise<void> =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();
 				server.close(() => resolve());

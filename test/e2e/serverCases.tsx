@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../../sandbox';
+import type { ServerContext } from './context';
 import { SANDBOX_CREDENTIAL_ID, WRONG_SECRET_CREDENTIAL_ID } from './fixtures';
 import type { CredentialImport } from './n8n/cli';
-import type { N8nRestClient } from './n8n/restClient';
 import type { Suite } from './suite';
-
-export interface ServerContext {
-	rest: N8nRestClient;
-	sandbox: Sandbox;
-	credentials: CredentialImport[];
-}
 
 function credential(credentials: CredentialImport[], id: string): CredentialImport {
 	const found = credentials.find((c) => c.id === id);

@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox } from '../../sandbox';
 import { isolateUserFolder, runWorkflow, useNativeRegexEngine } from '../harness';
 import { BENCH_STAND_INS, registerBenchStandIns } from '../harness/benchStandIns';
 import { BASE_NODE_STAND_INS } from '../harness/baseNodeStandIns';
-import { executionRun, isFinished, waitForExecutions } from './executions';
-import { findWorkflow, type WorkflowFile } from './fixtures';
-import type { N8nInstall } from './n8n/n8nInstall';
-import type { N8nRestClient } from './n8n/restClient';
+import type { ServerContext } from './context';
+import { runFromEditor } from './executions';
+import { findWorkflow } from './fixtures';
 import type { PrintedRun } from './runData';
 import type { Suite } from './suite';
 
 export const STAND_INS_WORKFLOW = 'test/e2e/workflows/base-node-stand-ins.json';
-
-export interface StandInContext {
-	rest: N8nRestClient;
-	install: N8nInstall;
-	e2e: WorkflowFile[];
-	/** What the workflow's credential points at; read-only here, so both runs see the same tickets. */
-	sandbox: Sandbox;
-}
 
 type RunData = PrintedRun['data']['resultData']['runData'];
 
@@ -30,7 +20,7 @@ function itemsByNode(runData: RunData): Record<string, unknown> {
 
 // One workflow with every stand-in type (test/harness), run as "Execute workflow" does in real n8n and in the harness
 // against the same sandbox: every node must put out the same items.
-export function addStandInCase(suite: Suite, context: () => StandInContext): void {
+export function addStandInCase(suite: Suite, context: () => ServerContext): void {
 	suite.test(`the harness's stand-ins for n8n-nodes-base put out what n8n's nodes do (${STAND_INS_WORKFLOW}, run from each trigger)`, async () => {
 		const { rest, install, e2e, sandbox } = context();
 		const workflow = findWorkflow(e2e, STAND_INS_WORKFLOW);
@@ -42,11 +32,8 @@ export function addStandInCase(suite: Suite, context: () => StandInContext): voi
 		await registerBenchStandIns();
 
 		for (const trigger of triggers) {
-			const executionId = await rest.runManually(workflow.id, trigger);
-			const executions = await waitForExecutions(rest, workflow.id, `the run from ${trigger}`, (all) => all.some((e) => e.id === executionId && isFinished(e)), 60_000);
-			const execution = executions.find((e) => e.id === executionId && isFinished(e));
-			assert.equal(execution?.status, 'success', `n8n's run from ${trigger}: ${JSON.stringify(execution)}`);
-			const inN8n = await executionRun(rest, install, executionId);
+			const { execution, run: inN8n } = await runFromEditor(rest, install, workflow.id, trigger);
+			assert.equal(execution.status, 'success', `n8n's run from ${trigger}: ${JSON.stringify(execution)}`);
 
 			const inHarness = await runWorkflow(workflow.json, { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } }, { nodeName: trigger });
 			assert.equal(inHarness.error, undefined, `the harness's run from ${trigger} failed: ${inHarness.error?.message}`);

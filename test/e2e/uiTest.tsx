@@ -1,22 +1,15 @@
 // `npm run test:e2e -- --ui [--url URL --sandbox URL]`: the editor in Chromium as a user meets it (CONTRIBUTING.md); each
 // step saves docs/ui-<step>.jpg, and assertions read the page, never pixels.
-import { writeFileSync } from 'node:fs';
-
 import type { Locator, Page } from 'playwright-core';
 
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../sandbox';
+import { waitUntil } from '../harness/wait';
 import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
+import { reportTotals } from './suite';
 
 interface UiTestOptions {
 	url?: string;
 	sandbox: string;
-}
-
-interface StepResult {
-	name: string;
-	ok: boolean;
-	error?: string;
-	screenshot?: string;
 }
 
 const STEP_TIMEOUT = 60_000;
@@ -45,13 +38,9 @@ async function dismissPopups(page: Page): Promise<void> {
 	}
 }
 
-/** Polls `check` (bounded by STEP_TIMEOUT) for what a locator's auto-wait cannot express. */
-async function until(page: Page, what: string, check: () => Promise<boolean>): Promise<void> {
-	const deadline = Date.now() + STEP_TIMEOUT;
-	while (!(await check())) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await page.waitForTimeout(250);
-	}
+/** For what a locator's auto-wait cannot express. */
+function until(what: string, check: () => Promise<boolean>): Promise<true> {
+	return waitUntil(what, async () => ((await check()) ? true : undefined), STEP_TIMEOUT, { intervalMs: 250 });
 }
 
 async function fillParameter(scope: Locator, name: string, value: string): Promise<void> {
@@ -131,12 +120,12 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 	// The service lists 100 tickets a page; scrolling to the end of the list loads the next page.
 	const loaded = await items.count();
 	await items.nth(loaded - 1).scrollIntoViewIfNeeded();
-	await until(page, 'the next page of tickets after scrolling', async () => (await items.count()) > loaded);
+	await until('the next page of tickets after scrolling', async () => (await items.count()) > loaded);
 	const afterScroll = await items.count();
 	console.log(`  list: ${loaded} tickets, ${afterScroll} after scrolling to the end`);
 
 	await page.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input').first().fill('Two-factor');
-	await until(page, 'only tickets matching "Two-factor"', async () => {
+	await until('only tickets matching "Two-factor"', async () => {
 		const texts = await items.allInnerTexts();
 		return texts.length > 0 && texts.every((text) => text.includes('Two-factor'));
 	});
@@ -167,23 +156,8 @@ async function openTrigger(page: Page, url: string, itemName: string, event: str
 	// A trigger with events lists them in the panel first ("On any event", …).
 	await page.getByTestId('node-creator').getByText(event, { exact: true }).first().click();
 	await ndv.getByTestId('node-parameters').waitFor({ timeout: STEP_TIMEOUT });
-	await until(page, `the panel to show ${String(expected)}`, async () => expected.test(await ndv.innerText()));
+	await until(`the panel to show ${String(expected)}`, async () => expected.test(await ndv.innerText()));
 	return [await saveDocsScreenshot(page, screenshot)];
-}
-
-async function runStep(results: StepResult[], name: string, step: () => Promise<string[] | void>): Promise<boolean> {
-	const started = Date.now();
-	try {
-		const shots = (await step()) ?? [];
-		results.push({ name, ok: true, screenshot: shots.join(', ') });
-		console.log(`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)${shots.length ? `: ${shots.join(', ')}` : ''}`);
-		return true;
-	} catch (error) {
-		const text = error instanceof Error ? error.message : String(error);
-		results.push({ name, ok: false, error: text });
-		console.error(`✗ ${name}: ${text}`);
-		throw error;
-	}
 }
 
 async function main(): Promise<void> {
@@ -192,24 +166,33 @@ async function main(): Promise<void> {
 	const options = parseArguments(process.argv.slice(2));
 	const { url, env } = await editorEnvironment(options.url, (line) => console.log(line));
 	const sandboxUrl = env?.sandbox.baseUrl ?? options.sandbox;
-	const results: StepResult[] = [];
+	let passed = 0;
+	// Each step needs the one before: the first failure ends the run.
+	const step = async (name: string, run: () => Promise<string[] | void>): Promise<void> => {
+		const started = Date.now();
+		try {
+			const shots = (await run()) ?? [];
+			passed++;
+			console.log(`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)${shots.length ? `: ${shots.join(', ')}` : ''}`);
+		} catch (error) {
+			console.error(`✗ ${name}: ${error instanceof Error ? error.message : String(error)}`);
+			throw error;
+		}
+	};
 	try {
 		await withBrowserPage('ui-test', async (page) => {
-			await runStep(results, 'sign in', () => logIn(page, url));
-			await runStep(results, 'credential: test succeeds, a wrong secret fails', () => createCredential(page, url, sandboxUrl));
-			await runStep(results, 'node panel → Ticket → Get, ticket from list, execute', () => getTicketFromList(page, url));
-			await runStep(results, 'webhook trigger: production URL notice', () =>
+			await step('sign in', () => logIn(page, url));
+			await step('credential: test succeeds, a wrong secret fails', () => createCredential(page, url, sandboxUrl));
+			await step('node panel → Ticket → Get, ticket from list, execute', () => getTicketFromList(page, url));
+			await step('webhook trigger: production URL notice', () =>
 				openTrigger(page, url, 'Support Ticket', 'On any event', /copy the Production URL above/i, 'ui-webhook-trigger.jpg'),
 			);
-			await runStep(results, 'poll trigger', () => openTrigger(page, url, 'Support Ticket Poll', 'On new ticket', /Poll Times/, 'ui-poll-trigger.jpg'));
+			await step('poll trigger', () => openTrigger(page, url, 'Support Ticket Poll', 'On new ticket', /Poll Times/, 'ui-poll-trigger.jpg'));
 		});
 	} finally {
 		await env?.stop();
-		const passed = results.filter((result) => result.ok).length;
 		// A step that never ran after a failure counts as failed too.
-		const failed = STEP_COUNT - passed;
-		if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify({ passed, failed }));
-		console.log(`${passed} passed, ${failed} failed`);
+		reportTotals({ passed, failed: STEP_COUNT - passed }, 'the editor in Chromium');
 	}
 }
 

@@ -1,10 +1,10 @@
-// The Data Table editions of the sync examples run node by node as their JSON says, without n8n: our nodes through the
-// harness against the sandbox, the Code nodes' own JavaScript, the Switch, If and Split Out expressions, and the Data
-// Table nodes' filters on tables in memory. Enough to replay an interleaving of executions exactly (a hook runs before
-// a node); n8n's own nodes are proven in real n8n by `npm run test:sync`. Any parameter this does not know throws.
+// The Data Table sync examples node by node as their JSON says, without n8n: our nodes through the harness, the Code nodes'
+// JavaScript, Switch, If and Split Out expressions, Data Table filters on tables in memory; a hook before a node replays an
+// interleaving of executions exactly. n8n's own nodes: `npm run test:sync`. Any parameter this does not know throws.
 import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
 
 import { chainWorkflow, runWorkflow, workflowNode, type WorkflowJson } from '../harness';
+import { evaluate, named, type Runs, selector, type Selector } from './postgresExamples';
 
 export type Row = IDataObject & { id: number };
 
@@ -34,15 +34,9 @@ export class DataTables {
 	}
 
 	remove(table: string, rows: Row[]): void {
-		this.tables.set(
-			table,
-			this.rows(table).filter((row) => !rows.includes(row)),
-		);
+		this.tables.set(table, this.rows(table).filter((row) => !rows.includes(row)));
 	}
 }
-
-/** Each run of a node: the items of each of its outputs. */
-export type Runs = Map<string, IDataObject[][][]>;
 
 export interface ExampleRun {
 	runs: Runs;
@@ -57,37 +51,9 @@ export interface RunContext {
 	before?: Record<string, () => Promise<void>>;
 }
 
-type Selector = (name: string) => {
-	isExecuted: boolean;
-	first: (output?: number, run?: number) => { json: IDataObject };
-	all: (output?: number, run?: number) => Array<{ json: IDataObject }>;
-};
-
-function selector(runs: Runs): Selector {
-	return (name) => {
-		const items = (output = 0, run?: number) => {
-			const all = runs.get(name);
-			if (!all) throw new Error(`$('${name}') has not run`);
-			return all[run ?? all.length - 1][output] ?? [];
-		};
-		return {
-			isExecuted: runs.has(name),
-			first: (output, run) => {
-				const first = items(output, run)[0];
-				if (!first) throw new Error(`$('${name}') has no item`);
-				return { json: first };
-			},
-			all: (output, run) => items(output, run).map((json) => ({ json })),
-		};
-	};
-}
-
 /** A parameter as n8n resolves it for one item: `={{ … }}` evaluated on `$json` and the nodes run so far, anything else as it is. */
 function resolve(value: unknown, json: IDataObject, runs: Runs): unknown {
-	if (typeof value !== 'string' || !value.startsWith('=')) return value;
-	const body = /^=\{\{ (.*) \}\}$/s.exec(value)?.[1];
-	if (body === undefined) throw new Error(`${value} is not one expression`);
-	return (new Function('$json', '$', `return (${body});`) as (j: IDataObject, s: Selector) => unknown)(json, selector(runs));
+	return typeof value === 'string' && value.startsWith('=') ? evaluate(value, json, runs) : value;
 }
 
 function only(node: INode, known: string[]): void {
@@ -101,26 +67,21 @@ interface Condition {
 	keyValue: unknown;
 }
 
+/** The Data Table conditions modelled here; an ordering never matches a missing (null) value. */
+const COMPARE: Record<string, (stored: never, wanted: never) => boolean> = {
+	eq: (stored, wanted) => stored === wanted,
+	neq: (stored, wanted) => stored !== wanted,
+	lt: (stored, wanted) => stored !== null && stored < wanted,
+	lte: (stored, wanted) => stored !== null && stored <= wanted,
+	gt: (stored, wanted) => stored !== null && stored > wanted,
+	gte: (stored, wanted) => stored !== null && stored >= wanted,
+};
+
 function matches(row: Row, conditions: Condition[], json: IDataObject, runs: Runs): boolean {
 	return conditions.every(({ keyName, condition, keyValue }) => {
-		const stored = row[keyName] ?? null;
-		const wanted = resolve(keyValue, json, runs) as never;
-		switch (condition) {
-			case 'eq':
-				return stored === wanted;
-			case 'neq':
-				return stored !== wanted;
-			case 'lt':
-				return stored !== null && (stored as never) < wanted;
-			case 'lte':
-				return stored !== null && (stored as never) <= wanted;
-			case 'gt':
-				return stored !== null && (stored as never) > wanted;
-			case 'gte':
-				return stored !== null && (stored as never) >= wanted;
-			default:
-				throw new Error(`Data Table condition ${condition} is not modelled here`);
-		}
+		const compare = COMPARE[condition];
+		if (!compare) throw new Error(`Data Table condition ${condition} is not modelled here`);
+		return compare((row[keyName] ?? null) as never, resolve(keyValue, json, runs) as never);
 	});
 }
 
@@ -237,11 +198,6 @@ async function execute(node: INode, items: IDataObject[], runs: Runs, context: R
  */
 export async function runExample(workflow: WorkflowJson, start: string, items: IDataObject[], context: RunContext): Promise<ExampleRun> {
 	const runs: Runs = new Map();
-	const named = (name: string) => {
-		const node = workflow.nodes.find((n) => n.name === name);
-		if (!node) throw new Error(`no node ${name}`);
-		return node;
-	};
 	const stack: Array<{ name: string; items: IDataObject[] }> = [];
 	const finish = (name: string, outputs: IDataObject[][]) => {
 		runs.set(name, [...(runs.get(name) ?? []), outputs]);
@@ -255,7 +211,7 @@ export async function runExample(workflow: WorkflowJson, start: string, items: I
 	for (let step = 0; stack.length; step++) {
 		if (step > 1000) throw new Error('more than 1000 node runs: a loop that does not end');
 		const { name, items: input } = stack.pop() as { name: string; items: IDataObject[] };
-		const node = named(name);
+		const node = named(workflow, name);
 		await context.before?.[name]?.();
 		const outputs = await execute(node, node.executeOnce ? input.slice(0, 1) : input, runs, context);
 		if (node.alwaysOutputData && outputs.every((o) => o.length === 0)) outputs[0] = [{}];

@@ -1,12 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { createPoller, repoPath, runWorkflow, startWebhookReceiver, type WorkflowJson } from '../harness';
+import { createPoller, repoPath, runWorkflow, startWebhookReceiver } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { pollingTables, POSTGRES_CREDENTIAL } from './postgresExamples';
+import { load, pollingTables, POSTGRES_CREDENTIAL } from './postgresExamples';
 
-const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const SANDBOX_CREDENTIAL = { supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } };
 
 let sandbox: Sandbox;

@@ -1,20 +1,12 @@
 // examples/large-account-import.json without n8n (in real n8n: `npm run test:sync -- --proof large-import`): one page
 // per execution, the next started without waiting, successes not saved, the cursor in a Data Table, Sync 1's rows.
-import { readFileSync } from 'node:fs';
-
-import { repoPath, type WorkflowJson } from '../harness';
+import type { WorkflowJson } from '../harness';
+import { evaluate, load, named } from './postgresExamples';
 
 type Json = Record<string, unknown>;
-type Node = WorkflowJson['nodes'][number];
 
-const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const workflow = load('large-account-import.json');
 const sync1 = load('sync-initial-import.json');
-const byName = (wf: WorkflowJson, name: string): Node => {
-	const node = wf.nodes.find((n) => n.name === name);
-	if (!node) throw new Error(`no node ${name}`);
-	return node;
-};
 /** Names of the nodes an output of `from` leads to. */
 const next = (from: string, output = 0): string[] => (workflow.connections[from]?.main[output] ?? []).map((c) => c.node);
 /** Every node reachable from `from`. */
@@ -32,21 +24,19 @@ function reachable(from: string): Set<string> {
 	walk(from);
 	return seen;
 }
-/** An `={{ … }}` expression evaluated with `$json` only. */
-const evaluate = (expression: string, json: Json): unknown => new Function('$json', `return ${expression.replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(json);
-const columns = (wf: WorkflowJson, table: string) => byName(wf, `Table ${table}`).parameters.columns;
+const columns = (wf: WorkflowJson, table: string) => named(wf, `Table ${table}`).parameters.columns;
 
 describe('examples/large-account-import.json (Data Tables, one page per execution)', () => {
 	it('starts by hand or as its own sub-workflow, calls itself for the next page without waiting, and does not save successful executions', () => {
-		expect(byName(workflow, 'Start Import').type).toBe('n8n-nodes-base.manualTrigger');
-		expect(byName(workflow, 'Next Page')).toMatchObject({ type: 'n8n-nodes-base.executeWorkflowTrigger', parameters: { inputSource: 'passthrough' } });
+		expect(named(workflow, 'Start Import').type).toBe('n8n-nodes-base.manualTrigger');
+		expect(named(workflow, 'Next Page')).toMatchObject({ type: 'n8n-nodes-base.executeWorkflowTrigger', parameters: { inputSource: 'passthrough' } });
 		expect(next('Start Import')).toEqual(['Table st_tickets']);
 		expect(next('Next Page')).toEqual(['Table st_tickets']);
-		const call = byName(workflow, 'Import Next Page');
+		const call = named(workflow, 'Import Next Page');
 		expect(call.type).toBe('n8n-nodes-base.executeWorkflow');
 		expect(call.parameters).toMatchObject({ source: 'database', mode: 'once', workflowId: { value: '={{ $workflow.id }}' }, options: { waitForSubWorkflow: false } });
 		expect(next('More Pages?', 0)).toEqual(['Import Next Page']);
-		const more = (byName(workflow, 'More Pages?').parameters.conditions as { conditions: Json[] }).conditions;
+		const more = (named(workflow, 'More Pages?').parameters.conditions as { conditions: Json[] }).conditions;
 		expect(more).toEqual([expect.objectContaining({ leftValue: '={{ $json.value }}', rightValue: 'done', operator: { type: 'string', operation: 'notEquals' } })]);
 		expect(next('More Pages?', 1)).toEqual([]);
 		// Successful executions are not saved, failed ones are; branches run in order (v1).
@@ -62,14 +52,14 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		// Each list node runs at most once per execution: nothing leads back into it.
 		for (const list of lists) expect(reachable(list.name).has(list.name)).toBe(false);
 		expect([0, 1, 2].map((output) => next('Tickets or Customers?', output))).toEqual([['Get Page of Tickets'], ['Get Page of Customers'], []]);
-		const route = String(byName(workflow, 'Tickets or Customers?').parameters.output);
+		const route = String(named(workflow, 'Tickets or Customers?').parameters.output);
 		expect(['tickets:', 'tickets:c2', 'customers:', 'customers:k2', 'done'].map((value) => evaluate(route, { value }))).toEqual([0, 0, 1, 1, 2]);
 	});
 
 	it('creates the tables of Sync 1 (same columns) and picks every table from the Table … nodes', () => {
 		for (const table of ['st_tickets', 'st_customers', 'st_state']) {
 			expect({ table, columns: columns(workflow, table) }).toEqual({ table, columns: columns(sync1, table) });
-			expect(byName(workflow, `Table ${table}`).parameters).toMatchObject({ resource: 'table', operation: 'create', tableName: table, options: { createIfNotExists: true } });
+			expect(named(workflow, `Table ${table}`).parameters).toMatchObject({ resource: 'table', operation: 'create', tableName: table, options: { createIfNotExists: true } });
 		}
 		for (const node of workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters.resource === 'row')) {
 			expect({ node: node.name, table: node.parameters.dataTableId }).toEqual({
@@ -92,10 +82,10 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 		] as const) {
 			const table = kind === 'Ticket' ? 'st_tickets' : 'st_customers';
 			const wanted = ((columns(sync1, table) as { column: Array<{ name: string }> }).column ?? []).map((c) => c.name).sort();
-			const rowsNode = byName(workflow, `${kind} Rows of This Page`);
+			const rowsNode = named(workflow, `${kind} Rows of This Page`);
 			expect(next(`Get Page of ${kind}s`)[0]).toBe(rowsNode.name);
 			expect(next(rowsNode.name)).toEqual([`One Item per ${kind}`]);
-			expect(byName(workflow, `One Item per ${kind}`).parameters.fieldToSplitOut).toBe('rows');
+			expect(named(workflow, `One Item per ${kind}`).parameters.fieldToSplitOut).toBe('rows');
 			const [assignment] = (rowsNode.parameters.assignments as { assignments: Json[] }).assignments;
 			expect({ name: assignment.name, type: assignment.type }).toEqual({ name: 'rows', type: 'array' });
 			const rows = evaluate(String(assignment.value), page) as Json[];
@@ -105,12 +95,12 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 			expect(row.updated_ms).toBe(Date.parse(kind === 'Ticket' ? '2026-01-03T00:00:00.000Z' : '2026-01-04T00:00:00.000Z'));
 			expect(kind === 'Ticket' ? [row.description, row.customer_id] : [row.name]).toEqual(kind === 'Ticket' ? [null, 'cus_1'] : [null]);
 
-			const compare = byName(workflow, `Compare with Stored ${kind}s`);
+			const compare = named(workflow, `Compare with Stored ${kind}s`);
 			expect(compare.parameters).toMatchObject({ mergeByFields: { values: [{ field1: key, field2: key }] }, resolve: 'preferInput1', options: { skipFields: 'id,createdAt,updatedAt' } });
 			// Compare Datasets outputs: In A only, Same, Different, In B only.
 			expect([0, 1, 2, 3].map((output) => next(compare.name, output))).toEqual([[`Insert New ${kind}s`], [], [`Update ${kind} If Newer`], []]);
 			for (const name of [`Insert New ${kind}s`, `Update ${kind} If Newer`]) {
-				const mapping = byName(workflow, name).parameters.columns as { mappingMode: string; schema: Array<{ id: string }> };
+				const mapping = named(workflow, name).parameters.columns as { mappingMode: string; schema: Array<{ id: string }> };
 				expect({ name, mode: mapping.mappingMode, columns: mapping.schema.map((c) => c.id).sort() }).toEqual({ name, mode: 'autoMapInputData', columns: wanted });
 			}
 			// The stored rows of the page's created_at range go into Compare's input B.
@@ -121,26 +111,26 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 
 	it('starts at the first ticket page when st_state has no position yet, or when started by hand after done (before reading it)', () => {
 		expect(next('Table st_state')).toEqual(['Position Row Missing?', 'Start Over If Done', 'Read Position']);
-		const y = (name: string) => byName(workflow, name).position[1];
+		const y = (name: string) => named(workflow, name).position[1];
 		expect(y('Position Row Missing?')).toBeLessThan(y('Start Over If Done'));
 		expect(y('Start Over If Done')).toBeLessThan(y('Read Position'));
-		const startOver = byName(workflow, 'Start Over If Done').parameters;
+		const startOver = named(workflow, 'Start Over If Done').parameters;
 		expect(startOver.operation).toBe('update');
 		expect((startOver.columns as { value: Json }).value).toEqual({ key: 'large_import_position', value: 'tickets:' });
 		const [keyFilter, valueFilter] = (startOver.filters as { conditions: Json[] }).conditions;
 		expect(keyFilter).toEqual({ keyName: 'key', condition: 'eq', keyValue: 'large_import_position' });
 		// Only a run started by hand starts over; the next-page executions never match.
-		const matched = (byHand: boolean) => new Function('$', `return ${String(valueFilter.keyValue).replace(/^=\{\{(.*)\}\}$/s, '$1')};`)(() => ({ isExecuted: byHand })) as string;
+		const matched = (byHand: boolean) => evaluate(valueFilter.keyValue, {}, byHand ? { 'Start Import': [{}] } : {});
 		expect([matched(true), matched(false) === 'done']).toEqual(['done', false]);
 		expect(next('Position Row Missing?')).toEqual(['Start at the First Page']);
-		expect((byName(workflow, 'Start at the First Page').parameters.columns as { value: Json }).value).toEqual({ key: 'large_import_position', value: 'tickets:' });
+		expect((named(workflow, 'Start at the First Page').parameters.columns as { value: Json }).value).toEqual({ key: 'large_import_position', value: 'tickets:' });
 	});
 
 	it('saves the position in st_state after the page is written (lower branch), only from the position it started from: tickets, then customers, then done', () => {
 		for (const kind of ['Ticket', 'Customer']) {
-			const page = byName(workflow, `Get Page of ${kind}s`);
-			const save = byName(workflow, `Save ${kind} Position`);
-			const split = byName(workflow, `${kind} Rows of This Page`);
+			const page = named(workflow, `Get Page of ${kind}s`);
+			const save = named(workflow, `Save ${kind} Position`);
+			const split = named(workflow, `${kind} Rows of This Page`);
 			expect(next(page.name)).toEqual([split.name, save.name]);
 			// n8n's v1 order runs the upper branch (the writes) to its end before the lower one.
 			expect(split.position[1]).toBeLessThan(save.position[1]);
@@ -152,12 +142,12 @@ describe('examples/large-account-import.json (Data Tables, one page per executio
 			]);
 			expect(next(save.name)).toEqual(['More Pages?']);
 		}
-		const saved = (kind: string) => String((byName(workflow, `Save ${kind} Position`).parameters.columns as { value: Json }).value.value);
+		const saved = (kind: string) => String((named(workflow, `Save ${kind} Position`).parameters.columns as { value: Json }).value.value);
 		expect(evaluate(saved('Ticket'), { has_more: true, next_cursor: 'c2' })).toBe('tickets:c2');
 		expect(evaluate(saved('Ticket'), { has_more: false, next_cursor: null })).toBe('customers:');
 		expect(evaluate(saved('Customer'), { has_more: true, next_cursor: 'k2' })).toBe('customers:k2');
 		expect(evaluate(saved('Customer'), { has_more: false, next_cursor: null })).toBe('done');
-		const cursor = (kind: string) => String(byName(workflow, `Get Page of ${kind}s`).parameters.cursor);
+		const cursor = (kind: string) => String(named(workflow, `Get Page of ${kind}s`).parameters.cursor);
 		expect(['tickets:', 'tickets:c2'].map((value) => evaluate(cursor('Ticket'), { value }))).toEqual(['', 'c2']);
 		expect(['customers:', 'customers:k2'].map((value) => evaluate(cursor('Customer'), { value }))).toEqual(['', 'k2']);
 	});

@@ -1,5 +1,5 @@
-// No PostgreSQL here: the SQL text is checked and Query Parameters evaluated as the Postgres node 2.6 does (one array,
-// objects as JSON, `undefined` left out). The statements run against PostgreSQL in `npm run test:sync`.
+// What the example tests share (loader, expressions), and the Postgres editions without PostgreSQL: the SQL text, and Query
+// Parameters as the Postgres node 2.6 binds them (one array, objects as JSON, `undefined` left out). Real runs: `npm run test:sync`.
 import { readFileSync } from 'node:fs';
 
 import type { IDataObject, INode } from 'n8n-workflow';
@@ -51,17 +51,31 @@ export function expectedUpsert(table: Table): string {
 
 export type NodeOutputs = Record<string, IDataObject[]>;
 
-/** `$('Node')` over fixed outputs, enough for `.first()`, `.all()`, `.isExecuted`. */
-function selector(outputs: NodeOutputs) {
-	return (name: string) => {
-		const items = outputs[name];
+/** Each run of a node: the items of each of its outputs. */
+export type Runs = Map<string, IDataObject[][][]>;
+
+export type Selector = (name: string) => {
+	isExecuted: boolean;
+	first: (output?: number, run?: number) => { json: IDataObject };
+	all: (output?: number, run?: number) => Array<{ json: IDataObject }>;
+};
+
+/** `$('Node')` over the runs so far: `.first()` and `.all()` of an output and run (default the last), `.isExecuted`. */
+export function selector(runs: Runs): Selector {
+	return (name) => {
+		const items = (output = 0, run?: number) => {
+			const all = runs.get(name);
+			if (!all) throw new Error(`$('${name}') has not run`);
+			return all[run ?? all.length - 1][output] ?? [];
+		};
 		return {
-			isExecuted: items !== undefined,
-			first: () => {
-				if (!items?.length) throw new Error(`$('${name}') has no output in this test`);
-				return { json: items[0] };
+			isExecuted: runs.has(name),
+			first: (output, run) => {
+				const first = items(output, run)[0];
+				if (!first) throw new Error(`$('${name}') has no item`);
+				return { json: first };
 			},
-			all: () => (items ?? []).map((json) => ({ json })),
+			all: (output, run) => items(output, run).map((json) => ({ json })),
 		};
 	};
 }
@@ -69,12 +83,13 @@ function selector(outputs: NodeOutputs) {
 /** `$execution.id` in evaluated expressions. */
 export const EXECUTION_ID = '4711';
 
-/** One `={{ … }}` expression of a parameter, evaluated on `$json` and the given node outputs. */
-export function evaluate(expression: unknown, json: IDataObject, outputs: NodeOutputs = {}): unknown {
+/** One `={{ … }}` expression of a parameter, evaluated on `$json` and the given node outputs (each one run) or runs. */
+export function evaluate(expression: unknown, json: IDataObject, outputs: NodeOutputs | Runs = {}): unknown {
 	const body = /^=\{\{ (.*) \}\}$/s.exec(String(expression))?.[1];
 	if (body === undefined) throw new Error(`${String(expression)} is not one expression`);
-	const run = new Function('$json', '$', '$workflow', '$execution', `return (${body});`) as (j: IDataObject, s: ReturnType<typeof selector>, w: IDataObject, e: IDataObject) => unknown;
-	return run(json, selector(outputs), { id: 'wf' }, { id: EXECUTION_ID });
+	const runs = outputs instanceof Map ? outputs : new Map(Object.entries(outputs).map(([name, items]) => [name, [[items]]]));
+	const run = new Function('$json', '$', '$workflow', '$execution', `return (${body});`) as (j: IDataObject, s: Selector, w: IDataObject, e: IDataObject) => unknown;
+	return run(json, selector(runs), { id: 'wf' }, { id: EXECUTION_ID });
 }
 
 /** The values the Postgres node binds to $1, $2, … for one input item. */

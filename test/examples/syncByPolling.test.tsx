@@ -1,20 +1,13 @@
 // examples/sync-by-polling.json without a Data Table node: the triggers' parameters (run against the sandbox) and the
 // rows they map to. The whole flow, overlapping executions included: `npm run test:sync -- --proof polling`.
-import { readFileSync } from 'node:fs';
-
 import type { IDataObject, INode, INodeProperties, INodeType } from 'n8n-workflow';
 
-import { createPoller, credentialsFor, loadPackageTypes, repoPath, type WorkflowJson } from '../harness';
+import { createPoller, credentialsFor, loadPackageTypes, type WorkflowJson } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { evaluate } from './postgresExamples';
+import { evaluate, load, named as namedIn } from './postgresExamples';
 
-const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const workflow = load('sync-by-polling.json');
-const named = (name: string) => {
-	const found = workflow.nodes.find((n) => n.name === name);
-	if (!found) throw new Error(`no node ${name}`);
-	return found;
-};
+const named = (name: string) => namedIn(workflow, name);
 const initialImport = load('sync-initial-import.json');
 const reference = (name: string) => initialImport.nodes.find((n) => n.name === name) as INode;
 

@@ -1,14 +1,11 @@
 // The sync examples' own rules, read from their JSON. What their Plan … Writes Code nodes decide is proven in real n8n:
 // `npm run test:sync` (test/e2e/sync/) and `npm run test:e2e` (planCases.tsx, the orders the proof cannot force).
-import { readFileSync } from 'node:fs';
-
-import { repoPath, type WorkflowJson } from '../harness';
+import { load } from './postgresExamples';
 
 // incremental-import and large-account-import write into the same st_tickets table (a stored row only by a newer state).
 const SYNC_FILES = ['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json', 'incremental-import.json', 'large-account-import.json'];
 // Sync 1, 2 and 3: each write is planned by a Code node (Plan … Writes).
 const PLANNED_FILES = ['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json'];
-const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 
 type Json = Record<string, unknown>;
 

@@ -1,17 +1,14 @@
-// Two versions of one record within one second of a service whose timestamps are whole seconds carry the very same
-// updated_at. Sync 2 and Sync 3 of the Data Table edition (examples/sync-webhooks.json, sync-reconcile.json) run as their
-// JSON says (dataTableExamples.tsx) against the sandbox on a clock of the test's own; the orders of executions are forced
-// with a hook, no timing. In real n8n, with whatever order the machine gives: `npm run test:sync`.
-import { readFileSync } from 'node:fs';
-
+// Two versions of one record within one second carry the same updated_at on a service with whole-second timestamps. Sync 2
+// and 3 of the Data Table edition replayed (dataTableExamples.tsx) on the test's clock, the orders of executions forced by a
+// hook, no timing. In real n8n, with whatever order the machine gives: `npm run test:sync`.
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, repoPath, type WorkflowJson } from '../harness';
+import { credentialsFor } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { compareCustomers, compareTickets, describeDifference } from '../e2e/sync/compareCopy';
 import { DataTables, runExample, type RunContext } from './dataTableExamples';
+import { load } from './postgresExamples';
 
-const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 const webhooks = load('sync-webhooks.json');
 const reconcile = load('sync-reconcile.json');
 

@@ -38,16 +38,13 @@ export interface MisbehavingProxy extends RawServer {
 	setRules(rules: MisbehaviourRule[]): void;
 }
 
-function track(server: Server): Set<Socket> {
+/** Listens on a free port of 127.0.0.1; `stop()` destroys the open sockets first. */
+async function listen(server: Server): Promise<{ baseUrl: string; stop(): Promise<void> }> {
 	const sockets = new Set<Socket>();
 	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	return sockets;
-}
-
-async function listen(server: Server, sockets: Set<Socket>): Promise<{ baseUrl: string; stop(): Promise<void> }> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
@@ -67,8 +64,7 @@ export async function startRawServer(handle: (req: IncomingMessage, res: import(
 		req.resume();
 		req.on('end', () => handle(req, res));
 	});
-	const sockets = track(server);
-	return { received, ...(await listen(server, sockets)) };
+	return { received, ...(await listen(server)) };
 }
 
 /** A pass-through proxy misbehaving on chosen requests as the sandbox cannot; bytes forwarded unchanged, so signatures hold. */
@@ -127,12 +123,10 @@ export async function startMisbehavingProxy(targetBaseUrl: string): Promise<Misb
 			res.end(body);
 		});
 	});
-	const sockets = track(server);
-	const listening = await listen(server, sockets);
 	return {
 		received,
 		misbehaved,
-		...listening,
+		...(await listen(server)),
 		setRules(next) {
 			rules = next.map((rule) => ({ ...rule, left: rule.times }));
 			received.length = 0;

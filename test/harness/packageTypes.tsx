@@ -21,8 +21,6 @@ export const PACKAGE_NAME = 'n8n-nodes-support-ticket';
 export interface PackageTypes {
 	nodeTypes: INodeTypes;
 	credentialTypes: Map<string, ICredentialType>;
-	/** Node type names as workflows reference them, e.g. `n8n-nodes-support-ticket.supportTicket`. */
-	nodeNames: string[];
 	/** Node types known by name; `addNodeTypes` adds to it. */
 	byName: Map<string, INodeType | IVersionedNodeType>;
 }
@@ -64,12 +62,7 @@ async function load(): Promise<PackageTypes> {
 			return {};
 		},
 	};
-	return {
-		nodeTypes,
-		credentialTypes,
-		nodeNames: [...byName.keys()].filter((name) => name.startsWith(`${PACKAGE_NAME}.`)),
-		byName,
-	};
+	return { nodeTypes, credentialTypes, byName };
 }
 
 /** Tests run from source, the package from dist/: a missing or older dist/ fails with the fix. */

@@ -64,16 +64,7 @@ export async function runWorkflow(
 		settings: workflowJson.settings ?? {},
 		staticData: workflowJson.staticData,
 	};
-	const workflow = new Workflow({
-		id: workflowData.id,
-		name: workflowData.name,
-		nodes: workflowData.nodes,
-		connections: workflowData.connections,
-		active: false,
-		nodeTypes,
-		settings: workflowData.settings,
-		staticData: workflowData.staticData,
-	});
+	const workflow = new Workflow({ ...workflowData, nodeTypes });
 
 	const hooks = new ExecutionLifecycleHooks(mode, `harness-${Date.now()}`, workflowData);
 	let finish: (run: IRun) => void = () => undefined;

@@ -1,6 +1,5 @@
-// One swc configuration for jest (jest.config.js) and for the node processes tests start
-// (register.js): the JavaScript tsc emits for tsconfig.json (CommonJS, ES2021, class fields
-// assigned, not defined), without the type check, which `npm test` runs with tsc.
+// One swc configuration for jest (jest.config.js) and the node processes tests start (register.js): what tsc emits
+// for tsconfig.json (CommonJS, ES2021, class fields assigned, not defined), without the type check (`npm test` has tsc).
 /** @param {string} filename */
 function swcOptions(filename) {
 	return {

@@ -84,13 +84,10 @@ export async function testCredential(
 	} catch (error) {
 		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
 		if (cause?.response) {
-			const rule = rules.find((r) => r.type === 'responseCode' && r.properties.value === cause.response?.status);
-			if (rule) return { status: 'Error', message: rule.properties.message, httpCode: cause.response.status };
-			return {
-				status: 'Error',
-				message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
-				httpCode: cause.response.status,
-			};
+			const { status, statusText } = cause.response;
+			const rule = rules.find((r) => r.type === 'responseCode' && r.properties.value === status);
+			const message = rule?.properties.message ?? (statusText || `Received HTTP status code: ${status}`);
+			return { status: 'Error', message, httpCode: status };
 		}
 		return { status: 'Error', message: cause?.code ?? (error as Error).message };
 	}

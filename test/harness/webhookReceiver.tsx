@@ -8,7 +8,6 @@ import {
 	type INode,
 	type IWebhookData,
 	type IWebhookResponseData,
-	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { activeWorkflow, StoredStaticData } from './activeWorkflow';
@@ -27,9 +26,8 @@ export interface ReceivedDelivery {
 }
 
 export interface WebhookReceiver {
-	/** Production URL of the trigger: `<origin>/webhook/<webhookId>/<path>`. */
+	/** Production URL of the trigger: `http://127.0.0.1:<port>/webhook/<webhookId>/<path>`. */
 	url: string;
-	origin: string;
 	deliveries: ReceivedDelivery[];
 	/** Executions started, in order. */
 	executions: WorkflowRun[];
@@ -54,7 +52,6 @@ export async function startWebhookReceiver(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	triggerName: string,
-	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<WebhookReceiver> {
 	const { nodeTypes, credentialTypes } = await loadPackageTypes();
 	const trigger = workflowJson.nodes.find((node) => node.name === triggerName);
@@ -134,7 +131,7 @@ export async function startWebhookReceiver(
 			workflowExecuteAdditionalData: data,
 			webhookId,
 		} as IWebhookData;
-		const context = new WebhookContext(workflow, node, data, mode, webhookData, [], null);
+		const context = new WebhookContext(workflow, node, data, 'webhook', webhookData, [], null);
 		let result: IWebhookResponseData;
 		try {
 			result = await nodeType.webhook!.call(context);
@@ -159,7 +156,7 @@ export async function startWebhookReceiver(
 		stored.saveIfChanged(staticData);
 		if (result.workflowData !== undefined) {
 			const run = await runWorkflow({ ...workflowJson, staticData: stored.load() }, credentials, {
-				mode,
+				mode: 'webhook',
 				nodeName: triggerName,
 				data: result.workflowData,
 			});
@@ -169,10 +166,8 @@ export async function startWebhookReceiver(
 	}
 
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return {
-		url: `${origin}${webhookPath}`,
-		origin,
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${webhookPath}`,
 		deliveries,
 		executions,
 		get staticData() {

@@ -66,8 +66,8 @@ async function startCli(args: string[]): Promise<{ cli: ChildProcess; baseUrl: s
 	return { cli, baseUrl, output };
 }
 
-async function stopCli(cli: ChildProcess): Promise<number | null> {
-	return await new Promise<number | null>((resolve) => {
+function stopCli(cli: ChildProcess): Promise<number | null> {
+	return new Promise((resolve) => {
 		cli.once('exit', (code) => resolve(code));
 		cli.kill('SIGTERM');
 	});
@@ -76,16 +76,13 @@ async function stopCli(cli: ChildProcess): Promise<number | null> {
 describe('sandbox command line', () => {
 	it('starts as the README says: 250 tickets and the default key and secret without --seed, none with --seed 0; exits cleanly on SIGTERM', async () => {
 		const seeded = await startCli([]);
+		const client = new TestClient(seeded.baseUrl);
 		try {
 			expect(seeded.output).toContain('seeded     250 tickets');
-			const client = new TestClient(seeded.baseUrl, 'sandbox-key', 'sandbox-secret');
-			try {
-				const page = (await client.get('/tickets?per_page=100')).json as { data: unknown[]; meta: { has_more: boolean } };
-				expect([page.data.length, page.meta.has_more]).toEqual([100, true]);
-			} finally {
-				client.close();
-			}
+			const page = (await client.get('/tickets?per_page=100')).json as { data: unknown[]; meta: { has_more: boolean } };
+			expect([page.data.length, page.meta.has_more]).toEqual([100, true]);
 		} finally {
+			client.close();
 			expect(await stopCli(seeded.cli)).toBe(0);
 		}
 		const empty = await startCli(['--seed', '0']);

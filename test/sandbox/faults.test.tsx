@@ -8,8 +8,6 @@ describe('sandbox fault injection', () => {
 	const { sandbox, client } = useSandboxClient({ seed: 5, now: clock.now });
 	const newTicket = { subject: 's', description: 'd', customer: { email: 'fault@example.com' } };
 
-	afterEach(() => sandbox.setFaults({}));
-
 	it('answers 429 rate_limited and 503 unavailable with Retry-After in seconds (default 1)', async () => {
 		sandbox.setFaults({ rate429: 1, retryAfter: 7 });
 		const limited = await client.get('/tickets');

@@ -5,24 +5,16 @@ import http from 'node:http';
 
 export const API = '/api/v1/external';
 
-export interface ListMeta {
-	per_page: number;
-	has_more: boolean;
-	next_cursor: string | null;
-}
-
 export interface ListBody<T> {
 	data: T[];
-	meta: ListMeta;
+	meta: { per_page: number; has_more: boolean; next_cursor: string | null };
 }
 
 export interface ItemBody<T> {
 	data: T;
 }
 
-export interface ErrorResponseBody {
-	error: { code: string; message: string; details?: Record<string, unknown> };
-}
+type ApiErrorBody = { code: string; message: string; details?: Record<string, unknown> };
 
 export interface TestResponse {
 	status: number;
@@ -140,8 +132,8 @@ export class TestClient {
 }
 
 /** The error body of a response, asserting it has the documented shape. */
-export function errorOf(response: TestResponse): ErrorResponseBody['error'] {
-	const body = response.json as ErrorResponseBody;
+export function errorOf(response: TestResponse): ApiErrorBody {
+	const body = response.json as { error?: ApiErrorBody };
 	if (typeof body?.error?.code !== 'string' || typeof body.error.message !== 'string') {
 		throw new Error(`not an error body: ${response.status} ${response.text}`);
 	}

@@ -1,17 +1,12 @@
-import { startedInBeforeAll } from '../harness/useSandbox';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/server';
+import { startedInBeforeAll, useSandbox } from '../harness/useSandbox';
+import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { TestClient } from './testClient';
 
-/** A sandbox for the enclosing block and a client signing with its key on its clock (`options.now`). */
+/** `useSandbox` (test/harness) and a client signing with its key on its clock (`options.now`). */
 export function useSandboxClient(options: SandboxOptions = {}): { sandbox: Sandbox; client: TestClient } {
-	let started: { sandbox: Sandbox; client: TestClient } | undefined;
-	beforeAll(async () => {
-		const sandbox = await startSandbox(options);
-		started = { sandbox, client: new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, options.now) };
-	});
-	afterAll(async () => {
-		started?.client.close();
-		await started?.sandbox.stop();
-	});
-	return { sandbox: startedInBeforeAll(() => started?.sandbox), client: startedInBeforeAll(() => started?.client) };
+	const { sandbox } = useSandbox(options);
+	let client: TestClient | undefined;
+	beforeAll(() => (client = new TestClient(sandbox.baseUrl, sandbox.apiKey, sandbox.apiSecret, options.now)));
+	afterAll(() => client?.close());
+	return { sandbox, client: startedInBeforeAll(() => client) };
 }

@@ -3,12 +3,8 @@ import path from 'node:path';
 
 import type { N8nInstall } from './n8nInstall';
 
-interface Flatted {
-	parse(text: string): unknown;
-}
-
 /** Run data is serialized with `flatted`: parsed with the install's own copy, so the format matches the version under test. */
 export function parseExecutionData(install: N8nInstall, text: string): unknown {
 	const requireFromN8n = createRequire(path.join(install.dir, 'node_modules', 'n8n', 'package.json'));
-	return (requireFromN8n('flatted') as Flatted).parse(text);
+	return (requireFromN8n('flatted') as { parse(text: string): unknown }).parse(text);
 }

@@ -65,7 +65,7 @@ export interface N8nInstall {
 }
 
 /** The caller's environment without npm's and n8n's own variables, which would leak into the child. */
-export function cleanEnvironment(): NodeJS.ProcessEnv {
+function cleanEnvironment(): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (/^(npm_|N8N_|DB_|INIT_CWD$)/i.test(key)) continue;
@@ -100,24 +100,17 @@ async function installInto(dir: string, target: N8nTarget, node: NodeRuntime, lo
 	writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, '\t')}\n`);
 	// Install scripts would try to download prebuilt binaries (kafka, sqlite3) from outside the
 	// registry: skip them all, then build the one native module n8n needs, sqlite3, from source.
-	log(`npm install n8n@${target.version} (Node ${node.version}) …`);
-	let stopProgress = reportProgress(`installing n8n ${target.version}`, log, dir);
-	try {
-		await runChecked('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', '--loglevel=error'], {
-			cwd: dir,
-			env,
-			timeoutMs: 30 * 60_000,
-		});
-	} finally {
-		stopProgress();
-	}
-	log('building sqlite3 from source …');
-	stopProgress = reportProgress('building sqlite3', log);
-	try {
-		await runChecked('npm', ['rebuild', 'sqlite3', '--loglevel=error'], { cwd: dir, env, timeoutMs: 20 * 60_000 });
-	} finally {
-		stopProgress();
-	}
+	const npm = async (phase: string, args: string[], minutes: number, measured?: string): Promise<void> => {
+		log(`${phase} …`);
+		const stopProgress = reportProgress(phase, log, measured);
+		try {
+			await runChecked('npm', [...args, '--loglevel=error'], { cwd: dir, env, timeoutMs: minutes * 60_000 });
+		} finally {
+			stopProgress();
+		}
+	};
+	await npm(`installing n8n ${target.version} (Node ${node.version})`, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact'], 30, dir);
+	await npm('building sqlite3 from source', ['rebuild', 'sqlite3'], 20);
 	const probeFolder = mkdtempSync(path.join(tmpdir(), 'n8n-version-'));
 	try {
 		const { stdout } = await runChecked(node.nodeBin, [path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {

@@ -1,18 +1,7 @@
 // The editor's REST API of a running `n8n start`, as the browser uses it (a session cookie bound to a browser-id header).
-export interface Owner {
-	email: string;
-	password: string;
-	firstName: string;
-	lastName: string;
-}
-
 /** The owner the end-to-end tests and `npm run dev` create (password meets n8n's rules). */
-export const DEV_OWNER: Owner = {
-	email: 'owner@example.com',
-	password: 'Sandbox-owner-1',
-	firstName: 'Sandbox',
-	lastName: 'Owner',
-};
+export const DEV_OWNER = { email: 'owner@example.com', password: 'Sandbox-owner-1', firstName: 'Sandbox', lastName: 'Owner' };
+export type Owner = typeof DEV_OWNER;
 
 /** One row of the executions list. */
 export interface ExecutionSummary {
@@ -23,11 +12,6 @@ export interface ExecutionSummary {
 	/** ISO times; stoppedAt is null while it runs. */
 	startedAt?: string;
 	stoppedAt?: string | null;
-}
-
-/** One execution with its run data, which n8n sends `flatted`-serialized (see executionData.tsx). */
-export interface StoredExecution extends ExecutionSummary {
-	data: string;
 }
 
 export interface RestResponse<T = unknown> {
@@ -76,16 +60,11 @@ export class N8nRestClient {
 		return { status: response.status, body: parsed as T };
 	}
 
-	private async expectOk<T>(method: string, path: string, body?: unknown): Promise<T> {
+	/** A request that must answer 200; returns the answer's `data`. */
+	async expectOk<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await this.request<{ data: T }>(method, path, body);
 		if (response.status !== 200) throw new Error(`${method} /rest${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
 		return response.body.data;
-	}
-
-	/** Whether the instance still waits for its owner account (`/rest/settings`, no login needed). */
-	async ownerIsSetUp(): Promise<boolean> {
-		const settings = await this.expectOk<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
-		return settings.userManagement?.showSetupOnFirstLoad === false;
 	}
 
 	/** Claims a fresh instance (what the "Set up owner account" screen does) and logs in as the owner. */
@@ -102,7 +81,9 @@ export class N8nRestClient {
 
 	/** Owner account set up on a fresh instance, or logged into on one that has it already. */
 	async ensureOwner(owner: Owner): Promise<void> {
-		if (await this.ownerIsSetUp()) await this.login(owner);
+		// `/rest/settings` needs no login.
+		const settings = await this.expectOk<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
+		if (settings.userManagement?.showSetupOnFirstLoad === false) await this.login(owner);
 		else await this.setupOwner(owner);
 	}
 
@@ -118,7 +99,8 @@ export class N8nRestClient {
 		return data.results.map((row) => ({ ...row, id: String(row.id) }));
 	}
 
-	getExecution(id: string): Promise<StoredExecution> {
+	/** One execution with its run data, `flatted`-serialized (executionData.tsx). */
+	getExecution(id: string): Promise<ExecutionSummary & { data: string }> {
 		return this.expectOk('GET', `/executions/${id}`);
 	}
 

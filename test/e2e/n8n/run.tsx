@@ -8,39 +8,24 @@ export interface CommandResult {
 	signal: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
-	durationMs: number;
 }
 
+/** `timeoutMs` (default 10 minutes) kills the command and its process group. */
 export interface RunOptions extends Pick<SpawnOptions, 'cwd' | 'env'> {
-	/** Kill the command (and its process group) after this long; default 10 minutes. */
 	timeoutMs?: number;
-	/** Echo output to this process's stderr while it runs (long installs). */
-	echo?: boolean;
 }
 
-/**
- * Runs a command to completion, collecting its output; never throws on a non-zero exit. Its stdout goes
- * to a file unless echoed: what a process writes to a pipe right before process.exit() is lost when
- * this side reads late (n8n execute prints its run, then exits), a file keeps it all.
- */
+// Runs a command to completion, collecting its output; never throws on a non-zero exit. Its stdout goes to a file: what a
+// process writes to a pipe right before process.exit() is lost when this side reads late (n8n execute prints its run, then exits).
 export function runCommand(command: string, args: string[], options: RunOptions = {}): Promise<CommandResult> {
-	const started = Date.now();
-	const outDir = options.echo ? undefined : mkdtempSync(path.join(tmpdir(), 'command-'));
-	const outFile = outDir && path.join(outDir, 'stdout');
+	const outDir = mkdtempSync(path.join(tmpdir(), 'command-'));
+	const outFile = path.join(outDir, 'stdout');
 	return new Promise<CommandResult>((resolve, reject) => {
-		const out = outFile ? openSync(outFile, 'w') : 'pipe';
+		const out = openSync(outFile, 'w');
 		const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', out, 'pipe'], detached: true });
-		if (typeof out === 'number') closeSync(out);
-		const stdout: Buffer[] = [];
+		closeSync(out);
 		const stderr: Buffer[] = [];
-		child.stdout?.on('data', (chunk: Buffer) => {
-			stdout.push(chunk);
-			process.stderr.write(chunk);
-		});
-		child.stderr?.on('data', (chunk: Buffer) => {
-			stderr.push(chunk);
-			if (options.echo) process.stderr.write(chunk);
-		});
+		child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
 		const timer = setTimeout(() => {
 			if (child.pid) killGroup(child.pid, 'SIGKILL');
 		}, options.timeoutMs ?? 600_000);
@@ -50,15 +35,9 @@ export function runCommand(command: string, args: string[], options: RunOptions 
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolve({
-				code,
-				signal,
-				stdout: outFile ? readFileSync(outFile, 'utf8') : Buffer.concat(stdout).toString('utf8'),
-				stderr: Buffer.concat(stderr).toString('utf8'),
-				durationMs: Date.now() - started,
-			});
+			resolve({ code, signal, stdout: readFileSync(outFile, 'utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
 		});
-	}).finally(() => outDir && rmSync(outDir, { recursive: true, force: true }));
+	}).finally(() => rmSync(outDir, { recursive: true, force: true }));
 }
 
 /** Like runCommand, but a non-zero exit is an error that carries the command's output. */

@@ -1,27 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 import { freePort } from './ports';
 import { killGroup } from './run';
 import type { N8nUserFolder } from './userFolder';
 
-/** A running `n8n start` (editor, REST API and production webhooks). */
+/** A running `n8n start` (editor, REST API and production webhooks); `stop()` is idempotent. */
 export interface RunningN8n {
 	url: string;
-	port: number;
-	child: ChildProcess;
-	/** Everything it printed so far (for diagnostics when something fails). */
-	output(): string;
-	/** SIGTERM, then SIGKILL after a grace period; resolves once the process is gone. Idempotent. */
 	stop(): Promise<void>;
 }
 
+/** `port` defaults to a free one; `echo` copies n8n's output to this process's stderr. */
 export interface StartOptions {
-	/** Default: a free port. */
 	port?: number;
-	/** Echo n8n's output to this process's stderr. */
 	echo?: boolean;
-	timeoutMs?: number;
-	env?: Record<string, string>;
 }
 
 // Printed once webhooks are registered; the readiness endpoint answers earlier than that.
@@ -41,7 +33,6 @@ export async function startN8n(folder: N8nUserFolder, options: StartOptions = {}
 		// Cookies without Secure over plain http on loopback.
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		...options.env,
 	};
 	const child = spawn(folder.install.nodeBin, [folder.install.n8nBin, 'start'], {
 		cwd: folder.root,
@@ -52,6 +43,7 @@ export async function startN8n(folder: N8nUserFolder, options: StartOptions = {}
 	let output = '';
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	let stopped = false;
+	// SIGTERM, then SIGKILL after a grace period; resolves once the process is gone.
 	const stop = async (): Promise<void> => {
 		if (!stopped && child.exitCode === null && child.signalCode === null && child.pid) {
 			stopped = true;
@@ -63,7 +55,7 @@ export async function startN8n(folder: N8nUserFolder, options: StartOptions = {}
 		await exited;
 	};
 	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(() => fail(new Error(`n8n did not get ready within ${options.timeoutMs ?? 180_000} ms`)), options.timeoutMs ?? 180_000);
+		const timer = setTimeout(() => fail(new Error('n8n did not get ready within 180 s')), 180_000);
 		const onData = (chunk: Buffer): void => {
 			output += chunk.toString('utf8');
 			if (options.echo) process.stderr.write(chunk);
@@ -81,5 +73,5 @@ export async function startN8n(folder: N8nUserFolder, options: StartOptions = {}
 		child.once('exit', (code, signal) => fail(new Error(`n8n start exited early (${code ?? signal})`)));
 		child.once('error', fail);
 	});
-	return { url, port, child, output: () => output, stop };
+	return { url, stop };
 }
