@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import type { Sandbox, Ticket } from '../../sandbox';
 import { POLL_EXAMPLE } from './activeCopies';
 import type { ServerContext } from './context';
-import { executionRun, executionsInOrder, runFromEditor } from './executions';
+import { executionRun, runFromEditor, waitForExecutions } from './executions';
 import { findWorkflow, lastSeq } from './fixtures';
 import { nodeOutput, onlyItem } from './runData';
 import type { Suite } from './suite';
-import { sleep, waitUntil } from '../harness/wait';
+import { waitUntil } from '../harness/wait';
 
 const API = '/api/v1/external';
 const TRIGGER = 'On New Ticket';
@@ -20,10 +20,6 @@ function acknowledgement(ticket: Pick<Ticket, 'subject' | 'customer'>): string {
 function isPoll(entry: Sandbox['log'][number]): boolean {
 	return entry.method === 'GET' && entry.pathname === `${API}/tickets`;
 }
-
-// How long n8n may take to start the execution of what a poll emitted, and that execution to
-// write its replies, before the test concludes that the poll emitted nothing.
-const EMIT_GRACE_MS = 5_000;
 
 /** The poll example: run from the editor (manual mode), and active under `n8n start`. */
 export function addPollCases(suite: Suite, context: () => ServerContext): void {
@@ -75,17 +71,19 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 			const created = [first, second, third];
 			const createdAt = Date.now();
 
-			// Within the bound: a poll acknowledges them (the next is at most a minute away), then one
-			// more poll ends without acknowledging anything again.
-			const acknowledgedAt = await waitUntil(
+			// A poll acknowledges them (the next is at most a minute away). A marker created after that is
+			// the next poll's only output: an execution of any poll between would show as a third one.
+			await waitUntil(
 				'a reply on each new ticket',
-				() => (created.every((t) => sandbox.store.listReplies(t.id).length > 0) ? lastSeq(sandbox) : undefined),
+				() => (created.every((t) => sandbox.store.listReplies(t.id).length > 0) ? true : undefined),
 				75_000,
 				{ seen: () => created.map((t) => sandbox.store.listReplies(t.id).length) },
 			);
-			await waitUntil('one more poll after the acknowledgements', () => (sandbox.log.some((e) => e.seq > acknowledgedAt && isPoll(e)) ? true : undefined), 150_000 - (Date.now() - createdAt));
-			await sleep(EMIT_GRACE_MS);
-			const executions = await executionsInOrder(rest, workflowId);
+			pollClock.pin(Math.max(Date.now(), at + 2000));
+			const marker = sandbox.store.createTicket({ subject: 'Polled after the acknowledgements', description: 'e2e', customer });
+			pollClock.release();
+			await waitUntil('a reply on the marker', () => (sandbox.store.listReplies(marker.id).length > 0 ? true : undefined), 150_000 - (Date.now() - createdAt));
+			const executions = await waitForExecutions(rest, workflowId, 'both executions ended', (list) => list.length >= 2 && list.every((e) => e.status !== 'running' && e.status !== 'new'), 30_000);
 
 			for (const ticket of created) {
 				assert.deepEqual(
@@ -99,9 +97,16 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 				olderReplies,
 				'tickets from before the first poll get no acknowledgement',
 			);
-			assert.equal(executions.length, 1, `one execution, from the poll that found the new tickets: ${JSON.stringify(executions)}`);
-			assert.equal(executions[0].mode, 'trigger');
-			assert.equal(executions[0].status, 'success');
+			assert.deepEqual(
+				executions.map((e) => [e.mode, e.status]),
+				[
+					['trigger', 'success'],
+					['trigger', 'success'],
+				],
+				`one execution for the new tickets, one for the marker: ${JSON.stringify(executions)}`,
+			);
+			const markerRun = await executionRun(rest, install, executions[1].id);
+			assert.deepEqual(nodeOutput(markerRun, TRIGGER).map((t) => t.id), [marker.id], 'the marker alone: nothing acknowledged again');
 			const run = await executionRun(rest, install, executions[0].id);
 			assert.deepEqual(
 				nodeOutput(run, TRIGGER).map((t) => t.id),
@@ -112,7 +117,7 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 				nodeOutput(run, 'Acknowledge').map((r) => r.ticket_id),
 				created.map((t) => t.id),
 			);
-			assert.ok(sandbox.log.filter(isPoll).length >= pollsBefore + 2, 'at least the acknowledging poll and the one after it');
+			assert.ok(sandbox.log.filter(isPoll).length >= pollsBefore + 2, 'at least the acknowledging poll and the marker poll');
 		},
 	);
 }
