@@ -89,10 +89,6 @@ async function importByWebhook(context: QueueContext): Promise<string[]> {
 	return (response.body as Array<{ id: string }>).map((item) => item.id);
 }
 
-function ticketIdOf(delivery: WebhookDelivery): string | undefined {
-	return (delivery.payload.data as { id?: string } | null)?.id;
-}
-
 /** The n8n processes of a queue-mode cluster, each with the package from its own user folder. */
 export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	let acceptedDelivery: WebhookDelivery | undefined;
@@ -157,7 +153,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 				customer: { email: 'queue@example.com', name: 'Queue Tester' },
 			});
 			await sandbox.webhooksIdle();
-			const delivery = sandbox.deliveries.find((d) => d.event === 'ticket.created' && ticketIdOf(d) === ticket.id);
+			const delivery = sandbox.deliveries.find((d) => d.event === 'ticket.created' && (d.payload.data as { id?: string } | null)?.id === ticket.id);
 			assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
 			assert.equal(delivery.status, 200, delivery.error);
 			acceptedDelivery = delivery;

@@ -178,14 +178,6 @@ export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir
 	};
 }
 
-export interface QueueN8n {
-	postgres: PostgresServer;
-	redis: RedisServer;
-	cluster: QueueCluster;
-	/** The editor's REST API on main, logged in as the owner. */
-	rest: N8nRestClient;
-}
-
 export interface QueueSetUp extends Omit<ClusterOptions, 'postgres' | 'redis'> {
 	credentials: (postgres: PostgresServer) => CredentialImport[];
 	workflows: Array<{ id: string }>;
@@ -193,8 +185,8 @@ export interface QueueSetUp extends Omit<ClusterOptions, 'postgres' | 'redis'> {
 	active: string[];
 }
 
-/** PostgreSQL, Redis and the cluster with the credentials and workflows imported; each stop is pushed to `stops` once started. */
-export async function startQueueN8n(setUp: QueueSetUp, stops: Array<() => Promise<void>>, log: (line: string) => void): Promise<QueueN8n> {
+/** PostgreSQL, Redis and the cluster with the credentials and workflows imported, the owner logged in on main; each stop is pushed to `stops` once started. */
+export async function startQueueN8n(setUp: QueueSetUp, stops: Array<() => Promise<void>>, log: (line: string) => void) {
 	const { install, packed, workDir } = setUp;
 	const postgres = await startPostgres(workDir);
 	stops.push(postgres.stop);
