@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox, WebhookDelivery } from '../../../sandbox';
-import { nodeOutput, onlyItem } from '../runData';
-import type { Suite } from '../suite';
-import type { ClusterProcess, QueueCluster } from './queueCluster';
 import type { WorkflowFile } from '../fixtures';
-import type { PrintedRun } from '../runData';
-import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples, triggerUrl } from './queueWorkflows';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import type { N8nRestClient } from '../n8n/restClient';
+import { nodeOutput, onlyItem, type PrintedRun } from '../runData';
+import type { Suite } from '../suite';
+import type { ClusterProcess, QueueCluster } from './queueCluster';
+import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples, triggerUrl } from './queueWorkflows';
+import { type ExecutionRecord, finishedExecution, jobForExecution, registeredInstances, storedRun } from './records';
 import type { PostgresServer } from './services/postgresServer';
 import type { RedisServer } from './services/redisServer';
-import { finishedExecution, jobForExecution, registeredInstances, storedRun, type ExecutionRecord } from './records';
-import { sendDelivery } from './signedDelivery';
+import { postJson, sendDelivery } from './signedDelivery';
 
 /** What every queue-mode case gets: the running cluster, its services and the examples imported into it. */
 export interface QueueContext {
@@ -33,24 +32,19 @@ function lastSeq(sandbox: Sandbox): number {
 	return sandbox.log.at(-1)?.seq ?? 0;
 }
 
-async function post(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-		signal: AbortSignal.timeout(120_000),
-	});
-	const text = await response.text();
-	try {
-		return { status: response.status, body: JSON.parse(text) as unknown };
-	} catch {
-		return { status: response.status, body: text };
-	}
+/** The service's tickets in its default order (newest first). */
+function ticketIds(sandbox: Sandbox): string[] {
+	return sandbox.store.listTickets().map((ticket) => ticket.id);
 }
 
 async function newestExecutionId(context: QueueContext): Promise<number> {
 	const [row] = await context.postgres.query<{ id: number | null }>('SELECT max(id) AS id FROM execution_entity');
 	return row?.id ?? 0;
+}
+
+/** The first execution of `workflowId` after execution `before`, once finished. */
+function executionAfter(context: QueueContext, before: number, workflowId: string): Promise<ExecutionRecord> {
+	return finishedExecution(context.postgres, (row) => Number(row.id) > before && row.workflowId === workflowId);
 }
 
 // That `execution` ran on the worker: its Bull job finished by the registered worker, put on the queue by the process
@@ -71,22 +65,28 @@ async function assertRanOnWorker(context: QueueContext, execution: ExecutionReco
 	}
 }
 
-/** "Execute workflow" from the Manual Trigger; with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it. */
-async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Promise<{ execution: ExecutionRecord; run: PrintedRun }> {
+/** "Execute workflow" from the Manual Trigger; with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it, the worker runs it. */
+async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Promise<PrintedRun> {
 	const { rest, postgres, install } = context;
 	const trigger = workflow.json.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	assert.ok(trigger, `${workflow.file} has no Manual Trigger`);
-	const started = await rest.request<{ data?: { executionId?: string } }>('POST', `/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: trigger.name } });
-	assert.equal(started.status, 200, JSON.stringify(started.body));
-	const executionId = started.body.data?.executionId;
-	assert.ok(executionId, JSON.stringify(started.body));
+	const executionId = await rest.runManually(workflow.id, trigger.name);
 	const execution = await finishedExecution(postgres, (row) => row.id === executionId);
 	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'manual', status: 'success' });
-	return { execution, run: await storedRun(postgres, install, executionId) };
+	await assertRanOnWorker(context, execution, context.cluster.main);
+	return storedRun(postgres, install, executionId);
 }
 
-function ticketIdOf(delivery: WebhookDelivery): string | undefined {
-	return (delivery.payload.data as { id?: string } | null)?.id;
+/** import-all-tickets by its production webhook on the webhook process: run on the worker, the ticket ids it answered. */
+async function importByWebhook(context: QueueContext): Promise<string[]> {
+	const before = await newestExecutionId(context);
+	const response = await postJson(productionUrl(context.cluster.webhook.url, IMPORT_BY_WEBHOOK.path), {});
+	assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
+	const execution = await executionAfter(context, before, IMPORT_BY_WEBHOOK.id);
+	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
+	await assertRanOnWorker(context, execution, context.cluster.webhook);
+	// The webhook answers with the last node's items: the worker's result, relayed back.
+	return (response.body as Array<{ id: string }>).map((item) => item.id);
 }
 
 /** The n8n processes of a queue-mode cluster, each with the package from its own user folder. */
@@ -104,61 +104,39 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	});
 
 	suite.test('examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker', async () => {
-		const { sandbox, cluster, examples } = context();
+		const { sandbox, examples } = context();
 		const since = lastSeq(sandbox);
-		const { execution, run } = await runFromEditor(context(), examples.importAll);
+		const run = await runFromEditor(context(), examples.importAll);
 		// What the worker saved: every ticket, in the service's default order (newest first).
 		const tickets = nodeOutput(run, 'Get All Tickets');
-		assert.deepEqual(
-			tickets.map((ticket) => ticket.id),
-			sandbox.store.listTickets().map((ticket) => ticket.id),
-		);
+		assert.deepEqual(tickets.map((ticket) => ticket.id), ticketIds(sandbox));
 		assert.deepEqual(tickets[0], sandbox.store.listTickets()[0] as unknown as Record<string, unknown>);
 		const calls = sandbox.log.filter((entry) => entry.seq > since);
 		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), 'pages fetched');
 		assert.ok(calls.every((entry) => entry.method === 'GET' && entry.pathname === `${API}/tickets` && entry.status === 200));
-		await assertRanOnWorker(context(), execution, cluster.main);
 	});
 
 	suite.test('test/e2e/workflows/import-page-by-page.json run from the editor loops page by page on the worker', async () => {
-		const { sandbox, cluster, examples } = context();
+		const { sandbox, examples } = context();
 		const since = lastSeq(sandbox);
-		const { execution, run } = await runFromEditor(context(), examples.pageByPage);
+		const run = await runFromEditor(context(), examples.pageByPage);
 		const pages = Math.ceil(sandbox.store.ticketCount / 100);
 		assert.equal(run.data.resultData.runData['Get Page of Tickets']?.length, pages, 'one run of Get Page of Tickets per page');
-		assert.deepEqual(
-			nodeOutput(run, 'Write Page').map((ticket) => ticket.id),
-			sandbox.store.listTickets().map((ticket) => ticket.id),
-		);
+		assert.deepEqual(nodeOutput(run, 'Write Page').map((ticket) => ticket.id), ticketIds(sandbox));
 		const calls = sandbox.log.filter((entry) => entry.seq > since);
 		assert.equal(calls.length, pages);
 		// Each call after the first carries the cursor the previous page returned.
-		assert.deepEqual(
-			calls.map((entry) => entry.query.cursor !== undefined),
-			calls.map((_, index) => index > 0),
-		);
-		await assertRanOnWorker(context(), execution, cluster.main);
+		assert.deepEqual(calls.map((entry) => entry.query.cursor !== undefined), calls.map((_, index) => index > 0));
 	});
 
 	suite.test('the same import started by a production webhook: received by the webhook process, run by the worker', async () => {
-		const { sandbox, postgres, cluster } = context();
-		const before = await newestExecutionId(context());
-		const response = await post(productionUrl(cluster.webhook.url, IMPORT_BY_WEBHOOK.path), {});
-		assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-		// The webhook answers with the last node's items: the worker's result, relayed back.
-		assert.deepEqual(
-			(response.body as Array<{ id: string }>).map((item) => item.id),
-			sandbox.store.listTickets().map((ticket) => ticket.id),
-		);
-		const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK.id);
-		assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
-		await assertRanOnWorker(context(), execution, cluster.webhook);
+		assert.deepEqual(await importByWebhook(context()), ticketIds(context().sandbox));
 	});
 
 	suite.test('main serves no production webhooks: the same URL on main is 404 and starts nothing', async () => {
 		const { cluster } = context();
 		const before = await newestExecutionId(context());
-		const response = await post(productionUrl(cluster.main.url, IMPORT_BY_WEBHOOK.path), {});
+		const response = await postJson(productionUrl(cluster.main.url, IMPORT_BY_WEBHOOK.path), {});
 		assert.equal(response.status, 404);
 		assert.equal(await newestExecutionId(context()), before);
 	});
@@ -175,11 +153,11 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 				customer: { email: 'queue@example.com', name: 'Queue Tester' },
 			});
 			await sandbox.webhooksIdle();
-			const delivery = sandbox.deliveries.find((d) => d.event === 'ticket.created' && ticketIdOf(d) === ticket.id);
+			const delivery = sandbox.deliveries.find((d) => d.event === 'ticket.created' && (d.payload.data as { id?: string } | null)?.id === ticket.id);
 			assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
 			assert.equal(delivery.status, 200, delivery.error);
 			acceptedDelivery = delivery;
-			const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === examples.webhookSync.id);
+			const execution = await executionAfter(context(), before, examples.webhookSync.id);
 			assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
 			const run = await storedRun(postgres, install, execution.id);
 			assert.deepEqual(onlyItem(run, 'On Ticket Event'), delivery.payload as unknown as Record<string, unknown>);
@@ -222,21 +200,10 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	});
 
 	suite.test('a restarted worker (a fresh process) imports exactly what the first one did', async () => {
-		const { sandbox, postgres, cluster } = context();
-		const url = productionUrl(cluster.webhook.url, IMPORT_BY_WEBHOOK.path);
-		const importIds = async (): Promise<string[]> => {
-			const before = await newestExecutionId(context());
-			const response = await post(url, {});
-			assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-			const execution = await finishedExecution(postgres, (row) => Number(row.id) > before && row.workflowId === IMPORT_BY_WEBHOOK.id);
-			assert.equal(execution.status, 'success');
-			await assertRanOnWorker(context(), execution, cluster.webhook);
-			return (response.body as Array<{ id: string }>).map((item) => item.id);
-		};
-		const warm = await importIds();
-		await cluster.restart('worker');
-		const fresh = await importIds();
+		const warm = await importByWebhook(context());
+		await context().cluster.restart('worker');
+		const fresh = await importByWebhook(context());
 		assert.deepEqual(fresh, warm);
-		assert.deepEqual(fresh, sandbox.store.listTickets().map((ticket) => ticket.id));
+		assert.deepEqual(fresh, ticketIds(context().sandbox));
 	});
 }

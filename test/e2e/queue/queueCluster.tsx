@@ -1,36 +1,25 @@
 import path from 'node:path';
 
+import { activateWorkflow, type CredentialImport, importCredentials, importWorkflows } from '../n8n/cli';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import { freePort } from '../n8n/ports';
+import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
 import { createUserFolder, installCommunityPackage, type N8nUserFolder } from '../n8n/userFolder';
 import type { PackedPackage } from '../packPackage';
-import type { PostgresServer } from './services/postgresServer';
-import type { RedisServer } from './services/redisServer';
-import { type ServiceProcess, startService } from './services/serviceProcess';
+import { type PostgresServer, startPostgres } from './services/postgresServer';
+import { type RedisServer, startRedis } from './services/redisServer';
+import { startService } from './services/serviceProcess';
 
 /** The three kinds of n8n process in queue mode. */
 export type Role = 'main' | 'worker' | 'webhook';
 
-/** One running n8n process of the cluster. */
-export interface ClusterProcess {
-	role: Role;
-	folder: N8nUserFolder;
-	process: ServiceProcess;
-	/** Its HTTP server: the editor and REST API (main), production webhooks (webhook), health checks (worker). */
-	url: string;
-}
+/** One running n8n process of the cluster; `url`: the editor and REST API (main), production webhooks (webhook), health checks (worker). */
+export type ClusterProcess = Awaited<ReturnType<typeof startRole>>;
 
-export interface QueueCluster {
-	main: ClusterProcess;
-	worker: ClusterProcess;
-	webhook: ClusterProcess;
-	/** Stops one process and starts it again with the same folder and ports (a fresh Node process). */
-	restart(role: Role): Promise<ClusterProcess>;
-	stop(): Promise<void>;
-}
+export type QueueCluster = Awaited<ReturnType<typeof startCluster>>;
 
 /** The configuration every process of the cluster shares: one database, one queue, one key. */
-export function sharedQueueEnvironment(postgres: PostgresServer, redis: RedisServer): Record<string, string> {
+function sharedQueueEnvironment(postgres: PostgresServer, redis: RedisServer): Record<string, string> {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,
@@ -63,6 +52,7 @@ async function roleSpecs(): Promise<Record<Role, RoleSpec>> {
 	const [mainPort, webhookPort, workerHealthPort, mainBroker, workerBroker] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
 	const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+	const listen = { N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_HOST: '127.0.0.1', N8N_PROTOCOL: 'http' };
 	return {
 		main: {
 			args: ['start'],
@@ -70,9 +60,7 @@ async function roleSpecs(): Promise<Record<Role, RoleSpec>> {
 			url: mainUrl,
 			env: {
 				N8N_PORT: String(mainPort),
-				N8N_LISTEN_ADDRESS: '127.0.0.1',
-				N8N_HOST: '127.0.0.1',
-				N8N_PROTOCOL: 'http',
+				...listen,
 				N8N_EDITOR_BASE_URL: `${mainUrl}/`,
 				// The editor shows production webhook URLs on the webhook process…
 				N8N_WEBHOOK_URL: `${webhookUrl}/`,
@@ -98,7 +86,7 @@ async function roleSpecs(): Promise<Record<Role, RoleSpec>> {
 			args: ['webhook'],
 			ready: 'Webhook listener waiting for requests',
 			url: webhookUrl,
-			env: { N8N_PORT: String(webhookPort), N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_HOST: '127.0.0.1', N8N_PROTOCOL: 'http' },
+			env: { N8N_PORT: String(webhookPort), ...listen },
 		},
 	};
 }
@@ -125,7 +113,7 @@ export async function createFolders(options: ClusterOptions): Promise<Record<Rol
 
 const START_TIMEOUT_MS = 180_000;
 
-async function startRole(role: Role, folder: N8nUserFolder, spec: RoleSpec, workDir: string): Promise<ClusterProcess> {
+async function startRole(role: Role, folder: N8nUserFolder, spec: RoleSpec, workDir: string) {
 	const process = startService({
 		name: `n8n ${role}`,
 		command: folder.install.nodeBin,
@@ -140,19 +128,20 @@ async function startRole(role: Role, folder: N8nUserFolder, spec: RoleSpec, work
 		await process.stop();
 		throw error;
 	}
-	return { role, folder, process, url: spec.url };
+	return { role, process, url: spec.url };
 }
 
 /** Main first (migrations, the active workflows' webhooks in the database), then the worker and the webhook process. */
-export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir: string, log: (line: string) => void): Promise<QueueCluster> {
+export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir: string, log: (line: string) => void) {
 	const specs = await roleSpecs();
 	const running: Partial<Record<Role, ClusterProcess>> = {};
+	const stopRole = async (role: Role): Promise<void> => {
+		await running[role]?.process.stop('SIGTERM', 30_000);
+		delete running[role];
+	};
+	// Entry points first, main last: nothing new is queued while workers wind down.
 	const stopAll = async (): Promise<void> => {
-		// Entry points first, main last: nothing new is queued while workers wind down.
-		for (const role of ['webhook', 'worker', 'main'] as const) {
-			await running[role]?.process.stop('SIGTERM', 30_000);
-			delete running[role];
-		}
+		for (const role of ['webhook', 'worker', 'main'] as const) await stopRole(role);
 	};
 	try {
 		for (const role of ['main', 'worker', 'webhook'] as const) {
@@ -179,12 +168,39 @@ export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir
 		get webhook() {
 			return get('webhook');
 		},
+		/** Stops one process and starts it again with the same folder and ports (a fresh Node process). */
 		async restart(role: Role): Promise<ClusterProcess> {
-			await running[role]?.process.stop('SIGTERM', 30_000);
-			delete running[role];
+			await stopRole(role);
 			running[role] = await startRole(role, folders[role], specs[role], workDir);
 			return get(role);
 		},
 		stop: stopAll,
 	};
+}
+
+export interface QueueSetUp extends Omit<ClusterOptions, 'postgres' | 'redis'> {
+	credentials: (postgres: PostgresServer) => CredentialImport[];
+	workflows: Array<{ id: string }>;
+	/** Ids of the workflows to publish. */
+	active: string[];
+}
+
+/** PostgreSQL, Redis and the cluster with the credentials and workflows imported, the owner logged in on main; each stop is pushed to `stops` once started. */
+export async function startQueueN8n(setUp: QueueSetUp, stops: Array<() => Promise<void>>, log: (line: string) => void) {
+	const { install, packed, workDir } = setUp;
+	const postgres = await startPostgres(workDir);
+	stops.push(postgres.stop);
+	const redis = await startRedis(workDir);
+	stops.push(redis.stop);
+	const folders = await createFolders({ install, packed, postgres, redis, workDir });
+	// Set-up commands run against the shared database, as an administrator would from main's machine.
+	await importCredentials(folders.main, setUp.credentials(postgres));
+	await importWorkflows(folders.main, setUp.workflows);
+	for (const id of setUp.active) await activateWorkflow(folders.main, id);
+	const cluster = await startCluster(folders, workDir, log);
+	stops.push(cluster.stop);
+	const rest = new N8nRestClient(cluster.main.url);
+	await rest.setupOwner(DEV_OWNER);
+	log(`n8n ${install.version} in queue mode: main ${cluster.main.url}, webhook process ${cluster.webhook.url}, PostgreSQL ${postgres.version}`);
+	return { postgres, redis, cluster, rest };
 }

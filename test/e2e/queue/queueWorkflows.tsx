@@ -1,10 +1,6 @@
 import type { IConnection, INode } from 'n8n-workflow';
 
-import { e2eWorkflows, exampleWorkflows, findWorkflow, MAX_WORKFLOW_ID_LENGTH, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
-
-export const IMPORT_EXAMPLE = 'examples/import-all-tickets.json';
-export const PAGE_BY_PAGE_EXAMPLE = 'test/e2e/workflows/import-page-by-page.json';
-export const WEBHOOK_SYNC_EXAMPLE = 'examples/webhook-sync.json';
+import { e2eWorkflows, exampleWorkflows, findWorkflow, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
 
 /** Triggers that start a run from the editor or on a timer: the suite starts those runs by webhook. */
 const STARTERS = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger']);
@@ -19,27 +15,19 @@ export interface QueueExamples {
 export function queueExamples(): QueueExamples {
 	const examples = exampleWorkflows();
 	return {
-		importAll: findWorkflow(examples, IMPORT_EXAMPLE),
-		pageByPage: findWorkflow(e2eWorkflows(), PAGE_BY_PAGE_EXAMPLE),
-		webhookSync: findWorkflow(examples, WEBHOOK_SYNC_EXAMPLE),
+		importAll: findWorkflow(examples, 'examples/import-all-tickets.json'),
+		pageByPage: findWorkflow(e2eWorkflows(), 'test/e2e/workflows/import-page-by-page.json'),
+		webhookSync: findWorkflow(examples, 'examples/webhook-sync.json'),
 	};
 }
 
-export interface ByWebhook {
-	/** Id of the stored copy: at most {@link MAX_WORKFLOW_ID_LENGTH} characters, or n8n drops its static data. */
-	id: string;
-	/** Its production webhook path. */
-	path: string;
-	webhookId: string;
-	/** What the webhook answers once the run is done (n8n Webhook node `responseData`). */
-	responseData: 'allEntries' | 'firstEntryJson';
-}
+/** The stored copy's id (at most 16 characters, fixtures.tsx MAX_WORKFLOW_ID_LENGTH, or n8n drops its static data) and its production webhook. */
+export const IMPORT_BY_WEBHOOK = { id: 'queueImportAll', path: 'queue-e2e-import-all-tickets', webhookId: 'a0e1c2d3-0000-4000-8000-0000000000a1' };
 
 // An example started by one production Webhook instead of its triggers: workers run production executions, and
-// `n8n execute` has no queue mode. The webhook answers with the last node's output.
-export function startedByWebhook(example: WorkflowFile, options: ByWebhook): StoredWorkflowJson {
+// `n8n execute` has no queue mode. The webhook answers with all items of the last node.
+export function startedByWebhook(example: WorkflowFile, options = IMPORT_BY_WEBHOOK): StoredWorkflowJson {
 	const { json } = example;
-	if (options.id.length > MAX_WORKFLOW_ID_LENGTH) throw new Error(`workflow id ${options.id} is longer than ${MAX_WORKFLOW_ID_LENGTH}: n8n would not save its static data`);
 	const starters = json.nodes.filter((node) => STARTERS.has(node.type));
 	if (starters.length === 0) throw new Error(`${example.file} has no Manual or Schedule Trigger any more`);
 	const targets = new Map<string, IConnection>();
@@ -53,7 +41,7 @@ export function startedByWebhook(example: WorkflowFile, options: ByWebhook): Sto
 		typeVersion: 2,
 		position: starters[0].position,
 		webhookId: options.webhookId,
-		parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: options.responseData, options: {} },
+		parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
 	};
 	const connections = Object.fromEntries(Object.entries(json.connections).filter(([from]) => !starters.some((starter) => starter.name === from)));
 	connections[webhook.name] = { main: [[...targets.values()]] };
@@ -66,13 +54,6 @@ export function startedByWebhook(example: WorkflowFile, options: ByWebhook): Sto
 		active: false,
 	};
 }
-
-export const IMPORT_BY_WEBHOOK: ByWebhook = {
-	id: 'queueImportAll',
-	path: 'queue-e2e-import-all-tickets',
-	webhookId: 'a0e1c2d3-0000-4000-8000-0000000000a1',
-	responseData: 'allEntries',
-};
 
 /** A production webhook URL (the webhook process serves them; main is told not to). */
 export function productionUrl(baseUrl: string, path: string): string {

@@ -1,8 +1,7 @@
 // What the cluster recorded about an execution: its row in PostgreSQL, its Bull job in Redis (the last progress message
 // names the worker) and the instance registry in Redis.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-
+import { waitUntil } from '../../harness/wait';
+import { parseExecutionData } from '../n8n/executionData';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import type { PrintedRun } from '../runData';
 import type { PostgresServer } from './services/postgresServer';
@@ -13,56 +12,32 @@ export interface ExecutionRecord {
 	workflowId: string;
 	mode: string;
 	status: string;
-	finished: boolean;
 }
 
-export async function executions(postgres: PostgresServer, workflowId?: string): Promise<ExecutionRecord[]> {
-	const where = workflowId === undefined ? '' : `WHERE "workflowId" = '${workflowId.replace(/'/g, "''")}'`;
-	const rows = await postgres.query<ExecutionRecord & { id: number | string }>(
-		`SELECT id, "workflowId", mode, status, finished FROM execution_entity ${where} ORDER BY id`,
-	);
-	return rows.map((row) => ({ ...row, id: String(row.id) }));
-}
-
-/** Polls until the execution has stopped running (bounded), then returns its row. */
+/** Polls until the wanted execution has stopped running (bounded), then returns its row. */
 export async function finishedExecution(postgres: PostgresServer, isWanted: (row: ExecutionRecord) => boolean, timeoutMs = 60_000): Promise<ExecutionRecord> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const row = (await executions(postgres)).find(isWanted);
-		if (row && row.status !== 'new' && row.status !== 'running') return row;
-		if (Date.now() > deadline) throw new Error(`no finished execution within ${timeoutMs} ms; last seen: ${JSON.stringify(row ?? null)}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+	let last: ExecutionRecord | undefined;
+	return waitUntil(
+		'a finished execution',
+		async () => {
+			const rows = await postgres.query<ExecutionRecord>('SELECT id::text, "workflowId", mode, status FROM execution_entity ORDER BY id');
+			last = rows.find(isWanted);
+			return last && last.status !== 'new' && last.status !== 'running' ? last : undefined;
+		},
+		timeoutMs,
+		{ intervalMs: 250, seen: () => last ?? null },
+	);
 }
 
-export interface JobRecord {
-	jobId: string;
-	executionId: string;
-	/** Host id of the process that sent the job's last progress message ("job-finished"). */
-	finishedBy?: string;
-	finishedOn?: number;
-}
-
-interface BullJobHash {
-	data?: string;
-	progress?: string;
-	finishedOn?: string;
-}
-
-/** The Bull job that carried an execution through the queue (`bull:jobs:<n>` hashes). */
-export async function jobForExecution(redis: RedisServer, executionId: string): Promise<JobRecord | undefined> {
+/** The Bull job that carried an execution through the queue (`bull:jobs:<n>` hashes); `finishedBy`: the host id of the process that sent its "job-finished". */
+export async function jobForExecution(redis: RedisServer, executionId: string): Promise<{ jobId: string; finishedBy?: string } | undefined> {
 	const keys = (await redis.command('KEYS', 'bull:jobs:[0-9]*')) as string[];
 	for (const key of keys) {
-		const hash = (await redis.command('HGETALL', key)) as BullJobHash;
+		const hash = (await redis.command('HGETALL', key)) as { data?: string; progress?: string };
 		const data = hash.data ? (JSON.parse(hash.data) as { executionId?: string }) : {};
 		if (data.executionId !== executionId) continue;
 		const progress = hash.progress ? (JSON.parse(hash.progress) as { kind?: string; workerId?: string }) : {};
-		return {
-			jobId: key.slice('bull:jobs:'.length),
-			executionId,
-			finishedBy: progress.kind === 'job-finished' ? progress.workerId : undefined,
-			finishedOn: hash.finishedOn ? Number(hash.finishedOn) : undefined,
-		};
+		return { jobId: key.slice('bull:jobs:'.length), finishedBy: progress.kind === 'job-finished' ? progress.workerId : undefined };
 	}
 	return undefined;
 }
@@ -84,10 +59,9 @@ export async function registeredInstances(redis: RedisServer): Promise<InstanceR
 	return instances;
 }
 
-/** The run data the worker saved, read with n8n's own `flatted`, in the shape `n8n execute` prints. */
+/** The run data the worker saved, in the shape `n8n execute` prints. */
 export async function storedRun(postgres: PostgresServer, install: N8nInstall, executionId: string): Promise<PrintedRun> {
 	const [row] = await postgres.query<{ data: string }>(`SELECT data FROM execution_data WHERE "executionId" = ${Number(executionId)}`);
 	if (!row) throw new Error(`no execution_data row for execution ${executionId}`);
-	const flatted = createRequire(path.join(install.dir, 'package.json'))('flatted') as { parse(text: string): unknown };
-	return { data: flatted.parse(row.data) as PrintedRun['data'] };
+	return { data: parseExecutionData(install, row.data) as PrintedRun['data'] };
 }

@@ -1,32 +1,12 @@
 import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 
-export interface Delivery {
-	/** The exact body bytes (what is signed). */
-	body: string;
-	eventId: string;
-}
-
-export interface DeliveryAnswer {
-	status: number;
-	body: unknown;
-}
-
-/** A delivery signed as the service signs one, to send what the sandbox would not: a forgery, or the same event again. */
-export async function sendDelivery(url: string, delivery: Delivery, keys: { apiKey: string; secret: string }): Promise<DeliveryAnswer> {
-	const target = new URL(url);
-	const timestamp = String(Math.floor(Date.now() / 1000));
-	const signature = hmacSha256Hex(keys.secret, signedMessage(timestamp, 'POST', target.pathname + target.search, sha256Hex(delivery.body)));
+/** A POST of `body` (sent as given when a string); the answer's body parsed as JSON where it is JSON. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
 	const response = await fetch(url, {
 		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-api-key': keys.apiKey,
-			'x-api-timestamp': timestamp,
-			'x-api-signature': signature,
-			'x-event-id': delivery.eventId,
-		},
-		body: delivery.body,
-		signal: AbortSignal.timeout(60_000),
+		headers: { 'content-type': 'application/json', ...headers },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+		signal: AbortSignal.timeout(120_000),
 	});
 	const text = await response.text();
 	try {
@@ -34,4 +14,13 @@ export async function sendDelivery(url: string, delivery: Delivery, keys: { apiK
 	} catch {
 		return { status: response.status, body: text };
 	}
+}
+
+/** A delivery signed as the service signs one (`body`: the exact bytes signed), to send what the sandbox would not: a forgery, or the same event again. */
+export function sendDelivery(url: string, delivery: { body: string; eventId: string }, keys: { apiKey: string; secret: string }): Promise<{ status: number; body: unknown }> {
+	const target = new URL(url);
+	const timestamp = String(Math.floor(Date.now() / 1000));
+	const signature = hmacSha256Hex(keys.secret, signedMessage(timestamp, 'POST', target.pathname + target.search, sha256Hex(delivery.body)));
+	const headers = { 'x-api-key': keys.apiKey, 'x-api-timestamp': timestamp, 'x-api-signature': signature, 'x-event-id': delivery.eventId };
+	return postJson(url, delivery.body, headers);
 }

@@ -2,34 +2,21 @@
 // by hand again twice at once: the chains go on from the saved positions, replaced runs stop at their next page.
 import type { Sandbox } from '../../../sandbox';
 import type { WorkflowFile } from '../fixtures';
-import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
+import type { N8nRestClient } from '../n8n/restClient';
 import type { PostgresServer } from '../queue/services/postgresServer';
 import { isFinished } from '../executions';
 import { waitUntil } from '../../harness/wait';
-import { IMPORT_POSITION_KEYS, postgresState } from './syncTables';
+import { IMPORT_POSITION_KEYS, LIST_PATH, postgresState } from './syncTables';
 
-const LIST_PATH = /\/(tickets|customers)$/;
 const TRIGGER = 'Start Import';
 const WAIT_MS = 15 * 60_000;
 const READ = 'Create Tables, Read Position';
 const WRITE = 'Write Ticket Page, Save Position';
 const WRITE_CUSTOMERS = 'Write Customer Page, Save Position';
+/** List pages after which the chains are made to stop. */
+const STOP_AFTER = 4;
 
-export interface ChainedImportFigures {
-	seconds: number;
-	/** List calls of the whole import (the failed page and its repetition included). */
-	listCalls: number;
-	/** ⌈tickets/100⌉ + ⌈customers/100⌉ at the end: what an import without the stop would read, at least. */
-	pagesNeeded: number;
-	/** The list call after which the chains stopped, the positions saved then, and the executions that failed. */
-	stoppedAtCall: number;
-	stoppedAt: string;
-	failure: string;
-	/** savePagesOutOfOrder: the saved positions and the pages still noted, in the order it prints them. */
-	savedOutOfOrder: string[];
-	/** The import's executions n8n kept: the three started by hand and the failed ones (successful pages are not kept). */
-	executionsKept: { total: number; byStatus: Record<string, number> };
-}
+export type ChainedImportFigures = Awaited<ReturnType<typeof runChainedImport>>;
 
 /** The saved positions of both chains, e.g. `tickets:<cursor> done`. */
 async function positions(postgres: PostgresServer): Promise<string> {
@@ -37,14 +24,6 @@ async function positions(postgres: PostgresServer): Promise<string> {
 	return saved.map((value) => value ?? '(none)').join(' ');
 }
 const DONE = 'done done';
-
-function listCalls(sandbox: Sandbox): number {
-	return sandbox.countCalls({ method: 'GET', pathname: LIST_PATH });
-}
-
-async function executions(rest: N8nRestClient, workflowId: string): Promise<ExecutionSummary[]> {
-	return rest.listExecutions(workflowId);
-}
 
 function query(workflow: WorkflowFile, name: string): string {
 	const node = workflow.json.nodes.find((n) => n.name === name);
@@ -99,46 +78,35 @@ async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowF
 	);
 }
 
-/** Runs the chained import by hand, stops it once after `stopAfter` list pages, and resumes it by two starts at once. */
-export async function runChainedImport(
-	rest: N8nRestClient,
-	postgres: PostgresServer,
-	sandbox: Sandbox,
-	workflow: WorkflowFile,
-	log: (line: string) => void,
-	stopAfter = 4,
-): Promise<ChainedImportFigures> {
+/** Runs the chained import by hand, stops it once after STOP_AFTER list pages, and resumes it by two starts at once. */
+export async function runChainedImport(rest: N8nRestClient, postgres: PostgresServer, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void) {
 	const savedOutOfOrder = await savePagesOutOfOrder(postgres, workflow);
 	const expected = ['tickets:p1', 'customers:q2', 'tickets:p3', '0', 'tickets:p3', '0', 'done', 'customers|q2|customers:q2|r2', 'done', 'tickets||tickets:|r3', 'customers||customers:|r3', '0'];
 	if (JSON.stringify(savedOutOfOrder) !== JSON.stringify(expected)) throw new Error(`pages saved out of order gave the positions ${JSON.stringify(savedOutOfOrder)}, not ${JSON.stringify(expected)}`);
 	const started = Date.now();
-	const callsBefore = listCalls(sandbox);
-	const executionsBefore = new Set((await executions(rest, workflow.id)).map((e) => e.id));
-	const newExecutions = async () => (await executions(rest, workflow.id)).filter((e) => !executionsBefore.has(e.id));
+	const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: LIST_PATH });
+	const callsBefore = listCalls();
+	const executionsBefore = new Set((await rest.listExecutions(workflow.id)).map((e) => e.id));
+	const newExecutions = async () => (await rest.listExecutions(workflow.id)).filter((e) => !executionsBefore.has(e.id));
 
 	await rest.runManually(workflow.id, TRIGGER);
-	// After `stopAfter` pages, list answers say "more" without a cursor: the page each chain reads next fails.
-	await waitUntil(`${stopAfter} import pages`, () => (listCalls(sandbox) - callsBefore >= stopAfter ? true : undefined), WAIT_MS, { intervalMs: 50 });
+	// After STOP_AFTER pages, list answers say "more" without a cursor: the page each chain reads next fails.
+	await waitUntil(`${STOP_AFTER} import pages`, () => (listCalls() - callsBefore >= STOP_AFTER ? true : undefined), WAIT_MS, { intervalMs: 50 });
 	sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-	let failed: ExecutionSummary[];
-	try {
-		failed = await waitUntil(
-			'both chains to stop on a faulty page',
-			async () => {
-				const list = await newExecutions();
-				const errors = list.filter((e) => isFinished(e) && e.status !== 'success');
-				if (!errors.length && (await positions(postgres)) === DONE) throw new Error('the import finished before the faulty page: it never stopped');
-				return errors.length && list.every(isFinished) ? errors : undefined;
-			},
-			WAIT_MS,
-			{ intervalMs: 500 },
-		);
-	} finally {
-		sandbox.setResponseShape({});
-	}
-	const stoppedAtCall = listCalls(sandbox) - callsBefore;
+	const failed = await waitUntil(
+		'both chains to stop on a faulty page',
+		async () => {
+			const list = await newExecutions();
+			const errors = list.filter((e) => isFinished(e) && e.status !== 'success');
+			if (!errors.length && (await positions(postgres)) === DONE) throw new Error('the import finished before the faulty page: it never stopped');
+			return errors.length && list.every(isFinished) ? errors : undefined;
+		},
+		WAIT_MS,
+		{ intervalMs: 500 },
+	).finally(() => sandbox.setResponseShape({}));
+	const stoppedAtCall = listCalls() - callsBefore;
 	const stoppedAt = await positions(postgres);
-	// The ticket chain is far longer than `stopAfter` pages: it stops in the middle.
+	// The ticket chain is far longer than STOP_AFTER pages: it stops in the middle.
 	if (!/^tickets:./.test(stoppedAt)) throw new Error(`after the stop the saved positions are ${stoppedAt}, not a ticket page in the middle`);
 	const failure = failed.map((e) => `${e.status} execution ${e.id}`).join(', ');
 	const failedIds = new Set(failed.map((e) => e.id));
@@ -173,7 +141,7 @@ export async function runChainedImport(
 	const pagesNeeded = Math.ceil(sandbox.store.ticketCount / 100) + Math.ceil(sandbox.store.customerCount / 100);
 	return {
 		seconds: (Date.now() - started) / 1000,
-		listCalls: listCalls(sandbox) - callsBefore,
+		listCalls: listCalls() - callsBefore,
 		pagesNeeded,
 		stoppedAtCall,
 		stoppedAt,

@@ -2,12 +2,12 @@
 // the tables equal the service, n8n keeps no execution per page, and a run after `done` writes nothing twice.
 import type { Sandbox } from '../../../sandbox';
 import { isFinished } from '../executions';
-import { findWorkflow, type WorkflowFile } from '../fixtures';
-import type { ExecutionSummary } from '../n8n/restClient';
+import type { WorkflowFile } from '../fixtures';
+import type { N8nRestClient } from '../n8n/restClient';
 import { waitUntil } from '../../harness/wait';
 import { compareWithService, describeDifference } from './compareCopy';
 import { executionError, isEqual, type SyncTarget } from './syncProof';
-import { dataTableStore, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
+import { dataTableStore, LIST_PATH, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
 
 export const LARGE_IMPORT_EXAMPLE = 'examples/large-account-import.json';
 export const LARGE_IMPORT_TICKETS = 1500;
@@ -19,36 +19,17 @@ const FAULT_AT = 6;
 const RUN_TIMEOUT_MS = 5 * 60_000;
 const TICKET_LIST = /\/tickets$/;
 const CUSTOMER_LIST = /\/customers$/;
-const LIST_CALL = /\/(tickets|customers)$/;
 
-export function largeImportWorkflow(examples: WorkflowFile[]): WorkflowFile {
-	return findWorkflow(examples, LARGE_IMPORT_EXAMPLE);
-}
-
-export interface LargeImportFigures {
-	tickets: number;
-	customers: number;
-	/** Ticket rows in the copy when the chain had stopped at the failed page. */
-	rowsAtStop: number;
-	/** The cursor st_state held then. */
-	cursorAtStop: string;
-	firstRunSeconds: number;
-	resumeSeconds: number;
-	calls: { tickets: number; customers: number };
-	/** Executions of the workflow n8n lists after the import, and their statuses. */
-	executions: ExecutionSummary[];
-	error: string;
-}
-
-async function savedCursor(target: SyncTarget): Promise<string | undefined> {
-	const rows = await readTable(target.rest, STATE_TABLE).catch(() => []);
+async function savedCursor(rest: N8nRestClient): Promise<string | undefined> {
+	const rows = await readTable(rest, STATE_TABLE).catch(() => []);
 	const row = rows.find((r) => r.key === POSITION_KEY);
 	return row === undefined ? undefined : String(row.value ?? '');
 }
 
-export async function proveLargeImport(target: SyncTarget, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void): Promise<LargeImportFigures> {
-	const { rest } = target;
+/** Run 1 stopped by the fault, run 2 resumed to `done`, run 3 after `done`: what each left. */
+async function runLargeImport(rest: N8nRestClient, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void) {
 	const executionsOf = () => rest.listExecutions(workflow.id);
+	const chainEnded = (what: string) => waitUntil(what, async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
 	let ticketLists = 0;
 	let faulted = false;
 	// A service error the node does not retry (it retries 429, 502, 503, 504): the page's execution fails.
@@ -72,10 +53,10 @@ export async function proveLargeImport(target: SyncTarget, sandbox: Sandbox, wor
 			{ intervalMs: 500 },
 		);
 		// The failed execution is the last of the chain: nothing else may still run.
-		await waitUntil('the chain to stop', async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
+		await chainEnded('the chain to stop');
 		const firstRunSeconds = (Date.now() - started) / 1000;
 		const error = await executionError(rest, failed.id);
-		const cursorAtStop = (await savedCursor(target)) ?? '';
+		const cursorAtStop = (await savedCursor(rest)) ?? '';
 		const rowsAtStop = (await readTable(rest, TICKET_TABLE)).length;
 		log(`run 1 stopped after ${firstRunSeconds.toFixed(1)} s: ${error.trim()}; ${rowsAtStop} ticket rows, cursor ${cursorAtStop.slice(0, 30)}…`);
 		if (!faulted) throw new Error('the fault was not injected');
@@ -85,42 +66,30 @@ export async function proveLargeImport(target: SyncTarget, sandbox: Sandbox, wor
 		started = Date.now();
 		await rest.runManually(workflow.id, TRIGGER);
 		// The chain ends after the last customer page, which saves the position `done`.
-		await waitUntil('the resumed import to finish (position done)', async () => ((await savedCursor(target)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
+		await waitUntil('the resumed import to finish (position done)', async () => ((await savedCursor(rest)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
 			intervalMs: 500,
 		});
-		await waitUntil('the last execution to end', async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
+		await chainEnded('the last execution to end');
 		const resumeSeconds = (Date.now() - started) / 1000;
 		const calls = { tickets: sandbox.countCalls({ method: 'GET', pathname: TICKET_LIST }), customers: sandbox.countCalls({ method: 'GET', pathname: CUSTOMER_LIST }) };
 		// Once done, a run by hand starts over: every page read again, nothing written twice.
-		const afterDone = { tickets: sandbox.countCalls({ method: 'GET', pathname: TICKET_LIST }), customers: sandbox.countCalls({ method: 'GET', pathname: CUSTOMER_LIST }) };
 		await rest.runManually(workflow.id, TRIGGER);
 		const allPages = Math.ceil(sandbox.store.ticketCount / PAGE) + Math.ceil(sandbox.store.customerCount / PAGE);
-		const again = () => sandbox.countCalls({ method: 'GET', pathname: LIST_CALL }) - afterDone.tickets - afterDone.customers;
-		await waitUntil('the run after done to read every page again', async () => (again() >= allPages && (await savedCursor(target)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
+		const again = () => sandbox.countCalls({ method: 'GET', pathname: LIST_PATH }) - calls.tickets - calls.customers;
+		await waitUntil('the run after done to read every page again', async () => (again() >= allPages && (await savedCursor(rest)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
 			intervalMs: 500,
 			seen: () => again(),
 		});
-		await waitUntil('the last execution to end', async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
+		await chainEnded('the last execution to end');
 		log(`run 3 (after done): started over, ${again()} list calls`);
-		const executions = await executionsOf();
-		return {
-			tickets: sandbox.store.ticketCount,
-			customers: sandbox.store.customerCount,
-			rowsAtStop,
-			cursorAtStop,
-			firstRunSeconds,
-			resumeSeconds,
-			calls,
-			executions,
-			error,
-		};
+		return { tickets: sandbox.store.ticketCount, customers: sandbox.store.customerCount, resumeSeconds, calls, executions: await executionsOf(), error };
 	} finally {
 		sandbox.setAnswerGate(undefined);
 	}
 }
 
-/** Checks the figures and the copy; throws what differs. */
-export async function checkLargeImport(target: SyncTarget, sandbox: Sandbox, figures: LargeImportFigures, log: (line: string) => void): Promise<void> {
+export async function proveLargeImport(target: SyncTarget, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void): Promise<void> {
+	const figures = await runLargeImport(target.rest, sandbox, workflow, log);
 	const copy = await compareWithService(dataTableStore(target.rest), sandbox);
 	log(`after the resumed run and a run after done: ${describeDifference('tickets', copy.tickets)}`);
 	log(`after the resumed run and a run after done: ${describeDifference('customers', copy.customers)}`);

@@ -32,7 +32,6 @@ export function pollingWorkflows(examples: WorkflowFile[], store: 'dataTables' |
 	return { polling, control: plainUpsertControl(polling) };
 }
 
-
 /** The ticket lane with the order-safe steps taken out: a plain upsert by ticket_id. */
 function plainUpsertControl(polling: WorkflowFile): WorkflowFile {
 	const nodes = structuredClone(polling.json.nodes);
@@ -61,23 +60,7 @@ function plainUpsertControl(polling: WorkflowFile): WorkflowFile {
 	};
 }
 
-export interface PollingFigures {
-	ticketsAtStart: number;
-	customersAtStart: number;
-	changes: number;
-	changesByKind: Record<string, number>;
-	/** From the first poll's first call until every seeded ticket had its row. */
-	seededCopiedSeconds: number;
-	lastChangeToEqualSeconds: number;
-	/** List calls per poll of each trigger. */
-	callsPerPoll: { tickets: number[]; customers: number[] };
-	/** `overlapping`: executions that started while an earlier one still ran (the case the writes are made safe for). */
-	executions: { total: number; notSuccessful: number; overlapping: number };
-	/** After the changes stopped and one more poll. */
-	tickets: CopyDifference;
-	customers: CopyDifference;
-	cases: string[];
-}
+export type PollingFigures = Awaited<ReturnType<typeof provePolling>>;
 
 /** Whether every execution finished; none may have failed (each poll's records are written once). */
 async function allFinished(rest: N8nRestClient, workflowId: string): Promise<boolean> {
@@ -103,6 +86,7 @@ function perPoll(entries: RequestLogEntry[]): number[] {
 	return polls;
 }
 
+/** Executions that started while an earlier one still ran (the case the writes are made safe for). */
 function overlapping(executions: ExecutionSummary[]): number {
 	const spans = executions.map((e) => [Date.parse(e.startedAt ?? ''), Date.parse(e.stoppedAt ?? '')]);
 	return spans.filter(([start], i) => spans.some(([otherStart, otherStop], j) => j !== i && otherStart < start && start < otherStop)).length;
@@ -118,17 +102,12 @@ function at<T>(clock: PinnableClock, ms: number, change: () => T): T {
 	}
 }
 
-export async function provePolling(
-	target: SyncTarget,
-	sandbox: Sandbox,
-	clock: PinnableClock,
-	workflows: PollingWorkflows,
-	copy: CopyStore,
-	log: (line: string) => void,
-): Promise<PollingFigures> {
+export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: PinnableClock, workflows: PollingWorkflows, copy: CopyStore, log: (line: string) => void) {
 	const { rest } = target;
 	const { polling } = workflows;
 	const { store } = sandbox;
+	const ticketLists = () => listCalls(sandbox, TICKET_LIST);
+	const customerLists = () => listCalls(sandbox, CUSTOMER_LIST);
 	const seeded = new Set(store.listTickets().map((t) => t.id));
 	const ticketsAtStart = store.ticketCount;
 	const customersAtStart = store.customerCount;
@@ -149,8 +128,8 @@ export async function provePolling(
 		if ([...seeded].every((id) => present.has(id))) seededCopiedAt = Date.now();
 	};
 	try {
-		await waitUntil('the first poll', () => (listCalls(sandbox, TICKET_LIST).length > 0 ? true : undefined), WAIT_MS, { intervalMs: 200 });
-		const firstPollAt = listCalls(sandbox, TICKET_LIST)[0].startedAt;
+		await waitUntil('the first poll', () => (ticketLists().length > 0 ? true : undefined), WAIT_MS, { intervalMs: 200 });
+		const firstPollAt = ticketLists()[0].startedAt;
 
 		// Three changes to one ticket in one millisecond, while the first polls run.
 		const burstAt = Date.now();
@@ -183,7 +162,7 @@ export async function provePolling(
 
 		// A late commit: its updated_at 30 s below the newest one the last poll listed (the newest
 		// updated_at at the moment of its first call: the sandbox stamps with the wall clock).
-		const lastPoll = listCalls(sandbox, TICKET_LIST).filter((e) => e.query.cursor === undefined).at(-1) as RequestLogEntry;
+		const lastPoll = ticketLists().filter((e) => e.query.cursor === undefined).at(-1) as RequestLogEntry;
 		const listed = store.listTickets({ sortBy: 'updated_at' }).find((t) => Date.parse(t.updated_at) <= lastPoll.startedAt) as Ticket;
 		const late = at(clock, Date.parse(listed.updated_at) - 30_000, () => store.updateTicket(lateId, { status: 'on_hold', subject: 'Committed late' }));
 		cases.push(`ticket ${lateId}: updated_at ${late.updated_at}, 30 s below the newest the last poll listed (${listed.updated_at})`);
@@ -208,16 +187,9 @@ export async function provePolling(
 		if (seededCopiedAt === undefined) throw new Error('the seeded tickets were never all copied');
 
 		// One more poll of each trigger, then its execution (if any) finished: still equal.
-		const before = { tickets: listCalls(sandbox, TICKET_LIST).length, customers: listCalls(sandbox, CUSTOMER_LIST).length };
-		await waitUntil(
-			'one more poll of tickets and customers',
-			async () =>
-				listCalls(sandbox, TICKET_LIST).length > before.tickets && listCalls(sandbox, CUSTOMER_LIST).length > before.customers && (await allFinished(rest, polling.id))
-					? true
-					: undefined,
-			WAIT_MS,
-			{ intervalMs: 2000 },
-		);
+		const before = { tickets: ticketLists().length, customers: customerLists().length };
+		const polledAgain = async () => ticketLists().length > before.tickets && customerLists().length > before.customers && (await allFinished(rest, polling.id));
+		await waitUntil('one more poll of tickets and customers', async () => ((await polledAgain()) ? true : undefined), WAIT_MS, { intervalMs: 2000 });
 		const afterOneMorePoll = await compareWithService(copy, sandbox);
 		const executions = await rest.listExecutions(polling.id);
 
@@ -230,7 +202,7 @@ export async function provePolling(
 			changesByKind: summary.byKind,
 			seededCopiedSeconds: (seededCopiedAt - firstPollAt) / 1000,
 			lastChangeToEqualSeconds,
-			callsPerPoll: { tickets: perPoll(listCalls(sandbox, TICKET_LIST)), customers: perPoll(listCalls(sandbox, CUSTOMER_LIST)) },
+			callsPerPoll: { tickets: perPoll(ticketLists()), customers: perPoll(customerLists()) },
 			executions: { total: executions.length, notSuccessful: executions.filter((e) => e.status !== 'success').length, overlapping: overlapping(executions) },
 			...afterOneMorePoll,
 			cases,
@@ -241,14 +213,7 @@ export async function provePolling(
 }
 
 /** An older version finishing after the newer one, as overlapping polls can: run by hand, the older version pinned on the trigger. */
-async function proveOutOfOrder(
-	rest: N8nRestClient,
-	sandbox: Sandbox,
-	workflows: PollingWorkflows,
-	copy: CopyStore,
-	older: { olderTicket: Ticket; olderCustomer: Customer },
-	cases: string[],
-): Promise<void> {
+async function proveOutOfOrder(rest: N8nRestClient, sandbox: Sandbox, workflows: PollingWorkflows, copy: CopyStore, older: { olderTicket: Ticket; olderCustomer: Customer }, cases: string[]) {
 	const { polling, control } = workflows;
 	// Pinned as the trigger emits them: timestamps in the sandbox's format.
 	const served = <T extends Ticket | Customer>(r: T): T => ({ ...r, created_at: formatTimestamp(r.created_at, sandbox.timestampFormat), updated_at: formatTimestamp(r.updated_at, sandbox.timestampFormat) });

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { startSandbox, type Sandbox, TIMESTAMP_FORMATS, type TimestampFormat } from '../../../sandbox';
-import { exampleWorkflows, sandboxCredentials, type WorkflowFile } from '../fixtures';
+import { type Sandbox, type SandboxOptions, startSandbox, TIMESTAMP_FORMATS, type TimestampFormat } from '../../../sandbox';
+import { exampleWorkflows, findWorkflow, sandboxCredentials, type WorkflowFile } from '../fixtures';
 import { activateWorkflow, type CredentialImport, importCredentials, importWorkflows } from '../n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
@@ -13,22 +13,23 @@ import { startN8n } from '../n8n/server';
 import { createUserFolder, installCommunityPackage, removeUserFolder } from '../n8n/userFolder';
 import { packPackage, type PackedPackage, removePackedPackage } from '../packPackage';
 import { PinnableClock } from '../pinnableClock';
-import { createFolders, startCluster } from '../queue/queueCluster';
-import { type PostgresServer, startPostgres } from '../queue/services/postgresServer';
-import { startRedis } from '../queue/services/redisServer';
-import { stopEveryService } from '../queue/services/serviceProcess';
+import { startQueueN8n } from '../queue/queueCluster';
+import type { PostgresServer } from '../queue/services/postgresServer';
+import { stopEveryService, stopInReverse } from '../queue/services/serviceProcess';
 import { reportTotals, runMain, Suite, type Totals } from '../suite';
-import { DEFAULT_PROOF, isEqual, printFigures, proveSync, secondRows, type SyncFigures, type SyncStore, type SyncTarget, syncWorkflows } from './syncProof';
+import { isEqual, printFigures, proveSync, secondRows, type SyncStore, type SyncTarget, type SyncWorkflows, syncWorkflows } from './syncProof';
 import { describeDifference } from './compareCopy';
-import { INCREMENTAL_EXAMPLE, incrementalWorkflow, proveIncremental } from './incrementalProof';
+import { INCREMENTAL_EXAMPLE, proveIncremental } from './incrementalProof';
 import { POLLING_EXAMPLE, POLLING_POSTGRES_EXAMPLE, pollingWorkflows, printPollingFigures, provePolling } from './pollingProof';
 import { dataTableStore, postgresStore } from './syncTables';
-import { checkLargeImport, LARGE_IMPORT_EXAMPLE, LARGE_IMPORT_TICKETS, largeImportWorkflow, proveLargeImport } from './largeImportProof';
+import { LARGE_IMPORT_EXAMPLE, LARGE_IMPORT_TICKETS, proveLargeImport } from './largeImportProof';
 
 const SEEDED_TICKETS = 2000;
 const INCREMENTAL_SEEDED_TICKETS = 250;
 
 type Mode = 'regular' | 'queue';
+/** Whether a reply moves its ticket's updated_at: the spec leaves it open (docs/api.md#fields), the proof runs both. */
+type Replies = 'moving' | 'still';
 
 function log(line: string): void {
 	console.log(`  ${line}`);
@@ -39,81 +40,69 @@ interface N8nWorkflows {
 	/** Ids of the workflows to activate. */
 	active: string[];
 	/** Credentials beside the sandbox's, e.g. one for the PostgreSQL n8n runs on (queue mode). */
-	credentials?: (postgres: PostgresServer | undefined) => CredentialImport[];
+	credentials?: (postgres?: PostgresServer) => CredentialImport[];
+}
+
+/** Where one proof runs: its suite, n8n's mode, the sandbox's timestamp format, the packed package and the work folder. */
+interface ProofRun {
+	suite: Suite;
+	mode: Mode;
+	timestampFormat: TimestampFormat;
+	packed: () => PackedPackage;
+	workDir: string;
 }
 
 /** The webhook and reconcile workflows active; the PostgreSQL import published (it calls itself, and 2.x runs only published sub-workflows). */
-function syncSetUp(store: SyncStore): N8nWorkflows {
-	const workflows = syncWorkflows(exampleWorkflows(), store);
+function syncSetUp(workflows: SyncWorkflows): N8nWorkflows {
 	const toImport = [workflows.initialImport, workflows.webhooks, workflows.reconcile];
 	const active = [workflows.webhooks.id, workflows.reconcile.id];
-	if (store === 'dataTables') return { toImport, active };
+	if (workflows.store === 'dataTables') return { toImport, active };
 	return { toImport, active: [workflows.initialImport.id, ...active], credentials: postgresCredential };
 }
 
-/** Runs `body` against a fresh n8n set-up of `mode` with `workflows` imported and activated. */
-async function withN8n(mode: Mode, packed: PackedPackage, sandbox: Sandbox, workDir: string, workflows: N8nWorkflows, body: (target: SyncTarget) => Promise<void>): Promise<void> {
-	const install = await ensureN8n(PRIMARY_N8N_VERSION, log);
+/** Runs `body` against a fresh sandbox and a fresh n8n of the run's mode with `workflows` imported and activated; stops both. */
+async function inFreshN8n<T>(run: ProofRun, name: string, sandboxOptions: SandboxOptions, workflows: N8nWorkflows, body: (target: SyncTarget, sandbox: Sandbox) => Promise<T>): Promise<T> {
+	const sandbox = await startSandbox({ ...sandboxOptions, timestampFormat: run.timestampFormat });
+	const stops: Array<() => Promise<void>> = [() => sandbox.stop()];
+	const workDir = path.join(run.workDir, `${run.mode}-${name}`);
 	const toImport = workflows.toImport.map((w) => w.json);
-	const { active } = workflows;
-	const stops: Array<() => Promise<void>> = [];
-	mkdirSync(workDir, { recursive: true });
+	const credentials = (postgres?: PostgresServer) => [...sandboxCredentials(sandbox), ...(workflows.credentials?.(postgres) ?? [])];
 	try {
-		if (mode === 'regular') {
-			const folder = createUserFolder(install, { root: path.join(workDir, 'regular') });
-			stops.push(async () => removeUserFolder(folder));
-			await installCommunityPackage(folder, packed.tarball, packed.version);
-			await importCredentials(folder, [...sandboxCredentials(sandbox), ...(workflows.credentials?.(undefined) ?? [])]);
-			await importWorkflows(folder, toImport);
-			for (const id of active) await activateWorkflow(folder, id);
-			const running = await startN8n(folder);
-			stops.push(running.stop);
-			const rest = new N8nRestClient(running.url);
-			await rest.setupOwner(DEV_OWNER);
-			log(`n8n ${install.version} (regular mode, SQLite) on ${running.url}`);
-			await body({ rest, webhookBaseUrl: running.url });
-		} else {
-			const postgres = await startPostgres(workDir);
-			stops.push(postgres.stop);
-			const redis = await startRedis(workDir);
-			stops.push(redis.stop);
-			const folders = await createFolders({ install, packed, postgres, redis, workDir });
-			await importCredentials(folders.main, [...sandboxCredentials(sandbox), ...(workflows.credentials?.(postgres) ?? [])]);
-			await importWorkflows(folders.main, toImport);
-			for (const id of active) await activateWorkflow(folders.main, id);
-			const cluster = await startCluster(folders, workDir, log);
-			stops.push(cluster.stop);
-			const rest = new N8nRestClient(cluster.main.url);
-			await rest.setupOwner(DEV_OWNER);
-			log(`n8n ${install.version} in queue mode: main ${cluster.main.url}, webhook process ${cluster.webhook.url}, PostgreSQL ${postgres.version}`);
-			await body({ rest, webhookBaseUrl: cluster.webhook.url, postgres });
+		const install = await ensureN8n(PRIMARY_N8N_VERSION, log);
+		const packed = run.packed();
+		mkdirSync(workDir, { recursive: true });
+		if (run.mode === 'queue') {
+			const { rest, cluster, postgres } = await startQueueN8n({ install, packed, workDir, credentials, workflows: toImport, active: workflows.active }, stops, log);
+			return await body({ rest, webhookBaseUrl: cluster.webhook.url, postgres }, sandbox);
 		}
+		const folder = createUserFolder(install, { root: path.join(workDir, 'regular') });
+		stops.push(async () => removeUserFolder(folder));
+		await installCommunityPackage(folder, packed.tarball, packed.version);
+		await importCredentials(folder, credentials());
+		await importWorkflows(folder, toImport);
+		for (const id of workflows.active) await activateWorkflow(folder, id);
+		const running = await startN8n(folder);
+		stops.push(running.stop);
+		const rest = new N8nRestClient(running.url);
+		await rest.setupOwner(DEV_OWNER);
+		log(`n8n ${install.version} (regular mode, SQLite) on ${running.url}`);
+		return await body({ rest, webhookBaseUrl: running.url }, sandbox);
 	} finally {
-		for (const stop of stops.reverse()) await stop().catch((error: unknown) => log(`could not stop: ${String(error)}`));
-		if (mode === 'queue') await stopEveryService();
+		await stopInReverse(stops);
+		if (run.mode === 'queue') await stopEveryService();
 	}
 }
 
-/** Whether a reply moves its ticket's updated_at: the spec leaves it open (docs/api.md#fields), the proof runs both. */
-type Replies = 'moving' | 'still';
-
-function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat, store: SyncStore = 'dataTables'): void {
+function addProof(run: ProofRun, replies: Replies, store: SyncStore = 'dataTables'): void {
+	const { mode, timestampFormat } = run;
 	const what = replies === 'moving' ? "replies move the ticket's updated_at" : "replies leave the ticket's updated_at alone";
 	const into = store === 'postgres' ? 'PostgreSQL (large-account-import-postgres stopped part-way and resumed)' : 'the Data Tables';
-	suite.test(`${mode} mode, ${what}, timestamps ${timestampFormat}: after chaos, the forced import/webhook race and one reconcile ${into} equal the service (0 missing, 0 extra, 0 stale, 0 second rows)`, async () => {
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, timestampFormat });
-		let figures: SyncFigures | undefined;
-		try {
-			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-${replies}-${store}`), syncSetUp(store), async (target) => {
-				figures = await proveSync(target, sandbox, syncWorkflows(exampleWorkflows(), store), { ...DEFAULT_PROOF, replyMovesTicket: replies === 'moving' }, log);
-			});
-		} finally {
-			await sandbox.stop();
-		}
-		if (!figures) throw new Error('no figures');
+	run.suite.test(`${mode} mode, ${what}, timestamps ${timestampFormat}: after chaos, the forced import/webhook race and one reconcile ${into} equal the service (0 missing, 0 extra, 0 stale, 0 second rows)`, async () => {
+		const workflows = syncWorkflows(exampleWorkflows(), store);
+		const replyMovesTicket = replies === 'moving';
+		const figures = await inFreshN8n(run, `${replies}-${store}`, { seed: SEEDED_TICKETS }, syncSetUp(workflows), (target, sandbox) => proveSync(target, sandbox, workflows, replyMovesTicket, log));
 		for (const line of printFigures(`${mode} mode, ${store}, ${what}`, figures)) log(line);
-		const problems = [figures.tickets, figures.customers].filter((d) => !isEqual(d));
-		if (problems.length) throw new Error(`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
+		if (!isEqual(figures.tickets) || !isEqual(figures.customers)) throw new Error(`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
 		if (figures.watermark.saved !== figures.watermark.newest) throw new Error(`the reconcile saved the watermark ${figures.watermark.saved}, not ${figures.watermark.newest}`);
 		if (figures.driver.total < 500) throw new Error(`only ${figures.driver.total} changes during the run`);
 		if (!figures.forcedRace?.replies) throw new Error('the forced race was not set up: no replies to tickets of the next import page');
@@ -138,64 +127,49 @@ function addProof(suite: Suite, mode: Mode, replies: Replies, packed: () => Pack
 	});
 }
 
-function addIncrementalProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat): void {
-	suite.test(`${mode} mode, timestamps ${timestampFormat}: ${INCREMENTAL_EXAMPLE} copies each ticket once, one created in the watermark's millisecond included; the watermark moves`, async () => {
+function addIncrementalProof(run: ProofRun): void {
+	run.suite.test(`${run.mode} mode, timestamps ${run.timestampFormat}: ${INCREMENTAL_EXAMPLE} copies each ticket once, one created in the watermark's millisecond included; the watermark moves`, async () => {
 		const clock = new PinnableClock();
-		const sandbox = await startSandbox({ seed: INCREMENTAL_SEEDED_TICKETS, now: clock.now, timestampFormat });
-		const workflow = incrementalWorkflow(exampleWorkflows());
-		try {
-			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-incremental`), { toImport: [workflow], active: [] }, async (target) => {
-				await proveIncremental(target, sandbox, clock, workflow, log);
-			});
-		} finally {
-			await sandbox.stop();
-		}
+		const workflow = findWorkflow(exampleWorkflows(), INCREMENTAL_EXAMPLE);
+		await inFreshN8n(run, 'incremental', { seed: INCREMENTAL_SEEDED_TICKETS, now: clock.now }, { toImport: [workflow], active: [] }, (target, sandbox) =>
+			proveIncremental(target, sandbox, clock, workflow, log),
+		);
 	});
 }
 
 /** The Postgres credential sync-by-polling-postgres.json refers to, on n8n's own PostgreSQL (trust on loopback). */
-function postgresCredential(postgres: PostgresServer | undefined): CredentialImport[] {
+function postgresCredential(postgres?: PostgresServer): CredentialImport[] {
 	if (!postgres) throw new Error(`${POLLING_POSTGRES_EXAMPLE} runs in queue mode only (PostgreSQL)`);
 	return [{ id: 'syncPostgres', name: 'Postgres (the copy)', type: 'postgres', data: { host: postgres.host, port: postgres.port, database: postgres.database, user: postgres.user, password: '', ssl: 'disable', maxConnections: 10, allowUnauthorizedCerts: false, sshTunnel: false } }];
 }
 
-function addPollingProof(suite: Suite, mode: Mode, into: 'dataTables' | 'postgres', packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat): void {
+function addPollingProof(run: ProofRun, into: SyncStore): void {
 	const example = into === 'postgres' ? POLLING_POSTGRES_EXAMPLE : POLLING_EXAMPLE;
 	const control = into === 'postgres' ? '' : ', where a plain upsert by id keeps the older one';
-	suite.test(`${mode} mode, timestamps ${timestampFormat}: ${example} alone keeps the copy equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last${control}`, async () => {
+	run.suite.test(`${run.mode} mode, timestamps ${run.timestampFormat}: ${example} alone keeps the copy equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last${control}`, async () => {
 		const clock = new PinnableClock();
-		const sandbox = await startSandbox({ seed: SEEDED_TICKETS, now: clock.now, timestampFormat });
 		const workflows = pollingWorkflows(exampleWorkflows(), into);
 		const toImport = workflows.control ? [workflows.polling, workflows.control] : [workflows.polling];
 		const credentials = into === 'postgres' ? postgresCredential : undefined;
-		try {
-			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-polling-${into}`), { toImport, active: [workflows.polling.id], credentials }, async (target) => {
-				const copy = target.postgres && into === 'postgres' ? postgresStore(target.postgres) : dataTableStore(target.rest);
-				const figures = await provePolling(target, sandbox, clock, workflows, copy, log);
-				for (const line of printPollingFigures(`${mode} mode, ${example}`, figures)) log(line);
-				if (!isEqual(figures.tickets) || !isEqual(figures.customers)) {
-					throw new Error(`after one more poll the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
-				}
-				if (figures.changes < 600) throw new Error(`only ${figures.changes} changes during the run`);
-			});
-		} finally {
-			await sandbox.stop();
-		}
+		await inFreshN8n(run, `polling-${into}`, { seed: SEEDED_TICKETS, now: clock.now }, { toImport, active: [workflows.polling.id], credentials }, async (target, sandbox) => {
+			const copy = target.postgres && into === 'postgres' ? postgresStore(target.postgres) : dataTableStore(target.rest);
+			const figures = await provePolling(target, sandbox, clock, workflows, copy, log);
+			for (const line of printPollingFigures(`${run.mode} mode, ${example}`, figures)) log(line);
+			if (!isEqual(figures.tickets) || !isEqual(figures.customers)) {
+				throw new Error(`after one more poll the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
+			}
+			if (figures.changes < 600) throw new Error(`only ${figures.changes} changes during the run`);
+		});
 	});
 }
 
 /** examples/large-account-import.json, published (it calls itself per page), stopped part-way by a failed page and resumed. */
-function addLargeImportProof(suite: Suite, mode: Mode, packed: () => PackedPackage, workDir: string, timestampFormat: TimestampFormat): void {
-	suite.test(`${mode} mode, timestamps ${timestampFormat}: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`, async () => {
-		const sandbox = await startSandbox({ seed: LARGE_IMPORT_TICKETS, timestampFormat });
-		const workflow = largeImportWorkflow(exampleWorkflows());
-		try {
-			await withN8n(mode, packed(), sandbox, path.join(workDir, `${mode}-large-import`), { toImport: [workflow], active: [workflow.id] }, async (target) => {
-				await checkLargeImport(target, sandbox, await proveLargeImport(target, sandbox, workflow, log), log);
-			});
-		} finally {
-			await sandbox.stop();
-		}
+function addLargeImportProof(run: ProofRun): void {
+	run.suite.test(`${run.mode} mode, timestamps ${run.timestampFormat}: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`, async () => {
+		const workflow = findWorkflow(exampleWorkflows(), LARGE_IMPORT_EXAMPLE);
+		await inFreshN8n(run, 'large-import', { seed: LARGE_IMPORT_TICKETS }, { toImport: [workflow], active: [workflow.id] }, (target, sandbox) =>
+			proveLargeImport(target, sandbox, workflow, log),
+		);
 	});
 }
 
@@ -254,22 +228,23 @@ async function main(): Promise<void> {
 		if (!packed) throw new Error('not packed');
 		return packed;
 	};
+	const run = (mode: Mode, timestampFormat: TimestampFormat): ProofRun => ({ suite, mode, timestampFormat, packed: getPacked, workDir });
 	if (ciSet) {
-		addProof(suite, 'regular', 'still', getPacked, workDir, defaultTimestamps('regular', 'webhooks'));
-		addProof(suite, 'queue', 'still', getPacked, workDir, defaultTimestamps('queue', 'webhooks-postgres'), 'postgres');
+		addProof(run('regular', defaultTimestamps('regular', 'webhooks')), 'still');
+		addProof(run('queue', defaultTimestamps('queue', 'webhooks-postgres')), 'still', 'postgres');
 	}
 	for (const mode of ciSet ? [] : modes) {
-		const format = (proof: Proof): TimestampFormat => timestamps ?? defaultTimestamps(mode, proof);
-		if (proofs.includes('webhooks')) for (const setting of replies) addProof(suite, mode, setting, getPacked, workDir, format('webhooks'));
-		if (proofs.includes('incremental')) addIncrementalProof(suite, mode, getPacked, workDir, format('incremental'));
-		if (proofs.includes('polling')) addPollingProof(suite, mode, 'dataTables', getPacked, workDir, format('polling'));
+		const format = (proof: Proof): ProofRun => run(mode, timestamps ?? defaultTimestamps(mode, proof));
+		if (proofs.includes('webhooks')) for (const setting of replies) addProof(format('webhooks'), setting);
+		if (proofs.includes('incremental')) addIncrementalProof(format('incremental'));
+		if (proofs.includes('polling')) addPollingProof(format('polling'), 'dataTables');
 		// PostgreSQL is there in queue mode (n8n's own database): the copy goes into it.
-		if (proofs.includes('polling-postgres') && mode === 'queue') addPollingProof(suite, mode, 'postgres', getPacked, workDir, format('polling-postgres'));
+		if (proofs.includes('polling-postgres') && mode === 'queue') addPollingProof(format('polling-postgres'), 'postgres');
 		// Its writes do not depend on the reply behaviour (no second row can arise): by default once, replies still.
 		const postgresReplies: Replies[] = repliesGiven ? replies : ['still'];
-		if (proofs.includes('webhooks-postgres') && mode === 'queue') for (const setting of postgresReplies) addProof(suite, mode, setting, getPacked, workDir, format('webhooks-postgres'), 'postgres');
+		if (proofs.includes('webhooks-postgres') && mode === 'queue') for (const setting of postgresReplies) addProof(format('webhooks-postgres'), setting, 'postgres');
 		// Regular mode only: the chain of executions is the same on a worker (bench/largeImport.tsx runs it in queue mode).
-		if (proofs.includes('large-import') && mode === 'regular') addLargeImportProof(suite, mode, getPacked, workDir, format('large-import'));
+		if (proofs.includes('large-import') && mode === 'regular') addLargeImportProof(format('large-import'));
 	}
 	let totals: Totals;
 	try {

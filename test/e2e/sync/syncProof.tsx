@@ -1,57 +1,41 @@
 // The sync proof, every set-up and edition: the initial import while the service changes and deliveries are dropped,
 // repeated and reordered; then one reconcile, and the copy must equal the service.
-import type { ChangeDriverOptions, ChangeDriverSummary, Sandbox, WebhookChaosOptions, WebhookCounters } from '../../../sandbox';
+import type { Sandbox, WebhookChaosOptions } from '../../../sandbox';
 import { findWorkflow, triggerWebhookPath, type WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import type { PostgresServer } from '../queue/services/postgresServer';
-import { isFinished } from '../executions';
-import { parseExecutionData } from '../n8n/executionData';
+import { executionRun, isFinished, waitForExecutions } from '../executions';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
-import type { PrintedRun } from '../runData';
 import { waitUntil } from '../../harness/wait';
 import { compareWithService, type CopyDifference, describeDifference, putHostileText, watermarkOf } from './compareCopy';
-import { type CopyStore, dataTableStore, insertRow, postgresStore, type Row, TICKET_TABLE, WATERMARK_KEY } from './syncTables';
-import { type ChainedImportFigures, runChainedImport } from './chainedImport';
-import { DEFAULT_FORCED_RACE, forceImportRace, type ForcedRaceFigures, type ForcedRaceSettings } from './forcedRace';
+import { type CopyStore, dataTableStore, insertRow, LIST_PATH, postgresStore, type Row, TICKET_TABLE, WATERMARK_KEY } from './syncTables';
+import { runChainedImport } from './chainedImport';
+import { forceImportRace, OLD_FOR_MS } from './forcedRace';
 
 /** Where the copy is kept: n8n's Data Tables, or PostgreSQL (the `-postgres` examples). */
 export type SyncStore = 'dataTables' | 'postgres';
 
-export const SYNC_EXAMPLES = {
-	dataTables: {
-		initialImport: 'examples/sync-initial-import.json',
-		webhooks: 'examples/sync-webhooks.json',
-		reconcile: 'examples/sync-reconcile.json',
-	},
-	postgres: {
-		initialImport: 'examples/large-account-import-postgres.json',
-		webhooks: 'examples/sync-webhooks-postgres.json',
-		reconcile: 'examples/sync-reconcile-postgres.json',
-	},
-} as const;
+/** The initial import, the webhooks and the reconcile of each edition. */
+const SYNC_EXAMPLES = {
+	dataTables: ['examples/sync-initial-import.json', 'examples/sync-webhooks.json', 'examples/sync-reconcile.json'],
+	postgres: ['examples/large-account-import-postgres.json', 'examples/sync-webhooks-postgres.json', 'examples/sync-reconcile-postgres.json'],
+};
 
-export interface SyncWorkflows {
-	store: SyncStore;
-	initialImport: WorkflowFile;
-	webhooks: WorkflowFile;
-	reconcile: WorkflowFile;
+export type SyncWorkflows = ReturnType<typeof syncWorkflows>;
+
+export function syncWorkflows(examples: WorkflowFile[], store: SyncStore = 'dataTables') {
+	const [initialImport, webhooks, reconcile] = SYNC_EXAMPLES[store].map((file) => findWorkflow(examples, file));
+	return { store, initialImport, webhooks, reconcile };
 }
 
-export function syncWorkflows(examples: WorkflowFile[], store: SyncStore = 'dataTables'): SyncWorkflows {
-	const files = SYNC_EXAMPLES[store];
-	return {
-		store,
-		initialImport: findWorkflow(examples, files.initialImport),
-		webhooks: findWorkflow(examples, files.webhooks),
-		reconcile: findWorkflow(examples, files.reconcile),
-	};
+function postgresOf(target: SyncTarget): PostgresServer {
+	if (!target.postgres) throw new Error('the PostgreSQL edition needs the PostgreSQL of queue mode');
+	return target.postgres;
 }
 
 /** The copy the workflows keep, read where they keep it. */
-export function copyStore(target: SyncTarget, store: SyncStore): CopyStore {
-	if (store === 'dataTables') return dataTableStore(target.rest);
-	if (!target.postgres) throw new Error('the PostgreSQL edition needs the PostgreSQL of queue mode');
-	return postgresStore(target.postgres);
+function copyStore(target: SyncTarget, store: SyncStore): CopyStore {
+	return store === 'dataTables' ? dataTableStore(target.rest) : postgresStore(postgresOf(target));
 }
 
 /** Where the proof talks to n8n: the editor's REST API (main) and the production webhooks. */
@@ -62,77 +46,28 @@ export interface SyncTarget {
 	postgres?: PostgresServer;
 }
 
-export interface ProofSettings {
-	/** Changes per second while the driver runs, and how many in all. */
-	changesPerSecond: number;
-	changes: number;
-	/** Changes made before the import starts (the driver is already running then). */
-	changesBeforeImport: number;
-	chaos: WebhookChaosOptions;
-	seed: number;
-	/** Relative weights of the change kinds (ChangeDriverOptions.mix). */
-	mix: NonNullable<ChangeDriverOptions['mix']>;
-	/** Whether a reply moves its ticket's updated_at (the spec leaves it open, docs/api.md#fields; the proof runs both). */
-	replyMovesTicket: boolean;
-	/** Forces the import/webhook race on every import page (forcedRace.tsx); undefined: not forced. */
-	forcedRace?: ForcedRaceSettings;
-}
-
-export const DEFAULT_PROOF: ProofSettings = {
-	changesPerSecond: 8,
-	changes: 600,
-	changesBeforeImport: 40,
-	// Lost, repeated, late and shuffled deliveries, several at once, failed ones retried. Rates a
-	// little above 10 % so that the drawn shares stay near 10 % or more (run.tsx checks 9 %).
-	chaos: { dropRate: 0.13, duplicateRate: 0.13, reorderWindow: 5, delayMs: [0, 200], concurrency: 4, maxAttempts: 5, backoffMs: 500, seed: 7 },
+/** The change driver of every run: 600 changes at 8/s, reply-heavy (half are replies, most of them to old tickets). */
+const DRIVER = {
+	ratePerSecond: 8,
+	count: 600,
 	seed: 12,
-	// Reply-heavy: half of the changes are replies, most of them to old tickets.
 	mix: { 'reply.created': 50, 'ticket.updated': 20, 'ticket.created': 10, 'customer.updated': 10, 'customer.created': 10 },
-	replyMovesTicket: true,
-	forcedRace: DEFAULT_FORCED_RACE,
 };
+/** Changes made before the import starts (the driver is already running then). */
+const CHANGES_BEFORE_IMPORT = 40;
+// Lost, repeated, late and shuffled deliveries, several at once, failed ones retried. Rates a
+// little above 10 % so that the drawn shares stay near 10 % or more (run.tsx checks 9 %).
+const CHAOS: WebhookChaosOptions = { dropRate: 0.13, duplicateRate: 0.13, reorderWindow: 5, delayMs: [0, 200], concurrency: 4, maxAttempts: 5, backoffMs: 500, seed: 7 };
 
-export interface SyncFigures {
-	ticketsAtStart: number;
-	driver: ChangeDriverSummary;
-	deliveries: WebhookCounters;
-	webhookExecutions: { total: number; failed: number };
-	importSeconds: number;
-	reconcileSeconds: number;
-	/** From the driver's last change to the moment the copy was read equal. */
-	lastChangeToEqualSeconds: number;
-	/** API calls: list pages read by the import and the reconcile, single records read after deliveries. */
-	calls: { importPages: number; recordReads: number; reconcile: number };
-	tickets: CopyDifference;
-	customers: CopyDifference;
-	/** The reconcile's saved watermark and the newest updated_at of the service: equal after a run. */
-	watermark: { saved: string; newest: string };
-	/** Before the reconcile: what webhooks and the import alone left behind. */
-	beforeReconcile: { tickets: CopyDifference; customers: CopyDifference };
-	replyMovesTicket: boolean;
-	forcedRace?: ForcedRaceFigures;
-	/** Replies written while the import ran (driver and forced race). */
-	repliesDuringImport: number;
-	/** The PostgreSQL edition's import: stopped part-way, resumed by hand. */
-	chainedImport?: ChainedImportFigures;
-	/** Data Tables: the second row put in before the reconcile because the forced race left none (its ticket id). */
-	plantedSecondRow?: string;
-	/** The PostgreSQL edition: an older version of a ticket and of a customer written last by Sync 2. */
-	olderVersionLast?: string;
-	/** Text PostgreSQL cannot hold as it is, put into the service before and during the import. */
-	hostileText: string[];
-}
+export type SyncFigures = Awaited<ReturnType<typeof proveSync>>;
 
-export const LIST_PATH = /\/(tickets|customers)$/;
 const RECORD_PATH = /\/(tickets|customers)\/[^/]+$/;
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
 /** Where and why an execution failed, from its run data. */
 export async function executionError(rest: N8nRestClient, id: string): Promise<string> {
 	const install = await ensureN8n(PRIMARY_N8N_VERSION, () => undefined);
-	// The editor's execution view gets the run data itself (IRunExecutionData), not a whole IRun.
-	const data = parseExecutionData(install, (await rest.getExecution(id)).data) as PrintedRun['data'];
-	const { error, lastNodeExecuted } = data.resultData;
+	const { error, lastNodeExecuted } = (await executionRun(rest, install, id)).data.resultData;
 	return `${lastNodeExecuted ?? '?'}: ${error?.message ?? '?'} ${error?.description ?? ''}`;
 }
 
@@ -154,56 +89,40 @@ export function isEqual(difference: CopyDifference): boolean {
 	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
 }
 
-export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows: SyncWorkflows, settings: ProofSettings, log: (line: string) => void): Promise<SyncFigures> {
+export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows: SyncWorkflows, replyMovesTicket: boolean, log: (line: string) => void) {
 	const { rest } = target;
 	const path = triggerWebhookPath(workflows.webhooks);
 	if (!path) throw new Error(`${workflows.webhooks.file} has no Support Ticket Trigger with a webhookId`);
-	sandbox.setWebhookChaos(settings.chaos);
+	sandbox.setWebhookChaos(CHAOS);
 	sandbox.resetWebhookCounters();
-	sandbox.store.replyMovesTicket = settings.replyMovesTicket;
+	sandbox.store.replyMovesTicket = replyMovesTicket;
 	const hook = sandbox.addWebhook({ url: target.webhookBaseUrl + path });
 	const ticketsAtStart = sandbox.store.ticketCount;
 	sandbox.clearLog();
 	const startedAtMs = Date.now();
-	const driver = sandbox.startDriver({ ratePerSecond: settings.changesPerSecond, count: settings.changes, seed: settings.seed, mix: settings.mix });
+	const driver = sandbox.startDriver(DRIVER);
 	let race: ReturnType<typeof forceImportRace> | undefined;
 	let ended = false;
 	try {
-		await waitUntil('the first changes', () => (driver.summary().total >= settings.changesBeforeImport ? true : undefined), 60_000, { intervalMs: 100 });
+		await waitUntil('the first changes', () => (driver.summary().total >= CHANGES_BEFORE_IMPORT ? true : undefined), 60_000, { intervalMs: 100 });
 		const repliesBeforeImport = sandbox.store.replyCount;
-		if (settings.forcedRace) race = forceImportRace(sandbox, startedAtMs, settings.forcedRace);
+		race = forceImportRace(sandbox, startedAtMs);
 		const hostileText = [putHostileText(sandbox, [5, 950], 3)];
 		const duringImport = waitUntil('the import to read two pages', () => (ended || sandbox.countCalls({ pathname: LIST_PATH }) >= 2 ? true : undefined), RUN_TIMEOUT_MS, { intervalMs: 50 }).then(
 			() => (ended ? undefined : hostileText.push(putHostileText(sandbox, [1500], 7))),
 			() => undefined,
 		);
-		let chainedImport: ChainedImportFigures | undefined;
-		let importSeconds: number;
-		if (workflows.store === 'postgres') {
-			if (!target.postgres) throw new Error('the PostgreSQL edition needs the PostgreSQL of queue mode');
-			chainedImport = await runChainedImport(rest, target.postgres, sandbox, workflows.initialImport, log);
-			importSeconds = chainedImport.seconds;
-		} else {
-			importSeconds = await runToEnd(rest, workflows.initialImport, 'Start Import');
-		}
+		const chainedImport = workflows.store === 'postgres' ? await runChainedImport(rest, postgresOf(target), sandbox, workflows.initialImport, log) : undefined;
+		const importSeconds = chainedImport?.seconds ?? (await runToEnd(rest, workflows.initialImport, 'Start Import'));
 		await duringImport;
-		const forcedRace = race?.stop();
-		race = undefined;
+		const forcedRace = race.stop();
 		const repliesDuringImport = sandbox.store.replyCount - repliesBeforeImport;
 		const importPages = sandbox.countCalls({ pathname: LIST_PATH });
-		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes; ${repliesDuringImport} replies during the import; forced race ${JSON.stringify(forcedRace ?? 'off')}`);
+		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes; ${repliesDuringImport} replies during the import; forced race ${JSON.stringify(forcedRace)}`);
 		const summary = await driver.finished;
 		log(`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`);
 		await sandbox.webhooksIdle();
-		const executions = await waitUntil(
-			'the webhook executions to finish',
-			async () => {
-				const list = await rest.listExecutions(workflows.webhooks.id);
-				return list.every(isFinished) ? list : undefined;
-			},
-			RUN_TIMEOUT_MS,
-			{ intervalMs: 1000 },
-		);
+		const executions = await waitForExecutions(rest, workflows.webhooks.id, 'the webhook executions to finish', (list) => list.every(isFinished), RUN_TIMEOUT_MS, 1000);
 		const total = (await countExecutions(rest, workflows.webhooks.id)) ?? executions.length;
 		const failed = executions.filter((e) => e.status !== 'success').length;
 		const copy = copyStore(target, workflows.store);
@@ -239,7 +158,7 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 			calls: { importPages, recordReads, reconcile: reconcileCalls },
 			...after,
 			beforeReconcile,
-			replyMovesTicket: settings.replyMovesTicket,
+			replyMovesTicket,
 			forcedRace,
 			repliesDuringImport,
 			chainedImport,
@@ -260,7 +179,7 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 /** What the race leaves: a second row for an old ticket the reconcile does not read again, holding an older version. */
 async function plantSecondRow(rest: N8nRestClient, sandbox: Sandbox, startedAtMs: number): Promise<string> {
 	const rows = await dataTableStore(rest).rows('tickets');
-	const old = sandbox.store.listTickets().find((t) => Date.parse(t.updated_at) < startedAtMs - DEFAULT_FORCED_RACE.oldForMs);
+	const old = sandbox.store.listTickets().find((t) => Date.parse(t.updated_at) < startedAtMs - OLD_FOR_MS);
 	const row = old && rows.find((r) => r.ticket_id === old.id);
 	if (!row) throw new Error('no old ticket in the copy to give a second row');
 	const updatedMs = Number(row.updated_ms) - 3_600_000;
@@ -293,17 +212,16 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 	const d = figures.deliveries;
 	const race = figures.forcedRace;
 	const chained = figures.chainedImport;
-	const chainedLines = chained
-		? [
-				`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by two starts by hand at once, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
-			]
-		: [];
 	return [
 		`${label}: ${figures.ticketsAtStart} tickets at the start, ${figures.driver.total} changes during the run ${JSON.stringify(figures.driver.byKind)}; replies ${figures.replyMovesTicket ? 'move' : 'do not move'} the ticket's updated_at`,
 		`  hostile text: ${figures.hostileText.join('; ')}`,
-		`  forced race: ${race ? `${race.replies} replies to old tickets of the next page on ${race.pages} import pages, ${race.pagesHeld} import pages held until a webhook read of one of their tickets (${race.pagesTimedOut} timed out), ${race.readsHeld} webhook reads held until their page was sent (${race.readsTimedOut} timed out), ${race.readsLate} came after it` : 'off'}; ${figures.repliesDuringImport} replies during the import; tickets with a second row before the reconcile: ${secondRows(figures.beforeReconcile.tickets)}`,
+		`  forced race: ${race.replies} replies to old tickets of the next page on ${race.pages} import pages, ${race.pagesHeld} import pages held until a webhook read of one of their tickets (${race.pagesTimedOut} timed out), ${race.readsHeld} webhook reads held until their page was sent (${race.readsTimedOut} timed out), ${race.readsLate} came after it; ${figures.repliesDuringImport} replies during the import; tickets with a second row before the reconcile: ${secondRows(figures.beforeReconcile.tickets)}`,
 		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
-		...chainedLines,
+		...(chained
+			? [
+					`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by two starts by hand at once, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
+				]
+			: []),
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
 		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
 		...(figures.plantedSecondRow ? [`  the race left no second row: one put in for ${figures.plantedSecondRow} (an hour older) before the reconcile`] : []),

@@ -15,6 +15,9 @@ export const CUSTOMER_COLUMNS = ['customer_id', 'email', 'name', 'created_at', '
 
 export type Row = Record<string, unknown>;
 
+/** The service's list calls (a page of tickets or customers). */
+export const LIST_PATH = /\/(tickets|customers)$/;
+
 interface TableInfo {
 	id: string;
 	name: string;
@@ -58,17 +61,15 @@ export interface CopyStore {
 	state(key: string): Promise<string | undefined>;
 }
 
+const tableOf = (resource: 'tickets' | 'customers') => (resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE);
+
 export function dataTableStore(rest: N8nRestClient): CopyStore {
 	return {
-		rows: async (resource) => {
-			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
-			try {
-				return await readTable(rest, table);
-			} catch (error) {
-				if (String(error).includes(`no Data Table ${table}`)) return [];
+		rows: (resource) =>
+			readTable(rest, tableOf(resource)).catch((error: unknown) => {
+				if (String(error).includes(`no Data Table ${tableOf(resource)}`)) return [];
 				throw error;
-			}
-		},
+			}),
 		state: async (key) => {
 			const row = (await readTable(rest, STATE_TABLE)).find((r) => r.key === key);
 			return row ? String(row.value) : undefined;
@@ -76,20 +77,23 @@ export function dataTableStore(rest: N8nRestClient): CopyStore {
 	};
 }
 
+async function tableExists(postgres: PostgresServer, table: string): Promise<boolean> {
+	const [found] = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${table}')::text AS name`);
+	return Boolean(found?.name);
+}
+
 export function postgresStore(postgres: PostgresServer): CopyStore {
 	return {
 		rows: async (resource) => {
-			const table = resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
-			const exists = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${table}')::text AS name`);
-			return exists[0]?.name ? await postgres.query<Row>(`SELECT * FROM ${table}`) : [];
+			const table = tableOf(resource);
+			return (await tableExists(postgres, table)) ? await postgres.query<Row>(`SELECT * FROM ${table}`) : [];
 		},
 		state: (key) => postgresState(postgres, key),
 	};
 }
 
 export async function postgresState(postgres: PostgresServer, key: string): Promise<string | undefined> {
-	const exists = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${POSTGRES_STATE_TABLE}')::text AS name`);
-	if (!exists[0]?.name) return undefined;
+	if (!(await tableExists(postgres, POSTGRES_STATE_TABLE))) return undefined;
 	const rows = await postgres.query<{ value: string }>(`SELECT value FROM ${POSTGRES_STATE_TABLE} WHERE key = '${key.replaceAll("'", "''")}'`);
 	return rows[0]?.value;
 }

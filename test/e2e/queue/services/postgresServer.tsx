@@ -10,21 +10,7 @@ import { type ServiceProcess, startService } from './serviceProcess';
 const execFileAsync = promisify(execFile);
 
 /** A throwaway PostgreSQL cluster (Debian's packages) on a free loopback port. */
-export interface PostgresServer {
-	host: string;
-	port: number;
-	user: string;
-	database: string;
-	version: string;
-	process: ServiceProcess;
-	/** Runs one query and returns its rows as objects (`json_agg` of the query). */
-	query<Row>(sql: string): Promise<Row[]>;
-	/** Runs statements one after another in one session (`psql -f`), and returns what they print, a line per row. */
-	script(sql: string): Promise<string[]>;
-	/** Locks `table` (ACCESS EXCLUSIVE) in a session of its own: every statement on it waits until release(). */
-	lockTable(table: string): Promise<{ release(): Promise<void> }>;
-	stop(): Promise<void>;
-}
+export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
 
 const USER = 'n8n';
 const DATABASE = 'n8n';
@@ -54,7 +40,7 @@ function runAs(): { uid: number; gid: number } | undefined {
 	return { uid, gid };
 }
 
-export async function startPostgres(workDir: string): Promise<PostgresServer> {
+export async function startPostgres(workDir: string) {
 	const { dir: bin, version } = serverBinDir();
 	const host = '127.0.0.1';
 	const port = await freePort();
@@ -91,12 +77,10 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 		});
 		await server.waitForOutput('database system is ready to accept connections', 60_000);
 		let scripts = 0;
+		const psqlArgs = (database: string) => ['-h', host, '-p', String(port), '-U', USER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'];
 		/** `input`: `-c <sql>` or `-f <file>`. */
 		const psql = async (database: string, ...input: ['-c' | '-f', string]): Promise<string> => {
-			const { stdout } = await execFileAsync('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', ...input], {
-				timeout: 30_000,
-				maxBuffer: 64 * 1024 * 1024,
-			});
+			const { stdout } = await execFileAsync('psql', [...psqlArgs(database), ...input], { timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
 			return stdout;
 		};
 		await psql('postgres', '-c', `CREATE DATABASE ${DATABASE}`);
@@ -106,10 +90,11 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 			user: USER,
 			database: DATABASE,
 			version,
-			process: server,
+			/** Runs one query and returns its rows as objects (`json_agg` of the query). */
 			query: async <Row,>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, '-c', `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
-			lockTable: async (table: string) => {
-				const session = spawn('psql', ['-h', host, '-p', String(port), '-U', USER, '-d', DATABASE, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+			/** Locks `table` (ACCESS EXCLUSIVE) in a session of its own: every statement on it waits until release(). */
+			lockTable: async (table: string): Promise<{ release(): Promise<void> }> => {
+				const session = spawn('psql', psqlArgs(DATABASE), { stdio: ['pipe', 'pipe', 'pipe'] });
 				let output = '';
 				const exited = new Promise<number | null>((resolve) => session.once('exit', resolve));
 				const locked = new Promise<void>((resolve, reject) => {
@@ -122,21 +107,17 @@ export async function startPostgres(workDir: string): Promise<PostgresServer> {
 				});
 				session.stdin.write(`BEGIN;\nLOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n`);
 				const timer = setTimeout(() => session.kill(), 30_000);
-				try {
-					await locked;
-				} finally {
-					clearTimeout(timer);
-				}
+				await locked.finally(() => clearTimeout(timer));
 				return {
 					release: async () => {
 						session.stdin.end('COMMIT;\n');
 						const end = setTimeout(() => session.kill(), 30_000);
-						const code = await exited;
-						clearTimeout(end);
+						const code = await exited.finally(() => clearTimeout(end));
 						if (code !== 0) throw new Error(`psql ended (${code}) while holding ${table}: ${output}`);
 					},
 				};
 			},
+			/** Runs statements one after another in one session (`psql -f`), and returns what they print, a line per row. */
 			script: async (sql: string): Promise<string[]> => {
 				const file = path.join(clusterDir, `script-${++scripts}.sql`);
 				writeFileSync(file, sql);

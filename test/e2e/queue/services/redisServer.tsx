@@ -3,21 +3,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { freePort } from '../../n8n/ports';
-import { type ServiceProcess, startService } from './serviceProcess';
+import { startService } from './serviceProcess';
 
 const execFileAsync = promisify(execFile);
 
 /** A throwaway Redis (Debian's redis-server) on a free loopback port, nothing persisted. */
-export interface RedisServer {
-	host: string;
-	port: number;
-	process: ServiceProcess;
-	/** Runs one command with redis-cli and returns its reply as JSON (RESP3: hashes become objects). */
-	command(...args: string[]): Promise<unknown>;
-	stop(): Promise<void>;
-}
+export type RedisServer = Awaited<ReturnType<typeof startRedis>>;
 
-export async function startRedis(workDir: string): Promise<RedisServer> {
+export async function startRedis(workDir: string) {
 	const host = '127.0.0.1';
 	const port = await freePort();
 	const server = startService({
@@ -28,6 +21,7 @@ export async function startRedis(workDir: string): Promise<RedisServer> {
 		logFile: path.join(workDir, 'redis.log'),
 	});
 	const stop = (): Promise<void> => server.stop('SIGTERM', 10_000);
+	/** One command with redis-cli; its reply as JSON (RESP3: hashes become objects). */
 	const command = async (...args: string[]): Promise<unknown> => {
 		const { stdout } = await execFileAsync('redis-cli', ['-h', host, '-p', String(port), '--json', ...args], { timeout: 10_000 });
 		return JSON.parse(stdout) as unknown;
@@ -40,5 +34,5 @@ export async function startRedis(workDir: string): Promise<RedisServer> {
 		await stop();
 		throw error;
 	}
-	return { host, port, process: server, command, stop };
+	return { host, port, command, stop };
 }

@@ -1,20 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
-
-/** A long-running child (a database, Redis, an n8n process) that the queue suite started and must stop. */
-export interface ServiceProcess {
-	readonly name: string;
-	readonly pid: number;
-	/** Where everything it printed goes, for reading after a failure. */
-	readonly logFile: string;
-	/** Everything it printed so far. */
-	output(): string;
-	/** Resolves once `line` appears in its output; rejects when it exits first or `timeoutMs` passes. */
-	waitForOutput(line: string | RegExp, timeoutMs: number): Promise<void>;
-	/** Sends `signal` (default: the service's stop signal), then SIGKILL after `graceMs`; resolves once it is gone. Idempotent. */
-	stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
-	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 
 export interface ServiceOptions {
 	name: string;
@@ -22,6 +7,7 @@ export interface ServiceOptions {
 	args: string[];
 	env?: NodeJS.ProcessEnv;
 	cwd?: string;
+	/** Where everything it prints goes, for reading after a failure. */
 	logFile: string;
 	/** Run as this user (the suite runs as root on CI; PostgreSQL refuses to run as root). */
 	uid?: number;
@@ -30,8 +16,11 @@ export interface ServiceOptions {
 	stopSignal?: NodeJS.Signals;
 }
 
+/** A long-running child (a database, Redis, an n8n process) that the suite started and must stop. */
+export type ServiceProcess = ReturnType<typeof startService>;
+
 /** Every service started and not yet gone, in start order: what a Ctrl+C must stop. */
-const live: ServiceProcess[] = [];
+const live: Array<{ stop(): Promise<void> }> = [];
 
 /** Stops every service still running, newest first (n8n before its database): the last line of defence on failure or a signal. */
 export async function stopEveryService(): Promise<void> {
@@ -42,17 +31,16 @@ export async function stopEveryService(): Promise<void> {
 	}
 }
 
+/** Runs each stop, last first, once; a stop that fails is logged and the rest still run. */
+export async function stopInReverse(stops: Array<() => Promise<void>>): Promise<void> {
+	for (const stop of stops.splice(0).reverse()) await stop().catch((error: unknown) => console.log(`  could not stop: ${String(error)}`));
+}
+
 /** In its own process group, so stopping it stops what it started (n8n's task runners); output to a log file and memory. */
-export function startService(options: ServiceOptions): ServiceProcess {
-	const log: WriteStream = createWriteStream(options.logFile, { flags: 'a' });
-	const child: ChildProcess = spawn(options.command, options.args, {
-		cwd: options.cwd,
-		env: options.env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-		uid: options.uid,
-		gid: options.gid,
-	});
+export function startService(options: ServiceOptions) {
+	const log = createWriteStream(options.logFile, { flags: 'a' });
+	const { cwd, env, uid, gid } = options;
+	const child = spawn(options.command, options.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, uid, gid });
 	if (child.pid === undefined) throw new Error(`could not start ${options.name} (${options.command})`);
 	const pid = child.pid;
 	let text = '';
@@ -78,6 +66,7 @@ export function startService(options: ServiceOptions): ServiceProcess {
 	let gone = false;
 	void exited.then(() => (gone = true));
 
+	/** Resolves once `line` appears in its output; rejects when it exits first or `timeoutMs` passes. */
 	const waitForOutput = (line: string | RegExp, timeoutMs: number): Promise<void> =>
 		new Promise((resolve, reject) => {
 			const matches = (): boolean => (typeof line === 'string' ? text.includes(line) : line.test(text));
@@ -96,6 +85,7 @@ export function startService(options: ServiceOptions): ServiceProcess {
 			check();
 		});
 
+	/** `signal`, then SIGKILL after `graceMs`; resolves once it is gone, its whole group with it. Idempotent. */
 	const stop = async (signal: NodeJS.Signals = options.stopSignal ?? 'SIGTERM', graceMs = 30_000): Promise<void> => {
 		if (!gone) {
 			signalGroup(pid, signal);
@@ -103,11 +93,10 @@ export function startService(options: ServiceOptions): ServiceProcess {
 			await exited;
 			clearTimeout(timer);
 		}
-		// Whatever it started in its group (task runners) goes with it.
 		signalGroup(pid, 'SIGKILL');
 	};
 
-	const service: ServiceProcess = { name: options.name, pid, logFile: options.logFile, output: () => text, waitForOutput, stop, exited };
+	const service = { name: options.name, pid, output: () => text, waitForOutput, stop };
 	live.push(service);
 	void exited.then(() => {
 		const index = live.indexOf(service);
@@ -124,6 +113,6 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 	}
 }
 
-export function tail(text: string, lines = 40): string {
+function tail(text: string, lines = 40): string {
 	return text.split('\n').slice(-lines).join('\n');
 }
