@@ -5,9 +5,18 @@ const newTicket = { subject: 'keyed', description: 'd', customer: { email: 'keye
 const keyed = (key: string) => ({ body: newTicket, headers: { 'idempotency-key': key } });
 const idOf = (json: unknown) => (json as { data: { id: string } }).data.id;
 
-// A repeat with the key gets the first answer: createRecovery.identity.test.tsx (6.) through the node.
 describe('Idempotency-Key, honoured (idempotencyKeys: true)', () => {
-	const { client } = useSandboxClient({ idempotencyKeys: true });
+	const { sandbox, client } = useSandboxClient({ idempotencyKeys: true });
+
+	it('a repeat with the key gets the first answer and creates nothing, also after a processed fault lost it', async () => {
+		sandbox.setFaults({ next: ['processed-503'] });
+		const lost = await client.request('POST', `${API}/tickets`, keyed('k-1'));
+		expect(lost.status).toBe(503);
+		const repeat = await client.request('POST', `${API}/tickets`, keyed('k-1'));
+		expect(repeat.status).toBe(201);
+		expect(sandbox.store.listTickets().filter((t) => t.subject === 'keyed').map((t) => t.id)).toEqual([idOf(repeat.json)]);
+		expect(sandbox.log.map((e) => e.idempotencyKey)).toEqual(['k-1', 'k-1']);
+	});
 
 	it('the key with another body is refused 422 idempotency_key_reused', async () => {
 		await client.request('POST', `${API}/tickets`, keyed('k-2'));

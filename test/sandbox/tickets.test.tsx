@@ -10,7 +10,6 @@ describe('sandbox tickets endpoints', () => {
 	const dataOf = (body: unknown): Ticket => (body as ItemBody<Ticket>).data;
 
 	describe('POST /tickets', () => {
-		// Custom fields stored and echoed by create and get: operations.test.tsx and customFieldsNumbers.test.tsx through the node.
 		it('creates a ticket: 201, defaults, customer, timestamps from the clock', async () => {
 			const response = await client.post('/tickets', validTicket);
 			expect(response.status).toBe(201);
@@ -26,6 +25,15 @@ describe('sandbox tickets endpoints', () => {
 				updated_at: new Date(clock.ms).toISOString(),
 			});
 			expect(sandbox.store.getTicket(ticket.id)).toEqual(ticket);
+		});
+
+		it('stores unknown fields and echoes them in create, get and list', async () => {
+			const custom = { tags: ['a', 'ü'], external_ref: 'EXT-1', nested: { deep: [1, { x: null }] }, __proto__x: 1 };
+			const created = dataOf((await client.post('/tickets', { ...validTicket, ...custom, priority: 'high' })).json);
+			expect(created).toMatchObject({ ...custom, priority: 'high' });
+			expect(dataOf((await client.get(`/tickets/${created.id}`)).json)).toEqual(created);
+			const list = (await client.get('/tickets?per_page=100')).json as { data: Ticket[] };
+			expect(list.data.find((t) => t.id === created.id)).toEqual(created);
 		});
 
 		it('answers 422 validation_failed listing every bad field', async () => {
