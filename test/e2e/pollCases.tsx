@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Sandbox, Ticket } from '../../sandbox';
 import { POLL_EXAMPLE } from './activeCopies';
 import type { ServerContext } from './context';
-import { executionRun, runFromEditor, waitForExecutions } from './executions';
+import { executionRun, isFinished, runFromEditor, waitForExecutions } from './executions';
 import { findWorkflow, lastSeq } from './fixtures';
 import { nodeOutput, onlyItem } from './runData';
 import type { Suite } from './suite';
@@ -83,7 +83,7 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 			const marker = sandbox.store.createTicket({ subject: 'Polled after the acknowledgements', description: 'e2e', customer });
 			pollClock.release();
 			await waitUntil('a reply on the marker', () => (sandbox.store.listReplies(marker.id).length > 0 ? true : undefined), 150_000 - (Date.now() - createdAt));
-			const executions = await waitForExecutions(rest, workflowId, 'both executions ended', (list) => list.length >= 2 && list.every((e) => e.status !== 'running' && e.status !== 'new'), 30_000);
+			const executions = await waitForExecutions(rest, workflowId, 'both executions ended', (list) => list.length >= 2 && list.every(isFinished), 30_000);
 
 			for (const ticket of created) {
 				assert.deepEqual(
