@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox, WebhookDelivery } from '../../../sandbox';
-import type { WorkflowFile } from '../fixtures';
+import { lastSeq, type WorkflowFile } from '../fixtures';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import type { N8nRestClient } from '../n8n/restClient';
 import { nodeOutput, onlyItem, type PrintedRun } from '../runData';
@@ -27,10 +27,6 @@ export interface QueueContext {
 
 const API = '/api/v1/external';
 const LOG_WAIT_MS = 10_000;
-
-function lastSeq(sandbox: Sandbox): number {
-	return sandbox.log.at(-1)?.seq ?? 0;
-}
 
 /** The service's tickets in its default order (newest first). */
 function ticketIds(sandbox: Sandbox): string[] {
