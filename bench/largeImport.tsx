@@ -191,12 +191,17 @@ function returnAllWorkflow(): StoredWorkflowJson {
 	} as unknown as StoredWorkflowJson;
 }
 
+/** Pages of 100 one execution of an import reads: its Get Page node's Pages per Run. */
+function pagesPerExecution(workflow: StoredWorkflowJson): number {
+	return Number(workflow.nodes.find((node) => node.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1);
+}
+
 function loadWorkflow(file: string, id: string): StoredWorkflowJson {
 	const json = JSON.parse(readFileSync(path.isAbsolute(file) ? file : repoPath(file), 'utf8')) as StoredWorkflowJson;
 	return { ...json, id, active: false };
 }
 
-type Section = { edition: string; tickets: number; customers: number; importRun: RunFigures; floor?: RunFigures; floorError?: string; note?: string };
+type Section = { edition: string; pagesPerExecution: number; tickets: number; customers: number; importRun: RunFigures; floor?: RunFigures; floorError?: string; note?: string };
 
 const f1 = (n: number): string => n.toFixed(1);
 const thousands = (n: number): string => Math.round(n).toLocaleString('en');
@@ -216,7 +221,8 @@ function render(run: RunFacts, version: string, latencyMs: number, sections: Sec
 			ratio,
 		];
 		const ratio = s.floor ? `**${(s.importRun.seconds / s.floor.seconds).toFixed(2)}×**` : 'n/a';
-		return [line(`${s.edition}, one page per execution`, s.importRun, ratio), ...(s.floor ? [line(`Return All (floor), one execution`, s.floor, '1')] : [])];
+		const per = s.pagesPerExecution === 1 ? 'one page' : `${s.pagesPerExecution} pages`;
+		return [line(`${s.edition}, ${per} per execution`, s.importRun, ratio), ...(s.floor ? [line(`Return All (floor), one execution`, s.floor, '1')] : [])];
 	});
 	const notes = sections.flatMap((s) => [
 		...(s.floorError ? [`- ${s.edition} at ${thousands(s.tickets)}: the Return All floor failed: ${s.floorError}`] : []),
@@ -230,9 +236,9 @@ function render(run: RunFacts, version: string, latencyMs: number, sections: Sec
 		return [`Worker peak RSS from ${thousands(small.tickets)} to ${thousands(large.tickets)} tickets: ${mib(small.importRun.workerPeakBytes)} → ${mib(large.importRun.workerPeakBytes)}, **${growth.toFixed(2)}×** (target ≤ 1.25×).`];
 	})();
 	return `${[
-		'# Importing a large account: one page per execution, in real n8n queue mode',
+		'# Importing a large account: page by page, one execution after another, in real n8n queue mode',
 		`Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${Math.round(run.durationSeconds)} s (n8n ${version} queue mode: main + worker (concurrency 5) + webhook process, PostgreSQL, Redis; the sandbox in its own process, every API answer ${latencyMs} ms late). Load average before / after: ${run.loadBefore} → ${run.loadAfter}. Machine: ${run.machine}`,
-		'Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads one page of 100 and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page, tickets and customers as two chains at the same time; Data Tables: after it wrote its page and saved the position, customers after tickets); successful executions are not saved. The floor is our node\'s Return All of the same tickets and customers in one execution, same latency: each cursor chain is sequential, so no import can read a chain\'s pages faster. Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.',
+		'Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads as many pages of 100 as its row says (*Pages per Run*) and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page, tickets and customers as two chains at the same time; Data Tables: after it wrote its page and saved the position, customers after tickets); successful executions are not saved. The floor is our node\'s Return All of the same tickets and customers in one execution, same latency: each cursor chain is sequential, so no import can read a chain\'s pages faster. Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.',
 		table(['run', 'tickets + customers', 'wall time', 'tickets/s', 'list calls (pages)', 'worker peak RSS', 'execution data added', 'import ÷ floor'], rows),
 		...flat,
 		...(notes.length ? [notes.join('\n')] : []),
@@ -292,7 +298,7 @@ async function main(): Promise<void> {
 		};
 		/** Reports an import as soon as it is measured, then the floor of the same records (last: it may not fit the worker at the largest sizes, every ticket in one execution). */
 		const record = async (edition: Section['edition'], sandbox: Sandbox, importRun: Section['importRun']): Promise<void> => {
-			const section: Section = { edition, tickets: sandbox.tickets, customers: sandbox.customers, importRun };
+			const section: Section = { edition, pagesPerExecution: pagesPerExecution(imports[edition === 'PostgreSQL' ? 0 : imports.length - 1]), tickets: sandbox.tickets, customers: sandbox.customers, importRun };
 			sections.push(section);
 			pending.shift();
 			write();

@@ -39,7 +39,7 @@ describe('example workflows, as shipped in examples/', () => {
 
 	it.each([
 		['large-account-import.json', ['255,000 tickets', '200 MB', 'Publish this workflow']],
-		['large-account-import-postgres.json', ['one page of 100 per execution', 'Publish this workflow', 'Resume', 'st_import_state', 'no older state is ever written over a newer one', 'null', ...pollingTables().createStatements, 'CREATE TABLE IF NOT EXISTS st_import_state (']],
+		['large-account-import-postgres.json', ['one page of 1,000 per execution', 'Publish this workflow', 'Resume', 'st_import_state', 'no older state is ever written over a newer one', 'null', ...pollingTables().createStatements, 'CREATE TABLE IF NOT EXISTS st_import_state (']],
 		['sync-by-polling.json', ['No public URL needed', 'Latency = the poll interval', 'Safe when executions overlap', 'sync-webhooks.json']],
 		['sync-webhooks-postgres.json', ['can create a second row or put an older state last']],
 		['sync-reconcile-postgres.json', ['can create a second row or put an older state last']],

@@ -52,7 +52,7 @@ describe('large-account-import-postgres example', () => {
 		// Successful page executions are not kept: n8n's execution table does not grow with the account.
 		expect(workflow.settings).toMatchObject({ executionOrder: 'v1', saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all' });
 		for (const lane of LANES) {
-			expect(named(workflow, lane.get).parameters).toEqual({ resource: lane.resource.slice(0, -1), operation: 'getAll', pagination: 'onePage', cursor: '={{ $json.cursor }}', pageSize: 100 });
+			expect(named(workflow, lane.get).parameters).toEqual({ resource: lane.resource.slice(0, -1), operation: 'getAll', pagination: 'onePage', cursor: '={{ $json.cursor }}', pageSize: 100, pagesPerRun: 10 });
 		}
 		expect(workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.code')).toEqual([]);
 	});

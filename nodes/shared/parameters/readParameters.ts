@@ -207,8 +207,8 @@ export function readId(ctx: IExecuteFunctions, name: string, resource: string, i
 	return { id, path: encodeURIComponent(id) };
 }
 
-/** How Get Many reads the list: every page, up to a limit, or the one page at a cursor. */
-export type Paging = { mode: 'all' } | { mode: 'limit'; limit: number } | { mode: 'onePage'; pageSize: number; cursor?: string };
+/** How Get Many reads the list: every page, up to a limit, or the page(s) of one run from a cursor. */
+export type Paging = { mode: 'all' } | { mode: 'limit'; limit: number } | { mode: 'onePage'; pageSize: number; pages: number; cursor?: string };
 
 export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 	if (ctx.getNodeParameter('pagination', itemIndex, 'auto') !== 'onePage') {
@@ -219,12 +219,16 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
 		throw invalid(ctx, itemIndex, `Page Size must be a whole number from 1 to 100 (got ${pageSize})`, 'The service returns at most 100 items per page.');
 	}
+	const pages = ctx.getNodeParameter('pagesPerRun', itemIndex, 1) as number;
+	if (!Number.isInteger(pages) || pages < 1 || pages > 100) {
+		throw invalid(ctx, itemIndex, `Pages per Run must be a whole number from 1 to 100 (got ${pages})`, 'Use 1 for one page per run, or e.g. 10 to read 10 pages in one run.');
+	}
 	const raw = ctx.getNodeParameter('cursor', itemIndex, '') as unknown;
 	if (raw !== undefined && raw !== null && typeof raw !== 'string') {
 		throw invalid(ctx, itemIndex, 'Cursor must be text', 'Map the next_cursor of the previous page, e.g. {{ $json.next_cursor }}, or leave Cursor empty for the first page.');
 	}
 	const cursor = (raw ?? '').trim();
-	return { mode: 'onePage', pageSize, cursor: cursor === '' ? undefined : cursor };
+	return { mode: 'onePage', pageSize, pages, cursor: cursor === '' ? undefined : cursor };
 }
 
 /**

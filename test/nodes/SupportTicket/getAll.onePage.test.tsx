@@ -66,11 +66,26 @@ describe('one page per run', () => {
 		}
 	});
 
+	it('Pages per Run reads that many pages one after another into the one item; next_cursor continues after the last', async () => {
+		const first = (await page({ pageSize: 100, pagesPerRun: 4 })).output('Node');
+		expect(first).toHaveLength(1);
+		expect(first[0].json).toMatchObject({ count: 400, has_more: true, next_cursor: expect.any(String) });
+		expect(sandbox.log.map((e) => e.query.per_page)).toEqual(['100', '100', '100', '100']);
+		const rest = (await page({ pageSize: 100, pagesPerRun: 100, cursor: first[0].json.next_cursor })).output('Node')[0].json;
+		// The list ends before the pages do: the item holds what is left and says it is the last.
+		expect(rest).toMatchObject({ count: TICKETS - 400, has_more: false, next_cursor: null });
+		expect([...(first[0].json.data as IDataObject[]), ...(rest.data as IDataObject[])].map((t) => t.id)).toEqual(newestFirstIds());
+		expect(sandbox.log).toHaveLength(4 + Math.ceil((TICKETS - 400) / 100));
+	});
+
 	it.each([
-		[0, 'Page Size must be a whole number from 1 to 100 (got 0)'],
-		[101, 'Page Size must be a whole number from 1 to 100 (got 101)'],
-	])('page size %i is refused before any request', async (pageSize, message) => {
-		const result = await page({ pageSize: `={{ ${pageSize} }}` });
+		[{ pageSize: 0 }, 'Page Size must be a whole number from 1 to 100 (got 0)'],
+		[{ pageSize: 101 }, 'Page Size must be a whole number from 1 to 100 (got 101)'],
+		[{ pagesPerRun: 0 }, 'Pages per Run must be a whole number from 1 to 100 (got 0)'],
+		[{ pagesPerRun: 2.5 }, 'Pages per Run must be a whole number from 1 to 100 (got 2.5)'],
+	])('%j is refused before any request', async (parameters, message) => {
+		const [[name, value]] = Object.entries(parameters);
+		const result = await page({ [name]: `={{ ${value} }}` });
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.log).toHaveLength(0);
 	});

@@ -138,6 +138,15 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 			default: 100,
 			description: 'Items per page, at most 100',
 		},
+		{
+			displayName: 'Pages per Run',
+			name: 'pagesPerRun',
+			type: 'number',
+			displayOptions: { show: { ...show, pagination: ['onePage'] } },
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: 1,
+			description: 'How many pages this run reads, one after another, into its one item; next_cursor continues after the last. E.g. 10 pages of 100: a loop needs a tenth of the runs.',
+		},
 	];
 }
 

@@ -8,7 +8,7 @@ export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'conte
 	endsBefore?: (item: IDataObject) => boolean;
 }
 
-/** One page as the node returns it in "One Page per Run" mode: easy to use in expressions. */
+/** The page(s) of one run as the node returns them in "One Page per Run" mode: easy to use in expressions. */
 interface OnePage extends IDataObject {
 	data: IDataObject[];
 	count: number;
@@ -17,20 +17,24 @@ interface OnePage extends IDataObject {
 	next_cursor: string | null;
 }
 
-/** The list part of every Get Many: all items or up to a limit, or one page as one item, as Pagination says. */
+/** The list part of every Get Many: all items or up to a limit, or one run's page(s) as one item, as Pagination says. */
 export async function getMany(this: IExecuteFunctions, itemIndex: number, request: GetManyRequest): Promise<IDataObject[]> {
 	const paging = readPaging(this, itemIndex);
 	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
 	if (paging.mode === 'onePage') {
+		const data: IDataObject[] = [];
+		let nextCursor: string | undefined;
+		let pagesRead = 0;
 		const pages = listPages.call(this, { path, qs, limiter, baseURL, timeoutMs, itemIndex, context: request.context, perPage: paging.pageSize, cursor: paging.cursor });
 		for await (const page of pages) {
 			const { items, ended } = cut(page.items, endsBefore);
+			for (const item of items) data.push(item);
 			// has_more false would tell the loop it is done while the list goes on.
 			if (!ended && page.missingCursor) throw page.missingCursor;
-			const nextCursor = ended ? undefined : page.nextCursor;
-			return [{ data: items, count: items.length, has_more: nextCursor !== undefined, next_cursor: nextCursor ?? null } satisfies OnePage];
+			nextCursor = ended ? undefined : page.nextCursor;
+			if (nextCursor === undefined || ++pagesRead >= paging.pages) break;
 		}
-		return []; // not reached: listPages yields a page or throws
+		return [{ data, count: data.length, has_more: nextCursor !== undefined, next_cursor: nextCursor ?? null } satisfies OnePage];
 	}
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
 	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
