@@ -13,8 +13,6 @@ const WAIT_MS = 15 * 60_000;
 const READ = 'Create Tables, Read Position';
 const WRITE = 'Write Ticket Page, Save Position';
 const WRITE_CUSTOMERS = 'Write Customer Page, Save Position';
-/** List pages after which the chains are made to stop. */
-const STOP_AFTER = 4;
 
 export type ChainedImportFigures = Awaited<ReturnType<typeof runChainedImport>>;
 
@@ -37,6 +35,11 @@ async function startsWaiting(postgres: PostgresServer): Promise<number> {
 		"SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%CREATE TABLE IF NOT EXISTS st_import_pages%'",
 	);
 	return row.waiting;
+}
+
+/** Pages one execution reads: the Get Page nodes' Pages per Run. */
+function pagesPerRun(workflow: WorkflowFile): number {
+	return Number(workflow.json.nodes.find((n) => n.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1);
 }
 
 /** A text literal, as the Postgres node binds a string parameter. */
@@ -78,11 +81,14 @@ async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowF
 	);
 }
 
-/** Runs the chained import by hand, stops it once after STOP_AFTER list pages, and resumes it by two starts at once. */
+/** Runs the chained import by hand, stops it once part-way, and resumes it by two starts at once. */
 export async function runChainedImport(rest: N8nRestClient, postgres: PostgresServer, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void) {
 	const savedOutOfOrder = await savePagesOutOfOrder(postgres, workflow);
 	const expected = ['tickets:p1', 'customers:q2', 'tickets:p3', '0', 'tickets:p3', '0', 'done', 'customers|q2|customers:q2|r2', 'done', 'tickets||tickets:|r3', 'customers||customers:|r3', '0'];
 	if (JSON.stringify(savedOutOfOrder) !== JSON.stringify(expected)) throw new Error(`pages saved out of order gave the positions ${JSON.stringify(savedOutOfOrder)}, not ${JSON.stringify(expected)}`);
+	const perRun = pagesPerRun(workflow);
+	// Past the ticket chain's first execution even if the customer chain read all its pages first.
+	const stopAfter = perRun + Math.ceil(sandbox.store.customerCount / 100) + 1;
 	const started = Date.now();
 	const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: LIST_PATH });
 	const callsBefore = listCalls();
@@ -90,8 +96,8 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 	const newExecutions = async () => (await rest.listExecutions(workflow.id)).filter((e) => !executionsBefore.has(e.id));
 
 	await rest.runManually(workflow.id, TRIGGER);
-	// After STOP_AFTER pages, list answers say "more" without a cursor: the page each chain reads next fails.
-	await waitUntil(`${STOP_AFTER} import pages`, () => (listCalls() - callsBefore >= STOP_AFTER ? true : undefined), WAIT_MS, { intervalMs: 50 });
+	// After stopAfter pages, list answers say "more" without a cursor: the page each chain reads next fails.
+	await waitUntil(`${stopAfter} import pages`, () => (listCalls() - callsBefore >= stopAfter ? true : undefined), WAIT_MS, { intervalMs: 50 });
 	sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
 	const failed = await waitUntil(
 		'both chains to stop on a faulty page',
@@ -106,14 +112,14 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 	).finally(() => sandbox.setResponseShape({}));
 	const stoppedAtCall = listCalls() - callsBefore;
 	const stoppedAt = await positions(postgres);
-	// The ticket chain is far longer than STOP_AFTER pages: it stops in the middle.
+	// The ticket chain is far longer than stopAfter pages: it stops in the middle.
 	if (!/^tickets:./.test(stoppedAt)) throw new Error(`after the stop the saved positions are ${stoppedAt}, not a ticket page in the middle`);
 	const failure = failed.map((e) => `${e.status} execution ${e.id}`).join(', ');
 	const failedIds = new Set(failed.map((e) => e.id));
 	log(`import stopped at list call ${stoppedAtCall} (${failure}); saved positions ${stoppedAt.slice(0, 60)}…; running it again by hand`);
 
 	// Run by hand twice at once: both starts wait on a lock of the state table, then go on together. The
-	// second to take the run stops the first one's chains at their next page (without that: every page read twice).
+	// second to take the run stops the first one's chains at their next execution (without that: every page read twice).
 	const state = await postgres.lockTable('st_import_state');
 	try {
 		for (const start of [1, 2]) {
@@ -143,6 +149,7 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 		seconds: (Date.now() - started) / 1000,
 		listCalls: listCalls() - callsBefore,
 		pagesNeeded,
+		pagesPerRun: perRun,
 		stoppedAtCall,
 		stoppedAt,
 		failure,

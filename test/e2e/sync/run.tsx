@@ -112,10 +112,10 @@ function addProof(run: ProofRun, replies: Replies, store: SyncStore = 'dataTable
 			if (second > 0) throw new Error(`${second} ids had a second row before the reconcile`);
 			const chained = figures.chainedImport;
 			if (!chained) throw new Error('no figures of the chained import');
-			// Beyond the pages: each chain's failed page again and the first page of each replaced run; without the run check every
-			// page after the stop is read twice (50 list calls for 26 pages).
+			// Beyond the pages: each chain's failed execution again and the first execution of each replaced run (Pages per Run each);
+			// without the run check every page after the stop is read twice (at one page per execution: 50 list calls for 26 pages).
 			const extra = chained.listCalls - chained.pagesNeeded;
-			if (extra > 6) throw new Error(`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`);
+			if (extra > 4 * chained.pagesPerRun + 2) throw new Error(`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`);
 		} else if (secondRows(figures.beforeReconcile.tickets) === 0) {
 			throw new Error('no ticket had a second row before the reconcile: the sweep was not shown');
 		}

@@ -23,8 +23,13 @@ const SYNC_EXAMPLES = {
 
 export type SyncWorkflows = ReturnType<typeof syncWorkflows>;
 
+/** The proof's 20 ticket pages at 2 per execution (10 as shipped): a replaced run that read on past its next execution would show. */
+const PROOF_PAGES_PER_RUN = 2;
+
 export function syncWorkflows(examples: WorkflowFile[], store: SyncStore = 'dataTables') {
-	const [initialImport, webhooks, reconcile] = SYNC_EXAMPLES[store].map((file) => findWorkflow(examples, file));
+	const [shipped, webhooks, reconcile] = SYNC_EXAMPLES[store].map((file) => findWorkflow(examples, file));
+	const nodes = shipped.json.nodes.map((n) => (n.parameters.pagesPerRun === undefined ? n : { ...n, parameters: { ...n.parameters, pagesPerRun: PROOF_PAGES_PER_RUN } }));
+	const initialImport = { ...shipped, json: { ...shipped.json, nodes } };
 	return { store, initialImport, webhooks, reconcile };
 }
 
@@ -219,7 +224,7 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
 		...(chained
 			? [
-					`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by two starts by hand at once, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
+					`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end, ${chained.pagesPerRun} per execution); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by two starts by hand at once, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
 				]
 			: []),
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
