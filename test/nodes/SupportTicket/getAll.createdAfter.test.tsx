@@ -74,6 +74,14 @@ describe('Return All with Created After', () => {
 		expect(second).toMatchObject({ count: expected.length - 100, has_more: false, next_cursor: null });
 	});
 
+	it('with Pages per Run: the run stops at the first older ticket, not after its pages', async () => {
+		const after = newestFirst()[130].created_at;
+		const run = (await getMany({ pagination: 'onePage', pageSize: 100, pagesPerRun: 5, options: { createdAfter: after } })).output('Node')[0].json;
+		expect((run.data as IDataObject[]).map((t) => t.id)).toEqual(atOrAfter(after).map((t) => t.id));
+		expect(run).toMatchObject({ has_more: false, next_cursor: null });
+		expect(listCalls()).toBe(2);
+	});
+
 	it.each([
 		['ISO with zone', (iso: string) => iso],
 		['an expression giving ISO without zone: read as UTC', (iso: string) => `={{ ${JSON.stringify(iso.replace(/Z$/, ''))} }}`],
