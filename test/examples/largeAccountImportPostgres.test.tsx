@@ -28,7 +28,7 @@ const LANES = [
 const link = (...names: string[]) => names.map((node) => ({ node, type: 'main', index: 0 }));
 
 describe('large-account-import-postgres example', () => {
-	it('imports: started by hand or by itself, one page per execution, the next page in an execution of its own', () => {
+	it('imports: started by hand or by itself, 10 pages per execution, the next ones in an execution of its own', () => {
 		expect(workflow.connections).toEqual({
 			'Start Import': { main: [link(READ)] },
 			'Next Page': { main: [link(STILL)] },

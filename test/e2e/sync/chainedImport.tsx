@@ -113,7 +113,7 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 	const stoppedAtCall = listCalls() - callsBefore;
 	const stoppedAt = await positions(postgres);
 	// The ticket chain is far longer than stopAfter pages: it stops in the middle.
-	if (!/^tickets:./.test(stoppedAt)) throw new Error(`after the stop the saved positions are ${stoppedAt}, not a ticket page in the middle`);
+	if (!/^tickets:\S/.test(stoppedAt)) throw new Error(`after the stop the saved positions are ${stoppedAt}, not a ticket page in the middle`);
 	const failure = failed.map((e) => `${e.status} execution ${e.id}`).join(', ');
 	const failedIds = new Set(failed.map((e) => e.id));
 	log(`import stopped at list call ${stoppedAtCall} (${failure}); saved positions ${stoppedAt.slice(0, 60)}…; running it again by hand`);

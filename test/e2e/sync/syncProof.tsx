@@ -23,7 +23,7 @@ const SYNC_EXAMPLES = {
 
 export type SyncWorkflows = ReturnType<typeof syncWorkflows>;
 
-/** The proof's 20 ticket pages at 2 per execution (10 as shipped): a replaced run that read on past its next execution would show. */
+/** The proof's 20-odd ticket pages at 2 per execution (10 as shipped): a replaced run that read on past its next execution would show. */
 const PROOF_PAGES_PER_RUN = 2;
 
 export function syncWorkflows(examples: WorkflowFile[], store: SyncStore = 'dataTables') {

@@ -97,7 +97,7 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 					name: 'One Page per Run',
 					value: 'onePage',
 					description:
-						'Return one page as one item: data, count, has_more and next_cursor. Loop with an If node on has_more and feed next_cursor back into Cursor.',
+						'Return one page (or Pages per Run pages) as one item: data, count, has_more and next_cursor. Loop with an If node on has_more and feed next_cursor back into Cursor.',
 				},
 			],
 			default: 'auto',
@@ -145,7 +145,7 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 			displayOptions: { show: { ...show, pagination: ['onePage'] } },
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 1,
-			description: 'How many pages this run reads, one after another, into its one item; next_cursor continues after the last. E.g. 10 pages of 100: a loop needs a tenth of the runs.',
+			description: 'How many pages to read one after another into the one item, e.g. 10 for 1,000 items per run; next_cursor continues after the last',
 		},
 	];
 }
