@@ -308,8 +308,9 @@ async function main(): Promise<void> {
 			return row.done === 2 ? 'done' : 'importing';
 		};
 		/** Reports an import as soon as it is measured, then the floor of the same records (last: it may not fit the worker at the largest sizes, every ticket in one execution). */
-		const record = async (edition: Section['edition'], sandbox: Sandbox, importRun: Section['importRun']): Promise<void> => {
-			const section: Section = { edition, pagesPerExecution: pagesPerExecution(imports[edition === 'PostgreSQL' ? 0 : imports.length - 1]), tickets: sandbox.tickets, customers: sandbox.customers, importRun };
+		const record = async (edition: Section['edition'], workflowId: string, sandbox: Sandbox, importRun: Section['importRun']): Promise<void> => {
+			const workflow = imports.find((w) => w.id === workflowId);
+			const section: Section = { edition, pagesPerExecution: workflow ? pagesPerExecution(workflow) : 1, tickets: sandbox.tickets, customers: sandbox.customers, importRun };
 			sections.push(section);
 			pending.shift();
 			write();
@@ -338,7 +339,7 @@ async function main(): Promise<void> {
 					throw new Error(`the copy has ${copied.tickets} tickets and ${copied.customers} customers, the service ${sandbox.tickets} and ${sandbox.customers}`);
 				}
 				log(`PostgreSQL import of ${thousands(tickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
-				await record('PostgreSQL', sandbox, importRun);
+				await record('PostgreSQL', POSTGRES_ID, sandbox, importRun);
 			} finally {
 				log('stopping the sandbox');
 				await sandbox.stop();
@@ -357,7 +358,7 @@ async function main(): Promise<void> {
 				const copied = (await readTable(rest, 'st_tickets')).length;
 				if (copied !== sandbox.tickets) throw new Error(`the Data Table has ${copied} ticket rows, the service ${sandbox.tickets} tickets`);
 				log(`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
-				await record('Data Tables', sandbox, importRun);
+				await record('Data Tables', DATA_TABLES_ID, sandbox, importRun);
 			} finally {
 				await sandbox.stop();
 			}
