@@ -40,6 +40,8 @@ export interface RunStart {
 	mode?: WorkflowExecuteMode;
 	nodeName?: string;
 	data?: INodeExecutionData[][];
+	/** n8n numbers executions per instance: two instances both have an execution "1". */
+	executionId?: string;
 }
 
 /** A workflow JSON through n8n-core's WorkflowExecute with the package from dist/; requests go over real HTTP. */
@@ -72,7 +74,7 @@ export async function runWorkflow(
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 
 	// n8n gives every execution an id (nodes derive per-execution values from it).
-	const data = additionalData(credentialsHelper, { hooks, executionId: randomUUID() });
+	const data = additionalData(credentialsHelper, { hooks, executionId: start.executionId ?? randomUUID() });
 
 	const startNode = start.nodeName ? workflow.getNode(start.nodeName) : workflow.getStartNode();
 	if (!startNode) throw new Error('The workflow has no start node');

@@ -39,10 +39,10 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 	return CONNECTION_ERRORS.includes(failure.connectionError) && (idempotent || NEVER_SENT_CODES.includes(failure.connectionError));
 }
 
-/** A POST that failed this way may have been processed: a gateway's 502/504 or bare 503, or a connection lost after sending. */
+/** A POST that failed this way may have been processed: a 500, a gateway's 502/504 or bare 503, or a connection lost after sending. */
 export function mayHaveBeenProcessed(method: string, failure: AttemptFailure): boolean {
 	if (method.toUpperCase() !== 'POST' || isRetryable(method, failure)) return false;
-	if ('status' in failure) return failure.status >= 502 && failure.status <= 504;
+	if ('status' in failure) return failure.status === 500 || (failure.status >= 502 && failure.status <= 504);
 	return !NEVER_SENT_CODES.includes(failure.connectionError);
 }
 

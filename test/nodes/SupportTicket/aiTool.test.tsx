@@ -11,6 +11,7 @@ import { CREDENTIALS_REF, credentialsFor, loadPackageTypes, runWorkflow, useSand
 import { aiToolVariant } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
+import { lossyGateway, type GatewayAnswer } from './lossyGateway';
 
 // The node as an AI agent's tool: one distinct action per operation, and the variant n8n builds from `usableAsTool`
 // called through n8n-core's tool wrapper with `$fromAI()` arguments.
@@ -74,48 +75,50 @@ describe('what an agent chooses from', () => {
 	});
 });
 
+function toolNode(name: string, parameters: IDataObject, y: number, extra: Partial<INode> = {}): INode {
+	return {
+		id: name,
+		name,
+		type: `${PACKAGE}.supportTicketTool`,
+		typeVersion: 1,
+		position: [200, y],
+		parameters: parameters as INode['parameters'],
+		credentials: CREDENTIALS_REF,
+		...extra,
+	};
+}
+
+/** A stand-in agent that makes `calls` through n8n-core's tool caller; `openTicket` adds settings to the create tool. */
+function agentWorkflow(calls: Array<{ tool: string; args: IDataObject }>, openTicket: Partial<INode> = {}): WorkflowJson {
+	const tools = [
+		toolNode('Get Ticket', {
+			resource: 'ticket',
+			operation: 'get',
+			ticketId: { __rl: true, mode: 'id', value: "={{ $fromAI('ticketId', 'ID of the ticket, e.g. tkt_12', 'string') }}" },
+		}, 200),
+		toolNode('Open Ticket', {
+			resource: 'ticket',
+			operation: 'create',
+			subject: "={{ $fromAI('subject', 'Short title', 'string') }}",
+			description: "={{ $fromAI('description', 'What the customer wrote', 'string') }}",
+			customerEmail: "={{ $fromAI('email', 'Customer e-mail address', 'string') }}",
+		}, 300, openTicket),
+	];
+	return {
+		nodes: [
+			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'agent', name: 'Agent', type: 'harness.toolCaller', typeVersion: 1, position: [200, 0], parameters: { calls: JSON.stringify(calls) } },
+			...tools,
+		],
+		connections: {
+			Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+			'Get Ticket': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+			'Open Ticket': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+		},
+	};
+}
+
 describe('the tool variant runs in the engine', () => {
-	function toolNode(name: string, parameters: IDataObject, y: number): INode {
-		return {
-			id: name,
-			name,
-			type: `${PACKAGE}.supportTicketTool`,
-			typeVersion: 1,
-			position: [200, y],
-			parameters: parameters as INode['parameters'],
-			credentials: CREDENTIALS_REF,
-		};
-	}
-
-	function agentWorkflow(calls: Array<{ tool: string; args: IDataObject }>): WorkflowJson {
-		const tools = [
-			toolNode('Get Ticket', {
-				resource: 'ticket',
-				operation: 'get',
-				ticketId: { __rl: true, mode: 'id', value: "={{ $fromAI('ticketId', 'ID of the ticket, e.g. tkt_12', 'string') }}" },
-			}, 200),
-			toolNode('Open Ticket', {
-				resource: 'ticket',
-				operation: 'create',
-				subject: "={{ $fromAI('subject', 'Short title', 'string') }}",
-				description: "={{ $fromAI('description', 'What the customer wrote', 'string') }}",
-				customerEmail: "={{ $fromAI('email', 'Customer e-mail address', 'string') }}",
-			}, 300),
-		];
-		return {
-			nodes: [
-				{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ id: 'agent', name: 'Agent', type: 'harness.toolCaller', typeVersion: 1, position: [200, 0], parameters: { calls: JSON.stringify(calls) } },
-				...tools,
-			],
-			connections: {
-				Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-				'Get Ticket': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-				'Open Ticket': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-			},
-		};
-	}
-
 	it('an agent sees both tools with their generated descriptions, opens a ticket and reads one; errors come back as text', async () => {
 		const existing = sandbox.store.listTickets()[4];
 		const result = await runWorkflow(
@@ -144,5 +147,45 @@ describe('the tool variant runs in the engine', () => {
 
 		expect(missing.error).toContain('The ticket with ID "tkt_404" was not found');
 		expect(missing.error).toContain('Check the ID, or pick the ticket from the list');
+	});
+});
+
+describe('exactly once, as a tool', () => {
+	const open = (subject: string) => ({ tool: nodeNameToToolName('Open Ticket'), args: { subject, description: 'Smoke', email: 'agent@example.com' } });
+
+	describe.each([
+		['honours Idempotency-Key', true],
+		['ignores Idempotency-Key', false],
+	])('against a service that %s', (_, idempotencyKeys) => {
+		const { sandbox: service } = useSandbox({ seed: 13, idempotencyKeys });
+
+		it('each tool call is its own request: two different and a repeated one make three tickets, each with its own key', async () => {
+			const subject = `agent ${String(idempotencyKeys)}`;
+			const result = await runWorkflow(agentWorkflow([open(`${subject} A`), open(`${subject} B`), open(`${subject} A`)]), { supportTicketApi: credentialsFor(service) });
+			expect(result.error).toBeUndefined();
+			const calls = result.output('Agent').slice(1).map((item) => item.json);
+			expect(calls.map((call) => call.error)).toEqual([undefined, undefined, undefined]);
+			expect(service.store.listTickets().filter((t) => t.subject.startsWith(subject)).map((t) => t.subject).sort()).toEqual([`${subject} A`, `${subject} A`, `${subject} B`]);
+			const keys = service.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
+			expect(new Set(keys).size).toBe(3);
+		});
+
+		it('Retry On Fail on the tool: a create answered 500 and not listed yet is looked for again on the next try, and made once', async () => {
+			const subject = `agent retry ${String(idempotencyKeys)}`;
+			const fail500: GatewayAnswer = (answer) => ({ ...answer, status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"internal_error","message":"Something went wrong."}}' });
+			// The first create is processed and answered 500; the list lags through the first try's two look-ups.
+			const gateway = await lossyGateway(service.baseUrl, ({ method, posts, lists }) => (method === 'POST' ? (posts === 1 ? fail500 : 'pass') : lists <= 2 ? 'lagging' : 'pass'));
+			try {
+				const result = await runWorkflow(agentWorkflow([open(subject)], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }), {
+					supportTicketApi: credentialsFor(service, gateway.baseUrl),
+				});
+				expect(result.error).toBeUndefined();
+				const made = service.store.listTickets().filter((t) => t.subject === subject);
+				expect(made).toHaveLength(1);
+				expect(result.output('Agent')[1].json.result).toEqual([made[0]]);
+			} finally {
+				await gateway.stop();
+			}
+		});
 	});
 });

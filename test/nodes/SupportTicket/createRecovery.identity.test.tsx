@@ -179,7 +179,7 @@ describe('6. Idempotency-Key, against a service that honours it', () => {
 		expect(result.output('Node').map((o) => o.json.id).sort()).toEqual(made.map((t) => t.id).sort());
 	});
 
-	it('Retry On Fail runs the node again: each item sends the key of its first run, so the ticket made before the failure is not made twice', async () => {
+	it('Retry On Fail runs the node again: the item made before the failure is not sent again, the refused one is sent with its key', async () => {
 		const subject = 'retried node';
 		// The second item's first create is refused as invalid: the node fails and n8n runs it again.
 		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? (answer) => ({ ...answer, status: 422 }) : 'pass'));
@@ -191,8 +191,8 @@ describe('6. Idempotency-Key, against a service that honours it', () => {
 		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
 		expect(result.error).toBeUndefined();
 		const keys = sandbox.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
-		expect(keys).toHaveLength(4);
-		expect([keys[2], keys[3]]).toEqual([keys[0], keys[1]]);
+		expect(keys).toHaveLength(3);
+		expect(keys[2]).toBe(keys[1]);
 		expect(sandbox.store.listTickets().filter((t) => t.subject === `${subject} 1`)).toHaveLength(1);
 	});
 });

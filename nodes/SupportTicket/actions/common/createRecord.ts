@@ -1,13 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
-
 import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { apiRequest, type RequestTrace, type RunShared } from '../../../shared/transport/apiRequest';
 import type { ErrorContext } from '../../../shared/transport/describeApiError';
 import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../../../shared/transport/retryPolicy';
 import { toNodeError } from '../../../shared/transport/toNodeError';
-import { executionClaims, type OpenCreate } from './executionClaims';
-import { findCreatedRecord, onWire, type CreatedKind } from './findCreatedRecord';
+import { executionCreates, type KeyedCreate } from './executionCreates';
+import { findCreatedRecord, onWire, type CreatedKind, type CreatedRecordSearch } from './findCreatedRecord';
+import { idempotencyKeyFor, noteLeftOpen } from './idempotencyKey';
 
 export interface CreateRequest {
 	/** The POST path, e.g. `/tickets/tkt_1/replies`. */
@@ -25,41 +24,57 @@ const MAX_ROUNDS = 8;
 const SETTLE_MAX_MS = 60_000;
 
 /**
- * One key for every attempt of this item, also when Retry On Fail runs the node again on the same input
- * (same execution, node, input run and item); another round of a loop is another input run, so another key.
+ * Sends a create once, under one Idempotency-Key per request meant. A key sent before in this execution
+ * (Retry On Fail) returns its record, or repeats its request; an answer that leaves open whether it was
+ * processed leads to a look-up, then to sending again.
  */
-function idempotencyKeyFor(ctx: IExecuteFunctions, itemIndex: number): string {
-	const executionId = ctx.getExecutionId();
-	if (!executionId) return randomUUID();
-	const node = ctx.getNode();
-	const input = ctx.getExecuteData().source?.main?.[0];
-	const from = input ? `${input.previousNode}:${input.previousNodeOutput ?? 0}:${input.previousNodeRun ?? 0}` : '';
-	const hex = createHash('sha256').update(`${executionId}\n${node.id ?? node.name}\n${from}\n${itemIndex}`).digest('hex');
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+export async function createRecord(this: IExecuteFunctions, request: CreateRequest, kind: CreatedKind, shared: RunShared): Promise<IDataObject> {
+	const creates = executionCreates(this);
+	const key = idempotencyKeyFor(this, request.itemIndex, creates);
+	const earlier = creates.byKey.get(key);
+	if (earlier?.record) {
+		log(this, request, kind, `had been made in an earlier try of this execution: returned ${kind.noun} ${String(earlier.record.id)} without sending it again`);
+		return earlier.record;
+	}
+	// A key stands for one request: a repeat sends what was first sent, even where an expression now gives another value.
+	const self: KeyedCreate = earlier ?? { listPath: request.listPath, body: onWire(request.body), sentAt: Date.now() };
+	creates.byKey.set(key, self);
+	const outcome = { mayExist: earlier !== undefined };
+	try {
+		self.record = await sendOrFind.call(this, request, kind, shared, { key, self, lookFirst: earlier !== undefined, outcome });
+		return self.record;
+	} finally {
+		self.sending = undefined;
+		if (!self.record && outcome.mayExist) noteLeftOpen(this, request.itemIndex, creates, key);
+		// Refused outright: nothing exists under this key, and a later try may send other data with it.
+		else if (!self.record) creates.byKey.delete(key);
+	}
 }
 
-/** Sends a create once; after an answer that leaves open whether it was processed, finds the record or sends again. */
-export async function createRecord(this: IExecuteFunctions, request: CreateRequest, kind: CreatedKind, shared: RunShared): Promise<IDataObject> {
-	const claims = executionClaims(this);
-	const idempotencyKey = idempotencyKeyFor(this, request.itemIndex);
-	const self: OpenCreate = { body: request.body };
-	const open = claims.open.get(request.listPath) ?? new Set<OpenCreate>();
-	claims.open.set(request.listPath, open.add(self));
-	let seen: Set<string> | undefined;
-	let sent: IDataObject | undefined;
-	let firstSentAt: number | undefined;
+interface Attempt {
+	key: string;
+	self: KeyedCreate;
+	/** An earlier try left it open: look for its record before sending. */
+	lookFirst: boolean;
+	/** Set once any answer left open whether the service processed it. */
+	outcome: { mayExist: boolean };
+}
+
+async function sendOrFind(this: IExecuteFunctions, request: CreateRequest, kind: CreatedKind, shared: RunShared, attempt: Attempt): Promise<IDataObject> {
+	const { key, self, outcome } = attempt;
+	const creates = executionCreates(this);
+	const seen = new Set<string>();
 	let lastFailure: unknown;
-	try {
-		for (let round = 1; round <= MAX_ROUNDS; round++) {
+	for (let round = 1; round <= MAX_ROUNDS; round++) {
+		const attemptStarted = Date.now();
+		if (round > 1 || !attempt.lookFirst) {
 			const trace: RequestTrace = {};
-			firstSentAt ??= Date.now();
-			const attemptStarted = Date.now();
 			// The claim is part of the promise, so a look-up waiting for it sees the record claimed.
 			const sending = apiRequest
-				.call(this, { method: 'POST', path: request.path, body: request.body, itemIndex: request.itemIndex, context: request.context, ...shared, trace, idempotencyKey })
+				.call(this, { method: 'POST', path: request.path, body: self.body, itemIndex: request.itemIndex, context: request.context, ...shared, trace, idempotencyKey: key })
 				.then((response) => {
 					const record = response.data as IDataObject;
-					if (record?.id !== undefined) claims.claimed.add(`${kind.noun}:${String(record.id)}`);
+					if (record?.id !== undefined) creates.claimed.add(`${kind.noun}:${String(record.id)}`);
 					return record;
 				});
 			self.sending = sending;
@@ -69,43 +84,59 @@ export async function createRecord(this: IExecuteFunctions, request: CreateReque
 				return record;
 			} catch (error) {
 				// A repeat refused as a duplicate (an e-mail taken) may be refused by the record the first attempt made.
-				const refusedRepeat = round > 1 && httpCode(error) === '422';
+				const refusedRepeat = outcome.mayExist && httpCode(error) === '422';
 				if (!trace.createMayExist && !refusedRepeat) throw toNodeError(this.getNode(), error, request.itemIndex);
+				outcome.mayExist = true;
 				lastFailure = error;
 			}
-
-			sent ??= onWire(request.body);
-			seen ??= new Set<string>();
-			const query = { kind, listPath: request.listPath, sent, sentAt: firstSentAt, itemIndex: request.itemIndex, context: request.context, claims, self, seen };
-			const lookUp = async () => {
-				try {
-					return await findCreatedRecord.call(this, query, shared);
-				} catch (error) {
-					throw lookUpFailed(this, kind, request.itemIndex, lastFailure, error);
-				}
-			};
-			let found = await lookUp();
-			if (!found) {
-				// A gateway gives up (504, a timeout) while the service still works on the create: look again after as long as it had run.
-				await sleep(Math.min(SETTLE_MAX_MS, Math.max(Date.now() - attemptStarted, retryDelayMs(round, undefined, DEFAULT_RETRY_POLICY))));
-				found = await lookUp();
-			}
-			if (found) {
-				log(this, request, kind, `failed (${describe(lastFailure)}) but had been processed: found ${kind.noun} ${String(found.id)} and returned it`);
-				return found;
-			}
-			if (httpCode(lastFailure) === '422') throw toNodeError(this.getNode(), lastFailure, request.itemIndex);
-			if (round < MAX_ROUNDS) log(this, request, kind, `failed (${describe(lastFailure)}) and was not found among the newest ${kind.noun} records, twice: sending it again`);
 		}
-	} finally {
-		open.delete(self);
-		if (open.size === 0) claims.open.delete(request.listPath);
+
+		const query = { kind, listPath: request.listPath, sent: self.body, sentAt: self.sentAt, itemIndex: request.itemIndex, context: request.context, creates, self, seen };
+		const lookUp = async (): Promise<CreatedRecordSearch> => {
+			try {
+				return await findCreatedRecord.call(this, query, shared);
+			} catch (error) {
+				throw lookUpFailed(this, kind, request.itemIndex, lastFailure, error);
+			}
+		};
+		let found = await lookUp();
+		if (!found.record && found.ambiguous.length === 0 && lastFailure !== undefined) {
+			// A gateway gives up (504, a timeout) while the service still works on the create: look again after as long as it had run.
+			await sleep(Math.min(SETTLE_MAX_MS, Math.max(Date.now() - attemptStarted, retryDelayMs(round, undefined, DEFAULT_RETRY_POLICY))));
+			found = await lookUp();
+		}
+		if (found.record) {
+			log(this, request, kind, `failed (${describe(lastFailure)}) but had been processed: found ${kind.noun} ${String(found.record.id)} and returned it`);
+			return found.record;
+		}
+		if (found.ambiguous.length > 0) throw cannotTell(this, kind, request.itemIndex, lastFailure, found.ambiguous);
+		if (httpCode(lastFailure) === '422') throw toNodeError(this.getNode(), lastFailure, request.itemIndex);
+		// A gateway's or a connection's failure is worth sending again; an error in the service itself is not.
+		if (httpCode(lastFailure) === '500') throw notFound(this, kind, request.itemIndex);
+		if (round < MAX_ROUNDS) log(this, request, kind, `failed (${describe(lastFailure)}) and was not found among the newest ${kind.noun} records: sending it again`);
 	}
-	const others = seen?.size ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
+	const others = seen.size ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: the answer to each attempt was lost (last: ${describe(lastFailure)})`,
 		description: `It was not found among the newest ${kind.noun} records${others}: check for it before running this item again.`,
 		itemIndex: request.itemIndex,
+	});
+}
+
+function notFound(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message: `The ${kind.noun} may have been created: the service answered 500 (an error on its side), and the ${kind.noun} is not listed (yet)`,
+		description: `Check whether the ${kind.noun} exists before running this item again. Retry On Fail looks for it first, then repeats the same request.`,
+		httpCode: '500',
+		itemIndex,
+	});
+}
+
+function cannotTell(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number, failure: unknown, ids: string[]): NodeApiError {
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message: `The ${kind.noun} may have been created: ${ids.join(', ')} fit this item and another item equally`,
+		description: `The create failed (${describe(failure)}) and the service changed what tells these items apart. Check which ${kind.noun} is this item's before running it again.`,
+		itemIndex,
 	});
 }
 
@@ -120,7 +151,8 @@ function lookUpFailed(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: numb
 const httpCode = (error: unknown): string | undefined => (error as { httpCode?: string } | undefined)?.httpCode;
 
 function describe(error: unknown): string {
-	const { message, httpCode: code } = (error ?? {}) as { message?: string; httpCode?: string };
+	if (error === undefined) return 'in an earlier try';
+	const { message, httpCode: code } = error as { message?: string; httpCode?: string };
 	return message ?? (code ? `HTTP ${code}` : 'no answer');
 }
 

@@ -4,7 +4,7 @@ import type { RequestTrace, RunShared } from '../../../shared/transport/apiReque
 import type { ErrorContext } from '../../../shared/transport/describeApiError';
 import { listPages } from '../../../shared/transport/paginate';
 import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
-import type { ExecutionClaims, OpenCreate } from './executionClaims';
+import { unresolvedCreates, type ExecutionCreates, type KeyedCreate } from './executionCreates';
 
 /** How a resource finds a record it created: declared beside its create operation. */
 export interface CreatedKind {
@@ -24,11 +24,18 @@ export interface CreatedRecordQuery {
 	sentAt: number;
 	itemIndex: number;
 	context?: ErrorContext;
-	claims: ExecutionClaims;
-	/** This create's own entry among the execution's open creates. */
-	self: OpenCreate;
+	creates: ExecutionCreates;
+	/** This create's own entry among the execution's creates. */
+	self: KeyedCreate;
 	/** Ids of records that could have been it but belong to other items. */
 	seen: Set<string>;
+}
+
+/** The record this create made, if it can be told; else the ids it cannot tell from another create's. */
+export interface CreatedRecordSearch {
+	record?: IDataObject;
+	/** Records this create and another with other data both fit equally well. */
+	ambiguous: string[];
 }
 
 const LOOKUP_PER_PAGE = 100;
@@ -49,7 +56,7 @@ interface Candidate {
  * The record this create made, if listed: identified by the resource, created after the send, claimed by no other
  * item; among several, the one agreeing most with what was sent, then the oldest (identical creates run in order).
  */
-export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedRecordQuery, shared: RunShared): Promise<IDataObject | undefined> {
+export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedRecordQuery, shared: RunShared): Promise<CreatedRecordSearch> {
 	const candidates: Candidate[] = [];
 	const trace: RequestTrace = {};
 	let pages = 0;
@@ -75,13 +82,11 @@ export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedR
 		if (++pages >= MAX_LOOKUP_PAGES) throw new Error(`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records to look through`);
 	}
 	// Creates of this execution still waiting for their answer may have made records of this list: their answers claim them first.
-	await Promise.allSettled(othersOpen(query).map((open) => open.sending));
-	const best = choose(query, candidates, othersOpen(query));
-	if (best) query.claims.claimed.add(`${query.kind.noun}:${String(best.id)}`);
-	return best;
+	await Promise.allSettled(unresolvedCreates(query.creates, query.listPath, query.self).map((other) => other.sending));
+	const search = choose(query, candidates, unresolvedCreates(query.creates, query.listPath, query.self));
+	if (search.record) query.creates.claimed.add(`${query.kind.noun}:${String(search.record.id)}`);
+	return search;
 }
-
-const othersOpen = (query: CreatedRecordQuery): OpenCreate[] => [...(query.claims.open.get(query.listPath) ?? [])].filter((open) => open !== query.self);
 
 /** Where the clocks are not known to agree, created_at may follow either: look further back. */
 function earliestCreation(sentAt: number, offsetMs: number | undefined): number {
@@ -89,25 +94,36 @@ function earliestCreation(sentAt: number, offsetMs: number | undefined): number 
 	return Math.min(sentAt, sentAt + (offsetMs ?? 0)) - (agree ? CLOCK_MARGIN_MS : UNKNOWN_CLOCK_MARGIN_MS);
 }
 
-function choose(query: CreatedRecordQuery, candidates: Candidate[], others: OpenCreate[]): IDataObject | undefined {
-	const otherBodies = candidates.length > 0 ? others.map((open) => onWire(open.body)) : [];
+function choose(query: CreatedRecordQuery, candidates: Candidate[], others: KeyedCreate[]): CreatedRecordSearch {
+	const ambiguous: string[] = [];
 	let best: Candidate | undefined;
 	for (const candidate of candidates) {
 		const id = String(candidate.record.id);
-		if (query.claims.claimed.has(`${query.kind.noun}:${id}`)) {
+		if (query.creates.claimed.has(`${query.kind.noun}:${id}`)) {
 			query.seen.add(id);
 			continue;
 		}
-		// A record that differs from what this create sent but is exactly what another open create sent is that one's.
-		if (candidate.differing > 0 && otherBodies.some((body) => agreement(body, candidate.record).differing === 0)) {
+		const rivals = others.map((other) => other.body).filter((body) => query.kind.identifies(body, candidate.record));
+		// A record that differs from what this create sent but is exactly what another sent is that one's.
+		if (candidate.differing > 0 && rivals.some((body) => agreement(body, candidate.record).differing === 0)) {
 			query.seen.add(id);
+			continue;
+		}
+		// Another create with other data fits it as well (a helpdesk rule rewrote what tells them apart): whose it is cannot be told.
+		if (rivals.some((body) => !sameBody(body, query.sent) && !fitsBetter(candidate, agreement(body, candidate.record)))) {
+			ambiguous.push(id);
 			continue;
 		}
 		const better = !best || candidate.agreeing > best.agreeing || (candidate.agreeing === best.agreeing && candidate.createdAt <= best.createdAt);
 		if (better) best = candidate;
 	}
-	return best?.record;
+	return { record: best?.record, ambiguous };
 }
+
+const fitsBetter = (ours: Candidate, theirs: { agreeing: number; differing: number }): boolean =>
+	ours.differing < theirs.differing || (ours.differing === theirs.differing && ours.agreeing > theirs.agreeing);
+
+const sameBody = (a: IDataObject, b: IDataObject): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** What the service would have had: JSON drops undefined and turns dates into text. */
 export const onWire = (body: IDataObject): IDataObject => JSON.parse(JSON.stringify(body)) as IDataObject;

@@ -48,6 +48,7 @@ describe('retry policy', () => {
 	});
 
 	it.each([
+		[{ status: 500 }, true],
 		[{ status: 502 }, true],
 		[{ status: 503 }, true],
 		[{ status: 504 }, true],
@@ -55,7 +56,6 @@ describe('retry policy', () => {
 		[{ connectionError: 'ETIMEDOUT' }, true],
 		[{ status: 503, retryAfter: true }, false],
 		[{ status: 429 }, false],
-		[{ status: 500 }, false],
 		[{ status: 422 }, false],
 		[{ connectionError: 'ECONNREFUSED' }, false],
 	] as const)('a POST failed with %j may have been processed: %s', (failure, expected) => {

@@ -1,6 +1,6 @@
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { executionClaims } from '../../../../../nodes/SupportTicket/actions/common/executionClaims';
+import { executionCreates } from '../../../../../nodes/SupportTicket/actions/common/executionCreates';
 
 /** Unit test of one function: the claims are keyed by the execution's flow context (getContext('flow')). */
 const contextOf = (flow: IContextObject | undefined): IExecuteFunctions =>
@@ -11,24 +11,24 @@ const contextOf = (flow: IContextObject | undefined): IExecuteFunctions =>
 		},
 	}) as unknown as IExecuteFunctions;
 
-describe('executionClaims', () => {
+describe('executionCreates', () => {
 	it('gives every node run of one execution the same claims, and another execution its own', () => {
 		const execution: IContextObject = {};
-		const first = executionClaims(contextOf(execution));
+		const first = executionCreates(contextOf(execution));
 		first.claimed.add('ticket:tkt_1');
-		expect(executionClaims(contextOf(execution))).toBe(first);
-		expect(executionClaims(contextOf({})).claimed.has('ticket:tkt_1')).toBe(false);
+		expect(executionCreates(contextOf(execution))).toBe(first);
+		expect(executionCreates(contextOf({})).claimed.has('ticket:tkt_1')).toBe(false);
 	});
 
 	it('leaves nothing in the execution data it is keyed by (saved with the execution)', () => {
 		const execution: IContextObject = {};
-		executionClaims(contextOf(execution)).claimed.add('ticket:tkt_1');
+		executionCreates(contextOf(execution)).claimed.add('ticket:tkt_1');
 		expect(JSON.stringify(execution)).toBe('{}');
 	});
 
 	it('without execution data, holds for the node run', () => {
 		const run = contextOf(undefined);
-		expect(executionClaims(run)).toBe(executionClaims(run));
-		expect(executionClaims(contextOf(undefined))).not.toBe(executionClaims(run));
+		expect(executionCreates(run)).toBe(executionCreates(run));
+		expect(executionCreates(contextOf(undefined))).not.toBe(executionCreates(run));
 	});
 });

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+
+import type { IContextObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+/** One Idempotency-Key's request: what it sends, its send in flight, and the record it made once known. */
+export interface KeyedCreate {
+	/** The list its record appears in. */
+	listPath: string;
+	/** The body as it first went on the wire: every repeat under this key sends it again. */
+	body: IDataObject;
+	/** When it was first sent, on this machine's clock. */
+	sentAt: number;
+	sending?: Promise<unknown>;
+	record?: IDataObject;
+}
+
+/** What the creates of one execution share, in every node, every round of a loop and every try. */
+export interface ExecutionCreates {
+	/** `noun:id` of each record a create made or found: it belongs to that create, no other takes it. */
+	claimed: Set<string>;
+	/** Each key sent and not refused outright: a later try (Retry On Fail) returns its record or repeats it. */
+	byKey: Map<string, KeyedCreate>;
+	/** Per node and item, the last run whose create was left open: the tool caller's next try repeats its key. */
+	leftOpen: Map<string, { runIndex: number; input: string; key: string }>;
+	/** Stands in for the execution id where n8n gives none. */
+	runId: string;
+}
+
+// Keyed by the execution's flow context: one object per execution, in a queue worker too (it runs the whole execution), and freed with it.
+const byExecution = new WeakMap<object, ExecutionCreates>();
+
+export function executionCreates(ctx: IExecuteFunctions): ExecutionCreates {
+	const key = flowContext(ctx) ?? ctx;
+	let creates = byExecution.get(key);
+	if (!creates) {
+		creates = { claimed: new Set(), byKey: new Map(), leftOpen: new Map(), runId: randomUUID() };
+		byExecution.set(key, creates);
+	}
+	return creates;
+}
+
+/** The other creates of this list whose record is not known: a record may be theirs. */
+export function unresolvedCreates(creates: ExecutionCreates, listPath: string, except: KeyedCreate): KeyedCreate[] {
+	return [...creates.byKey.values()].filter((create) => create !== except && create.listPath === listPath && !create.record);
+}
+
+/** Undefined without execution data (a partial context): the record then holds for this node run. */
+function flowContext(ctx: IExecuteFunctions): IContextObject | undefined {
+	try {
+		return ctx.getContext('flow');
+	} catch {
+		return undefined;
+	}
+}

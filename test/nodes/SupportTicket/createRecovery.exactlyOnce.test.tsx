@@ -1,0 +1,138 @@
+import { Container } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
+import type { IDataObject } from 'n8n-workflow';
+
+import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
+import type { Sandbox } from '../../../sandbox';
+import { load } from '../../examples/postgresExamples';
+import { NODE } from '../supportTicketNode';
+import { useWarningsWithoutWaits } from './warningsWithoutWaits';
+import { lossyGateway, type GatewayAnswer, type GatewayRequest, type LossyGateway } from './lossyGateway';
+
+// Exactly once in every shape n8n calls a create in: Retry On Fail, two instances, near-twins whose answers are lost.
+
+useWarningsWithoutWaits();
+
+/** The gateway in front of the sandbox for one test; stopped after it. */
+function useGateway(sandbox: Sandbox) {
+	let current: LossyGateway | undefined;
+	afterEach(async () => {
+		await current?.stop();
+		current = undefined;
+	});
+	return async (decide: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer>) => {
+		current = await lossyGateway(sandbox.baseUrl, decide);
+		return credentialsFor(sandbox, current.baseUrl);
+	};
+}
+
+const ticket = (subject: string): IDataObject => ({
+	resource: 'ticket',
+	operation: 'create',
+	subject: `={{ "${subject} " + $json.n }}`,
+	description: 'Printer on fire',
+	customerEmail: 'retry@example.com',
+	// Evaluated again on every try: a repeat must still send what its key was first sent with.
+	additionalFields: { customFieldsJson: '={{ JSON.stringify({ external_ref: String(Math.random()) }) }}' },
+});
+
+const processedThen500: GatewayAnswer = (answer) => ({ ...answer, status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"internal_error","message":"Something went wrong."}}' });
+
+describe.each([
+	['honours Idempotency-Key', true],
+	['ignores Idempotency-Key', false],
+])('Retry On Fail against a service that %s', (_, idempotencyKeys) => {
+	const { sandbox } = useSandbox({ seed: 5, idempotencyKeys });
+	const gateway = useGateway(sandbox);
+
+	it.each([
+		['processed, then answered 500', processedThen500],
+		['answered 500 unprocessed', 'failed' as const],
+	])('the second create %s: every item made once, none sent again once made, no 422', async (_case, fate) => {
+		const subject = `retry ${String(fate === 'failed')} ${String(idempotencyKeys)}`;
+		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? fate : 'pass'));
+		const workflow = itemsWorkflow([{ n: 1 }, { n: 2 }, { n: 3 }], NODE, ticket(subject), { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 });
+		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const made = [1, 2, 3].map((n) => sandbox.store.listTickets().filter((t) => t.subject === `${subject} ${n}`));
+		expect(made.map((tickets) => tickets.length)).toEqual([1, 1, 1]);
+		expect(result.output('Node').map((o) => o.json.id)).toEqual(made.map(([t]) => t.id));
+		expect(sandbox.log.filter((e) => e.status === 422)).toEqual([]);
+		// The service saw one create per item: the unprocessed 500 never reached it.
+		expect(sandbox.countCalls({ method: 'POST' })).toBe(3);
+	});
+});
+
+describe('two instances run the same example as their execution "1"', () => {
+	const { sandbox } = useSandbox({ seed: 6, idempotencyKeys: true });
+	const settings = Container.get(InstanceSettings);
+	const ownId = settings.instanceId;
+	afterEach(() => (settings.instanceId = ownId));
+
+	it('each creates its own ticket: the keys differ by instance', async () => {
+		const example = load('create-reply-update.json');
+		const credentials = { supportTicketApi: credentialsFor(sandbox) };
+		const before = sandbox.store.listTickets().length;
+		for (const instanceId of ['instance-a', 'instance-b']) {
+			settings.instanceId = instanceId;
+			const result = await runWorkflow(example, credentials, { executionId: '1' });
+			expect(result.error).toBeUndefined();
+		}
+		expect(sandbox.store.listTickets()).toHaveLength(before + 2);
+		const keys = sandbox.log.filter((e) => e.method === 'POST' && e.pathname.endsWith('/tickets')).map((e) => e.idempotencyKey);
+		expect(new Set(keys).size).toBe(2);
+	});
+});
+
+describe('near-twins: the same customer, subject and description, another priority that a helpdesk rule rewrites', () => {
+	const clock = { ms: Date.parse('2026-11-02T09:00:00.000Z') };
+	const { sandbox } = useSandbox({ seed: 7, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+	const gateway = useGateway(sandbox);
+
+	it('both answers lost, the second item’s request processed first: no item gets the other’s ticket, none is made twice', async () => {
+		const subject = 'near twin';
+		const madeFrom = new Map<string, string>();
+		let release = (): void => undefined;
+		const firstLookUpAnswered = new Promise<void>((resolve) => (release = resolve));
+		let arrived = (): void => undefined;
+		const bothArrived = new Promise<void>((resolve) => (arrived = resolve));
+		let lowMade = (): void => undefined;
+		const lowProcessed = new Promise<void>((resolve) => (lowMade = resolve));
+		const lostAfterRule = (priority: string, hold?: Promise<void>): GatewayAnswer => async (answer) => {
+			const id = String((JSON.parse(answer.body) as { data: IDataObject }).data.id);
+			madeFrom.set(id, priority);
+			sandbox.store.updateTicket(id, { priority: 'urgent' });
+			clock.ms += 1000;
+			lowMade();
+			await hold;
+			return { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' };
+		};
+		const credentials = await gateway(async ({ method, posts, body }) => {
+			if (method !== 'POST') {
+				release();
+				return 'pass';
+			}
+			if (posts === 2) arrived();
+			await bothArrived;
+			// The low-priority item's request is processed first; its lost answer reaches the node after the other item looked.
+			if (body.includes('"low"')) return lostAfterRule('low', firstLookUpAnswered);
+			await lowProcessed;
+			return lostAfterRule('high');
+		});
+		const twin = (priority: string) => ({ priority });
+		const workflow = itemsWorkflow([twin('high'), twin('low')], NODE, {
+			resource: 'ticket',
+			operation: 'create',
+			subject,
+			description: 'Printer on fire',
+			customerEmail: 'twins@example.com',
+			additionalFields: { priority: '={{ $json.priority }}' },
+		}, { onError: 'continueRegularOutput' });
+		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
+		const made = sandbox.store.listTickets().filter((t) => t.subject === subject);
+		expect(made).toHaveLength(2);
+		const outcomes = result.output('Node').map((o) => (o.json.id ? madeFrom.get(String(o.json.id)) : String(o.json.error)));
+		expect(outcomes[0]).toMatch(/^high$|may have been created/);
+		expect(outcomes[1]).toMatch(/^low$|may have been created/);
+	});
+});
