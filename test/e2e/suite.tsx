@@ -14,6 +14,8 @@ export class Suite {
 	constructor(readonly title: string) {}
 
 	test(name: string, body: TestBody): void {
+		// `E2E_ONLY=<regular expression>` runs just the tests whose name matches it (e.g. `E2E_ONLY='Idempotency-Key'`).
+		if (process.env.E2E_ONLY && !new RegExp(process.env.E2E_ONLY).test(name)) return;
 		this.tests.push({ name, body });
 	}
 

@@ -20,8 +20,8 @@ export interface ExecutionCreates {
 	claimed: Set<string>;
 	/** Each key sent and not refused outright: a later try (Retry On Fail) returns its record or repeats it. */
 	byKey: Map<string, KeyedCreate>;
-	/** Per node and item, the last run whose create was left open: the tool caller's next try repeats its key. */
-	leftOpen: Map<string, { runIndex: number; input: string; key: string }>;
+	/** The key of each input item whose create was left open: the tool caller's next try passes the same object. */
+	leftOpen: WeakMap<IDataObject, string>;
 	/** Stands in for the execution id where n8n gives none. */
 	runId: string;
 }
@@ -33,7 +33,7 @@ export function executionCreates(ctx: IExecuteFunctions): ExecutionCreates {
 	const key = flowContext(ctx) ?? ctx;
 	let creates = byExecution.get(key);
 	if (!creates) {
-		creates = { claimed: new Set(), byKey: new Map(), leftOpen: new Map(), runId: randomUUID() };
+		creates = { claimed: new Set(), byKey: new Map(), leftOpen: new WeakMap(), runId: randomUUID() };
 		byExecution.set(key, creates);
 	}
 	return creates;

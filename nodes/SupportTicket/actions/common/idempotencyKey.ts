@@ -20,18 +20,17 @@ export function idempotencyKeyFor(ctx: IExecuteFunctions, itemIndex: number, cre
 		const source = ctx.getExecuteData().source?.main?.[0];
 		const from = source ? `${source.previousNode}:${source.previousNodeOutput ?? 0}:${source.previousNodeRun ?? 0}` : '';
 		request = `run ${runIndex} from ${from} item ${itemIndex}`;
-		// n8n-core's tool caller tries again under the next run index, with the same tool input.
-		const earlier = creates.leftOpen.get(`${node.name}\n${itemIndex}`);
-		if (earlier && earlier.runIndex === runIndex - 1 && earlier.input === JSON.stringify(input)) return earlier.key;
+		// n8n-core's tool caller tries again under the next run index, with the same tool input object.
+		const earlier = creates.leftOpen.get(input);
+		if (earlier) return earlier;
 	}
 	const where = [ctx.getInstanceId(), ctx.getWorkflow().id ?? '', ctx.getExecutionId() ?? creates.runId, node.id ?? node.name];
 	const hex = createHash('sha256').update([...where, request].join('\n')).digest('hex');
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Notes a create of this run left open, so the tool caller's next try repeats its key. */
+/** Notes a create left open, so another try on the same input (the tool caller's Retry On Fail) repeats its key. */
 export function noteLeftOpen(ctx: IExecuteFunctions, itemIndex: number, creates: ExecutionCreates, key: string): void {
-	const runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
-	const input = JSON.stringify(ctx.getInputData()[itemIndex]?.json ?? {});
-	creates.leftOpen.set(`${ctx.getNode().name}\n${itemIndex}`, { runIndex, input, key });
+	const input = ctx.getInputData()[itemIndex]?.json;
+	if (input) creates.leftOpen.set(input, key);
 }
