@@ -7,9 +7,10 @@ import {
 
 import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRequest';
 import { toNodeError } from '../../shared/transport/toNodeError';
-import { readTimeout } from '../../shared/parameters/readParameters';
+import { isWholeNumber, readNumber, readTimeout } from '../../shared/parameters/readParameters';
 import { RequestLimiter } from '../../shared/transport/concurrency';
 import { DEFAULT_CONCURRENT_REQUESTS } from './common/descriptions';
+import { errorItemFields } from './common/errorItem';
 import { resources } from './resources';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared) => Promise<IDataObject[]>;
@@ -58,9 +59,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			} catch (error) {
 				if (this.continueOnFail()) {
 					const { message, description } = error as { message: string; description?: string };
-					outputs[itemIndex] = [
-						{ json: { error: message, ...(description ? { description } : {}) }, pairedItem: { item: itemIndex } },
-					];
+					const json = {
+						error: message,
+						...(description ? { description } : {}),
+						...errorItemFields(error),
+					};
+					outputs[itemIndex] = [{ json, pairedItem: { item: itemIndex } }];
 				} else if (itemIndex < failedIndex) {
 					failedIndex = itemIndex;
 					failedError = error;
@@ -78,8 +82,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 /** Read once per run, from the first item: how many workers share the items. */
 function readConcurrency(ctx: IExecuteFunctions, itemCount: number): number {
 	if (itemCount <= 1) return 1;
-	const value = ctx.getNodeParameter('options.concurrentRequests', 0, DEFAULT_CONCURRENT_REQUESTS) as unknown;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100) {
+	const value = readNumber(ctx, 'options.concurrentRequests', 0, DEFAULT_CONCURRENT_REQUESTS);
+	if (!isWholeNumber(value, 1, 100)) {
 		throw new NodeOperationError(ctx.getNode(), `Concurrent Requests must be a whole number from 1 to 100, not ${JSON.stringify(value)}`, {
 			description: 'Set Options → Concurrent Requests to e.g. 8, or 1 to send one item after another.',
 			itemIndex: 0,

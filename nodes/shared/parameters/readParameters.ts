@@ -207,6 +207,26 @@ export function readId(ctx: IExecuteFunctions, name: string, resource: string, i
 	return { id, path: encodeURIComponent(id) };
 }
 
+/**
+ * A number parameter. n8n passes an expression's result as it is, so "10" is text: read it as 10,
+ * as n8n's own nodes do. Any other value comes back unchanged, for the caller's check and message.
+ */
+export function readNumber(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: number,
+): unknown {
+	const value = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
+	if (typeof value !== 'string' || value.trim() === '') return value;
+	const number = Number(value);
+	return Number.isFinite(number) ? number : value;
+}
+
+export function isWholeNumber(value: unknown, min: number, max: number): value is number {
+	return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
 /** How Get Many reads the list: every page, up to a limit, or the page(s) of one run from a cursor. */
 export type Paging = { mode: 'all' } | { mode: 'limit'; limit: number } | { mode: 'onePage'; pageSize: number; pages: number; cursor?: string };
 
@@ -215,13 +235,16 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 		const limit = readLimit(ctx, itemIndex);
 		return limit === undefined ? { mode: 'all' } : { mode: 'limit', limit };
 	}
-	const pageSize = ctx.getNodeParameter('pageSize', itemIndex, 100) as number;
-	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
-		throw invalid(ctx, itemIndex, `Page Size must be a whole number from 1 to 100 (got ${pageSize})`, 'The service returns at most 100 items per page.');
+	const pageSize = readNumber(ctx, 'pageSize', itemIndex, 100);
+	if (!isWholeNumber(pageSize, 1, 100)) {
+		const message = `Page Size must be a whole number from 1 to 100 (got ${String(pageSize)})`;
+		throw invalid(ctx, itemIndex, message, 'The service returns at most 100 items per page.');
 	}
-	const pages = ctx.getNodeParameter('pagesPerRun', itemIndex, 1) as number;
-	if (!Number.isInteger(pages) || pages < 1 || pages > 100) {
-		throw invalid(ctx, itemIndex, `Pages per Run must be a whole number from 1 to 100 (got ${pages})`, 'Use 1 for one page per run, or e.g. 10 to read 10 pages in one run.');
+	const pages = readNumber(ctx, 'pagesPerRun', itemIndex, 1);
+	if (!isWholeNumber(pages, 1, 100)) {
+		const message = `Pages per Run must be a whole number from 1 to 100 (got ${String(pages)})`;
+		const use = 'Use 1 for one page per run, or e.g. 10 to read 10 pages in one run.';
+		throw invalid(ctx, itemIndex, message, use);
 	}
 	const raw = ctx.getNodeParameter('cursor', itemIndex, '') as unknown;
 	if (raw !== undefined && raw !== null && typeof raw !== 'string') {
@@ -305,9 +328,10 @@ function wallClockToInstant(wallClock: number, zone: string): number {
 /** Return All, or a Limit of at least 1. */
 function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
-	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw invalid(ctx, itemIndex, `Limit must be a whole number of at least 1 (got ${limit})`, 'Set Limit to 1 or more, or turn on Return All.');
+	const limit = readNumber(ctx, 'limit', itemIndex, 50);
+	if (!isWholeNumber(limit, 1, Number.POSITIVE_INFINITY)) {
+		const message = `Limit must be a whole number of at least 1 (got ${String(limit)})`;
+		throw invalid(ctx, itemIndex, message, 'Set Limit to 1 or more, or turn on Return All.');
 	}
 	return limit;
 }
@@ -329,8 +353,8 @@ export const MAX_TIMEOUT_MS = 3_600_000;
 
 /** Options → Timeout of one item, checked before any request is sent. */
 export function readTimeout(ctx: IExecuteFunctions, itemIndex: number): number {
-	const value = ctx.getNodeParameter('options.timeout', itemIndex, DEFAULT_TIMEOUT_MS) as unknown;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
+	const value = readNumber(ctx, 'options.timeout', itemIndex, DEFAULT_TIMEOUT_MS);
+	if (!isWholeNumber(value, 1, MAX_TIMEOUT_MS)) {
 		throw new NodeOperationError(ctx.getNode(), `Timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${JSON.stringify(value)}`, {
 			description: `Set Options → Timeout to e.g. ${DEFAULT_TIMEOUT_MS} (one minute), or remove it to use that default.`,
 			itemIndex,

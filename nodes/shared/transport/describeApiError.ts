@@ -18,6 +18,8 @@ export interface ErrorContext {
 	/** The page of a list (1 is the first) and how many items came before it. */
 	page?: number;
 	itemsBefore?: number;
+	/** One Page per Run: a new run starts at the Cursor parameter; getMany names the page. */
+	onePagePerRun?: true;
 }
 
 /** What is known about a request that got no complete answer (see apiRequest's transportFailure). */
@@ -69,6 +71,13 @@ function fieldMessages(fields: Record<string, unknown> | undefined): string {
 
 const REJECTED_CURSOR_MESSAGE = 'The service rejected the page cursor';
 
+/** What a new run does: Return All starts over, One Page per Run starts at its Cursor. */
+const CURSOR_REFUSED =
+	'The cursor may have expired. Run the node again to start from the first page.';
+const CURSOR_REFUSED_IN_RUN =
+	'The service refused the cursor it had given for this page (expired, or the service ' +
+	'restarted). If a new run is refused too, clear Cursor to start from the first page.';
+
 /**
  * The API does not show how a bad cursor is refused (docs/api.md#paging): a 404, 410 or 422 counts only when the request
  * carried a cursor and the error mentions it, so a missing ticket stays "not found".
@@ -91,7 +100,9 @@ export function describeApiError(status: number, body: unknown, context: ErrorCo
 				? `Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
 				: context.cursorFrom === 'caller'
 					? `Cursor must be the next_cursor of the previous page, with the same filters, sort and page size (cursors may expire); leave it empty to start from the first page.${said}`
-					: `The cursor may have expired. Run the node again to start from the first page.${said}`,
+					: context.onePagePerRun
+						? `${CURSOR_REFUSED_IN_RUN}${said}`
+						: `${CURSOR_REFUSED}${said}`,
 		};
 	}
 	switch (status) {
@@ -196,9 +207,11 @@ export function describeConnectionError(code: string, attempts: number, detail?:
 	return { message, description: `Network error ${code}: check the Base URL in the credential and that the service is running and reachable from n8n.` };
 }
 
-/** Where in a list an answer came, e.g. "Page 2 of the list, after 100 items". */
-export function pageText(page: number, itemsBefore = 0): string {
-	return page === 1 ? 'Page 1 of the list' : `Page ${page} of the list, after ${itemsBefore} items`;
+/** Where in a list an answer came, e.g. "Page 2 of the list, after 100 items. " (runs: getMany). */
+export function pageText({ page, itemsBefore = 0, onePagePerRun }: ErrorContext): string {
+	if (page === undefined || onePagePerRun) return '';
+	if (page === 1) return 'Page 1 of the list. ';
+	return `Page ${page} of the list, after ${itemsBefore} items. `;
 }
 
 const BASE_URL_ADVICE = 'Check the Base URL in the credential: it must be the address of the Support Ticket API, not of a web page or app; if it is, try again later.';
@@ -211,7 +224,7 @@ export function describeMalformedAnswer(
 	context: ErrorContext,
 	wasCreate: boolean,
 ): DescribedError {
-	const where = context.page === undefined ? '' : `${pageText(context.page, context.itemsBefore)}. `;
+	const where = pageText(context);
 	const notRepeated = wasCreate ? 'The create was not repeated, as the service answered success: check whether it exists before running again. ' : '';
 	const description = `${where}${notRepeated}${BASE_URL_ADVICE}`;
 	if (problem === 'notJson') {

@@ -74,13 +74,20 @@ function entryKind(entry: unknown): string | undefined {
 }
 
 /** Every entry of a page must be a record: anything else would break the items of the run. */
-function checkEntries(ctx: ApiFunctions, items: unknown[], itemIndex: number | undefined, page: number, readSoFar: number): IDataObject[] {
+function checkEntries(
+	ctx: ApiFunctions,
+	items: unknown[],
+	itemIndex: number | undefined,
+	context: ErrorContext,
+): IDataObject[] {
 	for (let i = 0; i < items.length; i++) {
 		const kind = entryKind(items[i]);
 		if (kind === undefined) continue;
 		throw new NodeApiError(ctx.getNode(), {} as JsonObject, {
 			message: `The service sent a list entry that is not an object: entry ${i + 1} is ${kind}`,
-			description: `${pageText(page, readSoFar)}. Check the Base URL in the credential: it must be the address of the Support Ticket API; if it is, the service is at fault.`,
+			description:
+				`${pageText(context)}Check the Base URL in the credential: it must be the address ` +
+				'of the Support Ticket API; if it is, the service is at fault.',
 			itemIndex,
 		});
 	}
@@ -115,7 +122,7 @@ export async function* listPages(this: ApiFunctions, request: ListRequest): Asyn
 		const cursorFrom = cursor === undefined ? undefined : pages === 0 ? 'caller' : 'previousPage';
 		const context: ErrorContext = { ...request.context, page: pages + 1, itemsBefore: readSoFar, ...(cursorFrom ? { cursorFrom } : {}) };
 		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL, timeoutMs, answer: 'list', trace });
-		const items = checkEntries(this, response.data as unknown[], itemIndex, pages + 1, readSoFar);
+		const items = checkEntries(this, response.data as unknown[], itemIndex, context);
 		const next = readNextPage(response.meta);
 		readSoFar += items.length;
 		if ('cursorMissing' in next) {

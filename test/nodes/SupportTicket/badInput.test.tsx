@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { useSandbox } from '../../harness';
-import { byId, runNode } from '../supportTicketNode';
+import { itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
+import { byId, NODE, runNode } from '../supportTicketNode';
 
 const { sandbox, credentials } = useSandbox({ seed: 5 });
 
+const ticketGet = { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') };
 const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
 
 // n8n checks typed values before the run, the node values from expressions, per item.
@@ -17,6 +18,16 @@ const rows: Array<[string, IDataObject, string]> = [
 	['custom fields an array', { ...ticketCreate, additionalFields: { customFieldsJson: '[1,2]' } }, 'Custom Fields (JSON) must be a JSON object'],
 	['custom priority left empty', { ...ticketCreate, additionalFields: { priority: '__custom__' } }, 'Custom Priority is empty'],
 	['limit 0', { resource: 'ticket', operation: 'getAll', returnAll: false, limit: 0 }, 'Limit must be a whole number of at least 1 (got 0)'],
+	[
+		'limit from an expression, not a number',
+		{ resource: 'ticket', operation: 'getAll', limit: '={{ "ten" }}' },
+		'Limit must be a whole number of at least 1 (got ten)',
+	],
+	[
+		'timeout from an expression, not a number',
+		{ ...ticketGet, options: { timeout: '={{ "1 min" }}' } },
+		'Timeout must be a whole number of milliseconds from 1 to 3600000, not "1 min"',
+	],
 	['no ticket from an expression', { resource: 'ticket', operation: 'get', ticketId: byId('={{ "" }}') }, 'No ticket was chosen'],
 	['ticket id typed with a slash (n8n checks)', { resource: 'ticket', operation: 'get', ticketId: byId('a/b') }, "The 'Node' node has issues:\n- Not a valid ticket ID"],
 	['ticket id from an expression with a slash', { resource: 'ticket', operation: 'get', ticketId: byId('={{ "a/b" }}') }, '"a/b" is not a valid ticket ID'],
@@ -36,6 +47,37 @@ describe('bad input is refused before any request', () => {
 			expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(0);
 			expect(result.error?.description).toEqual(expect.any(String));
 		}
+		expect(sandbox.log).toHaveLength(0);
+	});
+});
+
+// n8n hands a number parameter an expression's result as it is: "10" is text; n8n's nodes read 10.
+describe('numbers from expressions as text are read as numbers', () => {
+	/** Two items, so that Concurrent Requests is read. */
+	const getTwo = (options: IDataObject) => {
+		const parameters = { ...ticketGet, ticketId: byId('={{ $json.id }}'), options };
+		const workflow = itemsWorkflow([{ id: 'tkt_1' }, { id: 'tkt_2' }], NODE, parameters);
+		return runWorkflow(workflow, { supportTicketApi: credentials });
+	};
+
+	it('Limit', async () => {
+		const parameters = { resource: 'ticket', operation: 'getAll', limit: '={{ "3" }}' };
+		const result = await runNode(parameters, credentials);
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node')).toHaveLength(3);
+		expect(sandbox.log.map((e) => e.query.per_page)).toEqual(['3']);
+	});
+
+	it('Timeout and Concurrent Requests', async () => {
+		const result = await getTwo({ timeout: '={{ "5000" }}', concurrentRequests: '={{ "2" }}' });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(['tkt_1', 'tkt_2']);
+	});
+
+	it('Concurrent Requests that is not a number is refused as before', async () => {
+		const result = await getTwo({ concurrentRequests: '={{ "many" }}' });
+		const message = 'Concurrent Requests must be a whole number from 1 to 100, not "many"';
+		expect(result.error?.message).toBe(message);
 		expect(sandbox.log).toHaveLength(0);
 	});
 });

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, useSandbox } from '../../harness';
+import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
+import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 import { startSandbox } from '../../../sandbox';
-import { byId, runNode } from '../supportTicketNode';
+import { byId, NODE, runNode } from '../supportTicketNode';
 
 // One page per run: one call, one item holding the page, a cursor in and out. The page-by-page loop in real n8n: cliCases.tsx.
 const TICKETS = 1050;
@@ -13,6 +14,38 @@ const page = (parameters: IDataObject, creds = credentials) =>
 	runNode({ resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }, creds);
 
 const newestFirstIds = () => sandbox.store.listTickets().map((t) => t.id);
+
+let proxy: MisbehavingProxy;
+beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
+afterAll(async () => proxy.stop());
+afterEach(() => sandbox.setAnswerGate(undefined));
+
+const PAGE_STORE_DOWN = {
+	kind: 'replace' as const,
+	status: 500, // not retried
+	headers: { 'content-type': 'application/json' },
+	body: '{"error":{"code":"internal_error","message":"Page store down"}}',
+};
+
+/** The proxy answers the list request after the first `pagesAnswered` with a 500. */
+function failListAfter(pagesAnswered: number) {
+	const failNext = () => proxy.setRules([{ method: 'GET', times: 1, answer: PAGE_STORE_DOWN }]);
+	proxy.setRules([]);
+	if (pagesAnswered === 0) return failNext();
+	let answered = 0;
+	sandbox.setAnswerGate(() => {
+		if (++answered === pagesAnswered) failNext();
+		return undefined;
+	});
+}
+
+/** One Page per Run through the proxy; `continueOnFail`: Settings → On Error → Continue. */
+function pageViaProxy(parameters: IDataObject, continueOnFail = false) {
+	const all = { resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters };
+	const settings = continueOnFail ? { onError: 'continueRegularOutput' as const } : {};
+	const credentials = { supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) };
+	return runWorkflow(singleNodeWorkflow(NODE, all, settings), credentials);
+}
 
 describe('one page per run', () => {
 	it('the first page: one item with data, count, has_more and next_cursor; one call', async () => {
@@ -78,15 +111,66 @@ describe('one page per run', () => {
 		expect(sandbox.log).toHaveLength(4 + Math.ceil((TICKETS - 400) / 100));
 	});
 
+	it('Pages per Run: a failed later page is named, with what was read', async () => {
+		failListAfter(2);
+		const result = await pageViaProxy({ pageSize: 100, pagesPerRun: 4 });
+		expect(result.error?.message).toBe('The service had an error (HTTP 500)');
+		expect(result.error?.description).toBe(
+			'Page 3 of this run, after 200 tickets; nothing of this run is output, ' +
+				'and a new run starts again from Cursor. ' +
+				"This is a problem on the service's side; try again later. " +
+				'The service said: "Page store down"',
+		);
+		expect(sandbox.log).toHaveLength(2);
+	});
+
+	it('Continue On Fail: has_more and the run\'s Cursor in the error item', async () => {
+		const first = (await page({ pageSize: 50 })).output('Node')[0].json;
+		const run = { pageSize: 50, pagesPerRun: 3 };
+		failListAfter(1);
+		const failed = await pageViaProxy({ ...run, cursor: first.next_cursor }, true);
+		expect(failed.error).toBeUndefined();
+		const [item] = failed.output('Node');
+		expect(Object.keys(item.json)).toEqual(['error', 'description', 'has_more', 'next_cursor']);
+		expect(item.json).toMatchObject({
+			error: 'The service had an error (HTTP 500)',
+			has_more: true,
+			next_cursor: first.next_cursor,
+		});
+		expect(item.json.description).toMatch(/^Page 2 of this run, after 50 tickets; nothing/);
+
+		// The loop's next round, Cursor {{ $json.next_cursor }}: the failed run's pages again.
+		const resumed = await pageViaProxy({ ...run, cursor: item.json.next_cursor }, true);
+		const page2 = resumed.output('Node')[0].json;
+		const ids = (page2.data as IDataObject[]).map((t) => t.id);
+		expect(ids).toEqual(newestFirstIds().slice(50, 200));
+		expect(page2).toMatchObject({ count: 150, has_more: true });
+
+		// The first page of the list failed: next_cursor null, the next round starts there again.
+		failListAfter(0);
+		const firstFailed = (await pageViaProxy({ pageSize: 50 }, true)).output('Node')[0].json;
+		expect(firstFailed).toMatchObject({ has_more: true, next_cursor: null });
+		expect(firstFailed.description).not.toMatch(/^Page/);
+	});
+
 	it.each([
 		[{ pageSize: 0 }, 'Page Size must be a whole number from 1 to 100 (got 0)'],
 		[{ pageSize: 101 }, 'Page Size must be a whole number from 1 to 100 (got 101)'],
 		[{ pagesPerRun: 0 }, 'Pages per Run must be a whole number from 1 to 100 (got 0)'],
 		[{ pagesPerRun: 2.5 }, 'Pages per Run must be a whole number from 1 to 100 (got 2.5)'],
+		[{ pagesPerRun: '"ten"' }, 'Pages per Run must be a whole number from 1 to 100 (got ten)'],
+		[{ pageSize: '"150"' }, 'Page Size must be a whole number from 1 to 100 (got 150)'],
 	])('%j is refused before any request', async (parameters, message) => {
 		const [[name, value]] = Object.entries(parameters);
 		const result = await page({ [name]: `={{ ${value} }}` });
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('Page Size and Pages per Run as text from an expression are read as numbers', async () => {
+		const result = await page({ pageSize: '={{ "30" }}', pagesPerRun: '={{ " 2 " }}' });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node')[0].json).toMatchObject({ count: 60, has_more: true });
+		expect(sandbox.log.map((e) => e.query.per_page)).toEqual(['30', '30']);
 	});
 });

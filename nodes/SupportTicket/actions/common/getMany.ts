@@ -1,12 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listPages, MAX_PER_PAGE, type ListRequest } from '../../../shared/transport/paginate';
-import { readPaging } from '../../../shared/parameters/readParameters';
+import { readPaging, type Paging } from '../../../shared/parameters/readParameters';
+import { withErrorItemFields } from './errorItem';
 
 export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs'> {
 	/** Ends the list before the first item for which this is true; no further page is fetched. */
 	endsBefore?: (item: IDataObject) => boolean;
 }
+
+type OnePageRun = Extract<Paging, { mode: 'onePage' }>;
 
 /** The page(s) of one run as the node returns them in "One Page per Run" mode: easy to use in expressions. */
 interface OnePage extends IDataObject {
@@ -20,22 +23,8 @@ interface OnePage extends IDataObject {
 /** The list part of every Get Many: all items or up to a limit, or one run's page(s) as one item, as Pagination says. */
 export async function getMany(this: IExecuteFunctions, itemIndex: number, request: GetManyRequest): Promise<IDataObject[]> {
 	const paging = readPaging(this, itemIndex);
+	if (paging.mode === 'onePage') return [await readRun.call(this, itemIndex, request, paging)];
 	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
-	if (paging.mode === 'onePage') {
-		const data: IDataObject[] = [];
-		let nextCursor: string | undefined;
-		let pagesRead = 0;
-		const pages = listPages.call(this, { path, qs, limiter, baseURL, timeoutMs, itemIndex, context: request.context, perPage: paging.pageSize, cursor: paging.cursor });
-		for await (const page of pages) {
-			const { items, ended } = cut(page.items, endsBefore);
-			for (const item of items) data.push(item);
-			// has_more false would tell the loop it is done while the list goes on.
-			if (!ended && page.missingCursor) throw page.missingCursor;
-			nextCursor = ended ? undefined : page.nextCursor;
-			if (nextCursor === undefined || ++pagesRead >= paging.pages) break;
-		}
-		return [{ data, count: data.length, has_more: nextCursor !== undefined, next_cursor: nextCursor ?? null } satisfies OnePage];
-	}
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
 	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
 	const all: IDataObject[] = [];
@@ -48,6 +37,50 @@ export async function getMany(this: IExecuteFunctions, itemIndex: number, reques
 		if (ended) break;
 	}
 	return all;
+}
+
+/** One Page per Run: the run's pages from its Cursor, as one item. */
+async function readRun(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	request: GetManyRequest,
+	{ pageSize: perPage, pages, cursor }: OnePageRun,
+): Promise<OnePage> {
+	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
+	const context = { ...request.context, onePagePerRun: true as const };
+	const data: IDataObject[] = [];
+	let nextCursor: string | undefined;
+	let pagesRead = 0;
+	const list = { path, qs, limiter, baseURL, timeoutMs, itemIndex, context, perPage, cursor };
+	try {
+		for await (const page of listPages.call(this, list)) {
+			const { items, ended } = cut(page.items, endsBefore);
+			// has_more false would tell the loop it is done while the list goes on.
+			if (!ended && page.missingCursor) throw page.missingCursor;
+			for (const item of items) data.push(item);
+			nextCursor = ended ? undefined : page.nextCursor;
+			if (nextCursor === undefined || ++pagesRead >= pages) break;
+		}
+	} catch (error) {
+		if (pagesRead > 0) nameFailedPage(error, pagesRead + 1, data.length, path);
+		// A loop on has_more reads the run's pages again, rather than stop as if the list ended.
+		throw withErrorItemFields(error, { has_more: true, next_cursor: cursor ?? null });
+	}
+	const hasMore = nextCursor !== undefined;
+	return { data, count: data.length, has_more: hasMore, next_cursor: nextCursor ?? null };
+}
+
+/** Puts the failed page of the run and what was read before the error's description. */
+function nameFailedPage(error: unknown, page: number, itemsBefore: number, path: string): void {
+	if (!(error instanceof Error)) return;
+	// The path's last segment names the records: tickets, replies, customers.
+	const records = path.slice(path.lastIndexOf('/') + 1);
+	const noun = itemsBefore === 1 ? records.replace(/ies$/, 'y').replace(/s$/, '') : records;
+	const where =
+		`Page ${page} of this run, after ${itemsBefore} ${noun}; ` +
+		'nothing of this run is output, and a new run starts again from Cursor.';
+	const failure = error as { description?: string | null };
+	failure.description = failure.description ? `${where} ${failure.description}` : where;
 }
 
 /** The page's items before the first one `endsBefore` picks, and whether the list ends there. */

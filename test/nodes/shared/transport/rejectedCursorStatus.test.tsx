@@ -30,6 +30,27 @@ describe.each([400, 404, 410, 422] as const)('a cursor rejected with HTTP %i', (
 	});
 });
 
+it('Pages per Run: a cursor given within the run, then refused: what a new run does', async () => {
+	let answered = 0;
+	// A restart between page 1 and 2: the cursor page 1 gave out is refused.
+	sandbox.setAnswerGate(() => {
+		if (++answered === 1) sandbox.renewCursorKey();
+		return undefined;
+	});
+	try {
+		const result = await onePage({ pageSize: 10, pagesPerRun: 3 });
+		expect(result.error?.message).toBe('The service rejected the page cursor');
+		const description = result.error?.description ?? '';
+		expect(description).toMatch(/^Page 2 of this run, after 10 tickets; nothing of this run/);
+		expect(description).toContain('a new run starts again from Cursor. The service refused');
+		expect(description).toContain('If a new run is refused too, clear Cursor to start from the first');
+		expect(description).not.toContain('Run the node again to start from the first page');
+		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 400]);
+	} finally {
+		sandbox.setAnswerGate(undefined);
+	}
+});
+
 it('a 404 for a missing ticket is still "not found", not a cursor problem', async () => {
 	sandbox.setResponseShape({ rejectedCursorStatus: 404 });
 	const result = await runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_999') }, credentials);
@@ -56,11 +77,15 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 		expect(describeApiError(status, body, context).message).not.toBe(rejected);
 	});
 
-	it('tells a poll trigger that the next poll starts over, an action node to run again from the first page', () => {
+	it('what comes next: the next poll, Return All from the first page, a run from Cursor', () => {
 		const body = { error: { code: 'invalid_cursor', message: 'The cursor is not valid' } };
 		const poll = describeApiError(400, body, { poll: true }).description;
 		expect(poll).toMatch(/next poll reads these records again from the newest one/);
 		expect(poll).not.toMatch(/run the node/i);
 		expect(describeApiError(400, body).description).toMatch(/Run the node again to start from the first page/);
+		const inRun = { cursorFrom: 'previousPage', onePagePerRun: true } as const;
+		const run = describeApiError(400, body, inRun).description;
+		expect(run).toMatch(/clear Cursor to start from the first page/);
+		expect(run).not.toMatch(/Run the node again to start from the first page/);
 	});
 });
