@@ -61,6 +61,16 @@ export class SupportTicketApi implements ICredentialType {
 			description:
 				'Secret the service signs webhook deliveries with, if it differs from the API Secret. Leave empty to verify deliveries with the API Secret.',
 		},
+		{
+			displayName: 'Previous Webhook Secret',
+			name: 'previousWebhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'While you rotate the webhook secret: deliveries signed with this one are ' +
+				'accepted too. Clear it once the service signs with the new secret.',
+		},
 	];
 
 	// A function: signing needs the exact bytes on the wire, which `IAuthenticateGeneric` cannot compute.

@@ -35,17 +35,23 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const verified = this.getNodeParameter('verifySignature', true) as boolean;
 	if (verified) {
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		const secret = String(credentials.webhookSecret || credentials.apiSecret || '');
-		const result = secret
-			? verifyWebhookSignature(
-					{
-						headers: req.headers,
-						rawBody: req.rawBody,
-						signedPath: signedPath(req.originalUrl ?? req.url ?? '/', options.publicPath),
-					},
-					{ secret, nowMs: Date.now(), toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS },
-				)
-			: ({ valid: false, reason: 'invalid_signature', message: 'The credential has no API Secret or Webhook Secret: fill one in' } as const);
+		const { apiSecret, webhookSecret, previousWebhookSecret } = credentials;
+		// A rotation: deliveries signed with the previous secret pass until it is cleared.
+		const secrets = [webhookSecret || apiSecret, previousWebhookSecret]
+			.map((secret) => String(secret ?? ''))
+			.filter((secret) => secret !== '');
+		const result = verifyWebhookSignature(
+			{
+				headers: req.headers,
+				rawBody: req.rawBody,
+				signedPath: signedPath(req.originalUrl ?? req.url ?? '/', options.publicPath),
+			},
+			{
+				secrets,
+				nowMs: Date.now(),
+				toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+			},
+		);
 		if (!result.valid) {
 			this.logger.warn(`Support Ticket Trigger rejected a delivery (${result.reason}): ${result.message}`);
 			this.getResponseObject().status(401).json({ error: result.reason, message: result.message });

@@ -29,7 +29,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			"Whether to accept only deliveries signed with the credential's Webhook Secret (or API Secret). Others are answered 401 and start nothing.",
+			"Whether to accept only deliveries signed with the credential's Webhook Secret (or API Secret), or its Previous Webhook Secret while you rotate. Others are answered 401 and start nothing.",
 	},
 	{
 		displayName:

@@ -17,13 +17,18 @@ export interface WebhookDelivery {
 }
 
 export interface WebhookVerification {
-	secret: string;
+	/** The current secret; during a rotation also the previous one. */
+	secrets: readonly string[];
 	nowMs: number;
 	toleranceSeconds: number;
 }
 
 /** The request scheme over the raw body; anything unusual (a repeated header, no raw body) fails closed. */
 export function verifyWebhookSignature(delivery: WebhookDelivery, options: WebhookVerification): VerificationResult {
+	if (options.secrets.length === 0) {
+		const message = 'The credential has no API Secret or Webhook Secret: fill one in';
+		return { valid: false, reason: 'invalid_signature', message };
+	}
 	const timestamp = singleHeader(delivery.headers, TIMESTAMP_HEADER);
 	const signature = singleHeader(delivery.headers, SIGNATURE_HEADER);
 	if (timestamp === null || signature === null) {
@@ -33,23 +38,28 @@ export function verifyWebhookSignature(delivery: WebhookDelivery, options: Webho
 			message: `The ${timestamp === null ? TIMESTAMP_HEADER : SIGNATURE_HEADER} header was sent more than once`,
 		};
 	}
-	if (!delivery.rawBody) {
+	const { rawBody } = delivery;
+	if (!rawBody) {
 		return {
 			valid: false,
 			reason: 'invalid_signature',
 			message: 'n8n did not pass the raw request body, so the signature cannot be checked',
 		};
 	}
-	return verifySignature({
-		secret: options.secret,
-		timestamp,
-		signature,
-		method: 'POST',
-		pathWithQuery: delivery.signedPath,
-		body: delivery.rawBody,
-		nowMs: options.nowMs,
-		toleranceSeconds: options.toleranceSeconds,
-	});
+	// Every secret is tried, so the answer's timing does not tell which one matched.
+	const results = options.secrets.map((secret) =>
+		verifySignature({
+			secret,
+			timestamp,
+			signature,
+			method: 'POST',
+			pathWithQuery: delivery.signedPath,
+			body: rawBody,
+			nowMs: options.nowMs,
+			toleranceSeconds: options.toleranceSeconds,
+		}),
+	);
+	return results.find((result) => result.valid) ?? results[0];
 }
 
 /** The header's value; null when it was repeated (Node joins or lists repeats, never trust them). */

@@ -1,5 +1,5 @@
 /**
- * The HTTP client silently cuts a header at a character beyond Latin-1, and no issued secret has one.
+ * The HTTP client silently cuts a header at a character beyond Latin-1, and no issued key has one.
  * Says which field and where, never the value.
  */
 export function latin1Problem(label: string, value: string): string | undefined {

@@ -85,9 +85,9 @@ function targetUrl(options: LegacyRequestOptions): URL {
 	return new URL(joinUrl(readBaseUrl(options.baseURL ?? ''), url));
 }
 
-/** Before any request: a key or secret that cannot go out intact fails with what to do. */
-function rejectNonLatin1({ apiKey, apiSecret }: SigningCredentials): void {
-	const problem = latin1Problem('API Key', apiKey) ?? latin1Problem('API Secret', apiSecret);
+/** Before any request: an API Key that cannot go out intact fails with what to do. */
+function rejectNonLatin1Key({ apiKey }: SigningCredentials): void {
+	const problem = latin1Problem('API Key', apiKey);
 	if (problem) throw new Error(problem);
 }
 
@@ -96,7 +96,7 @@ export function signRequestOptions(
 	credentials: SigningCredentials,
 	nowMs: number,
 ): IHttpRequestOptions {
-	rejectNonLatin1(credentials);
+	rejectNonLatin1Key(credentials);
 	const method = (options.method ?? 'GET').toUpperCase() as IHttpRequestMethods;
 	rejectFormBody(options);
 	const target = targetUrl(options);

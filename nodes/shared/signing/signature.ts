@@ -31,8 +31,10 @@ export function buildStringToSign({ timestamp, method, pathWithQuery, body }: Si
 	return `${timestamp}${method.toUpperCase()}${pathWithQuery}${sha256Hex(body)}`;
 }
 
+/** Any Unicode secret: the HMAC key is its UTF-8 bytes (docs/api.md#signing). */
 export function computeSignature(secret: string, parts: SignedParts): string {
-	return createHmac('sha256', secret).update(buildStringToSign(parts), 'utf8').digest('hex');
+	const key = Buffer.from(secret, 'utf8');
+	return createHmac('sha256', key).update(buildStringToSign(parts), 'utf8').digest('hex');
 }
 
 /** Whole seconds, never milliseconds: the service rejects a millisecond timestamp. */

@@ -10,7 +10,15 @@ import { byId, NODE } from '../supportTicketNode';
 const API_KEY = 'key-Q7XK-distinctive-2c1f';
 const API_SECRET = 'secret-W9ZP-distinctive-88ab';
 const WRONG_SECRET = 'secret-WRONG-distinctive-5e5e';
-const { sandbox } = useSandbox({ seed: 30, apiKey: API_KEY, apiSecret: API_SECRET });
+// Any Unicode text is a valid API Secret (its UTF-8 bytes are the HMAC key).
+const UNICODE_SECRET = 'sécret-ключ-🔑-distinctive-41d7';
+const SECRETS = [API_SECRET, WRONG_SECRET, UNICODE_SECRET];
+const { sandbox } = useSandbox({
+	seed: 30,
+	apiKey: API_KEY,
+	apiSecret: API_SECRET,
+	keys: { [`${API_KEY}-unicode`]: UNICODE_SECRET },
+});
 let proxy: MisbehavingProxy;
 
 beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
@@ -23,6 +31,7 @@ interface Case {
 	name: string;
 	workflow: () => WorkflowJson;
 	secret?: string;
+	key?: string;
 	baseUrl?: () => string;
 	setup?: () => void;
 	fails: boolean;
@@ -31,6 +40,13 @@ interface Case {
 const cases: Case[] = [
 	{ name: 'get many succeeds', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 5 }), fails: false },
 	{ name: 'create succeeds', workflow: () => singleNodeWorkflow(NODE, create), fails: false },
+	{
+		name: 'create with a Unicode API Secret succeeds',
+		workflow: () => singleNodeWorkflow(NODE, create),
+		key: `${API_KEY}-unicode`,
+		secret: UNICODE_SECRET,
+		fails: false,
+	},
 	{ name: '401, wrong secret', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 1 }), secret: WRONG_SECRET, fails: true },
 	{ name: '404', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_404') }), fails: true },
 	{
@@ -84,7 +100,11 @@ const cases: Case[] = [
 describe('no secret in what n8n keeps or shows', () => {
 	it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
 		c.setup?.();
-		const credentials = { baseUrl: c.baseUrl?.() ?? sandbox.baseUrl, apiKey: API_KEY, apiSecret: c.secret ?? API_SECRET };
+		const credentials = {
+			baseUrl: c.baseUrl?.() ?? sandbox.baseUrl,
+			apiKey: c.key ?? API_KEY,
+			apiSecret: c.secret ?? API_SECRET,
+		};
 		const result = await runWorkflow(c.workflow(), { supportTicketApi: credentials });
 		expect(result.error !== undefined).toBe(c.fails);
 		if (c.fails) {
@@ -97,11 +117,11 @@ describe('no secret in what n8n keeps or shows', () => {
 		// The search does reach the stored output and the error's description.
 		expect(shown).toContain(result.run ? 'resultData' : 'WorkflowHasIssuesError');
 		if (c.fails) expect(shown).toContain(result.error?.description as string);
-		for (const value of [API_SECRET, WRONG_SECRET, API_KEY]) expect(shown).not.toContain(value);
+		for (const value of [...SECRETS, API_KEY]) expect(shown).not.toContain(value);
 
 		// The signed requests the harness recorded, and what the service received: no secret.
 		const sent = reachableText({ signed: result.credentialsHelper.authenticated, received: sandbox.log });
-		for (const value of [API_SECRET, WRONG_SECRET]) expect(sent).not.toContain(value);
+		for (const value of SECRETS) expect(sent).not.toContain(value);
 		if (c.name === 'get many succeeds') {
 			// The search reaches the headers: the key is there, as it must be on the wire.
 			expect(sent).toContain(API_KEY);

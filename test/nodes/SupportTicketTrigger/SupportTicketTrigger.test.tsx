@@ -111,6 +111,39 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 			}
 		});
 	});
+
+	it('rotation: the old secret passes only while Previous Webhook Secret holds it', async () => {
+		// The steps of docs/webhook-trigger.md#rotating-the-webhook-secret.
+		const [oldSecret, newSecret] = [WEBHOOK_SECRET, 'whsec-новый 🔑 secret'];
+		// Edited between deliveries, as a user saves the credential while the workflow is active.
+		const creds = { ...credentials, webhookSecret: oldSecret, previousWebhookSecret: '' };
+		await withReceiver({}, creds, async (receiver) => {
+			let customers = 0;
+			/** The service signs an event with `secret`: the trigger's answer. */
+			const deliveredWith = async (secret: string) => {
+				const events = ['customer.created'];
+				const hook = sandbox.addWebhook({ url: receiver.url, events, secret });
+				try {
+					sandbox.store.createCustomer({ email: `rotation.${++customers}@example.com` });
+					return (await settledDeliveries(receiver, hook)).map((d) => d.status);
+				} finally {
+					sandbox.removeWebhook(hook);
+				}
+			};
+			expect(await deliveredWith(oldSecret)).toEqual([200]);
+			// 1. Webhook Secret new, Previous old; the service still signs with the old one.
+			Object.assign(creds, { webhookSecret: newSecret, previousWebhookSecret: oldSecret });
+			expect(await deliveredWith(oldSecret)).toEqual([200]);
+			// 2. The service switches; deliveries it signed just before are still on their way.
+			expect(await deliveredWith(newSecret)).toEqual([200]);
+			expect(await deliveredWith(oldSecret)).toEqual([200]);
+			// 3. Previous cleared: only the new secret passes.
+			creds.previousWebhookSecret = '';
+			expect(await deliveredWith(newSecret)).toEqual([200]);
+			expect(await deliveredWith(oldSecret)).toEqual([401]);
+			expect(receiver.executions).toHaveLength(5);
+		});
+	});
 });
 
 describe('Support Ticket Trigger rejects what is not genuinely signed', () => {

@@ -3,19 +3,49 @@ import { Container } from '@n8n/di';
 
 import { chainWorkflow, startWebhookReceiver, workflowNode, type WebhookReceiver } from '../../harness';
 import { createRandom, pick, randomInt, type Random } from '../../../sandbox/prng';
-import { deliver, nowSeconds, signDelivery, type DeliveryParts } from './deliveries';
+import { deliver, nowSeconds, signDelivery, type Answer, type DeliveryParts } from './deliveries';
 
 const SECRET = 'matrix sëcret "with" spaces';
+const PREVIOUS = 'previous sëcret 🔑 "rotated"';
 const DELIVERIES = 1000;
 
 const MUTATIONS = [
 	'none', 'header-case', 'api-key', 'body-byte', 'body-appended', 'body-reserialized', 'path', 'query',
 	'timestamp-shift', 'timestamp-stale', 'timestamp-ms', 'signature-byte', 'signature-other-secret',
 	'signature-missing', 'timestamp-missing', 'signature-duplicated', 'huge-genuine', 'huge-tampered',
+	'signature-previous-secret', 'replay',
 ] as const;
 type Mutation = (typeof MUTATIONS)[number];
 /** Mutations after which the delivery is still exactly what the secret's holder signed. */
 const GENUINE: ReadonlySet<Mutation> = new Set(['none', 'header-case', 'api-key', 'huge-genuine']);
+
+/** What the service may sign with: the Webhook Secret; during a rotation the previous one too. */
+const SETUPS = [
+	{ name: 'Webhook Secret', previousWebhookSecret: '', signingSecrets: [SECRET] },
+	{
+		name: 'Webhook Secret and Previous Webhook Secret',
+		previousWebhookSecret: PREVIOUS,
+		signingSecrets: [SECRET, PREVIOUS],
+	},
+];
+type Setup = (typeof SETUPS)[number];
+
+type Outcome = 'started' | 'dropped' | 'refused' | 'crashed';
+
+function expectedOutcome(mutation: Mutation, setup: Setup): Outcome {
+	if (mutation === 'replay') return 'dropped';
+	if (mutation === 'signature-previous-secret') {
+		return setup.previousWebhookSecret ? 'started' : 'refused';
+	}
+	return GENUINE.has(mutation) ? 'started' : 'refused';
+}
+
+function outcomeOf(answer: Answer): Outcome {
+	// 401 from the trigger; a body flipped into broken JSON may get 400 from the body parser first.
+	if (answer.status === 401 || answer.status === 400) return 'refused';
+	if (answer.status !== 200) return 'crashed';
+	return (JSON.parse(answer.body) as { started?: boolean }).started ? 'started' : 'dropped';
+}
 
 function flipCharacter(random: Random, text: string, alphabet: string): string {
 	const at = randomInt(random, 0, text.length - 1);
@@ -23,7 +53,13 @@ function flipCharacter(random: Random, text: string, alphabet: string): string {
 	return text.slice(0, at) + replacement + text.slice(at + 1);
 }
 
-function makeDelivery(random: Random, url: string, n: number, mutation: Mutation): DeliveryParts {
+function makeDelivery(
+	random: Random,
+	url: string,
+	n: number,
+	mutation: Mutation,
+	secret: string,
+): DeliveryParts {
 	const huge = mutation.startsWith('huge');
 	const payload = {
 		id: `evt_m${n}`,
@@ -32,16 +68,18 @@ function makeDelivery(random: Random, url: string, n: number, mutation: Mutation
 		data: { id: `tkt_${n}`, subject: `Sübject ${n} ${'x'.repeat(huge ? 2 * 1024 * 1024 : randomInt(random, 0, 300))}` },
 	};
 	const body = JSON.stringify(payload);
-	const parts: DeliveryParts = { url, body, secret: SECRET };
+	// Fixed here, so a replay sends the very same bytes.
+	const timestamp = nowSeconds();
+	const parts: DeliveryParts = { url, body, secret, timestamp };
 	switch (mutation) {
 		case 'none':
 		case 'huge-genuine':
+		case 'replay':
 			return parts;
-		case 'header-case': {
-			// Signed and sent with one timestamp: read twice, a second could pass in between (seen once in 25 loaded runs).
-			const timestamp = nowSeconds();
-			return { ...parts, timestamp, headers: { 'X-Api-Timestamp': timestamp, 'x-api-timestamp': null } };
-		}
+		case 'signature-previous-secret':
+			return { ...parts, secret: PREVIOUS };
+		case 'header-case':
+			return { ...parts, headers: { 'X-Api-Timestamp': timestamp, 'x-api-timestamp': null } };
 		case 'api-key':
 			return { ...parts, headers: { 'x-api-key': `other-key-${n}` } };
 		case 'body-byte': {
@@ -70,7 +108,7 @@ function makeDelivery(random: Random, url: string, n: number, mutation: Mutation
 		case 'signature-byte':
 			return { ...parts, signature: flipCharacter(random, deliverySignature(parts), '0123456789abcdef') };
 		case 'signature-other-secret':
-			return { ...parts, secret: `${SECRET}x` };
+			return { ...parts, secret: `${secret}x` };
 		case 'signature-missing':
 			return { ...parts, headers: { 'x-api-signature': null } };
 		case 'timestamp-missing':
@@ -87,19 +125,23 @@ function deliverySignature(parts: DeliveryParts): string {
 	return signDelivery({ ...parts, headers: {} })['x-api-signature'] as string;
 }
 
-describe(`Security matrix: ${DELIVERIES} generated webhook deliveries`, () => {
+describe.each(SETUPS)(`Security matrix, $name: ${DELIVERIES} generated deliveries`, (setup) => {
 	let receiver: WebhookReceiver;
 	beforeAll(async () => {
 		const trigger = workflowNode('On Event', 'n8n-nodes-support-ticket.supportTicketTrigger', { events: ['*'] }, { webhookId: 'matrix' });
-		receiver = await startWebhookReceiver(
-			chainWorkflow(trigger),
-			{ supportTicketApi: { baseUrl: 'http://127.0.0.1:9', apiKey: 'matrix-key', apiSecret: 'unused-api-secret', webhookSecret: SECRET } },
-			'On Event',
-		);
+		const supportTicketApi = {
+			baseUrl: 'http://127.0.0.1:9',
+			apiKey: 'matrix-key',
+			apiSecret: 'unused-api-secret',
+			webhookSecret: SECRET,
+			previousWebhookSecret: setup.previousWebhookSecret,
+		};
+		const workflow = chainWorkflow(trigger);
+		receiver = await startWebhookReceiver(workflow, { supportTicketApi }, 'On Event');
 	});
 	afterAll(async () => receiver.stop());
 
-	it('accepts only genuinely signed deliveries, rejects every tampered one with 401, never crashes, never echoes the secret', async () => {
+	it('genuine: started once; replayed: dropped; forged or tampered: 401', async () => {
 		// Everything n8n's logger is given (the trigger logs each rejection) is captured and searched too.
 		const logger = Container.get(Logger);
 		const logged: string[] = [];
@@ -107,32 +149,41 @@ describe(`Security matrix: ${DELIVERIES} generated webhook deliveries`, () => {
 			jest.spyOn(logger, level).mockImplementation((message: string, meta?: object) => void logged.push(`${message} ${JSON.stringify(meta ?? {})}`)),
 		);
 		const random = createRandom(20261122);
-		const counts = new Map<Mutation, { sent: number; accepted: number; rejected: number; crashed: number }>();
+		const counts = new Map<Mutation, Record<Outcome | 'sent', number>>();
 		const expectedStarts: string[] = [];
+		let lastStarted: DeliveryParts | undefined;
 		for (let n = 0; n < DELIVERIES; n++) {
 			// Every mutation at least a few times, then random ones; the huge ones (2 MB) sparingly.
 			let mutation = n < MUTATIONS.length * 3 ? MUTATIONS[n % MUTATIONS.length] : pick(random, MUTATIONS);
 			if (mutation.startsWith('huge') && n >= MUTATIONS.length * 3) mutation = 'none';
-			const parts = makeDelivery(random, receiver.url, n, mutation);
-			const answer = await deliver(parts);
-			const count = counts.get(mutation) ?? { sent: 0, accepted: 0, rejected: 0, crashed: 0 };
+			if (mutation === 'replay' && !lastStarted) mutation = 'none';
+			const secret = pick(random, setup.signingSecrets);
+			// A replay sends the last delivery that started the workflow again, byte for byte.
+			const parts = mutation === 'replay' && lastStarted
+				? lastStarted
+				: makeDelivery(random, receiver.url, n, mutation, secret);
+			const outcome = outcomeOf(await deliver(parts));
+			const none = { sent: 0, started: 0, dropped: 0, refused: 0, crashed: 0 };
+			const count = counts.get(mutation) ?? none;
 			count.sent++;
-			// 401 from the trigger; a body flipped into broken JSON may already get 400 from the body parser.
-			if (answer.status === 200) count.accepted++;
-			else if (answer.status === 401 || answer.status === 400) count.rejected++;
-			else count.crashed++;
+			count[outcome]++;
 			counts.set(mutation, count);
-			expect(answer.body).not.toContain(SECRET);
-			if (GENUINE.has(mutation)) expectedStarts.push(`evt_m${n}`);
+			if (expectedOutcome(mutation, setup) === 'started') {
+				expectedStarts.push(`evt_m${n}`);
+				lastStarted = parts;
+			}
 		}
 		await receiver.idle();
 		for (const spy of spies) spy.mockRestore();
 		expect(logged.filter((line) => line.includes('rejected a delivery')).length).toBeGreaterThan(500);
-		expect(logged.filter((line) => line.includes(SECRET))).toEqual([]);
+		const echoes = (text: string) => text.includes(SECRET) || text.includes(PREVIOUS);
+		expect(logged.filter(echoes)).toEqual([]);
+		expect(receiver.deliveries.filter((answer) => echoes(answer.body))).toEqual([]);
 
 		for (const [mutation, count] of counts) {
-			const accepted = GENUINE.has(mutation) ? count.sent : 0;
-			expect({ mutation, ...count }).toEqual({ mutation, sent: count.sent, accepted, rejected: count.sent - accepted, crashed: 0 });
+			const expected = { started: 0, dropped: 0, refused: 0, crashed: 0, sent: count.sent };
+			expected[expectedOutcome(mutation, setup)] = count.sent;
+			expect({ mutation, ...count }).toEqual({ mutation, ...expected });
 		}
 		expect([...counts.values()].reduce((sum, c) => sum + c.sent, 0)).toBe(DELIVERIES);
 		expect(counts.size).toBe(MUTATIONS.length);

@@ -2,6 +2,7 @@ import { verifyWebhookSignature } from '../../../nodes/SupportTicketTrigger/veri
 import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 
 const SECRET = 'sëcret with spaces "and quotes"';
+const PREVIOUS = 'prévious 🔑 secret';
 const PATH = '/webhook/abc/support-ticket?x=1';
 const NOW_MS = 1_790_000_000_000;
 const TS = String(NOW_MS / 1000);
@@ -10,14 +11,24 @@ const BODY = Buffer.from('{"id":"evt_1","event":"ticket.created","data":{"subjec
 // Signed with the sandbox's independent signer, so one bug cannot cancel itself out.
 const sign = (body: Buffer, path = PATH, ts = TS, secret = SECRET) => hmacSha256Hex(secret, signedMessage(ts, 'POST', path, sha256Hex(body)));
 
-function check(overrides: { headers?: Record<string, string | string[] | undefined>; rawBody?: Buffer; signedPath?: string; toleranceSeconds?: number }) {
+function check(overrides: {
+	headers?: Record<string, string | string[] | undefined>;
+	rawBody?: Buffer;
+	signedPath?: string;
+	toleranceSeconds?: number;
+	secrets?: string[];
+}) {
 	return verifyWebhookSignature(
 		{
 			headers: overrides.headers ?? { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY) },
 			rawBody: 'rawBody' in overrides ? overrides.rawBody : BODY,
 			signedPath: overrides.signedPath ?? PATH,
 		},
-		{ secret: SECRET, nowMs: NOW_MS, toleranceSeconds: overrides.toleranceSeconds ?? 300 },
+		{
+			secrets: overrides.secrets ?? [SECRET],
+			nowMs: NOW_MS,
+			toleranceSeconds: overrides.toleranceSeconds ?? 300,
+		},
 	);
 }
 
@@ -56,5 +67,49 @@ describe('verifyWebhookSignature', () => {
 		expect(check({ headers: { 'x-api-timestamp': edge, 'x-api-signature': sign(BODY, PATH, edge) } })).toEqual({ valid: true });
 		const old = String(NOW_MS / 1000 - 900);
 		expect(check({ headers: { 'x-api-timestamp': old, 'x-api-signature': sign(BODY, PATH, old) }, toleranceSeconds: 900 })).toEqual({ valid: true });
+	});
+
+	describe('during a rotation (the Webhook Secret, then the previous one)', () => {
+		const rotating = [SECRET, PREVIOUS];
+		const signedWith = (secret: string, ts = TS) => ({
+			'x-api-timestamp': ts,
+			'x-api-signature': sign(BODY, PATH, ts, secret),
+		});
+		const refused = (reason: string) => ({ valid: false, reason });
+
+		it('accepts a delivery signed with either secret', () => {
+			const deliveries = rotating.map((secret) => signedWith(secret));
+			const results = deliveries.map((headers) => check({ secrets: rotating, headers }));
+			expect(results).toEqual([{ valid: true }, { valid: true }]);
+		});
+
+		it('refuses the previous secret once it is no longer listed', () => {
+			const result = check({ headers: signedWith(PREVIOUS) });
+			expect(result).toMatchObject(refused('invalid_signature'));
+		});
+
+		const old = String(NOW_MS / 1000 - 301);
+		it.each([
+			['signed with a third secret', { headers: signedWith('other') }, 'invalid_signature'],
+			[
+				'signed with the previous secret, body changed',
+				{ headers: signedWith(PREVIOUS), rawBody: Buffer.from(`${BODY.toString()} `) },
+				'invalid_signature',
+			],
+			[
+				'signed with the previous secret, 301 s old',
+				{ headers: signedWith(PREVIOUS, old) },
+				'timestamp_outside_window',
+			],
+		])('still refuses: %s', (_name, overrides, reason) => {
+			const result = check({ secrets: rotating, ...overrides });
+			expect(result).toMatchObject(refused(reason));
+			const message = result.valid ? '' : result.message;
+			for (const secret of rotating) expect(message).not.toContain(secret);
+		});
+
+		it('no secret at all fails closed', () => {
+			expect(check({ secrets: [] })).toMatchObject(refused('invalid_signature'));
+		});
 	});
 });
