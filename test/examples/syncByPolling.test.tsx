@@ -4,6 +4,7 @@ import type { IDataObject, INode, INodeProperties, INodeType } from 'n8n-workflo
 
 import { createPoller, credentialsFor, loadPackageTypes, type WorkflowJson } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { READABLE_TIMESTAMPS } from '../nodes/shared/parameters/timestampFormats';
 import { evaluate, load, named as namedIn } from './postgresExamples';
 
 const workflow = load('sync-by-polling.json');
@@ -72,10 +73,9 @@ describe('sync-by-polling example', () => {
 				{ keyName: 'updated_ms', condition: 'eq', keyValue: (n.upsert.parameters.columns as { value: IDataObject }).value.updated_ms },
 			]);
 			const columns = n.upsert.parameters.columns as { value: IDataObject; schema: unknown };
-			// updated_ms from every timestamp form the node reads: ISO with or without a zone, Unix seconds or milliseconds.
-			const ms = Date.parse('2026-11-02T10:00:00.123Z');
-			for (const [form, expected] of [['2026-11-02T10:00:00.123Z', ms], ['2026-11-02T10:00:00.123', ms], [Math.floor(ms / 1000), ms - 123], [String(ms), ms]] as const) {
-				expect(evaluate(columns.value.updated_ms, { updated_at: form })).toBe(expected);
+			// updated_ms from every timestamp form the node reads (the node's table of formats).
+			for (const [name, form, expected] of READABLE_TIMESTAMPS) {
+				expect({ name, ms: evaluate(columns.value.updated_ms, { updated_at: form }) }).toEqual({ name, ms: expected });
 			}
 			expect(columns.schema).toEqual(written.schema);
 			expect(Object.keys(columns.value).sort()).toEqual(Object.keys(written.value).sort());

@@ -2,6 +2,7 @@
 // inserting it or updating it if not older. In real n8n: `npm run test:sync -- --proof polling-postgres`.
 import type { IDataObject } from 'n8n-workflow';
 
+import { READABLE_TIMESTAMPS } from '../nodes/shared/parameters/timestampFormats';
 import { load, named, queryParameters as parametersFor } from './postgresExamples';
 
 const workflow = load('sync-by-polling-postgres.json');
@@ -78,16 +79,8 @@ describe('sync-by-polling-postgres example', () => {
 	});
 
 	it('reads every timestamp form the node reads, keeps it as text, and stores text PostgreSQL cannot hold with U+FFFD', () => {
-		const ms = Date.parse('2026-11-02T10:00:00.123Z');
-		const forms: Array<[string | number, number]> = [
-			['2026-11-02T10:00:00.123Z', ms],
-			['2026-11-02T12:00:00.123+02:00', ms],
-			['2026-11-02T10:00:00.123', ms],
-			[Math.floor(ms / 1000), ms - 123],
-			[String(Math.floor(ms / 1000)), ms - 123],
-			[ms, ms],
-		];
-		for (const [form, expected] of forms) {
+		// The node's table of formats; what it cannot read: test/examples/timestamps.test.tsx.
+		for (const [, form, expected] of READABLE_TIMESTAMPS) {
 			const record = { id: 'cus_1', email: 'a@example.com', name: 'NUL \u0000, lone \uD800', created_at: form, updated_at: form };
 			expect(parametersFor(named(workflow, 'Upsert Customer If Not Older'), record)).toEqual(['cus_1', 'a@example.com', 'NUL \uFFFD, lone \uFFFD', String(form), String(form), expected]);
 		}
