@@ -14,15 +14,23 @@ const TASKS: Record<TaskKind, () => Promise<(job: never) => ChildTask<object>>> 
 };
 
 const answer = (message: Answer): Promise<void> =>
-	new Promise((resolve, reject) => process.send?.(message, undefined, {}, (error) => (error ? reject(error) : resolve())));
+	new Promise((resolve, reject) =>
+		process.send?.(message, undefined, {}, (error) => (error ? reject(error) : resolve())),
+	);
 
 async function childMain(): Promise<void> {
-	const { kind, job, faults } = await new Promise<Job>((resolve) => process.once('message', resolve));
+	const { kind, job, faults } = await new Promise<Job>((resolve) =>
+		process.once('message', resolve),
+	);
 	isolateUserFolder();
 	const task = (await TASKS[kind]())(job as never) as ChildTask<object>;
 	await task.warmUp();
 	fullGc();
-	const [rssBeforeBytes, maxRssBeforeBytes, heapBeforeBytes] = [process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024, process.memoryUsage().heapUsed];
+	const [rssBeforeBytes, maxRssBeforeBytes, heapBeforeBytes] = [
+		process.memoryUsage().rss,
+		process.resourceUsage().maxRSS * 1024,
+		process.memoryUsage().heapUsed,
+	];
 	const sandbox = sandboxAdmin(job.target.baseUrl);
 	await sandbox.clearLog();
 	if (faults) await sandbox.setFaults(faults);
@@ -33,19 +41,32 @@ async function childMain(): Promise<void> {
 	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 	const cpu = process.cpuUsage(cpuStart);
 	fullGc();
-	const [heapAfterBytes, maxRssBytes] = [process.memoryUsage().heapUsed, process.resourceUsage().maxRSS * 1024];
+	const [heapAfterBytes, maxRssBytes] = [
+		process.memoryUsage().heapUsed,
+		process.resourceUsage().maxRSS * 1024,
+	];
 
 	if (faults) await sandbox.setFaults({});
-	const figures = { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssBytes, rssBeforeBytes, maxRssBeforeBytes, heapBeforeBytes, heapAfterBytes, ...own() };
+	const figures = {
+		wallMs,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		maxRssBytes,
+		rssBeforeBytes,
+		maxRssBeforeBytes,
+		heapBeforeBytes,
+		heapAfterBytes,
+		...own(),
+	};
 	await answer({ figures, log: await sandbox.log() });
 	process.disconnect();
 }
 
 if (require.main === module) {
 	childMain().catch(async (error: unknown) => {
-		await answer({ error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }).catch(() => undefined);
+		await answer({
+			error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error),
+		}).catch(() => undefined);
 		process.exitCode = 1;
 		process.disconnect?.();
 	});
 }
-

@@ -18,7 +18,14 @@ import { startSandbox, type FaultOptions } from '../sandbox';
 import { option, table } from './report';
 
 const NODE_TYPE = 'n8n-nodes-support-ticket.supportTicket';
-export const CREATE_RECOVERY_FAULTS: FaultOptions = { rate429: 0.1, rate503Bare: 0.1, rateProcessed503: 0.05, rateProcessedDrop: 0.05, latencyMs: [2, 6], seed: 11 };
+export const CREATE_RECOVERY_FAULTS: FaultOptions = {
+	rate429: 0.1,
+	rate503Bare: 0.1,
+	rateProcessed503: 0.05,
+	rateProcessedDrop: 0.05,
+	latencyMs: [2, 6],
+	seed: 11,
+};
 
 export interface CreateRecoveryFigures {
 	concurrentRequests: number;
@@ -42,7 +49,11 @@ export interface CreateRecoveryFigures {
 	wallSeconds: number;
 }
 
-async function runOnce(items: number, concurrentRequests: number, rule: boolean): Promise<CreateRecoveryFigures> {
+async function runOnce(
+	items: number,
+	concurrentRequests: number,
+	rule: boolean,
+): Promise<CreateRecoveryFigures> {
 	const sandbox = await startSandbox({ seed: 20 });
 	if (rule) sandbox.store.ticketCreatedRule = { priority: 'urgent' };
 	// The node says in n8n's log which way each ambiguous failure went: count instead of printing.
@@ -55,14 +66,24 @@ async function runOnce(items: number, concurrentRequests: number, rule: boolean)
 	};
 	try {
 		const tag = `recovery-${concurrentRequests}-${Date.now().toString(36)}`;
-		const input = Array.from({ length: items }, (_, i) => ({ subject: `${tag} #${i}`, email: `bench-${i % 50}@example.com` }));
+		const input = Array.from({ length: items }, (_, i) => ({
+			subject: `${tag} #${i}`,
+			email: `bench-${i % 50}@example.com`,
+		}));
 		sandbox.setFaults(CREATE_RECOVERY_FAULTS);
 		const started = Date.now();
 		const result = await runWorkflow(
 			itemsWorkflow(
 				input,
 				NODE_TYPE,
-				{ resource: 'ticket', operation: 'create', subject: '={{ $json.subject }}', description: 'bench', customerEmail: '={{ $json.email }}', options: { concurrentRequests } },
+				{
+					resource: 'ticket',
+					operation: 'create',
+					subject: '={{ $json.subject }}',
+					description: 'bench',
+					customerEmail: '={{ $json.email }}',
+					options: { concurrentRequests },
+				},
 				{ continueOnFail: true },
 			),
 			{ supportTicketApi: credentialsFor(sandbox) },
@@ -70,10 +91,14 @@ async function runOnce(items: number, concurrentRequests: number, rule: boolean)
 		const wallSeconds = (Date.now() - started) / 1000;
 		sandbox.setFaults({});
 		const counts = new Map<string, number>();
-		for (const ticket of sandbox.store.listTickets()) if (ticket.subject.startsWith(tag)) counts.set(ticket.subject, (counts.get(ticket.subject) ?? 0) + 1);
+		for (const ticket of sandbox.store.listTickets())
+			if (ticket.subject.startsWith(tag))
+				counts.set(ticket.subject, (counts.get(ticket.subject) ?? 0) + 1);
 		const output = result.error ? [] : result.output('Node');
 		const faults: Record<string, number> = {};
-		for (const entry of sandbox.log) if (entry.fault !== undefined) faults[String(entry.fault)] = (faults[String(entry.fault)] ?? 0) + 1;
+		for (const entry of sandbox.log)
+			if (entry.fault !== undefined)
+				faults[String(entry.fault)] = (faults[String(entry.fault)] ?? 0) + 1;
 		const calls = sandbox.log.length;
 		return {
 			concurrentRequests,
@@ -82,7 +107,9 @@ async function runOnce(items: number, concurrentRequests: number, rule: boolean)
 			records: [...counts.values()].reduce((sum, n) => sum + n, 0),
 			duplicates: [...counts.values()].filter((n) => n > 1).reduce((sum, n) => sum + n - 1, 0),
 			missing: input.filter((item) => !counts.has(item.subject)).length,
-			failedItems: result.error ? items : output.filter((item) => item.json.error !== undefined).length,
+			failedItems: result.error
+				? items
+				: output.filter((item) => item.json.error !== undefined).length,
 			...(result.error ? { runError: result.error.message } : {}),
 			posts: sandbox.countCalls({ method: 'POST' }),
 			lookups: sandbox.countCalls({ method: 'GET' }),
@@ -109,10 +136,19 @@ export function createRecoveryViolations(f: CreateRecoveryFigures): string[] {
 }
 
 /** Runs the scenario at Concurrent Requests 16 and 1; returns the figures and a markdown section. */
-export async function benchCreateRecovery(items = 1000, log: (line: string) => void = () => undefined): Promise<{ figures: CreateRecoveryFigures[]; markdown: string }> {
+export async function benchCreateRecovery(
+	items = 1000,
+	log: (line: string) => void = () => undefined,
+): Promise<{ figures: CreateRecoveryFigures[]; markdown: string }> {
 	const figures: CreateRecoveryFigures[] = [];
-	for (const [concurrentRequests, rule] of [[16, false], [1, false], [16, true]] as const) {
-		log(`create recovery: ${items} creates at Concurrent Requests ${concurrentRequests}${rule ? ', a rule editing each new ticket' : ''}…`);
+	for (const [concurrentRequests, rule] of [
+		[16, false],
+		[1, false],
+		[16, true],
+	] as const) {
+		log(
+			`create recovery: ${items} creates at Concurrent Requests ${concurrentRequests}${rule ? ', a rule editing each new ticket' : ''}…`,
+		);
 		const f = await runOnce(items, concurrentRequests, rule);
 		log(`  ${JSON.stringify(f)}`);
 		figures.push(f);
@@ -124,7 +160,24 @@ export async function benchCreateRecovery(items = 1000, log: (line: string) => v
 		`${items.toLocaleString('en')} ticket creates (Continue On Fail on) against the sandbox with \`${JSON.stringify(CREATE_RECOVERY_FAULTS)}\`: 20 % of requests refused before processing (429 with Retry-After: 1, 503 without Retry-After), 5 % of writes processed then answered 503 without Retry-After, 5 % processed then dropped. After an answer that leaves open whether the ticket was made, the node reads the newest tickets and returns the one it made, or sends the create again. The last row adds a helpdesk rule that sets each new ticket's priority at once.`,
 		'',
 		table(
-			['Concurrent Requests', 'helpdesk rule', 'tickets', 'duplicates', 'missing', 'failed items', 'POSTs', 'lookups (GET)', '429', '503 refused', '503 after processing', 'dropped after processing', 'found after a lost answer', 'sent again after a lookup', 'extra calls per create', 'time (s)'],
+			[
+				'Concurrent Requests',
+				'helpdesk rule',
+				'tickets',
+				'duplicates',
+				'missing',
+				'failed items',
+				'POSTs',
+				'lookups (GET)',
+				'429',
+				'503 refused',
+				'503 after processing',
+				'dropped after processing',
+				'found after a lost answer',
+				'sent again after a lookup',
+				'extra calls per create',
+				'time (s)',
+			],
 			figures.map((f) => [
 				String(f.concurrentRequests),
 				f.rule ? 'priority set at once' : '-',
@@ -145,7 +198,12 @@ export async function benchCreateRecovery(items = 1000, log: (line: string) => v
 			]),
 		),
 		'',
-		...figures.flatMap((f) => createRecoveryViolations(f).map((problem) => `- **Violation** at Concurrent Requests ${f.concurrentRequests}${f.rule ? ' with the rule' : ''}: ${problem}`)),
+		...figures.flatMap((f) =>
+			createRecoveryViolations(f).map(
+				(problem) =>
+					`- **Violation** at Concurrent Requests ${f.concurrentRequests}${f.rule ? ' with the rule' : ''}: ${problem}`,
+			),
+		),
 	].join('\n');
 	return { figures, markdown };
 }

@@ -22,7 +22,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { ADMIN_PREFIX, DEFAULT_API_KEY, DEFAULT_API_SECRET, type RequestLogEntry } from '../sandbox';
+import {
+	ADMIN_PREFIX,
+	DEFAULT_API_KEY,
+	DEFAULT_API_SECRET,
+	type RequestLogEntry,
+} from '../sandbox';
 import { isFinished } from '../test/e2e/executions';
 import { sandboxCredentials, type StoredWorkflowJson } from '../test/e2e/fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from '../test/e2e/n8n/cli';
@@ -52,12 +57,32 @@ const LIST = /\/(tickets|customers)$/;
 /** Generous bounds: a run that takes longer is reported as failed, not waited for forever. */
 const RUN_TIMEOUT_MS = 4 * 60 * 60_000;
 
-type Sandbox = { baseUrl: string; tickets: number; customers: number; log(): Promise<RequestLogEntry[]>; clearLog(): Promise<void>; stop(): Promise<void> };
+type Sandbox = {
+	baseUrl: string;
+	tickets: number;
+	customers: number;
+	log(): Promise<RequestLogEntry[]>;
+	clearLog(): Promise<void>;
+	stop(): Promise<void>;
+};
 
 /** The sandbox CLI seeded with `tickets`, every API answer `latencyMs` late, on `port` (the credential's URL stays the same across sizes). */
 async function startSandbox(port: number, tickets: number, latencyMs: number): Promise<Sandbox> {
-	const args = [repoPath('build/sandbox/cli.js'), '--port', String(port), '--seed', String(tickets), '--faults', JSON.stringify({ latencyMs })];
-	const service = startService({ name: `the sandbox seeded with ${tickets} tickets`, command: process.execPath, args: ['--max-old-space-size=8192', ...args], logFile: '/dev/null' });
+	const args = [
+		repoPath('build/sandbox/cli.js'),
+		'--port',
+		String(port),
+		'--seed',
+		String(tickets),
+		'--faults',
+		JSON.stringify({ latencyMs }),
+	];
+	const service = startService({
+		name: `the sandbox seeded with ${tickets} tickets`,
+		command: process.execPath,
+		args: ['--max-old-space-size=8192', ...args],
+		logFile: '/dev/null',
+	});
 	await service.waitForOutput('Press Ctrl+C', 30 * 60_000).catch(async (error: unknown) => {
 		await service.stop();
 		throw error;
@@ -66,7 +91,9 @@ async function startSandbox(port: number, tickets: number, latencyMs: number): P
 	const admin = async (method: string, p: string): Promise<unknown> => {
 		const response = await fetch(`${baseUrl}${ADMIN_PREFIX}${p}`, { method });
 		if (!response.ok) throw new Error(`sandbox admin ${method} ${p}: HTTP ${response.status}`);
-		return response.status === 204 ? undefined : ((await response.json()) as { data: unknown }).data;
+		return response.status === 204
+			? undefined
+			: ((await response.json()) as { data: unknown }).data;
 	};
 	const state = (await admin('GET', '/state')) as { tickets: number; customers: number };
 	return {
@@ -80,7 +107,26 @@ async function startSandbox(port: number, tickets: number, latencyMs: number): P
 }
 
 async function psql(postgres: PostgresServer, sql: string): Promise<void> {
-	await execFileAsync('psql', ['-h', postgres.host, '-p', String(postgres.port), '-U', postgres.user, '-d', postgres.database, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], { timeout: 120_000 });
+	await execFileAsync(
+		'psql',
+		[
+			'-h',
+			postgres.host,
+			'-p',
+			String(postgres.port),
+			'-U',
+			postgres.user,
+			'-d',
+			postgres.database,
+			'-X',
+			'-q',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-c',
+			sql,
+		],
+		{ timeout: 120_000 },
+	);
 }
 
 /** Peak resident set of a process so far (kB → bytes), from /proc. */
@@ -99,7 +145,12 @@ async function executionData(postgres: PostgresServer): Promise<ExecutionData> {
 		'SELECT (SELECT count(*) FROM execution_entity)::int AS entity, (SELECT count(*) FROM execution_entity WHERE "deletedAt" IS NOT NULL)::int AS soft, (SELECT count(*) FROM execution_data)::int AS data, ' +
 			"(pg_total_relation_size('execution_entity') + pg_total_relation_size('execution_data'))::bigint AS bytes",
 	);
-	return { entityRows: row.entity, softDeleted: row.soft, dataRows: row.data, bytes: Number(row.bytes) };
+	return {
+		entityRows: row.entity,
+		softDeleted: row.soft,
+		dataRows: row.data,
+		bytes: Number(row.bytes),
+	};
 }
 
 type RunFigures = {
@@ -120,7 +171,10 @@ type RunFigures = {
 async function settled(rest: N8nRestClient, workflowId: string): Promise<boolean> {
 	const executions = await rest.listExecutions(workflowId);
 	const failed = executions.find((e) => e.status === 'error' || e.status === 'crashed');
-	if (failed) throw new Error(`execution ${failed.id} of ${workflowId} failed: ${await executionError(rest, failed.id)}`);
+	if (failed)
+		throw new Error(
+			`execution ${failed.id} of ${workflowId} failed: ${await executionError(rest, failed.id)}`,
+		);
 	return executions.every(isFinished);
 }
 
@@ -128,7 +182,14 @@ async function settled(rest: N8nRestClient, workflowId: string): Promise<boolean
  * Restarts the worker (a fresh peak), runs `workflowId` by hand, waits for `done` and for every
  * execution of it to end, and measures.
  */
-async function measure(cluster: QueueCluster, rest: N8nRestClient, postgres: PostgresServer, sandbox: Sandbox, workflowId: string, done: () => Promise<boolean>): Promise<RunFigures> {
+async function measure(
+	cluster: QueueCluster,
+	rest: N8nRestClient,
+	postgres: PostgresServer,
+	sandbox: Sandbox,
+	workflowId: string,
+	done: () => Promise<boolean>,
+): Promise<RunFigures> {
 	log(`${workflowId}: restarting the worker`);
 	await cluster.restart('worker');
 	await sandbox.clearLog();
@@ -144,7 +205,9 @@ async function measure(cluster: QueueCluster, rest: N8nRestClient, postgres: Pos
 			// Progress every ~minute, so a long run shows it is alive.
 			if (++polls % 60 === 0) {
 				workerPeakByMinuteBytes.push(peakRss(cluster.worker.process.pid));
-				log(`  ${workflowId}: ${(await sandbox.log()).filter((e) => LIST.test(e.pathname)).length} list calls so far`);
+				log(
+					`  ${workflowId}: ${(await sandbox.log()).filter((e) => LIST.test(e.pathname)).length} list calls so far`,
+				);
 			}
 			return (await done()) && (await settled(rest, workflowId)) ? true : undefined;
 		},
@@ -170,7 +233,9 @@ async function measure(cluster: QueueCluster, rest: N8nRestClient, postgres: Pos
 
 /** Manual Trigger → Get Many tickets (Return All) → Get Many customers (Return All, once): the same pages, one execution, nothing saved. */
 function returnAllWorkflow(): StoredWorkflowJson {
-	const credentials = { supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } };
+	const credentials = {
+		supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' },
+	};
 	const get = (name: string, resource: string, x: number, extra: Record<string, unknown> = {}) => ({
 		id: `bench-${resource}`,
 		name,
@@ -185,7 +250,14 @@ function returnAllWorkflow(): StoredWorkflowJson {
 		id: RETURN_ALL_ID,
 		name: 'bench: Return All tickets and customers',
 		nodes: [
-			{ id: 'bench-start', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'bench-start',
+				name: TRIGGER,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			get('Get All Tickets', 'ticket', 240),
 			get('Get All Customers', 'customer', 480, { executeOnce: true }),
 		],
@@ -193,28 +265,51 @@ function returnAllWorkflow(): StoredWorkflowJson {
 			[TRIGGER]: { main: [[{ node: 'Get All Tickets', type: 'main', index: 0 }]] },
 			'Get All Tickets': { main: [[{ node: 'Get All Customers', type: 'main', index: 0 }]] },
 		},
-		settings: { executionOrder: 'v1', saveManualExecutions: false, saveDataSuccessExecution: 'none' },
+		settings: {
+			executionOrder: 'v1',
+			saveManualExecutions: false,
+			saveDataSuccessExecution: 'none',
+		},
 		active: false,
 	} as unknown as StoredWorkflowJson;
 }
 
 /** Pages of 100 one execution of an import reads: its Get Page node's Pages per Run. */
 function pagesPerExecution(workflow: StoredWorkflowJson): number {
-	return Number(workflow.nodes.find((node) => node.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1);
+	return Number(
+		workflow.nodes.find((node) => node.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1,
+	);
 }
 
 function loadWorkflow(file: string, id: string): StoredWorkflowJson {
-	const json = JSON.parse(readFileSync(path.isAbsolute(file) ? file : repoPath(file), 'utf8')) as StoredWorkflowJson;
+	const json = JSON.parse(
+		readFileSync(path.isAbsolute(file) ? file : repoPath(file), 'utf8'),
+	) as StoredWorkflowJson;
 	return { ...json, id, active: false };
 }
 
-type Section = { edition: string; pagesPerExecution: number; tickets: number; customers: number; importRun: RunFigures; floor?: RunFigures; floorError?: string; note?: string };
+type Section = {
+	edition: string;
+	pagesPerExecution: number;
+	tickets: number;
+	customers: number;
+	importRun: RunFigures;
+	floor?: RunFigures;
+	floorError?: string;
+	note?: string;
+};
 
 const f1 = (n: number): string => n.toFixed(1);
 const thousands = (n: number): string => Math.round(n).toLocaleString('en');
 const mib = (bytes: number): string => `${f1(bytes / MIB)} MiB`;
 
-function render(run: RunFacts, version: string, latencyMs: number, sections: Section[], pending: string[]): string {
+function render(
+	run: RunFacts,
+	version: string,
+	latencyMs: number,
+	sections: Section[],
+	pending: string[],
+): string {
 	const rows = sections.flatMap((s) => {
 		const pages = Math.ceil(s.tickets / PAGE) + Math.ceil(s.customers / PAGE);
 		const line = (label: string, r: RunFigures, ratio: string): string[] => [
@@ -229,10 +324,15 @@ function render(run: RunFacts, version: string, latencyMs: number, sections: Sec
 		];
 		const ratio = s.floor ? `**${(s.importRun.seconds / s.floor.seconds).toFixed(2)}×**` : 'n/a';
 		const per = s.pagesPerExecution === 1 ? 'one page' : `${s.pagesPerExecution} pages`;
-		return [line(`${s.edition}, ${per} per execution`, s.importRun, ratio), ...(s.floor ? [line(`Return All (floor), one execution`, s.floor, '1')] : [])];
+		return [
+			line(`${s.edition}, ${per} per execution`, s.importRun, ratio),
+			...(s.floor ? [line(`Return All (floor), one execution`, s.floor, '1')] : []),
+		];
 	});
 	const notes = sections.flatMap((s) => [
-		...(s.floorError ? [`- ${s.edition} at ${thousands(s.tickets)}: the Return All floor failed: ${s.floorError}`] : []),
+		...(s.floorError
+			? [`- ${s.edition} at ${thousands(s.tickets)}: the Return All floor failed: ${s.floorError}`]
+			: []),
 		...(s.note ? [`- ${s.note}`] : []),
 	]);
 	const flat = (() => {
@@ -240,7 +340,9 @@ function render(run: RunFacts, version: string, latencyMs: number, sections: Sec
 		if (pg.length < 2) return [];
 		const [small, large] = [pg[0], pg[pg.length - 1]];
 		const growth = large.importRun.workerPeakBytes / small.importRun.workerPeakBytes;
-		const byMinute = large.importRun.workerPeakByMinuteBytes.map((bytes) => (bytes / MIB).toFixed(0)).join(', ');
+		const byMinute = large.importRun.workerPeakByMinuteBytes
+			.map((bytes) => (bytes / MIB).toFixed(0))
+			.join(', ');
 		return [
 			`Worker peak RSS from ${thousands(small.tickets)} to ${thousands(large.tickets)} tickets: ${mib(small.importRun.workerPeakBytes)} → ${mib(large.importRun.workerPeakBytes)}, **${growth.toFixed(2)}×** (target ≤ 1.25×).`,
 			`The worker's peak so far during the ${thousands(large.tickets)} import, read once a minute (MiB): ${byMinute || 'none (under a minute)'}.`,
@@ -249,8 +351,20 @@ function render(run: RunFacts, version: string, latencyMs: number, sections: Sec
 	return `${[
 		'# Importing a large account: page by page, one execution after another, in real n8n queue mode',
 		`Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${Math.round(run.durationSeconds)} s (n8n ${version} queue mode: main + worker (concurrency 5) + webhook process, PostgreSQL, Redis; the sandbox in its own process, every API answer ${latencyMs} ms late). Load average before / after: ${run.loadBefore} → ${run.loadAfter}. Machine: ${run.machine}`,
-		'Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads as many pages of 100 as its row says (*Pages per Run*) and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page, tickets and customers as two chains at the same time; Data Tables: after it wrote its page and saved the position, customers after tickets); successful executions are not saved. The floor is our node\'s Return All of the same tickets and customers in one execution, same latency: each cursor chain is sequential, so no import can read a chain\'s pages faster. An import that reads tickets and customers at the same time can go below it, down to the ticket chain alone (⌈tickets/100⌉ of the pages: about 0.83× at these sizes). Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.',
-		table(['run', 'tickets + customers', 'wall time', 'tickets/s', 'list calls (pages)', 'worker peak RSS', 'execution data added', 'import ÷ floor'], rows),
+		"Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads as many pages of 100 as its row says (*Pages per Run*) and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page, tickets and customers as two chains at the same time; Data Tables: after it wrote its page and saved the position, customers after tickets); successful executions are not saved. The floor is our node's Return All of the same tickets and customers in one execution, same latency: each cursor chain is sequential, so no import can read a chain's pages faster. An import that reads tickets and customers at the same time can go below it, down to the ticket chain alone (⌈tickets/100⌉ of the pages: about 0.83× at these sizes). Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.",
+		table(
+			[
+				'run',
+				'tickets + customers',
+				'wall time',
+				'tickets/s',
+				'list calls (pages)',
+				'worker peak RSS',
+				'execution data added',
+				'import ÷ floor',
+			],
+			rows,
+		),
 		...flat,
 		...(notes.length ? [notes.join('\n')] : []),
 		...(pending.length ? [`Not run (yet): ${pending.join('; ')}.`] : []),
@@ -265,13 +379,20 @@ async function main(): Promise<void> {
 		.filter((n) => n > 0);
 	const dataTableTickets = Number(option('data-tables', '10000'));
 	const latencyMs = Number(option('latency', '50'));
-	const postgresWorkflow = option('postgres-workflow', 'examples/large-account-import-postgres.json');
+	const postgresWorkflow = option(
+		'postgres-workflow',
+		'examples/large-account-import-postgres.json',
+	);
 	const out = option('out', repoPath('bench', 'large-import-results.md'));
 	const run = startRun('--large-import');
 	const workDir = mkdtempSync(path.join(tmpdir(), 'bench-large-import-'));
 	const sections: Section[] = [];
-	const pending = [...sizes.map((n) => `PostgreSQL at ${thousands(n)}`), ...(dataTableTickets > 0 ? [`Data Tables at ${thousands(dataTableTickets)}`] : [])];
-	const write = (): void => writeFileSync(out, render(run.finish(), PRIMARY_N8N_VERSION, latencyMs, sections, pending));
+	const pending = [
+		...sizes.map((n) => `PostgreSQL at ${thousands(n)}`),
+		...(dataTableTickets > 0 ? [`Data Tables at ${thousands(dataTableTickets)}`] : []),
+	];
+	const write = (): void =>
+		writeFileSync(out, render(run.finish(), PRIMARY_N8N_VERSION, latencyMs, sections, pending));
 	const stops: Array<() => Promise<void>> = [];
 	const packed = await packPackage();
 	try {
@@ -282,15 +403,32 @@ async function main(): Promise<void> {
 		stops.push(redis.stop);
 		const folders = await createFolders({ install, packed, postgres, redis, workDir });
 		const sandboxPort = await freePort();
-		const access = { baseUrl: `http://127.0.0.1:${sandboxPort}`, apiKey: DEFAULT_API_KEY, apiSecret: DEFAULT_API_SECRET };
+		const access = {
+			baseUrl: `http://127.0.0.1:${sandboxPort}`,
+			apiKey: DEFAULT_API_KEY,
+			apiSecret: DEFAULT_API_SECRET,
+		};
 		const postgresCredential = {
 			id: 'syncPostgres',
 			name: 'Postgres (the copy)',
 			type: 'postgres',
-			data: { host: postgres.host, port: postgres.port, database: postgres.database, user: postgres.user, password: '', ssl: 'disable', maxConnections: 10, allowUnauthorizedCerts: false, sshTunnel: false },
+			data: {
+				host: postgres.host,
+				port: postgres.port,
+				database: postgres.database,
+				user: postgres.user,
+				password: '',
+				ssl: 'disable',
+				maxConnections: 10,
+				allowUnauthorizedCerts: false,
+				sshTunnel: false,
+			},
 		};
 		await importCredentials(folders.main, [...sandboxCredentials(access), postgresCredential]);
-		const imports = [...(sizes.length ? [loadWorkflow(postgresWorkflow, POSTGRES_ID)] : []), loadWorkflow('examples/large-account-import.json', DATA_TABLES_ID)];
+		const imports = [
+			...(sizes.length ? [loadWorkflow(postgresWorkflow, POSTGRES_ID)] : []),
+			loadWorkflow('examples/large-account-import.json', DATA_TABLES_ID),
+		];
 		await importWorkflows(folders.main, [...imports, returnAllWorkflow()]);
 		// Both call themselves as sub-workflows from the second page on: n8n 2.x wants them published.
 		for (const workflow of imports) await activateWorkflow(folders.main, workflow.id);
@@ -298,19 +436,36 @@ async function main(): Promise<void> {
 		stops.push(cluster.stop);
 		const rest = new N8nRestClient(cluster.main.url);
 		await rest.setupOwner(DEV_OWNER);
-		log(`n8n ${install.version} queue mode: main ${cluster.main.url}, PostgreSQL ${postgres.version}; sandbox latency ${latencyMs} ms`);
+		log(
+			`n8n ${install.version} queue mode: main ${cluster.main.url}, PostgreSQL ${postgres.version}; sandbox latency ${latencyMs} ms`,
+		);
 
 		const position = async (): Promise<string | undefined> => {
-			const exists = await postgres.query<{ name: string | null }>("SELECT to_regclass('st_import_state')::text AS name");
+			const exists = await postgres.query<{ name: string | null }>(
+				"SELECT to_regclass('st_import_state')::text AS name",
+			);
 			if (!exists[0]?.name) return undefined;
 			// Tickets and customers are read at the same time: done once both chains are.
-			const [row] = await postgres.query<{ done: number }>("SELECT count(*)::int AS done FROM st_import_state WHERE key IN ('tickets_position', 'customers_position') AND value = 'done'");
+			const [row] = await postgres.query<{ done: number }>(
+				"SELECT count(*)::int AS done FROM st_import_state WHERE key IN ('tickets_position', 'customers_position') AND value = 'done'",
+			);
 			return row.done === 2 ? 'done' : 'importing';
 		};
 		/** Reports an import as soon as it is measured, then the floor of the same records (last: it may not fit the worker at the largest sizes, every ticket in one execution). */
-		const record = async (edition: Section['edition'], workflowId: string, sandbox: Sandbox, importRun: Section['importRun']): Promise<void> => {
+		const record = async (
+			edition: Section['edition'],
+			workflowId: string,
+			sandbox: Sandbox,
+			importRun: Section['importRun'],
+		): Promise<void> => {
 			const workflow = imports.find((w) => w.id === workflowId);
-			const section: Section = { edition, pagesPerExecution: workflow ? pagesPerExecution(workflow) : 1, tickets: sandbox.tickets, customers: sandbox.customers, importRun };
+			const section: Section = {
+				edition,
+				pagesPerExecution: workflow ? pagesPerExecution(workflow) : 1,
+				tickets: sandbox.tickets,
+				customers: sandbox.customers,
+				importRun,
+			};
 			sections.push(section);
 			pending.shift();
 			write();
@@ -319,8 +474,17 @@ async function main(): Promise<void> {
 		};
 		const floor = async (section: Section, sandbox: Sandbox): Promise<void> => {
 			try {
-				section.floor = await measure(cluster, rest, postgres, sandbox, RETURN_ALL_ID, async () => true);
-				log(`Return All (floor): ${f1(section.floor.seconds)} s, ${section.floor.calls} calls, worker peak ${mib(section.floor.workerPeakBytes)}`);
+				section.floor = await measure(
+					cluster,
+					rest,
+					postgres,
+					sandbox,
+					RETURN_ALL_ID,
+					async () => true,
+				);
+				log(
+					`Return All (floor): ${f1(section.floor.seconds)} s, ${section.floor.calls} calls, worker peak ${mib(section.floor.workerPeakBytes)}`,
+				);
 			} catch (error) {
 				section.floorError = String(error).slice(0, 300);
 				log(`Return All failed: ${section.floorError}`);
@@ -330,15 +494,33 @@ async function main(): Promise<void> {
 		for (const tickets of sizes) {
 			const started = performance.now();
 			const sandbox = await startSandbox(sandboxPort, tickets, latencyMs);
-			log(`sandbox seeded with ${thousands(sandbox.tickets)} tickets and ${thousands(sandbox.customers)} customers in ${f1((performance.now() - started) / 1000)} s`);
+			log(
+				`sandbox seeded with ${thousands(sandbox.tickets)} tickets and ${thousands(sandbox.customers)} customers in ${f1((performance.now() - started) / 1000)} s`,
+			);
 			try {
-				await psql(postgres, 'DROP TABLE IF EXISTS st_tickets, st_customers, st_import_state, st_import_pages');
-				const importRun = await measure(cluster, rest, postgres, sandbox, POSTGRES_ID, async () => (await position()) === 'done');
-				const [copied] = await postgres.query<{ tickets: number; customers: number }>('SELECT (SELECT count(*) FROM st_tickets)::int AS tickets, (SELECT count(*) FROM st_customers)::int AS customers');
+				await psql(
+					postgres,
+					'DROP TABLE IF EXISTS st_tickets, st_customers, st_import_state, st_import_pages',
+				);
+				const importRun = await measure(
+					cluster,
+					rest,
+					postgres,
+					sandbox,
+					POSTGRES_ID,
+					async () => (await position()) === 'done',
+				);
+				const [copied] = await postgres.query<{ tickets: number; customers: number }>(
+					'SELECT (SELECT count(*) FROM st_tickets)::int AS tickets, (SELECT count(*) FROM st_customers)::int AS customers',
+				);
 				if (copied.tickets !== sandbox.tickets || copied.customers !== sandbox.customers) {
-					throw new Error(`the copy has ${copied.tickets} tickets and ${copied.customers} customers, the service ${sandbox.tickets} and ${sandbox.customers}`);
+					throw new Error(
+						`the copy has ${copied.tickets} tickets and ${copied.customers} customers, the service ${sandbox.tickets} and ${sandbox.customers}`,
+					);
 				}
-				log(`PostgreSQL import of ${thousands(tickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
+				log(
+					`PostgreSQL import of ${thousands(tickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`,
+				);
 				await record('PostgreSQL', POSTGRES_ID, sandbox, importRun);
 			} finally {
 				log('stopping the sandbox');
@@ -351,20 +533,33 @@ async function main(): Promise<void> {
 			log(`starting the sandbox with ${thousands(dataTableTickets)} tickets`);
 			const sandbox = await startSandbox(sandboxPort, dataTableTickets, latencyMs);
 			try {
-				const importRun = await measure(cluster, rest, postgres, sandbox, DATA_TABLES_ID, async () => {
-					const state = await readTable(rest, 'st_state').catch(() => []);
-					return state.find((row) => row.key === 'large_import_position')?.value === 'done';
-				});
+				const importRun = await measure(
+					cluster,
+					rest,
+					postgres,
+					sandbox,
+					DATA_TABLES_ID,
+					async () => {
+						const state = await readTable(rest, 'st_state').catch(() => []);
+						return state.find((row) => row.key === 'large_import_position')?.value === 'done';
+					},
+				);
 				const copied = (await readTable(rest, 'st_tickets')).length;
-				if (copied !== sandbox.tickets) throw new Error(`the Data Table has ${copied} ticket rows, the service ${sandbox.tickets} tickets`);
-				log(`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`);
+				if (copied !== sandbox.tickets)
+					throw new Error(
+						`the Data Table has ${copied} ticket rows, the service ${sandbox.tickets} tickets`,
+					);
+				log(
+					`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`,
+				);
 				await record('Data Tables', DATA_TABLES_ID, sandbox, importRun);
 			} finally {
 				await sandbox.stop();
 			}
 		}
 	} finally {
-		for (const stop of stops.reverse()) await stop().catch((error: unknown) => log(`could not stop: ${String(error)}`));
+		for (const stop of stops.reverse())
+			await stop().catch((error: unknown) => log(`could not stop: ${String(error)}`));
 		await stopEveryService();
 		removePackedPackage(packed);
 		write();

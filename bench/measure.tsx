@@ -20,27 +20,53 @@ export type TaskKind = 'traversal' | 'items' | 'import';
  * Bytes: peak RSS of the child's whole life; RSS, peak RSS and heap before the measured part (after
  * the warm-up); heap after it and a full GC, its result still held.
  */
-export type ProcessFigures = Record<'wallMs' | 'cpuMs' | 'maxRssBytes' | 'rssBeforeBytes' | 'maxRssBeforeBytes' | 'heapBeforeBytes' | 'heapAfterBytes', number>;
+export type ProcessFigures = Record<
+	| 'wallMs'
+	| 'cpuMs'
+	| 'maxRssBytes'
+	| 'rssBeforeBytes'
+	| 'maxRssBeforeBytes'
+	| 'heapBeforeBytes'
+	| 'heapAfterBytes',
+	number
+>;
 
 /** `faults`: on for the measured part only, e.g. latency or a rate limit. */
 export type Job = { kind: TaskKind; job: { target: SignedTarget }; faults?: FaultOptions };
 export type Answer = { figures: ProcessFigures; log: RequestLogEntry[] } | { error: string };
 
 /** `execArgv`: node flags besides `--expose-gc`. */
-export type ChildOptions = { label: string; execArgv?: string[]; timeoutMs?: number; faults?: FaultOptions };
+export type ChildOptions = {
+	label: string;
+	execArgv?: string[];
+	timeoutMs?: number;
+	faults?: FaultOptions;
+};
 
 /** Parent side: runs `job` in a fresh child; resolves once the child has exited. */
-export async function measureInChild<Figures>(kind: TaskKind, job: { target: SignedTarget }, options: ChildOptions): Promise<ProcessFigures & Figures & { log: RequestLogEntry[] }> {
-	const child = fork(path.join(__dirname, 'child.js'), [], { execArgv: ['--expose-gc', ...(options.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function measureInChild<Figures>(
+	kind: TaskKind,
+	job: { target: SignedTarget },
+	options: ChildOptions,
+): Promise<ProcessFigures & Figures & { log: RequestLogEntry[] }> {
+	const child = fork(path.join(__dirname, 'child.js'), [], {
+		execArgv: ['--expose-gc', ...(options.execArgv ?? [])],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
 	const timeoutMs = options.timeoutMs ?? 600_000;
 	const answered = new Promise<Answer | undefined>((resolve) => child.once('message', resolve));
-	const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(String(code ?? signal))));
+	const exited = new Promise<string>((resolve) =>
+		child.once('exit', (code, signal) => resolve(String(code ?? signal))),
+	);
 	const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
 	try {
 		child.send({ kind, job, faults: options.faults } satisfies Job);
 		const answer = await Promise.race([answered, exited.then(() => undefined)]);
 		const how = await exited; // never overlaps with the next measurement
-		if (!answer || 'error' in answer) throw new Error(`${options.label}: ${answer?.error ?? `child exited (${how}) without an answer; time limit ${timeoutMs} ms`}`);
+		if (!answer || 'error' in answer)
+			throw new Error(
+				`${options.label}: ${answer?.error ?? `child exited (${how}) without an answer; time limit ${timeoutMs} ms`}`,
+			);
 		return { ...(answer.figures as ProcessFigures & Figures), log: answer.log };
 	} finally {
 		clearTimeout(timer);
@@ -65,4 +91,9 @@ export function rotated<T>(sides: T[], round: number): T[] {
 
 /** GET /tickets answered 200 in a sandbox log: the list calls made. */
 export const listCalls = (log: RequestLogEntry[]): number =>
-	log.filter((entry) => entry.method === 'GET' && entry.pathname === '/api/v1/external/tickets' && entry.status === 200).length;
+	log.filter(
+		(entry) =>
+			entry.method === 'GET' &&
+			entry.pathname === '/api/v1/external/tickets' &&
+			entry.status === 200,
+	).length;

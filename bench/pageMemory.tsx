@@ -14,7 +14,14 @@ import { writeFileSync } from 'node:fs';
 
 import { repoPath } from '../test/harness';
 import { correctnessFailures, type ImportMode, measureImport } from './imports';
-import { checkOptions, type MemoryResults, option, renderMemoryResults, startRun, upsertMemorySection } from './report';
+import {
+	checkOptions,
+	type MemoryResults,
+	option,
+	renderMemoryResults,
+	startRun,
+	upsertMemorySection,
+} from './report';
 import { startSandboxProcess } from './sandboxProcess';
 
 /** V8's old-space cap (MiB) that shows what page by page needs, rather than what V8 lets garbage grow to. */
@@ -35,11 +42,17 @@ async function main(): Promise<void> {
 	];
 	const run = startRun('--memory');
 	log(`bench --memory: ${sizes.join(', ')} tickets`);
-	const results: Omit<MemoryResults, 'run'> = { heapCapMiB: HEAP_CAP_MIB, measurements: [], failures: [] };
+	const results: Omit<MemoryResults, 'run'> = {
+		heapCapMiB: HEAP_CAP_MIB,
+		measurements: [],
+		failures: [],
+	};
 	for (const tickets of sizes) {
 		const sandbox = await startSandboxProcess(tickets);
 		try {
-			for (const { mode, heapCapMiB } of plan.filter((p) => tickets <= (p.maxTickets ?? Number.POSITIVE_INFINITY))) {
+			for (const { mode, heapCapMiB } of plan.filter(
+				(p) => tickets <= (p.maxTickets ?? Number.POSITIVE_INFINITY),
+			)) {
 				const m = await measureImport({ mode, heapCapMiB, tickets, target: sandbox.target });
 				const failures = correctnessFailures(m);
 				results.measurements.push(m);

@@ -7,7 +7,11 @@
  */
 import { executeWorkflow, importCredentials, importWorkflows } from '../test/e2e/n8n/cli';
 import type { N8nInstall } from '../test/e2e/n8n/n8nInstall';
-import { createUserFolder, installCommunityPackage, removeUserFolder } from '../test/e2e/n8n/userFolder';
+import {
+	createUserFolder,
+	installCommunityPackage,
+	removeUserFolder,
+} from '../test/e2e/n8n/userFolder';
 import { packPackage, removePackedPackage } from '../test/e2e/packPackage';
 import { sandboxCredentials, SANDBOX_CREDENTIAL_ID } from '../test/e2e/fixtures';
 import { singleNodeWorkflow } from '../test/harness';
@@ -18,16 +22,39 @@ import { getManyParameters, NODE_TYPE } from './traversal';
  * `nodeMs`: n8n's executionTime of the Support Ticket node in a run without the query log;
  * `credentialReads`: SELECTs of a credential's data on credentials_entity in the whole query-logged `n8n execute`.
  */
-export type RealN8nRun = Record<'pages' | 'items' | 'nodeMs' | 'credentialReads' | 'processMs', number>;
+export type RealN8nRun = Record<
+	'pages' | 'items' | 'nodeMs' | 'credentialReads' | 'processMs',
+	number
+>;
 export type RealN8nFigures = { version: string; tickets: number; one: RealN8nRun; all: RealN8nRun };
 
-type PrintedRun = { data?: { resultData: { runData: Record<string, Array<{ executionTime: number; data: { main: unknown[][] } }>> } } } | undefined;
+type PrintedRun =
+	| {
+			data?: {
+				resultData: {
+					runData: Record<string, Array<{ executionTime: number; data: { main: unknown[][] } }>>;
+				};
+			};
+	  }
+	| undefined;
 
-export async function measureRealN8nReturnAll(install: N8nInstall, sandbox: SandboxProcess, tickets: number): Promise<RealN8nFigures> {
+export async function measureRealN8nReturnAll(
+	install: N8nInstall,
+	sandbox: SandboxProcess,
+	tickets: number,
+): Promise<RealN8nFigures> {
 	const packed = await packPackage();
-	const folder = createUserFolder(install, { env: { DB_LOGGING_ENABLED: 'true', DB_LOGGING_OPTIONS: 'query' } });
-	const credentials = { supportTicketApi: { id: SANDBOX_CREDENTIAL_ID, name: 'Support Ticket (sandbox)' } };
-	const workflow = (id: string, limit?: number) => ({ id, name: id, ...singleNodeWorkflow(NODE_TYPE, getManyParameters(limit), { credentials }) });
+	const folder = createUserFolder(install, {
+		env: { DB_LOGGING_ENABLED: 'true', DB_LOGGING_OPTIONS: 'query' },
+	});
+	const credentials = {
+		supportTicketApi: { id: SANDBOX_CREDENTIAL_ID, name: 'Support Ticket (sandbox)' },
+	};
+	const workflow = (id: string, limit?: number) => ({
+		id,
+		name: id,
+		...singleNodeWorkflow(NODE_TYPE, getManyParameters(limit), { credentials }),
+	});
 	try {
 		await installCommunityPackage(folder, packed.tarball, packed.version);
 		await importCredentials(folder, sandboxCredentials(sandbox.target));
@@ -36,15 +63,32 @@ export async function measureRealN8nReturnAll(install: N8nInstall, sandbox: Sand
 		const execute = async (id: string, logged: boolean) => {
 			await sandbox.clearLog();
 			const started = performance.now();
-			const execution = await executeWorkflow(logged ? folder : { ...folder, env: { ...folder.env, DB_LOGGING_ENABLED: 'false' } }, id, 600_000);
+			const execution = await executeWorkflow(
+				logged ? folder : { ...folder, env: { ...folder.env, DB_LOGGING_ENABLED: 'false' } },
+				id,
+				600_000,
+			);
 			const processMs = performance.now() - started;
 			const printed = execution.run as PrintedRun;
 			if (execution.exitCode !== 0 || !printed?.data) {
-				const why = execution.exitCode !== 0 ? `exit code ${execution.exitCode}` : `exit code 0 but no run result printed (no JSON run data in its output)`;
-				const tail = (label: string, text: string): string => (text.trim() === '' ? `${label}: (empty)` : `${label} (last 2,000 characters):\n${text.slice(-2000)}`);
-				throw new Error(`n8n execute ${id} failed: ${why}\n${tail('stdout', execution.command.stdout)}\n${tail('stderr', execution.command.stderr)}`);
+				const why =
+					execution.exitCode !== 0
+						? `exit code ${execution.exitCode}`
+						: `exit code 0 but no run result printed (no JSON run data in its output)`;
+				const tail = (label: string, text: string): string =>
+					text.trim() === ''
+						? `${label}: (empty)`
+						: `${label} (last 2,000 characters):\n${text.slice(-2000)}`;
+				throw new Error(
+					`n8n execute ${id} failed: ${why}\n${tail('stdout', execution.command.stdout)}\n${tail('stderr', execution.command.stderr)}`,
+				);
 			}
-			return { execution, processMs, node: printed.data.resultData.runData.Node[0], log: await sandbox.log() };
+			return {
+				execution,
+				processMs,
+				node: printed.data.resultData.runData.Node[0],
+				log: await sandbox.log(),
+			};
 		};
 		const run = async (id: string): Promise<RealN8nRun> => {
 			const timed = await execute(id, false);
@@ -54,7 +98,9 @@ export async function measureRealN8nReturnAll(install: N8nInstall, sandbox: Sand
 				pages: timed.log.filter((e) => e.method === 'GET' && e.status === 200).length,
 				items: timed.node.data.main[0].length,
 				nodeMs: timed.node.executionTime,
-				credentialReads: (text.match(/SELECT[^\n]*"CredentialsEntity_data"[^\n]*FROM "credentials_entity"/g) ?? []).length,
+				credentialReads: (
+					text.match(/SELECT[^\n]*"CredentialsEntity_data"[^\n]*FROM "credentials_entity"/g) ?? []
+				).length,
 				processMs: timed.processMs,
 			};
 		};

@@ -20,7 +20,15 @@ import { isolateUserFolder, repoPath } from '../test/harness';
 import { benchCreateRecovery, createRecoveryViolations } from './createRecovery';
 import { compareItems, type ItemScenario, type ItemSide, itemViolations } from './items';
 import { measureRealN8nReturnAll } from './realN8n';
-import { BENCH_SECTIONS, type BenchResults, type BenchSection, checkOptions, option, renderResults, startRun } from './report';
+import {
+	BENCH_SECTIONS,
+	type BenchResults,
+	type BenchSection,
+	checkOptions,
+	option,
+	renderResults,
+	startRun,
+} from './report';
 import { startSandboxProcess } from './sandboxProcess';
 import { measureSigningCosts } from './signingCost';
 import { type ComparisonSpec, compareInterleaved, type Side, violations } from './traversal';
@@ -35,20 +43,59 @@ const CONCURRENT: ItemSide = `node-${DEFAULT_CONCURRENT_REQUESTS}`;
 const log = (line: string): void => console.log(line);
 
 function itemScenarios(count: number, rounds: number): ItemScenario[] {
-	const latency = { title: `${ITEM_LATENCY_MS} ms latency`, count, faults: { latencyMs: ITEM_LATENCY_MS }, sides: ['node-1', CONCURRENT, 'http-request'] as ItemSide[], rounds };
-	const limited = { title: `${RATE_LIMIT_PER_SECOND} requests/s rate limit`, count, faults: { latencyMs: ITEM_LATENCY_MS, rateLimit: { perSecond: RATE_LIMIT_PER_SECOND } }, sides: [CONCURRENT, 'node-1', 'http-request', 'http-request-retry'] as ItemSide[], rounds: 1 };
-	return [{ ...latency, operation: 'create' }, { ...latency, operation: 'get' }, { ...limited, operation: 'create' }, { ...limited, operation: 'get' }];
+	const latency = {
+		title: `${ITEM_LATENCY_MS} ms latency`,
+		count,
+		faults: { latencyMs: ITEM_LATENCY_MS },
+		sides: ['node-1', CONCURRENT, 'http-request'] as ItemSide[],
+		rounds,
+	};
+	const limited = {
+		title: `${RATE_LIMIT_PER_SECOND} requests/s rate limit`,
+		count,
+		faults: { latencyMs: ITEM_LATENCY_MS, rateLimit: { perSecond: RATE_LIMIT_PER_SECOND } },
+		sides: [CONCURRENT, 'node-1', 'http-request', 'http-request-retry'] as ItemSide[],
+		rounds: 1,
+	};
+	return [
+		{ ...latency, operation: 'create' },
+		{ ...latency, operation: 'get' },
+		{ ...limited, operation: 'create' },
+		{ ...limited, operation: 'get' },
+	];
 }
 
-const returnAll = (tickets: number, title = `Return All ${tickets.toLocaleString('en')}`): ComparisonSpec => ({ title, tickets, expectedItems: tickets, expectedCalls: Math.ceil(tickets / 100) });
+const returnAll = (
+	tickets: number,
+	title = `Return All ${tickets.toLocaleString('en')}`,
+): ComparisonSpec => ({
+	title,
+	tickets,
+	expectedItems: tickets,
+	expectedCalls: Math.ceil(tickets / 100),
+});
 
 async function main(): Promise<void> {
-	checkOptions(['rounds', 'item-rounds', 'items', 'large', 'out'], [], ', or first one of --memory, --data-tables, --large-import, --soak and its options');
-	const [rounds, itemRounds, itemCount, large] = ['rounds', 'item-rounds', 'items', 'large'].map((name, i) => Number(option(name, ['5', '3', '1000', '100000'][i])));
+	checkOptions(
+		['rounds', 'item-rounds', 'items', 'large', 'out'],
+		[],
+		', or first one of --memory, --data-tables, --large-import, --soak and its options',
+	);
+	const [rounds, itemRounds, itemCount, large] = ['rounds', 'item-rounds', 'items', 'large'].map(
+		(name, i) => Number(option(name, ['5', '3', '1000', '100000'][i])),
+	);
 	const out = option('out', repoPath('bench', 'results.md'));
 	const run = startRun();
 	log(`bench: ${rounds} rounds`);
-	const results: BenchResults = { run: run.finish(), rounds, concurrent: CONCURRENT, ratePerSecond: RATE_LIMIT_PER_SECOND, violations: [], failures: [], pending: [...BENCH_SECTIONS] };
+	const results: BenchResults = {
+		run: run.finish(),
+		rounds,
+		concurrent: CONCURRENT,
+		ratePerSecond: RATE_LIMIT_PER_SECOND,
+		violations: [],
+		failures: [],
+		pending: [...BENCH_SECTIONS],
+	};
 	/** Runs one section; whatever happens, results.md is rewritten with every figure measured so far. */
 	const section = async (name: BenchSection, measure: () => Promise<void>): Promise<void> => {
 		log(`— ${name}`);
@@ -62,7 +109,9 @@ async function main(): Promise<void> {
 			results.pending = results.pending.filter((pending) => pending !== name);
 			results.run = run.finish();
 			writeFileSync(out, renderResults(results));
-			log(`wrote ${out} (${BENCH_SECTIONS.length - results.pending.length} of ${BENCH_SECTIONS.length} sections)`);
+			log(
+				`wrote ${out} (${BENCH_SECTIONS.length - results.pending.length} of ${BENCH_SECTIONS.length} sections)`,
+			);
 		}
 	};
 	// n8n's HTTP Request node and the real-n8n run come from the installed n8n (the e2e's cache; installed if absent).
@@ -73,19 +122,30 @@ async function main(): Promise<void> {
 	const sizes = [large, large, itemCount, ...SCALING_SIZES];
 	log(`sandboxes: seeding ${sizes.map((n) => n.toLocaleString('en')).join(', ')} tickets`);
 	const started = await Promise.allSettled(sizes.map(startSandboxProcess));
-	const sandboxes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+	const sandboxes = started.flatMap((result) =>
+		result.status === 'fulfilled' ? [result.value] : [],
+	);
 	try {
-		const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+		const failed = started.find(
+			(result): result is PromiseRejectedResult => result.status === 'rejected',
+		);
 		const ready = async (): Promise<void> => {
 			if (failed) throw failed.reason;
 		};
 		const [largeSandbox, slow, itemSandbox, ...small] = sandboxes;
 		await section('Per-item operations', async () => {
 			await ready();
-			log(`per-item scenarios: ${itemCount} items, ${itemRounds} round(s) at ${ITEM_LATENCY_MS} ms latency, 1 under the rate limit`);
+			log(
+				`per-item scenarios: ${itemCount} items, ${itemRounds} round(s) at ${ITEM_LATENCY_MS} ms latency, 1 under the rate limit`,
+			);
 			const ticketIds = Array.from({ length: itemCount }, (_, i) => `tkt_${i + 1}`);
 			const httpRequestNodeFile = `${(await n8n).dir}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
-			results.items = await compareItems(itemScenarios(itemCount, itemRounds), itemSandbox.target, { ticketIds, httpRequestNodeFile }, log);
+			results.items = await compareItems(
+				itemScenarios(itemCount, itemRounds),
+				itemSandbox.target,
+				{ ticketIds, httpRequestNodeFile },
+				log,
+			);
 			results.violations.push(...results.items.flatMap(itemViolations));
 		});
 		await section('Creates when answers are lost', async () => {
@@ -93,7 +153,14 @@ async function main(): Promise<void> {
 			isolateUserFolder();
 			const { figures, markdown } = await benchCreateRecovery(itemCount, log);
 			results.createRecovery = markdown;
-			results.violations.push(...figures.flatMap((f) => createRecoveryViolations(f).map((problem) => `creates when answers are lost, Concurrent Requests ${f.concurrentRequests}: ${problem}`)));
+			results.violations.push(
+				...figures.flatMap((f) =>
+					createRecoveryViolations(f).map(
+						(problem) =>
+							`creates when answers are lost, Concurrent Requests ${f.concurrentRequests}: ${problem}`,
+					),
+				),
+			);
 		});
 		await section('Return All and Limit', async () => {
 			await ready();
@@ -101,9 +168,30 @@ async function main(): Promise<void> {
 			const comparisons = await compareInterleaved(
 				[
 					{ spec: returnAll(large), sandbox: largeSandbox, sides: ['raw', 'node', 'n8n-http'] },
-					{ spec: returnAll(large, `Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`), sandbox: slow, sides: ['raw', 'node', 'n8n-http'] },
-					{ spec: { title: `Limit ${LIMIT}`, tickets: large, limit: LIMIT, expectedItems: LIMIT, expectedCalls: Math.ceil(LIMIT / 100) }, sandbox: largeSandbox, sides: ['raw', 'node'] },
-					...small.map((sandbox, i) => ({ spec: returnAll(SCALING_SIZES[i]), sandbox, sides: ['raw', 'node'] as Side[] })),
+					{
+						spec: returnAll(
+							large,
+							`Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`,
+						),
+						sandbox: slow,
+						sides: ['raw', 'node', 'n8n-http'],
+					},
+					{
+						spec: {
+							title: `Limit ${LIMIT}`,
+							tickets: large,
+							limit: LIMIT,
+							expectedItems: LIMIT,
+							expectedCalls: Math.ceil(LIMIT / 100),
+						},
+						sandbox: largeSandbox,
+						sides: ['raw', 'node'],
+					},
+					...small.map((sandbox, i) => ({
+						spec: returnAll(SCALING_SIZES[i]),
+						sandbox,
+						sides: ['raw', 'node'] as Side[],
+					})),
 				],
 				rounds,
 				log,
@@ -117,15 +205,22 @@ async function main(): Promise<void> {
 			// The last scaling sandbox, reused.
 			const realTickets = SCALING_SIZES[SCALING_SIZES.length - 1];
 			const install = await n8n;
-			log(`real n8n ${install.version}: Return All ${realTickets.toLocaleString('en')} through n8n execute`);
-			results.realN8n = await measureRealN8nReturnAll(install, small[small.length - 1], realTickets);
+			log(
+				`real n8n ${install.version}: Return All ${realTickets.toLocaleString('en')} through n8n execute`,
+			);
+			results.realN8n = await measureRealN8nReturnAll(
+				install,
+				small[small.length - 1],
+				realTickets,
+			);
 		});
 		await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.stop()));
 		await section('Signing and verification', async () => {
 			results.signing = measureSigningCosts();
 		});
 		for (const violation of results.violations) console.error(`VIOLATION: ${violation}`);
-		for (const { section: name } of results.failures) console.error(`FAILED SECTION: ${name} (why: in ${out})`);
+		for (const { section: name } of results.failures)
+			console.error(`FAILED SECTION: ${name} (why: in ${out})`);
 		if (results.violations.length > 0 || results.failures.length > 0) process.exitCode = 1;
 	} finally {
 		await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));

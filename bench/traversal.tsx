@@ -10,8 +10,21 @@ import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n
 import { Client } from 'undici';
 
 import { serializeQuery } from '../nodes/shared/signing/serializeQuery';
-import { API_KEY_HEADER, computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER, unixTimestamp } from '../nodes/shared/signing/signature';
-import { type ChildTask, fullGc, listCalls, measureInChild, type ProcessFigures, rotated } from './measure';
+import {
+	API_KEY_HEADER,
+	computeSignature,
+	SIGNATURE_HEADER,
+	TIMESTAMP_HEADER,
+	unixTimestamp,
+} from '../nodes/shared/signing/signature';
+import {
+	type ChildTask,
+	fullGc,
+	listCalls,
+	measureInChild,
+	type ProcessFigures,
+	rotated,
+} from './measure';
 import type { SandboxProcess, SignedTarget } from './sandboxProcess';
 
 export type Side = 'node' | 'raw' | 'n8n-http';
@@ -19,13 +32,18 @@ export const NODE_TYPE = 'n8n-nodes-support-ticket.supportTicket';
 const TICKETS_PATH = '/api/v1/external/tickets';
 
 export function getManyParameters(limit?: number): IDataObject {
-	return limit === undefined ? { resource: 'ticket', operation: 'getAll', returnAll: true } : { resource: 'ticket', operation: 'getAll', returnAll: false, limit };
+	return limit === undefined
+		? { resource: 'ticket', operation: 'getAll', returnAll: true }
+		: { resource: 'ticket', operation: 'getAll', returnAll: false, limit };
 }
 
 type ListBody = { data: unknown[]; meta: { has_more: boolean; next_cursor: string | null } };
 
 /** The node's cursor loop (per_page 100 or min(limit, 100)), every item kept in memory as the node keeps its output. */
-async function pages(limit: number | undefined, page: (perPage: number, cursor: string | undefined) => Promise<ListBody>): Promise<unknown[]> {
+async function pages(
+	limit: number | undefined,
+	page: (perPage: number, cursor: string | undefined) => Promise<ListBody>,
+): Promise<unknown[]> {
 	const items: unknown[] = [];
 	let cursor: string | undefined;
 	for (;;) {
@@ -46,10 +64,21 @@ async function rawTraversal(target: SignedTarget, limit: number | undefined): Pr
 		return await pages(limit, async (perPage, cursor) => {
 			const pathWithQuery = `${TICKETS_PATH}?${serializeQuery({ per_page: perPage, cursor })}`;
 			const timestamp = unixTimestamp(Date.now());
-			const signature = computeSignature(target.apiSecret, { timestamp, method: 'GET', pathWithQuery, body: '' });
-			const headers = { [API_KEY_HEADER]: target.apiKey, [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature, accept: 'application/json' };
+			const signature = computeSignature(target.apiSecret, {
+				timestamp,
+				method: 'GET',
+				pathWithQuery,
+				body: '',
+			});
+			const headers = {
+				[API_KEY_HEADER]: target.apiKey,
+				[TIMESTAMP_HEADER]: timestamp,
+				[SIGNATURE_HEADER]: signature,
+				accept: 'application/json',
+			};
 			const response = await client.request({ method: 'GET', path: pathWithQuery, headers });
-			if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${await response.body.text()}`);
+			if (response.statusCode !== 200)
+				throw new Error(`HTTP ${response.statusCode}: ${await response.body.text()}`);
 			return (await response.body.json()) as ListBody;
 		});
 	} finally {
@@ -58,16 +87,36 @@ async function rawTraversal(target: SignedTarget, limit: number | undefined): Pr
 }
 
 /** n8n's own HTTP helper (what httpRequestWithAuthentication ends in), loaded from where n8n-core loads it, with the package's signing. */
-async function n8nHttpTraversal(target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
+async function n8nHttpTraversal(
+	target: SignedTarget,
+	limit: number | undefined,
+): Promise<unknown[]> {
 	const { signRequestOptions } = await import('../nodes/shared/signing/signRequestOptions');
 	const fromN8nCore = createRequire(require.resolve('n8n-core'));
-	const { Container } = fromN8nCore('@n8n/di') as { Container: { get(type: unknown): { requests(): { request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> } } } };
-	const http = Container.get((fromN8nCore('@n8n/backend-network') as { OutboundHttp: unknown }).OutboundHttp).requests();
+	const { Container } = fromN8nCore('@n8n/di') as {
+		Container: {
+			get(type: unknown): {
+				requests(): { request(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> };
+			};
+		};
+	};
+	const http = Container.get(
+		(fromN8nCore('@n8n/backend-network') as { OutboundHttp: unknown }).OutboundHttp,
+	).requests();
 	return pages(limit, async (perPage, cursor) => {
 		const qs = cursor === undefined ? { per_page: perPage } : { per_page: perPage, cursor };
-		const options: IHttpRequestOptions = { method: 'GET', baseURL: target.baseUrl, url: TICKETS_PATH, qs, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true };
+		const options: IHttpRequestOptions = {
+			method: 'GET',
+			baseURL: target.baseUrl,
+			url: TICKETS_PATH,
+			qs,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		};
 		const response = await http.request(signRequestOptions(options, target, Date.now()));
-		if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${JSON.stringify(response.body)}`);
+		if (response.statusCode !== 200)
+			throw new Error(`HTTP ${response.statusCode}: ${JSON.stringify(response.body)}`);
 		return response.body as ListBody;
 	});
 }
@@ -75,13 +124,18 @@ async function n8nHttpTraversal(target: SignedTarget, limit: number | undefined)
 /** The node side: a Support Ticket "Get Many" workflow through n8n-core's WorkflowExecute, the package loaded from dist/. */
 export async function engineTraversal(target: SignedTarget, limit?: number): Promise<unknown[]> {
 	const { runWorkflow, singleNodeWorkflow } = await import('../test/harness');
-	const result = await runWorkflow(singleNodeWorkflow(NODE_TYPE, getManyParameters(limit)), { supportTicketApi: { ...target } });
+	const result = await runWorkflow(singleNodeWorkflow(NODE_TYPE, getManyParameters(limit)), {
+		supportTicketApi: { ...target },
+	});
 	if (result.error) throw result.error;
 	return result.output('Node');
 }
 
 function traverse(side: Side, target: SignedTarget, limit: number | undefined): Promise<unknown[]> {
-	return { node: engineTraversal, 'n8n-http': n8nHttpTraversal, raw: rawTraversal }[side](target, limit);
+	return { node: engineTraversal, 'n8n-http': n8nHttpTraversal, raw: rawTraversal }[side](
+		target,
+		limit,
+	);
 }
 
 /** `limit` undefined: Return All. */
@@ -104,25 +158,57 @@ export function traversalTask(job: TraversalJob): ChildTask<{ side: Side; items:
 }
 
 /** From the sandbox log: `calls` = GET /tickets answered 200, `requests` = every API request (a retry would show), `sandboxMs` = its own time per request, summed. */
-export type Measurement = ProcessFigures & { side: Side; round: number; items: number; calls: number; requests: number; sandboxMs: number };
+export type Measurement = ProcessFigures & {
+	side: Side;
+	round: number;
+	items: number;
+	calls: number;
+	requests: number;
+	sandboxMs: number;
+};
 
 /** Parent side: one traversal in a fresh child, its calls counted from the sandbox's log. */
 async function measureTraversal(job: TraversalJob, round: number): Promise<Measurement> {
-	const { log, ...figures } = await measureInChild<{ side: Side; items: number }>('traversal', job, { label: `measurement of the ${job.side} side`, timeoutMs: 300_000 });
-	return { ...figures, round, calls: listCalls(log), requests: log.length, sandboxMs: log.reduce((sum, entry) => sum + entry.durationMs, 0) };
+	const { log, ...figures } = await measureInChild<{ side: Side; items: number }>(
+		'traversal',
+		job,
+		{ label: `measurement of the ${job.side} side`, timeoutMs: 300_000 },
+	);
+	return {
+		...figures,
+		round,
+		calls: listCalls(log),
+		requests: log.length,
+		sandboxMs: log.reduce((sum, entry) => sum + entry.durationMs, 0),
+	};
 }
 
-export type ComparisonSpec = { title: string; tickets: number; limit?: number; expectedItems: number; expectedCalls: number };
+export type ComparisonSpec = {
+	title: string;
+	tickets: number;
+	limit?: number;
+	expectedItems: number;
+	expectedCalls: number;
+};
 export type Comparison = ComparisonSpec & { measurements: Measurement[] };
 
-export async function compareInterleaved(plans: Array<{ spec: ComparisonSpec; sandbox: SandboxProcess; sides: Side[] }>, rounds: number, log: (line: string) => void): Promise<Comparison[]> {
+export async function compareInterleaved(
+	plans: Array<{ spec: ComparisonSpec; sandbox: SandboxProcess; sides: Side[] }>,
+	rounds: number,
+	log: (line: string) => void,
+): Promise<Comparison[]> {
 	const comparisons: Comparison[] = plans.map((plan) => ({ ...plan.spec, measurements: [] }));
 	for (let round = 1; round <= rounds; round++) {
 		for (const [index, { spec, sandbox, sides }] of plans.entries()) {
 			for (const side of rotated(sides, round)) {
-				const m = await measureTraversal({ side, target: sandbox.target, limit: spec.limit }, round);
+				const m = await measureTraversal(
+					{ side, target: sandbox.target, limit: spec.limit },
+					round,
+				);
 				comparisons[index].measurements.push(m);
-				log(`  round ${round}/${rounds} ${spec.title.padEnd(18)} ${side.padEnd(18)} ${m.wallMs.toFixed(0).padStart(6)} ms wall, ${m.cpuMs.toFixed(0).padStart(6)} ms CPU, peak RSS ${(m.maxRssBytes / 2 ** 20).toFixed(0)} MiB, ${m.calls} calls`);
+				log(
+					`  round ${round}/${rounds} ${spec.title.padEnd(18)} ${side.padEnd(18)} ${m.wallMs.toFixed(0).padStart(6)} ms wall, ${m.cpuMs.toFixed(0).padStart(6)} ms CPU, peak RSS ${(m.maxRssBytes / 2 ** 20).toFixed(0)} MiB, ${m.calls} calls`,
+				);
 			}
 		}
 	}
@@ -132,6 +218,14 @@ export async function compareInterleaved(plans: Array<{ spec: ComparisonSpec; sa
 /** Every measurement returned the expected items in the expected number of successful calls. */
 export function violations(c: Comparison): string[] {
 	return c.measurements
-		.filter((m) => m.items !== c.expectedItems || m.calls !== c.expectedCalls || m.requests !== c.expectedCalls)
-		.map((m) => `${c.title}, round ${m.round}, ${m.side}: ${m.items} items in ${m.calls} calls (${m.requests} requests); expected ${c.expectedItems} in ${c.expectedCalls}`);
+		.filter(
+			(m) =>
+				m.items !== c.expectedItems ||
+				m.calls !== c.expectedCalls ||
+				m.requests !== c.expectedCalls,
+		)
+		.map(
+			(m) =>
+				`${c.title}, round ${m.round}, ${m.side}: ${m.items} items in ${m.calls} calls (${m.requests} requests); expected ${c.expectedItems} in ${c.expectedCalls}`,
+		);
 }

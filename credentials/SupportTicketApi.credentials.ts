@@ -16,7 +16,8 @@ export class SupportTicketApi implements ICredentialType {
 
 	displayName = 'Support Ticket API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-support-ticket/n8n-nodes-support-ticket#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-support-ticket/n8n-nodes-support-ticket#credentials';
 
 	icon = {
 		light: 'file:../icons/supportTicket.svg',
@@ -120,7 +121,7 @@ export class SupportTicketApi implements ICredentialType {
 					key: 'data',
 					value: undefined,
 					message:
-						'The address answered, but not as the Support Ticket API (no list of tickets). Set the Base URL to the API\'s address, not a web page\'s, without /api/v1/external.',
+						"The address answered, but not as the Support Ticket API (no list of tickets). Set the Base URL to the API's address, not a web page's, without /api/v1/external.",
 				},
 			} satisfies IAuthenticateRuleResponseSuccessBody,
 		] as IAuthenticateRuleResponseCode[],

@@ -37,23 +37,44 @@ export interface AdminContext extends ChaosAdminContext {
 }
 
 export function isAdminPath(target: string): boolean {
-	return target === ADMIN_PREFIX || target.startsWith(`${ADMIN_PREFIX}/`) || target.startsWith(`${ADMIN_PREFIX}?`);
+	return (
+		target === ADMIN_PREFIX ||
+		target.startsWith(`${ADMIN_PREFIX}/`) ||
+		target.startsWith(`${ADMIN_PREFIX}?`)
+	);
 }
 
-export async function handleAdminRequest(context: AdminContext, method: string, target: string, body: RequestBody): Promise<HttpResponse> {
+export async function handleAdminRequest(
+	context: AdminContext,
+	method: string,
+	target: string,
+	body: RequestBody,
+): Promise<HttpResponse> {
 	try {
 		const url = new URL(target, 'http://sandbox.invalid');
-		const chaos = await routeChaosAdmin(context, method, url.pathname.slice(ADMIN_PREFIX.length), url.searchParams, () => jsonBody(body) as Record<string, unknown>);
+		const chaos = await routeChaosAdmin(
+			context,
+			method,
+			url.pathname.slice(ADMIN_PREFIX.length),
+			url.searchParams,
+			() => jsonBody(body) as Record<string, unknown>,
+		);
 		return chaos ?? route(context, method, target, body);
 	} catch (error) {
-		if (error instanceof ApiError) return { status: error.status, body: error.toBody(), headers: error.headers };
+		if (error instanceof ApiError)
+			return { status: error.status, body: error.toBody(), headers: error.headers };
 		// Bad settings (RangeError/TypeError from faults or webhooks) are the caller's mistake.
 		if (error instanceof RangeError || error instanceof TypeError) return badRequest(error.message);
 		throw error;
 	}
 }
 
-function route(context: AdminContext, method: string, target: string, body: RequestBody): HttpResponse {
+function route(
+	context: AdminContext,
+	method: string,
+	target: string,
+	body: RequestBody,
+): HttpResponse {
 	const url = new URL(target, 'http://sandbox.invalid');
 	const path = url.pathname.slice(ADMIN_PREFIX.length);
 	const { store, log, faults, webhooks } = context;
@@ -88,33 +109,60 @@ function route(context: AdminContext, method: string, target: string, body: Requ
 		faults.set(jsonBody(body) as Parameters<FaultInjector['set']>[0]);
 		return ok(faults.get());
 	}
-	if (path === '/webhooks' && method === 'GET') return ok({ webhooks: webhooks.list(), deliveries: webhooks.deliveries });
+	if (path === '/webhooks' && method === 'GET')
+		return ok({ webhooks: webhooks.list(), deliveries: webhooks.deliveries });
 	if (path === '/webhooks' && method === 'POST') {
 		const { url: hookUrl, events, secret } = jsonBody(body) as Record<string, unknown>;
-		const id = webhooks.add({ url: hookUrl as string, events: events as string[] | undefined, secret: secret as string | undefined });
+		const id = webhooks.add({
+			url: hookUrl as string,
+			events: events as string[] | undefined,
+			secret: secret as string | undefined,
+		});
 		return { status: 201, body: { data: webhooks.list().find((w) => w.id === id) } };
 	}
-	if (path === '/behaviour' && method === 'GET') return ok({ reply_moves_ticket: store.replyMovesTicket });
+	if (path === '/behaviour' && method === 'GET')
+		return ok({ reply_moves_ticket: store.replyMovesTicket });
 	if (path === '/behaviour' && method === 'POST') {
-		const { reply_moves_ticket: replyMovesTicket, ...unknown } = jsonBody(body) as Record<string, unknown>;
-		if (Object.keys(unknown).length > 0) throw new RangeError(`unknown behaviour setting(s): ${Object.keys(unknown).join(', ')}; known: reply_moves_ticket`);
-		if (replyMovesTicket !== undefined && typeof replyMovesTicket !== 'boolean') throw new RangeError('reply_moves_ticket must be true or false');
+		const { reply_moves_ticket: replyMovesTicket, ...unknown } = jsonBody(body) as Record<
+			string,
+			unknown
+		>;
+		if (Object.keys(unknown).length > 0)
+			throw new RangeError(
+				`unknown behaviour setting(s): ${Object.keys(unknown).join(', ')}; known: reply_moves_ticket`,
+			);
+		if (replyMovesTicket !== undefined && typeof replyMovesTicket !== 'boolean')
+			throw new RangeError('reply_moves_ticket must be true or false');
 		if (replyMovesTicket !== undefined) store.replyMovesTicket = replyMovesTicket;
 		return ok({ reply_moves_ticket: store.replyMovesTicket });
 	}
 	const hookMatch = /^\/webhooks\/([^/]+)$/.exec(path);
 	if (hookMatch && method === 'DELETE') {
-		if (!webhooks.remove(hookMatch[1])) throw new ApiError(404, 'not_found', `Webhook '${hookMatch[1]}' was not found.`);
+		if (!webhooks.remove(hookMatch[1]))
+			throw new ApiError(404, 'not_found', `Webhook '${hookMatch[1]}' was not found.`);
 		return { status: 204 };
 	}
-	throw new ApiError(404, 'not_found', `No admin route for ${method} ${url.pathname}. See sandbox/README.md.`);
+	throw new ApiError(
+		404,
+		'not_found',
+		`No admin route for ${method} ${url.pathname}. See sandbox/README.md.`,
+	);
 }
 
 /** Admin bodies are lenient about Content-Type (curl -d sends a form type); empty means {}. */
 function jsonBody(body: RequestBody): unknown {
 	if (body.json === undefined) return {};
-	if (!body.json.ok) throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${body.json.reason}.`);
-	if (typeof body.json.value !== 'object' || body.json.value === null || Array.isArray(body.json.value)) {
+	if (!body.json.ok)
+		throw new ApiError(
+			400,
+			'invalid_json',
+			`The request body is not valid JSON: ${body.json.reason}.`,
+		);
+	if (
+		typeof body.json.value !== 'object' ||
+		body.json.value === null ||
+		Array.isArray(body.json.value)
+	) {
 		throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
 	}
 	return body.json.value;

@@ -39,7 +39,8 @@ export async function routeChaosAdmin(
 	body: () => Record<string, unknown>,
 ): Promise<HttpResponse | undefined> {
 	const { webhooks, driver } = context;
-	const chaosState = (): HttpResponse => ok({ chaos: webhooks.getChaos(), counters: webhooks.getCounters() });
+	const chaosState = (): HttpResponse =>
+		ok({ chaos: webhooks.getChaos(), counters: webhooks.getCounters() });
 
 	if (path === '/webhooks/chaos' && method === 'GET') return chaosState();
 	if (path === '/webhooks/chaos' && method === 'POST') {
@@ -77,14 +78,20 @@ export async function routeChaosAdmin(
 
 function currentDriver(driver: DriverControl): ChangeDriver {
 	const current = driver.current();
-	if (current === undefined) throw new ApiError(404, 'not_found', 'No change driver was started: POST /__sandbox/driver first.');
+	if (current === undefined)
+		throw new ApiError(
+			404,
+			'not_found',
+			'No change driver was started: POST /__sandbox/driver first.',
+		);
 	return current;
 }
 
 function waitMs(query: URLSearchParams): number {
 	const raw = query.get('timeoutMs');
 	if (raw === null) return DEFAULT_WAIT_MS;
-	if (!/^[0-9]+$/.test(raw) || Number(raw) > MAX_WAIT_MS) throw new RangeError(`timeoutMs must be an integer from 0 to ${MAX_WAIT_MS}`);
+	if (!/^[0-9]+$/.test(raw) || Number(raw) > MAX_WAIT_MS)
+		throw new RangeError(`timeoutMs must be an integer from 0 to ${MAX_WAIT_MS}`);
 	return Number(raw);
 }
 

@@ -67,7 +67,11 @@ export async function handleApiRequest(
 	const answer = answerOf(context, request, body, entry);
 	// Processed, and then the answer is lost: a gateway's bare 503, or no answer at all.
 	if (entry.fault === 'processed-drop') return undefined;
-	if (entry.fault === 'processed-503') return withDate(context, { status: 503, body: context.faults.error('processed-503', context.now()).toBody() });
+	if (entry.fault === 'processed-503')
+		return withDate(context, {
+			status: 503,
+			body: context.faults.error('processed-503', context.now()).toBody(),
+		});
 	return withDate(context, answer);
 }
 
@@ -76,18 +80,32 @@ function withDate(context: ApiContext, answer: HttpResponse): HttpResponse {
 	return { ...answer, headers: { date: new Date(context.now()).toUTCString(), ...answer.headers } };
 }
 
-function answerOf(context: ApiContext, request: IncomingMessage, body: RequestBody, entry: RequestLogEntry): HttpResponse {
+function answerOf(
+	context: ApiContext,
+	request: IncomingMessage,
+	body: RequestBody,
+	entry: RequestLogEntry,
+): HttpResponse {
 	try {
 		return reshapeSuccess(route(context, request, body, entry), context.responseShape);
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
 		entry.errorCode = error.code;
 		if (error.status === 401) entry.authError = error.code;
-		return { status: errorStatus(error, context.responseShape), body: error.toBody(), headers: error.headers };
+		return {
+			status: errorStatus(error, context.responseShape),
+			body: error.toBody(),
+			headers: error.headers,
+		};
 	}
 }
 
-function route(context: ApiContext, request: IncomingMessage, body: RequestBody, entry: RequestLogEntry): HttpResponse {
+function route(
+	context: ApiContext,
+	request: IncomingMessage,
+	body: RequestBody,
+	entry: RequestLogEntry,
+): HttpResponse {
 	const method = request.method ?? 'GET';
 	const target = request.url ?? '/';
 	const queryStart = target.indexOf('?');
@@ -95,7 +113,11 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 	const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
 
 	if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-		throw new ApiError(404, 'not_found', `No route for ${method} ${pathname}; API paths start with ${API_PREFIX}.`);
+		throw new ApiError(
+			404,
+			'not_found',
+			`No route for ${method} ${pathname}; API paths start with ${API_PREFIX}.`,
+		);
 	}
 
 	verifyRequestSignature(
@@ -116,7 +138,8 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 	}
 
 	const matched = matchRoute(pathname);
-	if (matched === undefined) throw new ApiError(404, 'not_found', `No route for ${method} ${pathname}.`);
+	if (matched === undefined)
+		throw new ApiError(404, 'not_found', `No route for ${method} ${pathname}.`);
 	const allowed = ALLOWED_METHODS[matched.name];
 	if (!allowed.includes(method)) {
 		throw new ApiError(
@@ -128,27 +151,40 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 		);
 	}
 	if (body.tooLarge) {
-		throw new ApiError(413, 'payload_too_large', `The request body is ${body.size} bytes; at most ${MAX_BODY_BYTES} bytes are accepted.`, {
-			max_bytes: MAX_BODY_BYTES,
-		});
+		throw new ApiError(
+			413,
+			'payload_too_large',
+			`The request body is ${body.size} bytes; at most ${MAX_BODY_BYTES} bytes are accepted.`,
+			{
+				max_bytes: MAX_BODY_BYTES,
+			},
+		);
 	}
 
 	const key = entry.idempotencyKey;
 	const fingerprint = `${target} ${body.sha256}`;
-	const replayed = method === 'POST' ? context.idempotencyKeys?.replay(key, fingerprint) : undefined;
+	const replayed =
+		method === 'POST' ? context.idempotencyKeys?.replay(key, fingerprint) : undefined;
 	if (replayed) return replayed;
-	const created = (answer: HttpResponse): HttpResponse => context.idempotencyKeys?.remember(key, fingerprint, answer) ?? answer;
+	const created = (answer: HttpResponse): HttpResponse =>
+		context.idempotencyKeys?.remember(key, fingerprint, answer) ?? answer;
 
 	const params = parseQueryString(rawQuery);
 	const endpoint = `${method} ${matched.pattern}`;
 	// Only the lists take a query (paging, filters, sort).
-	if (method !== 'GET' || matched.name === 'ticket' || matched.name === 'customer') assertNoQuery(params, endpoint);
+	if (method !== 'GET' || matched.name === 'ticket' || matched.name === 'customer')
+		assertNoQuery(params, endpoint);
 	const { store } = context;
 	const id = matched.id;
 	switch (`${method} ${matched.name}`) {
 		case 'GET tickets': {
 			const query = parseTicketListQuery(params, endpoint);
-			const filters = { status: query.status, priority: query.priority, sortBy: query.sortBy, sort: query.sort };
+			const filters = {
+				status: query.status,
+				priority: query.priority,
+				sortBy: query.sortBy,
+				sort: query.sort,
+			};
 			const canonical = canonicalQuery('/tickets', [
 				['per_page', query.perPage],
 				['sort_by', query.sortBy],
@@ -156,42 +192,76 @@ function route(context: ApiContext, request: IncomingMessage, body: RequestBody,
 				['status', query.status],
 				['priority', query.priority],
 			]);
-			const after = query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
-			return listResponse(context, store.pageTickets(filters, query.perPage, after), query.perPage, canonical);
+			const after =
+				query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
+			return listResponse(
+				context,
+				store.pageTickets(filters, query.perPage, after),
+				query.perPage,
+				canonical,
+			);
 		}
 		case 'POST tickets':
 			return created({ status: 201, body: { data: store.createTicket(jsonBody(request, body)) } });
 		case 'GET ticket':
 		case 'PATCH ticket':
-			return readOrUpdate(method, store.getTicket(id), 'Ticket', id, () => store.updateTicket(id, jsonBody(request, body)));
+			return readOrUpdate(method, store.getTicket(id), 'Ticket', id, () =>
+				store.updateTicket(id, jsonBody(request, body)),
+			);
 		case 'GET replies': {
 			const query = parsePageQuery(params, endpoint);
 			store.assertTicketExists(id);
 			const canonical = canonicalQuery(`/tickets/${id}/replies`, [['per_page', query.perPage]]);
-			const after = query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
-			return listResponse(context, store.pageReplies(id, query.perPage, after), query.perPage, canonical);
+			const after =
+				query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
+			return listResponse(
+				context,
+				store.pageReplies(id, query.perPage, after),
+				query.perPage,
+				canonical,
+			);
 		}
 		case 'POST replies':
 			store.assertTicketExists(id);
-			return created({ status: 201, body: { data: store.createReply(id, jsonBody(request, body)) } });
+			return created({
+				status: 201,
+				body: { data: store.createReply(id, jsonBody(request, body)) },
+			});
 		case 'GET customers': {
 			const query = parsePageQuery(params, endpoint);
 			const canonical = canonicalQuery('/customers', [['per_page', query.perPage]]);
-			const after = query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
-			return listResponse(context, store.pageCustomers(query.perPage, after), query.perPage, canonical);
+			const after =
+				query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
+			return listResponse(
+				context,
+				store.pageCustomers(query.perPage, after),
+				query.perPage,
+				canonical,
+			);
 		}
 		case 'POST customers':
-			return created({ status: 201, body: { data: store.createCustomer(jsonBody(request, body)) } });
+			return created({
+				status: 201,
+				body: { data: store.createCustomer(jsonBody(request, body)) },
+			});
 		case 'GET customer':
 		case 'PATCH customer':
-			return readOrUpdate(method, store.getCustomer(id), 'Customer', id, () => store.updateCustomer(id, jsonBody(request, body)));
+			return readOrUpdate(method, store.getCustomer(id), 'Customer', id, () =>
+				store.updateCustomer(id, jsonBody(request, body)),
+			);
 		default:
 			throw new Error(`unhandled route ${method} ${matched.name}`);
 	}
 }
 
 /** GET or PATCH of one record: an unknown id is a 404 before the body is looked at. */
-function readOrUpdate<T>(method: string, found: T | undefined, resource: string, id: string, update: () => T): HttpResponse {
+function readOrUpdate<T>(
+	method: string,
+	found: T | undefined,
+	resource: string,
+	id: string,
+	update: () => T,
+): HttpResponse {
 	if (found === undefined) throw notFound(resource, id);
 	return { status: 200, body: { data: method === 'PATCH' ? update() : found } };
 }
@@ -211,11 +281,13 @@ function matchRoute(pathname: string): Route | undefined {
 	if (collection === 'tickets') {
 		if (segments.length === 1) return { name: 'tickets', id, pattern: `${API_PREFIX}/tickets` };
 		if (segments.length === 2) return { name: 'ticket', id, pattern: `${API_PREFIX}/tickets/{id}` };
-		if (segments.length === 3 && sub === 'replies') return { name: 'replies', id, pattern: `${API_PREFIX}/tickets/{ticket_id}/replies` };
+		if (segments.length === 3 && sub === 'replies')
+			return { name: 'replies', id, pattern: `${API_PREFIX}/tickets/{ticket_id}/replies` };
 	}
 	if (collection === 'customers') {
 		if (segments.length === 1) return { name: 'customers', id, pattern: `${API_PREFIX}/customers` };
-		if (segments.length === 2) return { name: 'customer', id, pattern: `${API_PREFIX}/customers/{id}` };
+		if (segments.length === 2)
+			return { name: 'customer', id, pattern: `${API_PREFIX}/customers/{id}` };
 	}
 	return undefined;
 }
@@ -228,9 +300,16 @@ function jsonBody(request: IncomingMessage, body: RequestBody): JsonObject {
 			`Request bodies must be sent with Content-Type: application/json; got ${request.headers['content-type'] === undefined ? 'no Content-Type' : `'${request.headers['content-type']}'`}.`,
 		);
 	}
-	if (body.json === undefined) throw new ApiError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
-	if (!body.json.ok) throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${body.json.reason}.`);
-	if (!isJsonObject(body.json.value)) throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
+	if (body.json === undefined)
+		throw new ApiError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
+	if (!body.json.ok)
+		throw new ApiError(
+			400,
+			'invalid_json',
+			`The request body is not valid JSON: ${body.json.reason}.`,
+		);
+	if (!isJsonObject(body.json.value))
+		throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
 	return body.json.value;
 }
 
@@ -238,12 +317,29 @@ function jsonBody(request: IncomingMessage, body: RequestBody): JsonObject {
  * Canonical text of a list query, with defaults filled in: the cursor binding. Two requests
  * that mean the same thing (sort_by=created_at given or defaulted) share cursors.
  */
-function canonicalQuery(endpoint: string, params: Array<[string, string | number | undefined]>): string {
-	const parts = params.filter(([, value]) => value !== undefined).map(([name, value]) => `${name}=${String(value)}`);
+function canonicalQuery(
+	endpoint: string,
+	params: Array<[string, string | number | undefined]>,
+): string {
+	const parts = params
+		.filter(([, value]) => value !== undefined)
+		.map(([name, value]) => `${name}=${String(value)}`);
 	return `${endpoint}?${parts.join('&')}`;
 }
 
-function listResponse<T>(context: ApiContext, page: Page<T>, perPage: number, canonical: string): HttpResponse {
-	const nextCursor = page.hasMore && page.last ? context.cursors.encode(canonical, page.last) : null;
-	return { status: 200, body: { data: page.items, meta: { per_page: perPage, has_more: page.hasMore, next_cursor: nextCursor } } };
+function listResponse<T>(
+	context: ApiContext,
+	page: Page<T>,
+	perPage: number,
+	canonical: string,
+): HttpResponse {
+	const nextCursor =
+		page.hasMore && page.last ? context.cursors.encode(canonical, page.last) : null;
+	return {
+		status: 200,
+		body: {
+			data: page.items,
+			meta: { per_page: perPage, has_more: page.hasMore, next_cursor: nextCursor },
+		},
+	};
 }

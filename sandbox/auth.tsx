@@ -23,7 +23,12 @@ export function hmacSha256Hex(secret: string, message: string): string {
 }
 
 /** The exact string that gets signed, for requests and for webhook deliveries alike. */
-export function signedMessage(timestamp: string, method: string, path: string, bodySha256: string): string {
+export function signedMessage(
+	timestamp: string,
+	method: string,
+	path: string,
+	bodySha256: string,
+): string {
 	return `${timestamp}${method.toUpperCase()}${path}${bodySha256}`;
 }
 
@@ -113,9 +118,14 @@ export function verifyRequestSignature(request: SignedRequest, options: VerifyOp
 			{ signed: signedInputs },
 		);
 	}
-	const expected = hmacSha256Hex(secret, signedMessage(timestamp, request.method, request.path, request.bodySha256));
+	const expected = hmacSha256Hex(
+		secret,
+		signedMessage(timestamp, request.method, request.path, request.bodySha256),
+	);
 	if (!timingSafeEqual(Buffer.from(expected, 'utf8'), Buffer.from(signature, 'utf8'))) {
-		throw unauthorized('invalid_signature', `x-api-signature does not match. ${howToSign}`, { signed: signedInputs });
+		throw unauthorized('invalid_signature', `x-api-signature does not match. ${howToSign}`, {
+			signed: signedInputs,
+		});
 	}
 	return apiKey;
 }

@@ -11,7 +11,13 @@ import type { SandboxStore } from './store';
 import { CancellableTimers } from './timers';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from './validation';
 
-export const CHANGE_KINDS = ['ticket.created', 'ticket.updated', 'reply.created', 'customer.created', 'customer.updated'] as const;
+export const CHANGE_KINDS = [
+	'ticket.created',
+	'ticket.updated',
+	'reply.created',
+	'customer.created',
+	'customer.updated',
+] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeDriverOptions {
@@ -55,7 +61,13 @@ export interface ChangeDriverSummary {
 const DEFAULT_RATE = 10;
 const MAX_RATE = 1000;
 const DEFAULT_HOT_SET = 20;
-const DEFAULT_MIX: Record<ChangeKind, number> = { 'ticket.updated': 40, 'ticket.created': 20, 'reply.created': 20, 'customer.updated': 10, 'customer.created': 10 };
+const DEFAULT_MIX: Record<ChangeKind, number> = {
+	'ticket.updated': 40,
+	'ticket.created': 20,
+	'reply.created': 20,
+	'customer.updated': 10,
+	'customer.created': 10,
+};
 
 export class ChangeDriver {
 	readonly options: ChangeDriverOptions;
@@ -67,7 +79,10 @@ export class ChangeDriver {
 	private readonly hot: string[] = [];
 	private readonly touchedTickets = new Set<string>();
 	private readonly touchedCustomers = new Set<string>();
-	private readonly byKind = Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as Record<ChangeKind, number>;
+	private readonly byKind = Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as Record<
+		ChangeKind,
+		number
+	>;
 	private readonly startedAt = Date.now();
 	private stoppedAt: number | null = null;
 	private stopRequested = false;
@@ -101,7 +116,8 @@ export class ChangeDriver {
 	}
 
 	summary(): ChangeDriverSummary {
-		const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+		const iso = (ms: number | null): string | null =>
+			ms === null ? null : new Date(ms).toISOString();
 		return {
 			running: this.running,
 			options: this.options,
@@ -155,7 +171,12 @@ export class ChangeDriver {
 				case 'ticket.updated': {
 					const id = this.someTicket();
 					if (id === undefined) return this.skip(kind);
-					const field = pick(this.random, ['status', 'priority', 'subject', 'description'] as const);
+					const field = pick(this.random, [
+						'status',
+						'priority',
+						'subject',
+						'description',
+					] as const);
 					const body =
 						field === 'status'
 							? { status: pick(this.random, TICKET_STATUSES) }
@@ -174,14 +195,23 @@ export class ChangeDriver {
 					break;
 				}
 				case 'customer.created': {
-					const customer = this.store.createCustomer({ email: this.newEmail(n), name: `Driver Customer ${n}` });
+					const customer = this.store.createCustomer({
+						email: this.newEmail(n),
+						name: `Driver Customer ${n}`,
+					});
 					this.touchedCustomers.add(customer.id);
 					break;
 				}
 				case 'customer.updated': {
 					if (this.store.customerCount === 0) return this.skip(kind);
-					const id = formatId(ID_PREFIX.customer, 1 + Math.floor(this.random() * this.store.customerCount));
-					this.store.updateCustomer(id, this.random() < 0.8 ? { name: `Driver Rename ${n}` } : { email: this.newEmail(n) });
+					const id = formatId(
+						ID_PREFIX.customer,
+						1 + Math.floor(this.random() * this.store.customerCount),
+					);
+					this.store.updateCustomer(
+						id,
+						this.random() < 0.8 ? { name: `Driver Rename ${n}` } : { email: this.newEmail(n) },
+					);
 					this.touchedCustomers.add(id);
 					break;
 				}
@@ -219,7 +249,9 @@ export class ChangeDriver {
 
 	private anyCustomer(): string | undefined {
 		if (this.store.customerCount === 0) return undefined;
-		return this.store.getCustomer(formatId(ID_PREFIX.customer, 1 + Math.floor(this.random() * this.store.customerCount)))?.email;
+		return this.store.getCustomer(
+			formatId(ID_PREFIX.customer, 1 + Math.floor(this.random() * this.store.customerCount)),
+		)?.email;
 	}
 
 	/** Unique per store: the customer count only grows. */
@@ -230,13 +262,21 @@ export class ChangeDriver {
 
 /** Checks and copies driver options; throws RangeError naming the bad one. */
 export function validateChangeDriverOptions(input: unknown): ChangeDriverOptions {
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new RangeError('driver options must be an object');
-	const { ratePerSecond, count, durationMs, seed, mix, hotSet, ...unknown } = input as Record<string, unknown>;
+	if (typeof input !== 'object' || input === null || Array.isArray(input))
+		throw new RangeError('driver options must be an object');
+	const { ratePerSecond, count, durationMs, seed, mix, hotSet, ...unknown } = input as Record<
+		string,
+		unknown
+	>;
 	const unknownKeys = Object.keys(unknown);
-	if (unknownKeys.length > 0) throw new RangeError(`unknown driver option(s): ${unknownKeys.join(', ')}; known: ratePerSecond, count, durationMs, seed, mix, hotSet`);
+	if (unknownKeys.length > 0)
+		throw new RangeError(
+			`unknown driver option(s): ${unknownKeys.join(', ')}; known: ratePerSecond, count, durationMs, seed, mix, hotSet`,
+		);
 	const options: ChangeDriverOptions = {};
 	if (ratePerSecond !== undefined) {
-		if (typeof ratePerSecond !== 'number' || !(ratePerSecond > 0 && ratePerSecond <= MAX_RATE)) throw new RangeError(`ratePerSecond must be a number above 0 and at most ${MAX_RATE}`);
+		if (typeof ratePerSecond !== 'number' || !(ratePerSecond > 0 && ratePerSecond <= MAX_RATE))
+			throw new RangeError(`ratePerSecond must be a number above 0 and at most ${MAX_RATE}`);
 		options.ratePerSecond = ratePerSecond;
 	}
 	if (count !== undefined) options.count = nonNegativeInteger('count', count);
@@ -247,20 +287,27 @@ export function validateChangeDriverOptions(input: unknown): ChangeDriverOptions
 	}
 	if (hotSet !== undefined) options.hotSet = nonNegativeInteger('hotSet', hotSet);
 	if (mix !== undefined) {
-		if (typeof mix !== 'object' || mix === null || Array.isArray(mix)) throw new RangeError('mix must be an object of change kind -> weight');
+		if (typeof mix !== 'object' || mix === null || Array.isArray(mix))
+			throw new RangeError('mix must be an object of change kind -> weight');
 		const weights: Partial<Record<ChangeKind, number>> = {};
 		for (const [kind, weight] of Object.entries(mix)) {
-			if (!(CHANGE_KINDS as readonly string[]).includes(kind)) throw new RangeError(`unknown change kind in mix: ${kind}; known: ${CHANGE_KINDS.join(', ')}`);
-			if (typeof weight !== 'number' || !(weight >= 0) || !Number.isFinite(weight)) throw new RangeError(`mix weight of ${kind} must be a non-negative number`);
+			if (!(CHANGE_KINDS as readonly string[]).includes(kind))
+				throw new RangeError(
+					`unknown change kind in mix: ${kind}; known: ${CHANGE_KINDS.join(', ')}`,
+				);
+			if (typeof weight !== 'number' || !(weight >= 0) || !Number.isFinite(weight))
+				throw new RangeError(`mix weight of ${kind} must be a non-negative number`);
 			weights[kind as ChangeKind] = weight;
 		}
-		if (!CHANGE_KINDS.some((k) => (weights[k] ?? DEFAULT_MIX[k]) > 0)) throw new RangeError('mix must leave at least one change kind with a weight above 0');
+		if (!CHANGE_KINDS.some((k) => (weights[k] ?? DEFAULT_MIX[k]) > 0))
+			throw new RangeError('mix must leave at least one change kind with a weight above 0');
 		options.mix = weights;
 	}
 	return options;
 }
 
 function nonNegativeInteger(name: string, value: unknown): number {
-	if (!Number.isSafeInteger(value) || (value as number) < 0) throw new RangeError(`${name} must be a non-negative integer`);
+	if (!Number.isSafeInteger(value) || (value as number) < 0)
+		throw new RangeError(`${name} must be a non-negative integer`);
 	return value as number;
 }

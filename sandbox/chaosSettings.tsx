@@ -7,12 +7,19 @@
 export type Milliseconds = number | [number, number];
 
 export function probability(name: string, value: unknown): number {
-	if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new RangeError(`${name} must be a number between 0 and 1`);
+	if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+		throw new RangeError(`${name} must be a number between 0 and 1`);
 	return value;
 }
 
 export function milliseconds(name: string, value: unknown): Milliseconds {
-	if (Array.isArray(value) && value.length === 2 && value.every(isNonNegativeInteger) && value[0] <= value[1]) return [value[0], value[1]];
+	if (
+		Array.isArray(value) &&
+		value.length === 2 &&
+		value.every(isNonNegativeInteger) &&
+		value[0] <= value[1]
+	)
+		return [value[0], value[1]];
 	if (isNonNegativeInteger(value)) return value;
 	throw new RangeError(`${name} must be a non-negative integer or [min, max] with min <= max`);
 }

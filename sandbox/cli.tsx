@@ -78,7 +78,8 @@ function parseArguments(argv: string[]): CliOptions | 'help' {
 				sandbox.webhookChaos = validateWebhookChaos(JSON.parse(value) as unknown);
 				break;
 			case '--idempotency-keys':
-				if (value !== 'on' && value !== 'off') throw new Error(`${flag} must be on or off, got '${value}'`);
+				if (value !== 'on' && value !== 'off')
+					throw new Error(`${flag} must be on or off, got '${value}'`);
 				sandbox.idempotencyKeys = value === 'on';
 				break;
 			case '--driver':
@@ -92,7 +93,8 @@ function parseArguments(argv: string[]): CliOptions | 'help' {
 }
 
 function integer(flag: string, value: string): number {
-	if (!/^[0-9]+$/.test(value)) throw new Error(`${flag} must be a non-negative integer, got '${value}'`);
+	if (!/^[0-9]+$/.test(value))
+		throw new Error(`${flag} must be a non-negative integer, got '${value}'`);
 	return Number(value);
 }
 
@@ -114,7 +116,8 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox(options.sandbox);
 	if (options.faults !== undefined) sandbox.setFaults(validateFaultOptions(options.faults));
 	for (const url of options.webhooks) sandbox.addWebhook({ url });
-	if (options.driver !== undefined) sandbox.startDriver(validateChangeDriverOptions(options.driver));
+	if (options.driver !== undefined)
+		sandbox.startDriver(validateChangeDriverOptions(options.driver));
 	// Before the banner: whoever waits for it may stop the sandbox at once.
 	const shutdown = (signal: string): void => {
 		console.log(`\n${signal}: stopping sandbox`);

@@ -30,19 +30,27 @@ export class CursorCodec {
 	constructor(private readonly key: Buffer = randomBytes(32)) {}
 
 	encode(query: string, position: KeysetPosition): string {
-		const payload: CursorPayload = { v: CURSOR_VERSION, q: query, k: position.key, s: position.seq };
+		const payload: CursorPayload = {
+			v: CURSOR_VERSION,
+			q: query,
+			k: position.key,
+			s: position.seq,
+		};
 		const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
 		return Buffer.concat([bytes, this.mac(bytes)]).toString('base64url');
 	}
 
 	/** Returns the position after which the next page starts, or throws a 400 ApiError. */
 	decode(cursor: string, query: string): KeysetPosition {
-		if (cursor === '') throw invalidCursor('The cursor parameter is empty; omit it to get the first page.');
-		if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
+		if (cursor === '')
+			throw invalidCursor('The cursor parameter is empty; omit it to get the first page.');
+		if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor))
+			throw invalidCursor();
 		const raw = Buffer.from(cursor, 'base64url');
 		if (raw.length <= MAC_BYTES) throw invalidCursor();
 		const bytes = raw.subarray(0, raw.length - MAC_BYTES);
-		if (!timingSafeEqual(raw.subarray(raw.length - MAC_BYTES), this.mac(bytes))) throw invalidCursor();
+		if (!timingSafeEqual(raw.subarray(raw.length - MAC_BYTES), this.mac(bytes)))
+			throw invalidCursor();
 
 		const payload = parsePayload(bytes);
 		if (payload === undefined) throw invalidCursor();
@@ -74,7 +82,13 @@ function parsePayload(bytes: Buffer): CursorPayload | undefined {
 		const value: unknown = JSON.parse(bytes.toString('utf8'));
 		if (typeof value !== 'object' || value === null) return undefined;
 		const { v, q, k, s } = value as Record<string, unknown>;
-		if (v !== CURSOR_VERSION || typeof q !== 'string' || !Number.isFinite(k) || !Number.isSafeInteger(s)) return undefined;
+		if (
+			v !== CURSOR_VERSION ||
+			typeof q !== 'string' ||
+			!Number.isFinite(k) ||
+			!Number.isSafeInteger(s)
+		)
+			return undefined;
 		return { v, q, k: k as number, s: s as number };
 	} catch {
 		return undefined;

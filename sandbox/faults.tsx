@@ -13,7 +13,13 @@
  * client cannot tell whether the record exists. A 503 without Retry-After can also be a refusal
  * (`rate503Bare`): from the client's side the two look the same.
  */
-import { drawMilliseconds, isNonNegativeInteger, milliseconds, probability, seedSetting } from './chaosSettings';
+import {
+	drawMilliseconds,
+	isNonNegativeInteger,
+	milliseconds,
+	probability,
+	seedSetting,
+} from './chaosSettings';
 import { ApiError } from './errors';
 import { createRandom, type Random } from './prng';
 
@@ -23,10 +29,18 @@ import { createRandom, type Random } from './prng';
  * `processed-drop`: processed, then the connection is dropped without an answer.
  */
 export type InjectedFault = 429 | 503 | '503-bare' | 'processed-503' | 'processed-drop';
-const FAULT_KINDS: readonly InjectedFault[] = [429, 503, '503-bare', 'processed-503', 'processed-drop'];
+const FAULT_KINDS: readonly InjectedFault[] = [
+	429,
+	503,
+	'503-bare',
+	'processed-503',
+	'processed-drop',
+];
 
 /** Faults that let the request be processed first: only the answer is lost. */
-export function isProcessedFault(fault: InjectedFault | undefined): fault is 'processed-503' | 'processed-drop' {
+export function isProcessedFault(
+	fault: InjectedFault | undefined,
+): fault is 'processed-503' | 'processed-drop' {
 	return fault === 'processed-503' || fault === 'processed-drop';
 }
 
@@ -94,7 +108,10 @@ export class FaultInjector {
 		const limit = this.options.rateLimit;
 		if (!limit) return undefined;
 		const now = this.clock();
-		this.tokens = Math.min(burstOf(limit), this.tokens + ((now - this.tokensAt) * limit.perSecond) / 1000);
+		this.tokens = Math.min(
+			burstOf(limit),
+			this.tokens + ((now - this.tokensAt) * limit.perSecond) / 1000,
+		);
 		this.tokensAt = now;
 		if (this.tokens >= 1) {
 			this.tokens -= 1;
@@ -162,8 +179,20 @@ export class FaultInjector {
 		const details = { retry_after: retryAfter };
 		const wait = /^\d+$/.test(retryAfter) ? `${retryAfter} seconds` : retryAfter;
 		return fault === 429
-			? new ApiError(429, 'rate_limited', `Too many requests; nothing was processed. Retry after ${wait}.`, details, headers)
-			: new ApiError(503, 'unavailable', `The service is temporarily unavailable; nothing was processed. Retry after ${wait}.`, details, headers);
+			? new ApiError(
+					429,
+					'rate_limited',
+					`Too many requests; nothing was processed. Retry after ${wait}.`,
+					details,
+					headers,
+				)
+			: new ApiError(
+					503,
+					'unavailable',
+					`The service is temporarily unavailable; nothing was processed. Retry after ${wait}.`,
+					details,
+					headers,
+				);
 	}
 
 	private retryAfterHeader(nowMs: number): string {
@@ -175,31 +204,58 @@ export class FaultInjector {
 }
 
 export function validateFaultOptions(input: unknown): FaultOptions {
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new RangeError('faults must be an object');
-	const { rate429, rate503, rate503Bare, rateProcessed503, rateProcessedDrop, latencyMs, retryAfter, seed, next, rateLimit, ...unknown } = input as Record<
-		string,
-		unknown
-	>;
+	if (typeof input !== 'object' || input === null || Array.isArray(input))
+		throw new RangeError('faults must be an object');
+	const {
+		rate429,
+		rate503,
+		rate503Bare,
+		rateProcessed503,
+		rateProcessedDrop,
+		latencyMs,
+		retryAfter,
+		seed,
+		next,
+		rateLimit,
+		...unknown
+	} = input as Record<string, unknown>;
 	const unknownKeys = Object.keys(unknown);
-	if (unknownKeys.length > 0) throw new RangeError(`unknown fault option(s): ${unknownKeys.join(', ')}`);
+	if (unknownKeys.length > 0)
+		throw new RangeError(`unknown fault option(s): ${unknownKeys.join(', ')}`);
 	const options: FaultOptions = {};
 	if (rate429 !== undefined) options.rate429 = probability('rate429', rate429);
 	if (rate503 !== undefined) options.rate503 = probability('rate503', rate503);
 	if (rate503Bare !== undefined) options.rate503Bare = probability('rate503Bare', rate503Bare);
-	if (rateProcessed503 !== undefined) options.rateProcessed503 = probability('rateProcessed503', rateProcessed503);
-	if (rateProcessedDrop !== undefined) options.rateProcessedDrop = probability('rateProcessedDrop', rateProcessedDrop);
-	const total = (options.rate429 ?? 0) + (options.rate503 ?? 0) + (options.rate503Bare ?? 0) + (options.rateProcessed503 ?? 0) + (options.rateProcessedDrop ?? 0);
+	if (rateProcessed503 !== undefined)
+		options.rateProcessed503 = probability('rateProcessed503', rateProcessed503);
+	if (rateProcessedDrop !== undefined)
+		options.rateProcessedDrop = probability('rateProcessedDrop', rateProcessedDrop);
+	const total =
+		(options.rate429 ?? 0) +
+		(options.rate503 ?? 0) +
+		(options.rate503Bare ?? 0) +
+		(options.rateProcessed503 ?? 0) +
+		(options.rateProcessedDrop ?? 0);
 	// A little room for floating-point sums such as 0.1 + 0.2.
-	if (total > 1 + 1e-9) throw new RangeError('rate429 + rate503 + rate503Bare + rateProcessed503 + rateProcessedDrop must not exceed 1');
+	if (total > 1 + 1e-9)
+		throw new RangeError(
+			'rate429 + rate503 + rate503Bare + rateProcessed503 + rateProcessedDrop must not exceed 1',
+		);
 	if (latencyMs !== undefined) options.latencyMs = milliseconds('latencyMs', latencyMs);
 	if (retryAfter !== undefined) {
-		if (retryAfter !== 'http-date' && !isNonNegativeInteger(retryAfter)) throw new RangeError("retryAfter must be a non-negative integer (seconds) or 'http-date'");
+		if (retryAfter !== 'http-date' && !isNonNegativeInteger(retryAfter))
+			throw new RangeError("retryAfter must be a non-negative integer (seconds) or 'http-date'");
 		options.retryAfter = retryAfter;
 	}
 	if (seed !== undefined) options.seed = seedSetting(seed);
 	if (next !== undefined) {
-		if (!Array.isArray(next) || !next.every((f): f is InjectedFault => FAULT_KINDS.includes(f as InjectedFault)))
-			throw new RangeError("next must be an array of 429, 503, '503-bare', 'processed-503' and 'processed-drop'");
+		if (
+			!Array.isArray(next) ||
+			!next.every((f): f is InjectedFault => FAULT_KINDS.includes(f as InjectedFault))
+		)
+			throw new RangeError(
+				"next must be an array of 429, 503, '503-bare', 'processed-503' and 'processed-drop'",
+			);
 		options.next = [...next];
 	}
 	if (rateLimit !== undefined) options.rateLimit = validateRateLimit(rateLimit);
@@ -207,12 +263,19 @@ export function validateFaultOptions(input: unknown): FaultOptions {
 }
 
 function validateRateLimit(input: unknown): RateLimit {
-	const { perSecond, burst, retryAfter, ...unknown } = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-	if (Object.keys(unknown).length > 0) throw new RangeError(`unknown rateLimit option(s): ${Object.keys(unknown).join(', ')}`);
-	if (typeof perSecond !== 'number' || !(perSecond > 0) || !Number.isFinite(perSecond)) throw new RangeError('rateLimit.perSecond must be a positive number');
-	if (burst !== undefined && !(Number.isSafeInteger(burst) && (burst as number) >= 1)) throw new RangeError('rateLimit.burst must be a whole number of at least 1');
+	const { perSecond, burst, retryAfter, ...unknown } = (
+		typeof input === 'object' && input !== null ? input : {}
+	) as Record<string, unknown>;
+	if (Object.keys(unknown).length > 0)
+		throw new RangeError(`unknown rateLimit option(s): ${Object.keys(unknown).join(', ')}`);
+	if (typeof perSecond !== 'number' || !(perSecond > 0) || !Number.isFinite(perSecond))
+		throw new RangeError('rateLimit.perSecond must be a positive number');
+	if (burst !== undefined && !(Number.isSafeInteger(burst) && (burst as number) >= 1))
+		throw new RangeError('rateLimit.burst must be a whole number of at least 1');
 	if (retryAfter !== undefined && retryAfter !== 'http-date' && !isNonNegativeInteger(retryAfter))
-		throw new RangeError("rateLimit.retryAfter must be a non-negative integer (seconds) or 'http-date'");
+		throw new RangeError(
+			"rateLimit.retryAfter must be a non-negative integer (seconds) or 'http-date'",
+		);
 	return {
 		perSecond,
 		...(burst === undefined ? {} : { burst: burst as number }),

@@ -27,7 +27,10 @@ export interface HttpResponse {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export async function readRequestBody(request: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<RequestBody> {
+export async function readRequestBody(
+	request: IncomingMessage,
+	limit: number = MAX_BODY_BYTES,
+): Promise<RequestBody> {
 	const hash = createHash('sha256');
 	let chunks: Buffer[] = [];
 	let size = 0;
@@ -40,7 +43,13 @@ export async function readRequestBody(request: IncomingMessage, limit: number = 
 	}
 	const tooLarge = size > limit;
 	const bytes = tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks, size);
-	return { bytes, size, sha256: hash.digest('hex'), tooLarge, json: size > 0 && !tooLarge ? parseJson(bytes) : undefined };
+	return {
+		bytes,
+		size,
+		sha256: hash.digest('hex'),
+		tooLarge,
+		json: size > 0 && !tooLarge ? parseJson(bytes) : undefined,
+	};
 }
 
 function parseJson(bytes: Buffer): ParsedJson {

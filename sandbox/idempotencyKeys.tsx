@@ -12,7 +12,11 @@ export class IdempotencyKeys {
 	replay(key: string | undefined, request: string): HttpResponse | undefined {
 		const earlier = key === undefined ? undefined : this.answers.get(key);
 		if (earlier && earlier.request !== request) {
-			throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was sent before with another request; use a new key for a new request.');
+			throw new ApiError(
+				422,
+				'idempotency_key_reused',
+				'This Idempotency-Key was sent before with another request; use a new key for a new request.',
+			);
 		}
 		return earlier?.answer;
 	}

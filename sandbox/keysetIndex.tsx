@@ -67,7 +67,8 @@ export class KeysetIndex<T extends { readonly seq: number }> {
 	 */
 	remove(item: T, key: number = this.keyOf(item)): void {
 		const index = this.lowerBound(key, item.seq);
-		if (this.items[index] !== item) throw new Error(`KeysetIndex: item seq ${item.seq} is not indexed under key ${key}`);
+		if (this.items[index] !== item)
+			throw new Error(`KeysetIndex: item seq ${item.seq} is not indexed under key ${key}`);
 		this.items.splice(index, 1);
 	}
 

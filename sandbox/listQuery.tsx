@@ -32,7 +32,8 @@ export interface TicketListQuery extends PageQuery {
 export function parseQueryString(rawQuery: string): Map<string, string> {
 	const params = new Map<string, string>();
 	for (const [name, value] of new URLSearchParams(rawQuery)) {
-		if (params.has(name)) throw invalidParameter(name, `Query parameter '${name}' is repeated; send it once.`);
+		if (params.has(name))
+			throw invalidParameter(name, `Query parameter '${name}' is repeated; send it once.`);
 		params.set(name, value);
 	}
 	return params;
@@ -43,7 +44,10 @@ export function assertNoQuery(params: Map<string, string>, endpoint: string): vo
 	assertKnown(params, [], endpoint);
 }
 
-export function parseTicketListQuery(params: Map<string, string>, endpoint: string): TicketListQuery {
+export function parseTicketListQuery(
+	params: Map<string, string>,
+	endpoint: string,
+): TicketListQuery {
 	assertKnown(params, TICKET_LIST_PARAMETERS, endpoint);
 	return {
 		...parsePagination(params),
@@ -66,27 +70,45 @@ function parsePagination(params: Map<string, string>): PageQuery {
 	if (raw !== undefined) {
 		perPage = /^[0-9]{1,4}$/.test(raw) ? Number(raw) : NaN;
 		if (!(perPage >= 1 && perPage <= MAX_PER_PAGE)) {
-			throw invalidParameter('per_page', `per_page must be an integer from 1 to ${MAX_PER_PAGE}; got '${truncate(raw)}'.`);
+			throw invalidParameter(
+				'per_page',
+				`per_page must be an integer from 1 to ${MAX_PER_PAGE}; got '${truncate(raw)}'.`,
+			);
 		}
 	}
 	const cursor = params.get('cursor');
 	return cursor === undefined ? { perPage } : { perPage, cursor };
 }
 
-function assertKnown(params: Map<string, string>, allowed: readonly string[], endpoint: string): void {
+function assertKnown(
+	params: Map<string, string>,
+	allowed: readonly string[],
+	endpoint: string,
+): void {
 	for (const name of params.keys()) {
 		if (!allowed.includes(name)) {
-			const accepted = allowed.length > 0 ? `accepted: ${allowed.join(', ')}` : 'it accepts no query parameters';
-			throw invalidParameter(name, `Unknown query parameter '${truncate(name)}' for ${endpoint}; ${accepted}.`);
+			const accepted =
+				allowed.length > 0 ? `accepted: ${allowed.join(', ')}` : 'it accepts no query parameters';
+			throw invalidParameter(
+				name,
+				`Unknown query parameter '${truncate(name)}' for ${endpoint}; ${accepted}.`,
+			);
 		}
 	}
 }
 
-function optionalChoice<T extends string>(params: Map<string, string>, name: string, allowed: readonly T[]): T | undefined {
+function optionalChoice<T extends string>(
+	params: Map<string, string>,
+	name: string,
+	allowed: readonly T[],
+): T | undefined {
 	const value = params.get(name);
 	if (value === undefined) return undefined;
 	if (!(allowed as readonly string[]).includes(value)) {
-		throw invalidParameter(name, `${name} must be one of ${allowed.join(', ')}; got '${truncate(value)}'.`);
+		throw invalidParameter(
+			name,
+			`${name} must be one of ${allowed.join(', ')}; got '${truncate(value)}'.`,
+		);
 	}
 	return value as T;
 }

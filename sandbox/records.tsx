@@ -111,7 +111,11 @@ export function renderTicket(record: TicketRecord): Ticket {
 		description: record.description,
 		priority: record.priority,
 		status: record.status,
-		customer: { id: formatId(ID_PREFIX.customer, customer.seq), email: customer.email, name: customer.name },
+		customer: {
+			id: formatId(ID_PREFIX.customer, customer.seq),
+			email: customer.email,
+			name: customer.name,
+		},
 		created_at: isoTimestamp(record.createdAt),
 		updated_at: isoTimestamp(record.updatedAt),
 		...record.custom,

@@ -51,7 +51,10 @@ export class RequestLog {
 			method,
 			path,
 			pathname: queryStart === -1 ? path : path.slice(0, queryStart),
-			query: queryStart === -1 ? {} : Object.fromEntries(new URLSearchParams(path.slice(queryStart + 1))),
+			query:
+				queryStart === -1
+					? {}
+					: Object.fromEntries(new URLSearchParams(path.slice(queryStart + 1))),
 			status: 0,
 			startedAt: Date.now(),
 			durationMs: 0,
@@ -81,7 +84,8 @@ export class RequestLog {
 }
 
 function matchesFilter(entry: RequestLogEntry, filter: CallFilter): boolean {
-	if (filter.method !== undefined && entry.method.toUpperCase() !== filter.method.toUpperCase()) return false;
+	if (filter.method !== undefined && entry.method.toUpperCase() !== filter.method.toUpperCase())
+		return false;
 	if (filter.status !== undefined && entry.status !== filter.status) return false;
 	if (filter.pathname !== undefined) {
 		if (typeof filter.pathname === 'string') return entry.pathname === filter.pathname;

@@ -32,18 +32,27 @@ export function checkResponseShape(shape: ResponseShape): ResponseShape {
 	if (shape.single !== undefined && !SINGLE_SHAPES.includes(shape.single)) {
 		throw new RangeError(`single must be one of ${SINGLE_SHAPES.join(', ')}`);
 	}
-	if (shape.hasMoreWithoutCursor !== undefined && !LOST_CURSORS.includes(shape.hasMoreWithoutCursor)) {
+	if (
+		shape.hasMoreWithoutCursor !== undefined &&
+		!LOST_CURSORS.includes(shape.hasMoreWithoutCursor)
+	) {
 		throw new RangeError(`hasMoreWithoutCursor must be one of ${LOST_CURSORS.join(', ')}`);
 	}
-	if (shape.rejectedCursorStatus !== undefined && !REJECTED_CURSOR_STATUSES.includes(shape.rejectedCursorStatus)) {
-		throw new RangeError(`rejectedCursorStatus must be one of ${REJECTED_CURSOR_STATUSES.join(', ')}`);
+	if (
+		shape.rejectedCursorStatus !== undefined &&
+		!REJECTED_CURSOR_STATUSES.includes(shape.rejectedCursorStatus)
+	) {
+		throw new RangeError(
+			`rejectedCursorStatus must be one of ${REJECTED_CURSOR_STATUSES.join(', ')}`,
+		);
 	}
 	return { ...shape };
 }
 
 export function reshapeSuccess(result: HttpResponse, shape: ResponseShape): HttpResponse {
 	if (result.status < 200 || result.status > 299) return result;
-	const body = (result.body as { data?: unknown; meta?: Record<string, unknown> } | undefined) ?? {};
+	const body =
+		(result.body as { data?: unknown; meta?: Record<string, unknown> } | undefined) ?? {};
 	if (body.meta !== undefined || Array.isArray(body.data)) {
 		if (!body.meta) return result;
 		return { ...result, body: { ...body, meta: reshapeMeta(body.meta, shape) } };
@@ -65,5 +74,7 @@ function reshapeMeta(meta: Record<string, unknown>, shape: ResponseShape): Recor
 
 /** The status a failure is answered with: `rejectedCursorStatus` for a rejected cursor. */
 export function errorStatus(error: ApiError, shape: ResponseShape): number {
-	return shape.rejectedCursorStatus !== undefined && CURSOR_ERROR_CODES.includes(error.code) ? shape.rejectedCursorStatus : error.status;
+	return shape.rejectedCursorStatus !== undefined && CURSOR_ERROR_CODES.includes(error.code)
+		? shape.rejectedCursorStatus
+		: error.status;
 }

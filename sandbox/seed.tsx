@@ -56,8 +56,26 @@ const REPLY_BODIES = [
 	'Fixed in the latest release ✓',
 ] as const;
 
-const CUSTOMER_NAMES = ['Zoë Ünïcødé', '山田 太郎', 'أحمد مرحبا', 'José Müller', 'Ørjan Ærø', 'Иван Иванов', 'Anna Smith', 'Chloé 🎉 Martin'] as const;
-const EMAIL_LOCAL_PARTS = ['zoe', 'taro', 'ahmad', 'jose', 'orjan', 'ivan', 'anna', 'chloe'] as const;
+const CUSTOMER_NAMES = [
+	'Zoë Ünïcødé',
+	'山田 太郎',
+	'أحمد مرحبا',
+	'José Müller',
+	'Ørjan Ærø',
+	'Иван Иванов',
+	'Anna Smith',
+	'Chloé 🎉 Martin',
+] as const;
+const EMAIL_LOCAL_PARTS = [
+	'zoe',
+	'taro',
+	'ahmad',
+	'jose',
+	'orjan',
+	'ivan',
+	'anna',
+	'chloe',
+] as const;
 
 const TAG_SETS: ReadonlyArray<readonly string[]> = [
 	Object.freeze(['billing']),
@@ -66,8 +84,19 @@ const TAG_SETS: ReadonlyArray<readonly string[]> = [
 	Object.freeze([]),
 ];
 
-const PRIORITIES = [['low', 2], ['normal', 5], ['high', 2], ['urgent', 1]] as const;
-const STATUSES = [['open', 4], ['pending', 2], ['on_hold', 1], ['solved', 2], ['closed', 1]] as const;
+const PRIORITIES = [
+	['low', 2],
+	['normal', 5],
+	['high', 2],
+	['urgent', 1],
+] as const;
+const STATUSES = [
+	['open', 4],
+	['pending', 2],
+	['on_hold', 1],
+	['solved', 2],
+	['closed', 1],
+] as const;
 
 export interface SeedSummary {
 	tickets: number;
@@ -75,9 +104,19 @@ export interface SeedSummary {
 	replies: number;
 }
 
-export function seedStore(store: SandboxStore, ticketCount: number, randomSeed: number, nowMs: number): SeedSummary {
-	if (!Number.isSafeInteger(ticketCount) || ticketCount < 0) throw new RangeError(`seed must be a non-negative integer, got ${ticketCount}`);
-	const before = { tickets: store.ticketCount, customers: store.customerCount, replies: store.replyCount };
+export function seedStore(
+	store: SandboxStore,
+	ticketCount: number,
+	randomSeed: number,
+	nowMs: number,
+): SeedSummary {
+	if (!Number.isSafeInteger(ticketCount) || ticketCount < 0)
+		throw new RangeError(`seed must be a non-negative integer, got ${ticketCount}`);
+	const before = {
+		tickets: store.ticketCount,
+		customers: store.customerCount,
+		replies: store.replyCount,
+	};
 	if (ticketCount === 0) return { tickets: 0, customers: 0, replies: 0 };
 
 	const random = createRandom(randomSeed);
@@ -89,8 +128,14 @@ export function seedStore(store: SandboxStore, ticketCount: number, randomSeed: 
 		const customerCount = Math.max(1, Math.floor(ticketCount / 5));
 		const customers: CustomerRecord[] = [];
 		for (let i = 0; i < customerCount; i++) {
-			const createdAt = firstTicketAt - CUSTOMER_SPAN_MS + Math.floor(((i + random()) * CUSTOMER_SPAN_MS) / customerCount);
-			const custom: JsonObject | undefined = i % 4 === 0 ? { plan: pick(random, ['free', 'pro', 'enterprise']), phone: '+49 30 1234567' } : undefined;
+			const createdAt =
+				firstTicketAt -
+				CUSTOMER_SPAN_MS +
+				Math.floor(((i + random()) * CUSTOMER_SPAN_MS) / customerCount);
+			const custom: JsonObject | undefined =
+				i % 4 === 0
+					? { plan: pick(random, ['free', 'pro', 'enterprise']), phone: '+49 30 1234567' }
+					: undefined;
 			customers.push(
 				store.insertSeedCustomer({
 					email: `${EMAIL_LOCAL_PARTS[i % EMAIL_LOCAL_PARTS.length]}.${before.customers + i + 1}@example.com`,
@@ -106,9 +151,11 @@ export function seedStore(store: SandboxStore, ticketCount: number, randomSeed: 
 		for (let i = 0; i < ticketCount; i++) {
 			// Each slot [i*step, (i+0.5)*step) keeps created_at non-decreasing in sequence order;
 			// tickets 10k, 10k+1 and 10k+2 share the exact same millisecond.
-			if (i % 10 === 0 || i % 10 > 2) sharedCreatedAt = Math.floor(firstTicketAt + i * step + random() * step * 0.5);
+			if (i % 10 === 0 || i % 10 > 2)
+				sharedCreatedAt = Math.floor(firstTicketAt + i * step + random() * step * 0.5);
 			const createdAt = sharedCreatedAt;
-			const updatedAt = random() < 0.3 ? createdAt + Math.floor(random() * (lastTicketAt - createdAt)) : createdAt;
+			const updatedAt =
+				random() < 0.3 ? createdAt + Math.floor(random() * (lastTicketAt - createdAt)) : createdAt;
 			const ticket = store.insertSeedTicket({
 				subject: pick(random, SUBJECTS),
 				description: pick(random, DESCRIPTIONS),

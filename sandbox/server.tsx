@@ -102,7 +102,10 @@ export interface Sandbox {
 }
 
 /** See Sandbox.setAnswerGate; `answer` is the response about to be sent (body before timestamp formatting). */
-export type AnswerGate = (entry: RequestLogEntry, answer: HttpResponse) => Promise<void> | undefined;
+export type AnswerGate = (
+	entry: RequestLogEntry,
+	answer: HttpResponse,
+) => Promise<void> | undefined;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const now = options.now ?? Date.now;
@@ -116,7 +119,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const timers = new CancellableTimers();
 	const faults = new FaultInjector();
 	const log = new RequestLog();
-	const webhooks = new WebhookDispatcher({ apiKey, defaultSecret: apiSecret, now, timers, chaos: options.webhookChaos });
+	const webhooks = new WebhookDispatcher({
+		apiKey,
+		defaultSecret: apiSecret,
+		now,
+		timers,
+		chaos: options.webhookChaos,
+	});
 	store.onEvent((event, data) => webhooks.emit(event, data));
 	let driver: ChangeDriver | undefined;
 	const driverControl: DriverControl = {
@@ -145,7 +154,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		...(options.idempotencyKeys ? { idempotencyKeys: new IdempotencyKeys() } : {}),
 	};
 
-	const handle = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
+	const handle = async (
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+	): Promise<void> => {
 		const method = request.method ?? 'GET';
 		const target = request.url ?? '/';
 		const admin = isAdminPath(target);
@@ -153,7 +165,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		try {
 			const body = await readRequestBody(request);
 			if (admin) {
-				writeResponse(response, await handleAdminRequest({ store, log, faults, webhooks, driver: driverControl, baseUrl, apiKey }, method, target, body));
+				writeResponse(
+					response,
+					await handleAdminRequest(
+						{ store, log, faults, webhooks, driver: driverControl, baseUrl, apiKey },
+						method,
+						target,
+						body,
+					),
+				);
 				return;
 			}
 			if (entry === undefined) return;
@@ -179,7 +199,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			}
 			console.error('sandbox: unexpected error', error);
 			const message = error instanceof Error ? error.message : String(error);
-			writeResponse(response, { status: 500, body: { error: { code: 'internal_error', message: `Sandbox internal error: ${message}` } } });
+			writeResponse(response, {
+				status: 500,
+				body: { error: { code: 'internal_error', message: `Sandbox internal error: ${message}` } },
+			});
 			if (entry) log.finish(entry, 500);
 		}
 	};

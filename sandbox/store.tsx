@@ -32,7 +32,13 @@ import {
 	validateTicketUpdate,
 } from './validation';
 
-export const STORE_EVENTS = ['ticket.created', 'ticket.updated', 'reply.created', 'customer.created', 'customer.updated'] as const;
+export const STORE_EVENTS = [
+	'ticket.created',
+	'ticket.updated',
+	'reply.created',
+	'customer.created',
+	'customer.updated',
+] as const;
 export type StoreEventName = (typeof STORE_EVENTS)[number];
 export type StoreListener = (event: StoreEventName, data: Ticket | Reply | Customer) => void;
 
@@ -161,9 +167,16 @@ export class SandboxStore {
 	}
 
 	pageTickets(requested: TicketListOptions, limit: number, after?: KeysetPosition): Page<Ticket> {
-		const options = this.listQuirks.ignoreSortBy ? { ...requested, sortBy: undefined, sort: undefined } : requested;
+		const options = this.listQuirks.ignoreSortBy
+			? { ...requested, sortBy: undefined, sort: undefined }
+			: requested;
 		const index = this.ticketIndex(options.sortBy ?? 'created_at');
-		const page = index.page({ order: options.sort ?? 'desc', limit, after, matches: ticketFilter(options) });
+		const page = index.page({
+			order: options.sort ?? 'desc',
+			limit,
+			after,
+			matches: ticketFilter(options),
+		});
 		return toPage(page.items, page.hasMore, index, renderTicket);
 	}
 
@@ -177,7 +190,11 @@ export class SandboxStore {
 		const ticket = this.requireTicket(ticketId);
 		const index = this.repliesByTicket.get(ticket);
 		if (index === undefined) return { items: [], hasMore: false };
-		const page = index.page({ order: this.listQuirks.repliesOldestFirst ? 'asc' : 'desc', limit, after });
+		const page = index.page({
+			order: this.listQuirks.repliesOldestFirst ? 'asc' : 'desc',
+			limit,
+			after,
+		});
 		return toPage(page.items, page.hasMore, index, renderReply);
 	}
 
@@ -213,7 +230,8 @@ export class SandboxStore {
 		const record = this.requireTicket(id);
 		const input = validateTicketUpdate(requireObject(body));
 		const now = this.nowMs();
-		if (input.customer !== undefined) record.customer = this.findOrCreateCustomer(input.customer, now);
+		if (input.customer !== undefined)
+			record.customer = this.findOrCreateCustomer(input.customer, now);
 		if (input.subject !== undefined) record.subject = input.subject;
 		if (input.description !== undefined) record.description = input.description;
 		if (input.priority !== undefined) record.priority = input.priority;
@@ -227,7 +245,11 @@ export class SandboxStore {
 		const ticket = this.requireTicket(ticketId);
 		const input = validateReplyCreate(requireObject(body));
 		const now = this.nowMs();
-		const record = this.addReply(ticket, { body: input.body, createdAt: now, custom: nonEmpty(input.custom) });
+		const record = this.addReply(ticket, {
+			body: input.body,
+			createdAt: now,
+			custom: nonEmpty(input.custom),
+		});
 		// By default a reply changes the ticket, as in many helpdesks: its updated_at moves to the
 		// reply's created_at, so a reconcile by updated_at finds tickets with new replies. With
 		// replyMovesTicket off the ticket is left as it was. Either way the only event is
@@ -240,7 +262,13 @@ export class SandboxStore {
 		const input = validateCustomerCreate(requireObject(body));
 		this.assertEmailFree(input.email);
 		const now = this.nowMs();
-		const record = this.addCustomer({ email: input.email, name: input.name ?? null, createdAt: now, updatedAt: now, custom: nonEmpty(input.custom) });
+		const record = this.addCustomer({
+			email: input.email,
+			name: input.name ?? null,
+			createdAt: now,
+			updatedAt: now,
+			custom: nonEmpty(input.custom),
+		});
 		return this.emitted('customer.created', renderCustomer(record));
 	}
 
@@ -274,7 +302,8 @@ export class SandboxStore {
 	}
 
 	insertSeedCustomer(data: SeedCustomer): CustomerRecord {
-		if (this.customersByEmail.has(data.email.toLowerCase())) throw new Error(`seed: duplicate e-mail ${data.email}`);
+		if (this.customersByEmail.has(data.email.toLowerCase()))
+			throw new Error(`seed: duplicate e-mail ${data.email}`);
 		return this.addCustomer(data);
 	}
 
@@ -371,7 +400,12 @@ export class SandboxStore {
 	private findOrCreateCustomer(reference: CustomerReference, now: number): CustomerRecord {
 		const existing = this.customersByEmail.get(reference.email.toLowerCase());
 		if (existing !== undefined) return existing;
-		const record = this.addCustomer({ email: reference.email, name: reference.name ?? null, createdAt: now, updatedAt: now });
+		const record = this.addCustomer({
+			email: reference.email,
+			name: reference.name ?? null,
+			createdAt: now,
+			updatedAt: now,
+		});
 		this.emit('customer.created', renderCustomer(record));
 		return record;
 	}
@@ -379,11 +413,15 @@ export class SandboxStore {
 	private assertEmailFree(email: string, self?: CustomerRecord): void {
 		const owner = this.customersByEmail.get(email.toLowerCase());
 		if (owner !== undefined && owner !== self) {
-			throw validationFailed({ email: [`is already used by customer ${renderCustomer(owner).id}`] });
+			throw validationFailed({
+				email: [`is already used by customer ${renderCustomer(owner).id}`],
+			});
 		}
 	}
 
-	private *allIndexes(): Iterable<KeysetIndex<TicketRecord> | KeysetIndex<CustomerRecord> | KeysetIndex<ReplyRecord>> {
+	private *allIndexes(): Iterable<
+		KeysetIndex<TicketRecord> | KeysetIndex<CustomerRecord> | KeysetIndex<ReplyRecord>
+	> {
 		yield this.ticketsByCreatedAt;
 		yield this.ticketsByUpdatedAt;
 		yield this.customersByCreatedAt;
@@ -393,7 +431,8 @@ export class SandboxStore {
 
 /** The HTTP layer checks this too; repeated here so store helpers reject the same input. */
 export function requireObject(body: unknown): JsonObject {
-	if (!isJsonObject(body)) throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
+	if (!isJsonObject(body))
+		throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
 	return body;
 }
 
@@ -403,10 +442,17 @@ const replyCreatedAt = (reply: ReplyRecord): number => reply.createdAt;
 function ticketFilter(options: TicketListOptions): ((t: TicketRecord) => boolean) | undefined {
 	const { status, priority } = options;
 	if (status === undefined && priority === undefined) return undefined;
-	return (t) => (status === undefined || t.status === status) && (priority === undefined || t.priority === priority);
+	return (t) =>
+		(status === undefined || t.status === status) &&
+		(priority === undefined || t.priority === priority);
 }
 
-function toPage<R extends { readonly seq: number }, T>(records: R[], hasMore: boolean, index: KeysetIndex<R>, render: (r: R) => T): Page<T> {
+function toPage<R extends { readonly seq: number }, T>(
+	records: R[],
+	hasMore: boolean,
+	index: KeysetIndex<R>,
+	render: (r: R) => T,
+): Page<T> {
 	const lastRecord = records[records.length - 1];
 	return { items: records.map(render), hasMore, last: lastRecord && index.positionOf(lastRecord) };
 }

@@ -6,17 +6,28 @@
  */
 import type { HttpResponse } from './http';
 
-export const TIMESTAMP_FORMATS = ['iso', 'iso-without-zone', 'epoch-seconds', 'epoch-milliseconds'] as const;
+export const TIMESTAMP_FORMATS = [
+	'iso',
+	'iso-without-zone',
+	'epoch-seconds',
+	'epoch-milliseconds',
+] as const;
 export type TimestampFormat = (typeof TIMESTAMP_FORMATS)[number];
 
 const TIMESTAMP_FIELDS = ['created_at', 'updated_at'];
 
 /** Rewrites the timestamps of the resource(s) in a success response's `data`. */
-export function formatResponseTimestamps(response: HttpResponse, format: TimestampFormat): HttpResponse {
+export function formatResponseTimestamps(
+	response: HttpResponse,
+	format: TimestampFormat,
+): HttpResponse {
 	if (format === 'iso' || response.status >= 300) return response;
 	const body = response.body as { data?: unknown } | undefined;
-	if (body === undefined || typeof body !== 'object' || body === null || !('data' in body)) return response;
-	const data = Array.isArray(body.data) ? body.data.map((item) => reformat(item, format)) : reformat(body.data, format);
+	if (body === undefined || typeof body !== 'object' || body === null || !('data' in body))
+		return response;
+	const data = Array.isArray(body.data)
+		? body.data.map((item) => reformat(item, format))
+		: reformat(body.data, format);
 	return { ...response, body: { ...body, data } };
 }
 
@@ -33,5 +44,11 @@ function reformat(resource: unknown, format: TimestampFormat): unknown {
 /** A stored ISO timestamp as the API answers it in `format`. */
 export function formatTimestamp(iso: string, format: TimestampFormat): string | number {
 	const ms = Date.parse(iso);
-	return format === 'iso' ? iso : format === 'iso-without-zone' ? iso.replace(/Z$/, '') : format === 'epoch-seconds' ? Math.floor(ms / 1000) : ms;
+	return format === 'iso'
+		? iso
+		: format === 'iso-without-zone'
+			? iso.replace(/Z$/, '')
+			: format === 'epoch-seconds'
+				? Math.floor(ms / 1000)
+				: ms;
 }

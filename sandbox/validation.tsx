@@ -80,10 +80,18 @@ export function validateTicketCreate(body: JsonObject): TicketCreateInput {
 	const priority = optionalChoice(body, 'priority', TICKET_PRIORITIES, errors) ?? DEFAULT_PRIORITY;
 	const status = optionalChoice(body, 'status', TICKET_STATUSES, errors) ?? DEFAULT_STATUS;
 	let customer: CustomerReference | undefined;
-	if (body.customer === undefined) errors.add('customer', 'is required (an object with email and optional name)');
+	if (body.customer === undefined)
+		errors.add('customer', 'is required (an object with email and optional name)');
 	else customer = customerReference(body.customer, errors);
 	errors.throwIfAny();
-	return { subject: subject!, description: description!, priority, status, customer: customer!, custom: customFields(body, TICKET_FIELDS, TICKET_READ_ONLY) };
+	return {
+		subject: subject!,
+		description: description!,
+		priority,
+		status,
+		customer: customer!,
+		custom: customFields(body, TICKET_FIELDS, TICKET_READ_ONLY),
+	};
 }
 
 export function validateTicketUpdate(body: JsonObject): TicketUpdateInput {
@@ -114,7 +122,11 @@ export function validateCustomerCreate(body: JsonObject): CustomerCreateInput {
 	const email = requiredEmail(body.email, 'email', errors);
 	const name = optionalString(body, 'name', errors);
 	errors.throwIfAny();
-	return dropUndefined({ email: email!, name, custom: customFields(body, CUSTOMER_FIELDS, CUSTOMER_READ_ONLY) });
+	return dropUndefined({
+		email: email!,
+		name,
+		custom: customFields(body, CUSTOMER_FIELDS, CUSTOMER_READ_ONLY),
+	});
 }
 
 export function validateCustomerUpdate(body: JsonObject): CustomerUpdateInput {
@@ -124,10 +136,17 @@ export function validateCustomerUpdate(body: JsonObject): CustomerUpdateInput {
 	const email = body.email === undefined ? undefined : requiredEmail(body.email, 'email', errors);
 	const name = optionalString(body, 'name', errors);
 	errors.throwIfAny();
-	return dropUndefined({ email, name, custom: customFields(body, CUSTOMER_FIELDS, CUSTOMER_READ_ONLY) });
+	return dropUndefined({
+		email,
+		name,
+		custom: customFields(body, CUSTOMER_FIELDS, CUSTOMER_READ_ONLY),
+	});
 }
 
-function customerReference(value: unknown, errors: FieldErrorCollector): CustomerReference | undefined {
+function customerReference(
+	value: unknown,
+	errors: FieldErrorCollector,
+): CustomerReference | undefined {
 	if (!isJsonObject(value)) {
 		errors.add('customer', 'must be an object with email and optional name');
 		return undefined;
@@ -136,12 +155,20 @@ function customerReference(value: unknown, errors: FieldErrorCollector): Custome
 	const name = optionalString(value, 'name', errors, 'customer.name');
 	// The nested object identifies a customer; custom customer fields go through /customers.
 	for (const key of Object.keys(value)) {
-		if (key !== 'email' && key !== 'name') errors.add(`customer.${key}`, 'is not accepted here; the ticket customer object takes only email and name');
+		if (key !== 'email' && key !== 'name')
+			errors.add(
+				`customer.${key}`,
+				'is not accepted here; the ticket customer object takes only email and name',
+			);
 	}
 	return email === undefined ? undefined : dropUndefined({ email, name });
 }
 
-function requiredText(body: JsonObject, field: string, errors: FieldErrorCollector): string | undefined {
+function requiredText(
+	body: JsonObject,
+	field: string,
+	errors: FieldErrorCollector,
+): string | undefined {
 	const value = body[field];
 	if (value === undefined) errors.add(field, 'is required');
 	else if (typeof value !== 'string') errors.add(field, 'must be a string');
@@ -150,7 +177,11 @@ function requiredText(body: JsonObject, field: string, errors: FieldErrorCollect
 	return undefined;
 }
 
-function requiredEmail(value: unknown, field: string, errors: FieldErrorCollector): string | undefined {
+function requiredEmail(
+	value: unknown,
+	field: string,
+	errors: FieldErrorCollector,
+): string | undefined {
 	if (value === undefined) errors.add(field, 'is required');
 	else if (typeof value !== 'string') errors.add(field, 'must be a string');
 	else if (!isValidEmail(value)) errors.add(field, 'must be a valid e-mail address');
@@ -158,7 +189,12 @@ function requiredEmail(value: unknown, field: string, errors: FieldErrorCollecto
 	return undefined;
 }
 
-function optionalString(body: JsonObject, key: string, errors: FieldErrorCollector, field = key): string | undefined {
+function optionalString(
+	body: JsonObject,
+	key: string,
+	errors: FieldErrorCollector,
+	field = key,
+): string | undefined {
 	const value = body[key];
 	if (value === undefined) return undefined;
 	if (typeof value !== 'string') {
@@ -168,7 +204,12 @@ function optionalString(body: JsonObject, key: string, errors: FieldErrorCollect
 	return value;
 }
 
-function optionalChoice(body: JsonObject, field: string, allowed: readonly string[], errors: FieldErrorCollector): string | undefined {
+function optionalChoice(
+	body: JsonObject,
+	field: string,
+	allowed: readonly string[],
+	errors: FieldErrorCollector,
+): string | undefined {
 	const value = body[field];
 	if (value === undefined) return undefined;
 	if (typeof value !== 'string' || !allowed.includes(value)) {
@@ -178,18 +219,28 @@ function optionalChoice(body: JsonObject, field: string, allowed: readonly strin
 	return value;
 }
 
-function rejectReadOnly(body: JsonObject, readOnly: readonly string[], errors: FieldErrorCollector): void {
+function rejectReadOnly(
+	body: JsonObject,
+	readOnly: readonly string[],
+	errors: FieldErrorCollector,
+): void {
 	for (const field of readOnly) {
-		if (Object.prototype.hasOwnProperty.call(body, field)) errors.add(field, 'is read-only and is assigned by the service');
+		if (Object.prototype.hasOwnProperty.call(body, field))
+			errors.add(field, 'is read-only and is assigned by the service');
 	}
 }
 
 function rejectEmpty(body: JsonObject, errors: FieldErrorCollector): void {
-	if (Object.keys(body).length === 0) errors.add('_body', 'must contain at least one field to change');
+	if (Object.keys(body).length === 0)
+		errors.add('_body', 'must contain at least one field to change');
 }
 
 /** Fields outside the known and read-only sets, kept verbatim (null-prototype: `__proto__` is just a key). */
-function customFields(body: JsonObject, known: readonly string[], readOnly: readonly string[]): JsonObject {
+function customFields(
+	body: JsonObject,
+	known: readonly string[],
+	readOnly: readonly string[],
+): JsonObject {
 	const custom: JsonObject = Object.create(null) as JsonObject;
 	for (const key of Object.keys(body)) {
 		if (!known.includes(key) && !readOnly.includes(key)) custom[key] = body[key];

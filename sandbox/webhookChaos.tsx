@@ -58,7 +58,17 @@ const MAX_CONCURRENCY = 64;
 const MAX_ATTEMPTS = 20;
 
 export function emptyCounters(): WebhookCounters {
-	return { deliveries: 0, delivered: 0, dropped: 0, duplicated: 0, reordered: 0, retried: 0, failed: 0, pending: 0, attempts: 0 };
+	return {
+		deliveries: 0,
+		delivered: 0,
+		dropped: 0,
+		duplicated: 0,
+		reordered: 0,
+		retried: 0,
+		failed: 0,
+		pending: 0,
+		attempts: 0,
+	};
 }
 
 /** Seeded decisions for one chaos configuration. */
@@ -102,11 +112,21 @@ export class ChaosDice {
 
 /** Checks and copies chaos settings; throws RangeError naming the bad setting. `{}` turns chaos off. */
 export function validateWebhookChaos(input: unknown): WebhookChaosOptions {
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new RangeError('webhook chaos must be an object');
-	const { dropRate, duplicateRate, delayMs, reorderWindow, reorderHoldMs, concurrency, maxAttempts, backoffMs, maxBackoffMs, seed, ...unknown } = input as Record<
-		string,
-		unknown
-	>;
+	if (typeof input !== 'object' || input === null || Array.isArray(input))
+		throw new RangeError('webhook chaos must be an object');
+	const {
+		dropRate,
+		duplicateRate,
+		delayMs,
+		reorderWindow,
+		reorderHoldMs,
+		concurrency,
+		maxAttempts,
+		backoffMs,
+		maxBackoffMs,
+		seed,
+		...unknown
+	} = input as Record<string, unknown>;
 	const unknownKeys = Object.keys(unknown);
 	if (unknownKeys.length > 0) {
 		throw new RangeError(
@@ -115,19 +135,26 @@ export function validateWebhookChaos(input: unknown): WebhookChaosOptions {
 	}
 	const options: WebhookChaosOptions = {};
 	if (dropRate !== undefined) options.dropRate = probability('dropRate', dropRate);
-	if (duplicateRate !== undefined) options.duplicateRate = probability('duplicateRate', duplicateRate);
+	if (duplicateRate !== undefined)
+		options.duplicateRate = probability('duplicateRate', duplicateRate);
 	if (delayMs !== undefined) options.delayMs = milliseconds('delayMs', delayMs);
-	if (reorderWindow !== undefined) options.reorderWindow = integerIn('reorderWindow', reorderWindow, 1, 10_000);
-	if (reorderHoldMs !== undefined) options.reorderHoldMs = integerIn('reorderHoldMs', reorderHoldMs, 0, 600_000);
-	if (concurrency !== undefined) options.concurrency = integerIn('concurrency', concurrency, 1, MAX_CONCURRENCY);
-	if (maxAttempts !== undefined) options.maxAttempts = integerIn('maxAttempts', maxAttempts, 1, MAX_ATTEMPTS);
+	if (reorderWindow !== undefined)
+		options.reorderWindow = integerIn('reorderWindow', reorderWindow, 1, 10_000);
+	if (reorderHoldMs !== undefined)
+		options.reorderHoldMs = integerIn('reorderHoldMs', reorderHoldMs, 0, 600_000);
+	if (concurrency !== undefined)
+		options.concurrency = integerIn('concurrency', concurrency, 1, MAX_CONCURRENCY);
+	if (maxAttempts !== undefined)
+		options.maxAttempts = integerIn('maxAttempts', maxAttempts, 1, MAX_ATTEMPTS);
 	if (backoffMs !== undefined) options.backoffMs = integerIn('backoffMs', backoffMs, 0, 600_000);
-	if (maxBackoffMs !== undefined) options.maxBackoffMs = integerIn('maxBackoffMs', maxBackoffMs, 0, 600_000);
+	if (maxBackoffMs !== undefined)
+		options.maxBackoffMs = integerIn('maxBackoffMs', maxBackoffMs, 0, 600_000);
 	if (seed !== undefined) options.seed = seedSetting(seed);
 	return options;
 }
 
 function integerIn(name: string, value: unknown, min: number, max: number): number {
-	if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) throw new RangeError(`${name} must be an integer from ${min} to ${max}`);
+	if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max)
+		throw new RangeError(`${name} must be an integer from ${min} to ${max}`);
 	return value as number;
 }

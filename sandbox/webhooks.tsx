@@ -18,7 +18,15 @@ import { hmacSha256Hex, sha256Hex, signedMessage } from './auth';
 import { isoTimestamp } from './records';
 import { STORE_EVENTS } from './store';
 import type { CancellableTimers } from './timers';
-import { ChaosDice, DEFAULT_BACKOFF_MS, DEFAULT_REORDER_HOLD_MS, emptyCounters, validateWebhookChaos, type WebhookChaosOptions, type WebhookCounters } from './webhookChaos';
+import {
+	ChaosDice,
+	DEFAULT_BACKOFF_MS,
+	DEFAULT_REORDER_HOLD_MS,
+	emptyCounters,
+	validateWebhookChaos,
+	type WebhookChaosOptions,
+	type WebhookCounters,
+} from './webhookChaos';
 
 export const WEBHOOK_EVENTS: readonly string[] = STORE_EVENTS;
 
@@ -133,15 +141,24 @@ export class WebhookDispatcher {
 		} catch {
 			throw new TypeError(`webhook url is not a valid absolute URL: ${String(options.url)}`);
 		}
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('webhook url must be http: or https:');
+		if (url.protocol !== 'http:' && url.protocol !== 'https:')
+			throw new TypeError('webhook url must be http: or https:');
 		let events: Set<string> | null = null;
 		if (options.events !== undefined) {
-			if (!Array.isArray(options.events) || options.events.length === 0) throw new TypeError('webhook events must be a non-empty array of event names');
+			if (!Array.isArray(options.events) || options.events.length === 0)
+				throw new TypeError('webhook events must be a non-empty array of event names');
 			const unknown = options.events.filter((e) => !WEBHOOK_EVENTS.includes(e));
-			if (unknown.length > 0) throw new TypeError(`unknown webhook event(s): ${unknown.join(', ')}; known: ${WEBHOOK_EVENTS.join(', ')}`);
+			if (unknown.length > 0)
+				throw new TypeError(
+					`unknown webhook event(s): ${unknown.join(', ')}; known: ${WEBHOOK_EVENTS.join(', ')}`,
+				);
 			events = new Set(options.events);
 		}
-		if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret === '')) throw new TypeError('webhook secret must be a non-empty string');
+		if (
+			options.secret !== undefined &&
+			(typeof options.secret !== 'string' || options.secret === '')
+		)
+			throw new TypeError('webhook secret must be a non-empty string');
 		const id = `whk_${this.nextWebhookId++}`;
 		this.hooks.set(id, {
 			id,
@@ -163,7 +180,11 @@ export class WebhookDispatcher {
 	}
 
 	list(): Webhook[] {
-		return [...this.hooks.values()].map((h) => ({ id: h.id, url: h.url.href, events: h.events && [...h.events] }));
+		return [...this.hooks.values()].map((h) => ({
+			id: h.id,
+			url: h.url.href,
+			events: h.events && [...h.events],
+		}));
 	}
 
 	/** Replaces the chaos settings (`{}` turns chaos off, re-seeding on every call); throws RangeError on bad values. */
@@ -194,13 +215,26 @@ export class WebhookDispatcher {
 	emit(event: string, data: unknown): string {
 		const seq = this.nextEventId++;
 		const id = `evt_${seq}`;
-		const payload: WebhookPayload = { id, event, created_at: isoTimestamp(Math.floor(this.config.now())), data };
+		const payload: WebhookPayload = {
+			id,
+			event,
+			created_at: isoTimestamp(Math.floor(this.config.now())),
+			data,
+		};
 		const body = JSON.stringify(payload);
 		for (const hook of this.hooks.values()) {
 			if (hook.events !== null && !hook.events.has(event)) continue;
 			this.counters.deliveries++;
 			const copies = this.chaos?.copies() ?? 1;
-			const delivery: WebhookDelivery = { id, event, url: hook.url.href, webhookId: hook.id, payload, attempts: 0, done: copies === 0 };
+			const delivery: WebhookDelivery = {
+				id,
+				event,
+				url: hook.url.href,
+				webhookId: hook.id,
+				payload,
+				attempts: 0,
+				done: copies === 0,
+			};
 			this.deliveries.push(delivery);
 			if (copies === 0) {
 				delivery.dropped = true;
@@ -252,9 +286,11 @@ export class WebhookDispatcher {
 			this.flushHeld(hook);
 		} else if (hook.held.length === 1) {
 			const generation = hook.holdGeneration;
-			void this.config.timers.sleep(this.chaos?.options.reorderHoldMs ?? DEFAULT_REORDER_HOLD_MS).then(() => {
-				if (hook.holdGeneration === generation) this.flushHeld(hook);
-			});
+			void this.config.timers
+				.sleep(this.chaos?.options.reorderHoldMs ?? DEFAULT_REORDER_HOLD_MS)
+				.then(() => {
+					if (hook.holdGeneration === generation) this.flushHeld(hook);
+				});
 		}
 	}
 
@@ -335,7 +371,10 @@ export class WebhookDispatcher {
 		const path = hook.url.pathname + hook.url.search;
 		// Fresh timestamp per attempt, exactly like a client signing a retried request.
 		const timestamp = String(Math.floor(this.config.now() / 1000));
-		const signature = hmacSha256Hex(hook.secret, signedMessage(timestamp, 'POST', path, sha256Hex(body)));
+		const signature = hmacSha256Hex(
+			hook.secret,
+			signedMessage(timestamp, 'POST', path, sha256Hex(body)),
+		);
 		const transport = hook.url.protocol === 'https:' ? https : http;
 		const timeoutMs = this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
@@ -370,9 +409,13 @@ export class WebhookDispatcher {
 				response.on('end', () => finish({ status }));
 				response.on('close', () => finish({ status }));
 			});
-			request.on('timeout', () => request.destroy(new DeliveryTimeout(`timed out after ${timeoutMs} ms`)));
+			request.on('timeout', () =>
+				request.destroy(new DeliveryTimeout(`timed out after ${timeoutMs} ms`)),
+			);
 			// Without retries configured a timeout is final: the receiver may have processed the event already.
-			request.on('error', (error) => finish({ error: error.message, retryable: !(error instanceof DeliveryTimeout) }));
+			request.on('error', (error) =>
+				finish({ error: error.message, retryable: !(error instanceof DeliveryTimeout) }),
+			);
 			request.end(body);
 		});
 	}

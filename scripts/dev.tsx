@@ -34,9 +34,13 @@ function parseArguments(argv: string[]): DevOptions {
 		else if (flag === '--n8n') options.n8nVersion = argv[++i];
 		else if (flag === '--fresh') options.fresh = true;
 		else if (flag === '--verbose') options.verbose = true;
-		else throw new Error(`unknown option ${flag} (options: --port N, --n8n VERSION, --fresh, --verbose; or first --screenshot [--url URL --workflow ID --node NAME])`);
+		else
+			throw new Error(
+				`unknown option ${flag} (options: --port N, --n8n VERSION, --fresh, --verbose; or first --screenshot [--url URL --workflow ID --node NAME])`,
+			);
 	}
-	if (!Number.isInteger(options.port) || options.port <= 0) throw new Error('--port needs a port number');
+	if (!Number.isInteger(options.port) || options.port <= 0)
+		throw new Error('--port needs a port number');
 	return options;
 }
 
@@ -74,7 +78,9 @@ function watchSources(env: DevEnvironment): FSWatcher[] {
 			say('change detected: npm run build …');
 			const build = await runCommand('npm', ['run', 'build', '--silent'], { cwd: repoPath() });
 			if (build.code !== 0) {
-				say(`build failed; n8n keeps the previous version:\n${(build.stdout + build.stderr).trim()}`);
+				say(
+					`build failed; n8n keeps the previous version:\n${(build.stdout + build.stderr).trim()}`,
+				);
 				return;
 			}
 			say('reinstalling the package and restarting n8n …');

@@ -48,7 +48,10 @@ function report(label: string, result: AnalysisResult): boolean {
 async function main(): Promise<void> {
 	const scanner = await loadScanner();
 	const root = repoRoot();
-	const sourcePassed = report('source tree', await scanner.analyzePackage(root, scanner.SOURCE_FILE_PATTERNS));
+	const sourcePassed = report(
+		'source tree',
+		await scanner.analyzePackage(root, scanner.SOURCE_FILE_PATTERNS),
+	);
 
 	const packed = await packPackage();
 	const unpacked = mkdtempSync(path.join(tmpdir(), 'support-ticket-scan-'));
@@ -56,7 +59,10 @@ async function main(): Promise<void> {
 	try {
 		await runChecked('tar', ['xzf', packed.tarball, '-C', unpacked]);
 		const packageDir = path.join(unpacked, 'package');
-		tarballPassed = report(`npm pack tarball (${path.basename(packed.tarball)})`, await scanner.analyzePackage(packageDir, TARBALL_FILE_PATTERNS));
+		tarballPassed = report(
+			`npm pack tarball (${path.basename(packed.tarball)})`,
+			await scanner.analyzePackage(packageDir, TARBALL_FILE_PATTERNS),
+		);
 	} finally {
 		rmSync(unpacked, { recursive: true, force: true });
 		removePackedPackage(packed);

@@ -10,7 +10,13 @@
  */
 import type { Page } from 'playwright-core';
 
-import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from '../test/e2e/editorBrowser';
+import {
+	chromiumMissing,
+	editorEnvironment,
+	logIn,
+	saveDocsScreenshot,
+	withBrowserPage,
+} from '../test/e2e/editorBrowser';
 
 interface ScreenshotOptions {
 	url: string;
@@ -19,19 +25,29 @@ interface ScreenshotOptions {
 }
 
 function parseArguments(argv: string[]): ScreenshotOptions {
-	const options: ScreenshotOptions = { url: 'http://127.0.0.1:5678', workflow: 'exCreateReplyUpd', node: 'Create Ticket' };
+	const options: ScreenshotOptions = {
+		url: 'http://127.0.0.1:5678',
+		workflow: 'exCreateReplyUpd',
+		node: 'Create Ticket',
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const value = argv[i + 1];
 		if (argv[i] === '--url' && value) options.url = value.replace(/\/$/, '');
 		else if (argv[i] === '--workflow' && value) options.workflow = value;
 		else if (argv[i] === '--node' && value) options.node = value;
-		else throw new Error(`unknown option ${argv[i]} (options: --url URL, --workflow ID, --node NAME)`);
+		else
+			throw new Error(`unknown option ${argv[i]} (options: --url URL, --workflow ID, --node NAME)`);
 		i++;
 	}
 	return options;
 }
 
-async function openNode(page: Page, url: string, workflowId: string, nodeName: string): Promise<void> {
+async function openNode(
+	page: Page,
+	url: string,
+	workflowId: string,
+	nodeName: string,
+): Promise<void> {
 	await page.goto(`${url}/workflow/${workflowId}`);
 	const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`).first();
 	await node.waitFor({ timeout: 60_000 });
@@ -39,13 +55,19 @@ async function openNode(page: Page, url: string, workflowId: string, nodeName: s
 	await node.dblclick();
 	// The parameter panel of the node: wait until its fields have rendered.
 	await page.locator('[data-test-id="ndv"], .ndv-wrapper').first().waitFor({ timeout: 30_000 });
-	await page.locator('[data-test-id="parameter-input-subject"], [data-test-id="node-parameters"]').first().waitFor({ timeout: 30_000 });
+	await page
+		.locator('[data-test-id="parameter-input-subject"], [data-test-id="node-parameters"]')
+		.first()
+		.waitFor({ timeout: 30_000 });
 }
 
 /** "Execute step": the node calls the sandbox, and its output panel shows what the service answered. */
 async function executeStep(page: Page): Promise<void> {
 	await page.locator('[data-test-id="node-execute-button"]').first().click();
-	await page.locator('[data-test-id="output-panel"] [data-test-id="node-run-status-success"]').first().waitFor({ timeout: 60_000 });
+	await page
+		.locator('[data-test-id="output-panel"] [data-test-id="node-run-status-success"]')
+		.first()
+		.waitFor({ timeout: 60_000 });
 	await page.locator('[data-test-id="output-panel"] table').first().waitFor({ timeout: 10_000 });
 	// The panel's animations settled.
 	await page.waitForTimeout(1000);

@@ -15,11 +15,15 @@ export class SupportTicket implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Support Ticket',
 		name: 'supportTicket',
-		icon: { light: 'file:../../icons/supportTicket.svg', dark: 'file:../../icons/supportTicket.dark.svg' },
+		icon: {
+			light: 'file:../../icons/supportTicket.svg',
+			dark: 'file:../../icons/supportTicket.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create, read and update tickets, replies and customers in the External Support Ticket API',
+		description:
+			'Create, read and update tickets, replies and customers in the External Support Ticket API',
 		defaults: { name: 'Support Ticket' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

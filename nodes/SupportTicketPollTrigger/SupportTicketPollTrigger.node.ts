@@ -10,14 +10,23 @@ import {
 import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
 import { readTicketState } from '../shared/parameters/readParameters';
 import { pollFeed, scanChanges } from './changeFeed';
-import { DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_OVERLAP_MINUTES, pollProperties, pollSource, type PollEvent } from './pollProperties';
+import {
+	DEFAULT_MAX_PAGES_PER_POLL,
+	DEFAULT_OVERLAP_MINUTES,
+	pollProperties,
+	pollSource,
+	type PollEvent,
+} from './pollProperties';
 import { readPages } from './readPages';
 
 export class SupportTicketPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Support Ticket Poll Trigger',
 		name: 'supportTicketPollTrigger',
-		icon: { light: 'file:../../icons/supportTicket.svg', dark: 'file:../../icons/supportTicket.dark.svg' },
+		icon: {
+			light: 'file:../../icons/supportTicket.svg',
+			dark: 'file:../../icons/supportTicket.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
@@ -33,7 +42,10 @@ export class SupportTicketPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const event = this.getNodeParameter('event') as PollEvent;
-		const filters = event === 'newCustomer' || event === 'updatedCustomer' ? {} : (this.getNodeParameter('filters', {}) as IDataObject);
+		const filters =
+			event === 'newCustomer' || event === 'updatedCustomer'
+				? {}
+				: (this.getNodeParameter('filters', {}) as IDataObject);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		// Status before priority: `query` identifies saved poll state by this JSON.
 		const chosen = readTicketState(this, filters, 0);
@@ -42,7 +54,9 @@ export class SupportTicketPollTrigger implements INodeType {
 		// A manual run shows the newest record, so fields can be mapped; it saves no state.
 		if (this.getMode() === 'manual') {
 			for await (const page of readPages.call(this, source, { cursor: null, perPage: 1 })) {
-				return page !== 'cursorRejected' && page.items.length ? [this.helpers.returnJsonArray(page.items[0])] : null;
+				return page !== 'cursorRejected' && page.items.length
+					? [this.helpers.returnJsonArray(page.items[0])]
+					: null;
 			}
 			return null;
 		}
@@ -53,10 +67,17 @@ export class SupportTicketPollTrigger implements INodeType {
 			query: JSON.stringify({ event, ...chosen }),
 			emitExisting: options.emitExisting === true,
 			// At least one page, or nothing would ever be read.
-			maxPagesPerPoll: Math.max(1, Math.floor(Number(options.maxPagesPerPoll)) || DEFAULT_MAX_PAGES_PER_POLL),
-			overlapMs: Number.isFinite(overlapMinutes) && overlapMinutes > 0 ? overlapMinutes * 60_000 : 0,
+			maxPagesPerPoll: Math.max(
+				1,
+				Math.floor(Number(options.maxPagesPerPoll)) || DEFAULT_MAX_PAGES_PER_POLL,
+			),
+			overlapMs:
+				Number.isFinite(overlapMinutes) && overlapMinutes > 0 ? overlapMinutes * 60_000 : 0,
 		};
-		const records = event === 'updatedCustomer' ? await scanChanges.call(this, settings) : await pollFeed.call(this, { ...settings, compareStates: event === 'updatedTicket' });
+		const records =
+			event === 'updatedCustomer'
+				? await scanChanges.call(this, settings)
+				: await pollFeed.call(this, { ...settings, compareStates: event === 'updatedTicket' });
 		return records.length ? [this.helpers.returnJsonArray(records)] : null;
 	}
 }

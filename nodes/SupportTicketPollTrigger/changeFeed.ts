@@ -3,7 +3,14 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { RequestTrace } from '../shared/transport/apiRequest';
 import { parseServiceTimestamp } from '../shared/parameters/serviceTimestamp';
 import type { PollSource } from './pollProperties';
-import { type FeedState, fingerprint, loadState, type Pass, saveState, type ScanState } from './pollState';
+import {
+	type FeedState,
+	fingerprint,
+	loadState,
+	type Pass,
+	saveState,
+	type ScanState,
+} from './pollState';
 import { checkOrder, readPages, recordId, stamp, type Stamped } from './readPages';
 
 export interface FeedSettings {
@@ -22,7 +29,10 @@ export interface FeedSettings {
  * New Ticket, Updated Ticket, New Customer: reads newest first down to the overlap window, emits what the
  * fingerprints say is new, oldest first. A pass cut short by Max Pages per Poll goes on at the next poll.
  */
-export async function pollFeed(this: IPollFunctions, settings: FeedSettings): Promise<IDataObject[]> {
+export async function pollFeed(
+	this: IPollFunctions,
+	settings: FeedSettings,
+): Promise<IDataObject[]> {
 	const { source, query, overlapMs } = settings;
 	const staticData = this.getWorkflowStaticData('node');
 	const nowMs = Date.now();
@@ -33,10 +43,17 @@ export async function pollFeed(this: IPollFunctions, settings: FeedSettings): Pr
 		newest: null,
 		polledAt: null,
 		window: [],
-		pass: { cursor: null, low: null, silent: !settings.emitExisting, position: null, ...(settings.emitExisting ? {} : { lowFromNewest: true }) },
+		pass: {
+			cursor: null,
+			low: null,
+			silent: !settings.emitExisting,
+			position: null,
+			...(settings.emitExisting ? {} : { lowFromNewest: true }),
+		},
 	};
 	// Below the newest record, or below n8n's clock at `anchor` when the service's clock ran ahead and was set back.
-	const windowLow = (anchor: number) => (state.newest === null ? -Infinity : Math.min(state.newest, anchor) - overlapMs);
+	const windowLow = (anchor: number) =>
+		state.newest === null ? -Infinity : Math.min(state.newest, anchor) - overlapMs;
 	const low = windowLow(state.polledAt ?? nowMs);
 	const seen = new Map(state.window.map(([id, at, print]) => [id, { at, print }]));
 	const emitted = new Map<string, Stamped>();
@@ -45,7 +62,9 @@ export async function pollFeed(this: IPollFunctions, settings: FeedSettings): Pr
 		const print = settings.compareStates ? fingerprint(item.record) : '';
 		state.newest = Math.max(state.newest ?? item.atMs, item.atMs);
 		// Read before the saved cursor was refused: emitted then, and no longer noted below the window.
-		const known = seen.get(item.id)?.print === print || (pass.restartedBelow !== undefined && item.atMs > pass.restartedBelow && item.atMs < low);
+		const known =
+			seen.get(item.id)?.print === print ||
+			(pass.restartedBelow !== undefined && item.atMs > pass.restartedBelow && item.atMs < low);
 		if (!known && !pass.silent) {
 			emitted.delete(item.id);
 			emitted.set(item.id, item);
@@ -59,10 +78,17 @@ export async function pollFeed(this: IPollFunctions, settings: FeedSettings): Pr
 	while (budget > 0) {
 		if (!state.pass) {
 			if (fromTop-- <= 0) break;
-			state.pass = { cursor: null, low: state.newest === null ? null : low, silent: false, position: null };
+			state.pass = {
+				cursor: null,
+				low: state.newest === null ? null : low,
+				silent: false,
+				position: null,
+			};
 		}
 		const pass = state.pass;
-		const read = await readPass.call(this, source, pass, budget, nowMs, overlapMs, (item) => consider(item, pass));
+		const read = await readPass.call(this, source, pass, budget, nowMs, overlapMs, (item) =>
+			consider(item, pass),
+		);
 		budget -= read.pages;
 		if (read.done) state.pass = null;
 		else if (!read.restarted) break;
@@ -89,7 +115,10 @@ async function readPass(
 	take: (item: Stamped) => void,
 ): Promise<{ pages: number; done: boolean; restarted?: boolean }> {
 	let pages = 0;
-	let previous = pass.position === null ? undefined : { id: 'the last one the previous poll read', atMs: pass.position };
+	let previous =
+		pass.position === null
+			? undefined
+			: { id: 'the last one the previous poll read', atMs: pass.position };
 	for await (const page of readPages.call(this, source, { cursor: pass.cursor })) {
 		if (page === 'cursorRejected') {
 			pass.restartedBelow = Math.min(pass.restartedBelow ?? Infinity, pass.position ?? Infinity);
@@ -124,11 +153,16 @@ async function readPass(
 }
 
 /** The entries the next polls need: those in their window, and those an unfinished pass has yet to meet again. */
-function keptEntries(seen: Map<string, { at: number; print: string }>, windowLow: number, pass: Pass | null): FeedState['window'] {
+function keptEntries(
+	seen: Map<string, { at: number; print: string }>,
+	windowLow: number,
+	pass: Pass | null,
+): FeedState['window'] {
 	const top = pass ? (pass.position ?? pass.restartedBelow ?? Infinity) : -Infinity;
 	const bottom = pass?.low ?? -Infinity;
 	const kept: FeedState['window'] = [];
-	for (const [id, { at, print }] of seen) if (at >= windowLow || (at <= top && at >= bottom)) kept.push([id, at, print]);
+	for (const [id, { at, print }] of seen)
+		if (at >= windowLow || (at <= top && at >= bottom)) kept.push([id, at, print]);
 	return kept;
 }
 
@@ -139,21 +173,34 @@ const CLOCK_MARGIN_MS = 1_000;
  * Updated Customer: customers have no order by updated_at, so each poll scans the list and emits every
  * customer whose fingerprint differs from the last scan's (a long scan goes on at the next poll).
  */
-export async function scanChanges(this: IPollFunctions, settings: Omit<FeedSettings, 'compareStates'>): Promise<IDataObject[]> {
+export async function scanChanges(
+	this: IPollFunctions,
+	settings: Omit<FeedSettings, 'compareStates'>,
+): Promise<IDataObject[]> {
 	const { source, query } = settings;
 	const staticData = this.getWorkflowStaticData('node');
 	const loaded = loadState(staticData, 'scan', query);
-	const state: ScanState = loaded ?? { kind: 'scan', query, cursor: null, scan: 1, silent: !settings.emitExisting, known: [] };
+	const state: ScanState = loaded ?? {
+		kind: 'scan',
+		query,
+		cursor: null,
+		scan: 1,
+		silent: !settings.emitExisting,
+		known: [],
+	};
 	const known = new Map(state.known.map(([id, print, scan]) => [id, { print, scan }]));
 	const emitted = new Map<string, IDataObject>();
 	const trace: RequestTrace = {};
-	const changedAt = (record: IDataObject) => parseServiceTimestamp(record.updated_at) ?? parseServiceTimestamp(record.created_at);
+	const changedAt = (record: IDataObject) =>
+		parseServiceTimestamp(record.updated_at) ?? parseServiceTimestamp(record.created_at);
 
 	const take = (record: IDataObject) => {
 		const id = recordId(this, record, source);
 		const print = fingerprint(record);
 		// The silent scan cannot know what an unread page held at activation: a change since then tells.
-		const changed = state.silent ? (changedAt(record) ?? -Infinity) >= (state.silentSince ?? Infinity) : known.get(id)?.print !== print;
+		const changed = state.silent
+			? (changedAt(record) ?? -Infinity) >= (state.silentSince ?? Infinity)
+			: known.get(id)?.print !== print;
 		if (changed) {
 			emitted.delete(id);
 			emitted.set(id, record);
@@ -174,7 +221,10 @@ export async function scanChanges(this: IPollFunctions, settings: Omit<FeedSetti
 			}
 			if (state.silent && state.silentSince === undefined) {
 				const offset = trace.serviceClockOffsetMs;
-				state.silentSince = Date.now() + (offset ?? 0) - (offset === undefined ? settings.overlapMs : CLOCK_MARGIN_MS);
+				state.silentSince =
+					Date.now() +
+					(offset ?? 0) -
+					(offset === undefined ? settings.overlapMs : CLOCK_MARGIN_MS);
 			}
 			pages++;
 			for (const record of page.items) take(record);

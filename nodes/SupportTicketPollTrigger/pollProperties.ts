@@ -19,13 +19,21 @@ export interface PollSource {
 	noun: 'ticket' | 'customer';
 }
 
-export function pollSource(event: PollEvent, filters: { status?: string; priority?: string }): PollSource {
+export function pollSource(
+	event: PollEvent,
+	filters: { status?: string; priority?: string },
+): PollSource {
 	switch (event) {
 		case 'newTicket':
 			// The default order is created_at, newest first: no sort parameters needed.
 			return { path: '/tickets', qs: { ...filters }, timestampField: 'created_at', noun: 'ticket' };
 		case 'updatedTicket':
-			return { path: '/tickets', qs: { ...filters, sort_by: 'updated_at', sort: 'desc' }, timestampField: 'updated_at', noun: 'ticket' };
+			return {
+				path: '/tickets',
+				qs: { ...filters, sort_by: 'updated_at', sort: 'desc' },
+				timestampField: 'updated_at',
+				noun: 'ticket',
+			};
 		case 'newCustomer':
 			return { path: '/customers', qs: {}, timestampField: 'created_at', noun: 'customer' };
 		case 'updatedCustomer':
@@ -96,8 +104,7 @@ export const pollProperties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_OVERLAP_MINUTES,
-			description:
-				`How far below the newest timestamp seen each poll reads again, to catch records that appear late; none is emitted twice. ${moreInfo('poll-trigger.md')}.`,
+			description: `How far below the newest timestamp seen each poll reads again, to catch records that appear late; none is emitted twice. ${moreInfo('poll-trigger.md')}.`,
 			displayOptions: { show: { '/event': ['newTicket', 'updatedTicket', 'newCustomer'] } },
 		},
 	]),

@@ -53,10 +53,20 @@ export interface ScanState {
 const STATE_KEY = 'pollState';
 
 /** The saved state of this kind and query, read defensively (static data can be edited through n8n's API). */
-export function loadState<K extends (FeedState | ScanState)['kind']>(staticData: IDataObject, kind: K, query: string): Extract<FeedState | ScanState, { kind: K }> | undefined {
+export function loadState<K extends (FeedState | ScanState)['kind']>(
+	staticData: IDataObject,
+	kind: K,
+	query: string,
+): Extract<FeedState | ScanState, { kind: K }> | undefined {
 	const saved = staticData[STATE_KEY] as FeedState | ScanState | undefined;
-	if (!saved || typeof saved !== 'object' || saved.kind !== kind || saved.query !== query) return undefined;
-	if (saved.kind === 'scan') return { ...saved, scan: Number(saved.scan) || 1, known: Array.isArray(saved.known) ? saved.known : [] } as Extract<FeedState | ScanState, { kind: K }>;
+	if (!saved || typeof saved !== 'object' || saved.kind !== kind || saved.query !== query)
+		return undefined;
+	if (saved.kind === 'scan')
+		return {
+			...saved,
+			scan: Number(saved.scan) || 1,
+			known: Array.isArray(saved.known) ? saved.known : [],
+		} as Extract<FeedState | ScanState, { kind: K }>;
 	return {
 		...saved,
 		newest: typeof saved.newest === 'number' ? saved.newest : null,
@@ -82,7 +92,9 @@ function canonicalJson(value: unknown): string {
 		const entries = Object.keys(value)
 			.sort()
 			.filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+			.map(
+				(key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+			);
 		return `{${entries.join(',')}}`;
 	}
 	return JSON.stringify(value) ?? 'null';

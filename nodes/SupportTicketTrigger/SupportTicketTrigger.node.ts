@@ -15,7 +15,10 @@ export class SupportTicketTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Support Ticket Trigger',
 		name: 'supportTicketTrigger',
-		icon: { light: 'file:../../icons/supportTicket.svg', dark: 'file:../../icons/supportTicket.dark.svg' },
+		icon: {
+			light: 'file:../../icons/supportTicket.svg',
+			dark: 'file:../../icons/supportTicket.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',

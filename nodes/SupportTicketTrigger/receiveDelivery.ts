@@ -1,7 +1,12 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
-import { API_KEY_HEADER, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, sha256Hex } from '../shared/signing/signature';
+import {
+	API_KEY_HEADER,
+	DEFAULT_TOLERANCE_SECONDS,
+	SIGNATURE_HEADER,
+	sha256Hex,
+} from '../shared/signing/signature';
 import { rememberDelivery } from './rememberDelivery';
 import { isSelectedEvent, parseEventList, readEventName } from './selectEvent';
 import { signedPath } from './signedPath';
@@ -53,7 +58,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			},
 		);
 		if (!result.valid) {
-			this.logger.warn(`Support Ticket Trigger rejected a delivery (${result.reason}): ${result.message}`);
+			this.logger.warn(
+				`Support Ticket Trigger rejected a delivery (${result.reason}): ${result.message}`,
+			);
 			this.getResponseObject().status(401).json({ error: result.reason, message: result.message });
 			return { noWebhookResponse: true };
 		}
@@ -61,20 +68,48 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	const payload = readPayload(req);
 	const event = readEventName(payload, options.eventField?.trim() || 'event');
-	const selected = [...(this.getNodeParameter('events', []) as string[]), ...parseEventList(options.customEvents)];
+	const selected = [
+		...(this.getNodeParameter('events', []) as string[]),
+		...parseEventList(options.customEvents),
+	];
 	if (!isSelectedEvent(event, selected)) {
-		return { webhookResponse: { received: true, started: false, reason: `event ${event ?? '(none)'} is not selected` } };
+		return {
+			webhookResponse: {
+				received: true,
+				started: false,
+				reason: `event ${event ?? '(none)'} is not selected`,
+			},
+		};
 	}
 
 	if (options.dropDuplicates ?? true) {
-		const identity = deliveryIdentity(req.headers, payload, req.rawBody?.length ? req.rawBody : JSON.stringify(payload), verified);
-		if (identity !== undefined && !rememberDelivery(this.getWorkflowStaticData('node'), identity.key)) {
-			return { webhookResponse: { received: true, started: false, reason: `${identity.name} was already received` } };
+		const identity = deliveryIdentity(
+			req.headers,
+			payload,
+			req.rawBody?.length ? req.rawBody : JSON.stringify(payload),
+			verified,
+		);
+		if (
+			identity !== undefined &&
+			!rememberDelivery(this.getWorkflowStaticData('node'), identity.key)
+		) {
+			return {
+				webhookResponse: {
+					received: true,
+					started: false,
+					reason: `${identity.name} was already received`,
+				},
+			};
 		}
 	}
 
-	const json: IDataObject = options.includeHeaders ? { ...payload, headers: withoutCredentials(req.headers) } : payload;
-	return { workflowData: [this.helpers.returnJsonArray(json)], webhookResponse: { received: true, started: true } };
+	const json: IDataObject = options.includeHeaders
+		? { ...payload, headers: withoutCredentials(req.headers) }
+		: payload;
+	return {
+		workflowData: [this.helpers.returnJsonArray(json)],
+		webhookResponse: { received: true, started: true },
+	};
 }
 
 /**
@@ -94,9 +129,12 @@ function deliveryIdentity(
 			: !verified && typeof header === 'string' && header !== ''
 				? header
 				: undefined;
-	if (id !== undefined) return { key: `${id}#${sha256Hex(body).slice(0, 32)}`, name: `event ${id}` };
+	if (id !== undefined)
+		return { key: `${id}#${sha256Hex(body).slice(0, 32)}`, name: `event ${id}` };
 	const signature = headers[SIGNATURE_HEADER];
-	return verified && typeof signature === 'string' ? { key: `sig:${signature.toLowerCase().slice(0, 32)}`, name: 'this signed delivery' } : undefined;
+	return verified && typeof signature === 'string'
+		? { key: `sig:${signature.toLowerCase().slice(0, 32)}`, name: 'this signed delivery' }
+		: undefined;
 }
 
 /** Headers that carry credentials stay out of execution data (it is stored and shown to editors). */
@@ -116,13 +154,14 @@ function readPayload(req: ReceivedRequest): IDataObject {
 		const text = req.rawBody.toString('utf8');
 		try {
 			const parsed = JSON.parse(text) as unknown;
-			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as IDataObject;
+			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+				return parsed as IDataObject;
 			return { body: parsed as IDataObject[] };
 		} catch {
 			return { body: text };
 		}
 	}
-	if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return req.body as IDataObject;
+	if (req.body && typeof req.body === 'object' && !Array.isArray(req.body))
+		return req.body as IDataObject;
 	return req.body === undefined ? {} : { body: req.body as string };
 }
-

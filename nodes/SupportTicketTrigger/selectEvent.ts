@@ -4,7 +4,11 @@ export const ANY_EVENT = '*';
 
 /** Common event names, offered in the list; the service may send others. */
 export const KNOWN_EVENTS = [
-	{ name: 'Any Event', value: ANY_EVENT, description: 'Every delivery, including event names not listed here' },
+	{
+		name: 'Any Event',
+		value: ANY_EVENT,
+		description: 'Every delivery, including event names not listed here',
+	},
 	{ name: 'Customer Created', value: 'customer.created' },
 	{ name: 'Customer Updated', value: 'customer.updated' },
 	{ name: 'Reply Created', value: 'reply.created' },
@@ -34,5 +38,7 @@ export function parseEventList(text: string | undefined): string[] {
 export function isSelectedEvent(event: string | undefined, selected: string[]): boolean {
 	if (selected.includes(ANY_EVENT)) return true;
 	if (event === undefined) return false;
-	return selected.some((name) => (name.endsWith('.*') ? event.startsWith(name.slice(0, -1)) : name === event));
+	return selected.some((name) =>
+		name.endsWith('.*') ? event.startsWith(name.slice(0, -1)) : name === event,
+	);
 }

@@ -8,7 +8,7 @@ import { ANY_EVENT, KNOWN_EVENTS } from './selectEvent';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Copy the <b>Production URL</b> above into the service\'s webhook settings and activate this workflow (the service has no API to register it). The <b>Test URL</b> receives only while you listen for a test event.',
+			"Copy the <b>Production URL</b> above into the service's webhook settings and activate this workflow (the service has no API to register it). The <b>Test URL</b> receives only while you listen for a test event.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -54,8 +54,7 @@ export const triggerProperties: INodeProperties[] = [
 			name: 'dropDuplicates',
 			type: 'boolean',
 			default: true,
-			description:
-				`Whether to start nothing for a delivery already received (same ID, same content). The last 1,000 are remembered. ${moreInfo('webhook-trigger.md')}.`,
+			description: `Whether to start nothing for a delivery already received (same ID, same content). The last 1,000 are remembered. ${moreInfo('webhook-trigger.md')}.`,
 		},
 		{
 			displayName: 'Event Field',
@@ -70,7 +69,8 @@ export const triggerProperties: INodeProperties[] = [
 			name: 'includeHeaders',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to add the request headers to the output item under "headers" (without x-api-key, Authorization and Cookie)',
+			description:
+				'Whether to add the request headers to the output item under "headers" (without x-api-key, Authorization and Cookie)',
 		},
 		{
 			displayName: 'Public Path',
@@ -87,7 +87,8 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TOLERANCE_SECONDS,
-			description: 'How far a delivery\'s x-api-timestamp may be from this server\'s clock; others are rejected as replays',
+			description:
+				"How far a delivery's x-api-timestamp may be from this server's clock; others are rejected as replays",
 		},
 	]),
 ];

@@ -24,7 +24,10 @@ export interface WebhookVerification {
 }
 
 /** The request scheme over the raw body; anything unusual (a repeated header, no raw body) fails closed. */
-export function verifyWebhookSignature(delivery: WebhookDelivery, options: WebhookVerification): VerificationResult {
+export function verifyWebhookSignature(
+	delivery: WebhookDelivery,
+	options: WebhookVerification,
+): VerificationResult {
 	if (options.secrets.length === 0) {
 		const message = 'The credential has no API Secret or Webhook Secret: fill one in';
 		return { valid: false, reason: 'invalid_signature', message };

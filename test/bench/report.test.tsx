@@ -2,14 +2,26 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { type BenchResults, median, memorySection, ratio, renderResults, SUMMARY_END, SUMMARY_START, upsertMemorySection } from '../../bench/report';
+import {
+	type BenchResults,
+	median,
+	memorySection,
+	ratio,
+	renderResults,
+	SUMMARY_END,
+	SUMMARY_START,
+	upsertMemorySection,
+} from '../../bench/report';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'memory-section-'));
 const memoryFile = path.join(dir, 'memory-results.md');
 const resultsFile = path.join(dir, 'results.md');
 
 function writeMemoryResults(figure: string): void {
-	writeFileSync(memoryFile, `# Memory\n\nWritten by \`npm run bench -- --memory\` on DAY in 9 s. Re-run it to refresh.\n\n${SUMMARY_START}\n| a | ${figure} |\n${SUMMARY_END}\n\nmore\n`);
+	writeFileSync(
+		memoryFile,
+		`# Memory\n\nWritten by \`npm run bench -- --memory\` on DAY in 9 s. Re-run it to refresh.\n\n${SUMMARY_START}\n| a | ${figure} |\n${SUMMARY_END}\n\nmore\n`,
+	);
 }
 
 describe('the memory section of results.md', () => {
@@ -47,28 +59,58 @@ describe('median', () => {
 });
 
 describe('results.md while a bench runs, and after a section failed', () => {
-	const run = { startedAt: new Date('2026-11-24T12:00:00Z'), durationSeconds: 60, command: 'npm run bench', loadBefore: '1', loadAfter: '1', machine: 'test' };
-	const signing = [{ name: 'signing a list request, as the credential does', medianUs: 10, minUs: 9, maxUs: 12, callsPerRound: 100, rounds: 5 }];
+	const run = {
+		startedAt: new Date('2026-11-24T12:00:00Z'),
+		durationSeconds: 60,
+		command: 'npm run bench',
+		loadBefore: '1',
+		loadAfter: '1',
+		machine: 'test',
+	};
+	const signing = [
+		{
+			name: 'signing a list request, as the credential does',
+			medianUs: 10,
+			minUs: 9,
+			maxUs: 12,
+			callsPerRound: 100,
+			rounds: 5,
+		},
+	];
 
-	it("keeps the sections that ended, says why one failed and which have not run", () => {
+	it('keeps the sections that ended, says why one failed and which have not run', () => {
 		const results: BenchResults = {
 			run,
 			rounds: 5,
 			concurrent: 'node-100',
 			ratePerSecond: 20,
 			signing,
-			createRecovery: '## Creates when answers are lost\n\n| Concurrent Requests | tickets |\n|---|---:|\n| 16 | 1,000 |',
+			createRecovery:
+				'## Creates when answers are lost\n\n| Concurrent Requests | tickets |\n|---|---:|\n| 16 | 1,000 |',
 			violations: [],
-			failures: [{ section: 'Real n8n', reason: 'Error: n8n execute benchReturnAll failed: exit code 1\nstderr: out of memory' }],
+			failures: [
+				{
+					section: 'Real n8n',
+					reason: 'Error: n8n execute benchReturnAll failed: exit code 1\nstderr: out of memory',
+				},
+			],
 			pending: ['Return All and Limit'],
 		};
 		const text = renderResults(results);
-		expect(text).toContain('| Real n8n: **failed** | Error: n8n execute benchReturnAll failed: exit code 1 | no figures | **not met** |');
-		expect(text).toContain('**Real n8n failed; no figures.** Why:\n\n```\nError: n8n execute benchReturnAll failed: exit code 1\nstderr: out of memory\n```');
+		expect(text).toContain(
+			'| Real n8n: **failed** | Error: n8n execute benchReturnAll failed: exit code 1 | no figures | **not met** |',
+		);
+		expect(text).toContain(
+			'**Real n8n failed; no figures.** Why:\n\n```\nError: n8n execute benchReturnAll failed: exit code 1\nstderr: out of memory\n```',
+		);
 		expect(text).toContain('| Return All and Limit | not run yet |');
 		expect(text).toContain('| signing one request (signRequestOptions) | 10.00 µs |');
-		expect(text).toContain('| signing a list request, as the credential does | 10.00 | 9.00 | 12.00 | 100 × 5 |');
-		expect(text).toContain('## Creates when answers are lost (bench/createRecovery.tsx)\n\n| Concurrent Requests | tickets |\n|---|---:|\n| 16 | 1,000 |');
+		expect(text).toContain(
+			'| signing a list request, as the credential does | 10.00 | 9.00 | 12.00 | 100 × 5 |',
+		);
+		expect(text).toContain(
+			'## Creates when answers are lost (bench/createRecovery.tsx)\n\n| Concurrent Requests | tickets |\n|---|---:|\n| 16 | 1,000 |',
+		);
 		expect(text).not.toContain('lost no item');
 	});
 });

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
@@ -8,7 +12,10 @@ const realNow = Date.now.bind(Date);
 const { sandbox, credentials } = useSandbox({ seed: 30, now: realNow });
 afterEach(() => jest.restoreAllMocks());
 
-const request = (parameters: IDataObject) => runWorkflow(singleNodeWorkflow('harness.signedRequest', parameters), { supportTicketApi: credentials });
+const request = (parameters: IDataObject) =>
+	runWorkflow(singleNodeWorkflow('harness.signedRequest', parameters), {
+		supportTicketApi: credentials,
+	});
 
 describe('credential test request', () => {
 	it('succeeds with the right key and secret, asking for one ticket', async () => {
@@ -48,24 +55,39 @@ describe('signed requests through the n8n engine', () => {
 		expect(post.json.statusCode).toBe(201);
 		const id = ((post.json.body as IDataObject).data as IDataObject).id as string;
 
-		const patched = await request({ method: 'PATCH', url: `/api/v1/external/tickets/${id}`, body: '{"status":"pending"}' });
+		const patched = await request({
+			method: 'PATCH',
+			url: `/api/v1/external/tickets/${id}`,
+			body: '{"status":"pending"}',
+		});
 		expect(patched.output('Node')[0].json.statusCode).toBe(200);
 
 		const fetched = await request({ method: 'GET', url: `/api/v1/external/tickets/${id}` });
-		expect(((fetched.output('Node')[0].json.body as IDataObject).data as IDataObject)).toMatchObject({
+		expect((fetched.output('Node')[0].json.body as IDataObject).data as IDataObject).toMatchObject({
 			id,
 			subject: 'Ünïcødé ✓ 日本語 🎫',
 			status: 'pending',
 		});
-		expect(sandbox.store.getTicket(id)).toMatchObject({ status: 'pending', subject: 'Ünïcødé ✓ 日本語 🎫' });
-		expect(sandbox.log.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 201', 'PATCH 200', 'GET 200']);
+		expect(sandbox.store.getTicket(id)).toMatchObject({
+			status: 'pending',
+			subject: 'Ünïcødé ✓ 日本語 🎫',
+		});
+		expect(sandbox.log.map((entry) => `${entry.method} ${entry.status}`)).toEqual([
+			'POST 201',
+			'PATCH 200',
+			'GET 200',
+		]);
 	});
 
 	it('signs the same request identically whatever shape the query and body arrive in', async () => {
 		const shapes: IDataObject[] = [
 			{ method: 'GET', url: '/api/v1/external/tickets', qs: '{"status":"on_hold","per_page":2}' },
 			{ method: 'GET', url: '/api/v1/external/tickets?status=on_hold', qs: '{"per_page":"2"}' },
-			{ method: 'GET', url: `${sandbox.baseUrl}/api/v1/external/tickets?status=on_hold&per_page=2`, useBaseUrl: false },
+			{
+				method: 'GET',
+				url: `${sandbox.baseUrl}/api/v1/external/tickets?status=on_hold&per_page=2`,
+				useBaseUrl: false,
+			},
 		];
 		for (const shape of shapes) {
 			const run = await request(shape);
@@ -78,7 +100,11 @@ describe('signed requests through the n8n engine', () => {
 
 	it('sends an object body and the same body as a string as the same bytes', async () => {
 		const body = { name: 'Zoë "Z" Ñandú', note: 'a b+c/d=e' };
-		await request({ method: 'POST', url: '/api/v1/external/customers', body: JSON.stringify({ ...body, email: 'z1@example.com' }) });
+		await request({
+			method: 'POST',
+			url: '/api/v1/external/customers',
+			body: JSON.stringify({ ...body, email: 'z1@example.com' }),
+		});
 		await request({
 			method: 'POST',
 			url: '/api/v1/external/customers',
@@ -88,7 +114,7 @@ describe('signed requests through the n8n engine', () => {
 		expect(sandbox.log.map((entry) => entry.status)).toEqual([201, 201]);
 	});
 
-	it('signs the older requestWithAuthentication options (address in uri) that n8n\'s HTTP Request node sends', async () => {
+	it("signs the older requestWithAuthentication options (address in uri) that n8n's HTTP Request node sends", async () => {
 		const created = await request({
 			legacy: true,
 			method: 'post',
@@ -97,7 +123,12 @@ describe('signed requests through the n8n engine', () => {
 		});
 		expect(created.error).toBeUndefined();
 		expect(created.output('Node')[0].json.statusCode).toBe(201);
-		const listed = await request({ legacy: true, method: 'GET', url: '/api/v1/external/tickets', qs: '{"status":"open","per_page":2}' });
+		const listed = await request({
+			legacy: true,
+			method: 'GET',
+			url: '/api/v1/external/tickets',
+			qs: '{"status":"open","per_page":2}',
+		});
 		expect(listed.error).toBeUndefined();
 		expect(sandbox.log.map((entry) => [entry.method, entry.path, entry.status])).toEqual([
 			['POST', '/api/v1/external/customers', 201],
@@ -107,19 +138,37 @@ describe('signed requests through the n8n engine', () => {
 	});
 
 	// The HTTP Request node's Form Urlencoded / Form-Data bodies: the client sends bytes the signature cannot cover.
-	it.each(['form', 'formData'])('refuses a legacy request whose body is in %s, saying the service takes JSON, and sends nothing', async (legacyBodyField) => {
-		const run = await request({ legacy: true, legacyBodyField, method: 'POST', url: '/api/v1/external/customers', body: JSON.stringify({ email: 'form@example.com' }) });
-		expect(run.error?.message).toMatch(/JSON/);
-		expect(sandbox.log).toEqual([]);
-	});
+	it.each(['form', 'formData'])(
+		'refuses a legacy request whose body is in %s, saying the service takes JSON, and sends nothing',
+		async (legacyBodyField) => {
+			const run = await request({
+				legacy: true,
+				legacyBodyField,
+				method: 'POST',
+				url: '/api/v1/external/customers',
+				body: JSON.stringify({ email: 'form@example.com' }),
+			});
+			expect(run.error?.message).toMatch(/JSON/);
+			expect(sandbox.log).toEqual([]);
+		},
+	);
 
 	it('re-signs its own output when n8n retries after a 401, without changing the request', async () => {
 		credentials.apiSecret = 'wrong';
 		try {
-			const run = await request({ method: 'GET', url: '/api/v1/external/tickets', qs: '{"per_page":1}' });
+			const run = await request({
+				method: 'GET',
+				url: '/api/v1/external/tickets',
+				qs: '{"per_page":1}',
+			});
 			expect(run.error).toBeDefined();
 			const [first, second] = run.credentialsHelper.authenticated;
-			const wire = ({ method, url, body, headers }: IHttpRequestOptions) => ({ method, url, body, headers });
+			const wire = ({ method, url, body, headers }: IHttpRequestOptions) => ({
+				method,
+				url,
+				body,
+				headers,
+			});
 			expect(wire(second.input)).toEqual(wire(first.output));
 			expect(second.output.url).toBe(first.output.url);
 			expect(second.output).not.toHaveProperty('qs');
@@ -133,18 +182,34 @@ describe('signed requests through the n8n engine', () => {
 	});
 
 	it.each([
-		['a wrong secret', (): ICredentialDataDecryptedObject => ({ apiSecret: 'wrong' }), 'invalid_signature'],
-		['a clock that counts milliseconds', () => mockClock((ms) => ms * 1000), 'timestamp_in_milliseconds'],
+		[
+			'a wrong secret',
+			(): ICredentialDataDecryptedObject => ({ apiSecret: 'wrong' }),
+			'invalid_signature',
+		],
+		[
+			'a clock that counts milliseconds',
+			() => mockClock((ms) => ms * 1000),
+			'timestamp_in_milliseconds',
+		],
 		['a clock 10 minutes fast', () => mockClock((ms) => ms + 600_000), 'timestamp_skew'],
 		['a clock 10 minutes slow', () => mockClock((ms) => ms - 600_000), 'timestamp_skew'],
 	])('fails with 401 and a clear message for %s', async (_name, setUp, authError) => {
 		const change = setUp();
-		const run = await runWorkflow(singleNodeWorkflow('harness.signedRequest', { method: 'GET', url: '/api/v1/external/tickets' }), {
-			supportTicketApi: { ...credentials, ...change },
-		});
+		const run = await runWorkflow(
+			singleNodeWorkflow('harness.signedRequest', {
+				method: 'GET',
+				url: '/api/v1/external/tickets',
+			}),
+			{
+				supportTicketApi: { ...credentials, ...change },
+			},
+		);
 		jest.restoreAllMocks();
 		expect(run.error).toMatchObject({ httpCode: '401' });
-		expect(sandbox.log.every((entry) => entry.status === 401 && entry.authError === authError)).toBe(true);
+		expect(
+			sandbox.log.every((entry) => entry.status === 401 && entry.authError === authError),
+		).toBe(true);
 		expect(JSON.stringify(run.error)).not.toContain(sandbox.apiSecret);
 	});
 });

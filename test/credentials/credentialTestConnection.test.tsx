@@ -18,15 +18,29 @@ describe('a refused connection', () => {
 
 	it('the node says what it means, naming the address', async () => {
 		const { baseUrl, hostPort } = await closedPortBaseUrl();
-		const result = await runNode({ resource: 'customer', operation: 'getAll', returnAll: true }, credentialsFor(sandbox, baseUrl));
-		expect(result.error?.message).toMatch(/^Could not reach the service: the connection was refused/);
-		expect(result.error?.description).toContain(`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`);
+		const result = await runNode(
+			{ resource: 'customer', operation: 'getAll', returnAll: true },
+			credentialsFor(sandbox, baseUrl),
+		);
+		expect(result.error?.message).toMatch(
+			/^Could not reach the service: the connection was refused/,
+		);
+		expect(result.error?.description).toContain(
+			`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`,
+		);
 	});
 
 	it('a create that was refused is tried again (nothing was sent), then says nothing answers', async () => {
 		const { baseUrl, hostPort } = await closedPortBaseUrl();
-		const result = await runNode({ resource: 'customer', operation: 'create', email: 'refused@example.com' }, credentialsFor(sandbox, baseUrl));
-		expect(result.error?.message).toBe('Could not reach the service: the connection was refused, still after 5 attempts');
-		expect(result.error?.description).toBe(`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`);
+		const result = await runNode(
+			{ resource: 'customer', operation: 'create', email: 'refused@example.com' },
+			credentialsFor(sandbox, baseUrl),
+		);
+		expect(result.error?.message).toBe(
+			'Could not reach the service: the connection was refused, still after 5 attempts',
+		);
+		expect(result.error?.description).toBe(
+			`Nothing answers at ${hostPort} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`,
+		);
 	});
 });

@@ -17,7 +17,7 @@ describe('an emoji in the API Key', () => {
 		'The API Key in the credential has a character outside Latin-1 (U+1F600, character 12). ' +
 		'Copy it again from the service.';
 
-	it('the node\'s run fails with what to do, and nothing is sent', async () => {
+	it("the node's run fails with what to do, and nothing is sent", async () => {
 		const result = await runNode(getMany, { ...credentials, apiKey });
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.log).toEqual([]);
@@ -60,7 +60,7 @@ describe('an API Secret in any Unicode text signs with its UTF-8 bytes', () => {
 	});
 
 	it.each(Object.entries(secrets))(
-		'%s: the node\'s run and the credential Test are accepted by the service',
+		"%s: the node's run and the credential Test are accepted by the service",
 		async (apiKey, apiSecret) => {
 			const unicode = { ...fixture.credentials, apiKey, apiSecret };
 			const result = await runNode(getMany, unicode);
@@ -92,7 +92,9 @@ describe('a key and secret within Latin-1 (ü, ß) still work', () => {
 	it('in the node and the credential Test', async () => {
 		const result = await runNode(getMany, fixture.credentials);
 		expect(result.error).toBeUndefined();
-		expect(await testCredential('supportTicketApi', fixture.credentials)).toMatchObject({ status: 'OK' });
+		expect(await testCredential('supportTicketApi', fixture.credentials)).toMatchObject({
+			status: 'OK',
+		});
 		expect(fixture.sandbox.log.map((entry) => entry.status)).toEqual([200, 200]);
 	});
 });

@@ -7,7 +7,11 @@ import { repoPath } from '../harness';
 
 const root = repoPath();
 const inDir = (dir: string) =>
-	existsSync(repoPath(dir)) ? readdirSync(repoPath(dir)).filter((f) => f.endsWith('.md')).map((f) => join(dir, f)) : [];
+	existsSync(repoPath(dir))
+		? readdirSync(repoPath(dir))
+				.filter((f) => f.endsWith('.md'))
+				.map((f) => join(dir, f))
+		: [];
 const files = [
 	'README.md',
 	'CONTRIBUTING.md',
@@ -31,7 +35,9 @@ const stripCode = (md: string) => md.replace(/```[\s\S]*?```/g, '').replace(/`[^
 const anchorsOf = (file: string) => {
 	const seen = new Map<string, number>();
 	const anchors = new Set<string>();
-	for (const line of readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '').split('\n')) {
+	for (const line of readFileSync(file, 'utf8')
+		.replace(/```[\s\S]*?```/g, '')
+		.split('\n')) {
 		const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
 		if (!m) continue;
 		const text = m[1].replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
@@ -47,7 +53,9 @@ const brokenLinks = () => {
 	const broken: string[] = [];
 	for (const file of files) {
 		const abs = repoPath(file);
-		for (const m of stripCode(readFileSync(abs, 'utf8')).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+		for (const m of stripCode(readFileSync(abs, 'utf8')).matchAll(
+			/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g,
+		)) {
 			const target = m[1];
 			if (/^(https?:|mailto:)/i.test(target)) continue;
 			const [path, anchor] = target.split('#') as [string, string | undefined];
@@ -78,7 +86,9 @@ const sourceFiles = (dir: string): string[] =>
 const brokenSourceReferences = () => {
 	const broken: string[] = [];
 	for (const file of SOURCE_DIRS.flatMap(sourceFiles)) {
-		for (const m of readFileSync(repoPath(file), 'utf8').matchAll(/\bdocs\/([\w-]+\.md)#([\w-]+)/g)) {
+		for (const m of readFileSync(repoPath(file), 'utf8').matchAll(
+			/\bdocs\/([\w-]+\.md)#([\w-]+)/g,
+		)) {
 			const dest = repoPath('docs', m[1]);
 			if (!existsSync(dest) || !anchorsOf(dest).has(m[2])) broken.push(`${file}: ${m[0]}`);
 		}
@@ -88,8 +98,12 @@ const brokenSourceReferences = () => {
 
 describe('documentation links', () => {
 	it('slugs headings the way GitHub does', () => {
-		expect(slug('Get Many: Return All, Limit, One Page per Run')).toBe('get-many-return-all-limit-one-page-per-run');
-		expect(slug('n8n verification: strict mode and the lint layout')).toBe('n8n-verification-strict-mode-and-the-lint-layout');
+		expect(slug('Get Many: Return All, Limit, One Page per Run')).toBe(
+			'get-many-return-all-limit-one-page-per-run',
+		);
+		expect(slug('n8n verification: strict mode and the lint layout')).toBe(
+			'n8n-verification-strict-mode-and-the-lint-layout',
+		);
 		expect(slug('End-to-end tests / dev / screenshot')).toBe('end-to-end-tests--dev--screenshot');
 	});
 

@@ -13,16 +13,32 @@ export interface ActiveCopy {
 }
 
 function rebindCredential(nodes: INode[], credential: { id: string; name: string }): INode[] {
-	return nodes.map((node) => (node.credentials?.[CREDENTIAL_TYPE] ? { ...node, credentials: { ...node.credentials, [CREDENTIAL_TYPE]: credential } } : node));
+	return nodes.map((node) =>
+		node.credentials?.[CREDENTIAL_TYPE]
+			? { ...node, credentials: { ...node.credentials, [CREDENTIAL_TYPE]: credential } }
+			: node,
+	);
 }
 
-function copyOf(examples: WorkflowFile[], file: string, id: string, label: string, sandbox: SandboxAccess, credentialId: string): ActiveCopy {
+function copyOf(
+	examples: WorkflowFile[],
+	file: string,
+	id: string,
+	label: string,
+	sandbox: SandboxAccess,
+	credentialId: string,
+): ActiveCopy {
 	const example = findWorkflow(examples, file);
 	const credential: CredentialImport = {
 		id: credentialId,
 		name: `Support Ticket (${label} sandbox)`,
 		type: CREDENTIAL_TYPE,
-		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret, webhookSecret: '' },
+		data: {
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			apiSecret: sandbox.apiSecret,
+			webhookSecret: '',
+		},
 	};
 	const json = {
 		...example.json,
@@ -40,18 +56,36 @@ export const SCHEDULE_SECONDS = 10;
 
 /** incremental-import-static-data.json firing every 10 s instead of every hour (the node keeps its name: connections refer to it). */
 export function scheduledImportCopy(examples: WorkflowFile[], sandbox: SandboxAccess): ActiveCopy {
-	const copy = copyOf(examples, INCREMENTAL_EXAMPLE, 'e2eImport10s', `every ${SCHEDULE_SECONDS} s`, sandbox, 'supportTicketImport');
+	const copy = copyOf(
+		examples,
+		INCREMENTAL_EXAMPLE,
+		'e2eImport10s',
+		`every ${SCHEDULE_SECONDS} s`,
+		sandbox,
+		'supportTicketImport',
+	);
 	let schedules = 0;
 	copy.workflow.json.nodes = copy.workflow.json.nodes.map((node) => {
 		if (node.type !== 'n8n-nodes-base.scheduleTrigger') return node;
 		schedules++;
-		return { ...node, parameters: { rule: { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] } } };
+		return {
+			...node,
+			parameters: { rule: { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] } },
+		};
 	});
-	if (schedules !== 1) throw new Error(`${INCREMENTAL_EXAMPLE} has ${schedules} Schedule Triggers, expected 1`);
+	if (schedules !== 1)
+		throw new Error(`${INCREMENTAL_EXAMPLE} has ${schedules} Schedule Triggers, expected 1`);
 	return copy;
 }
 
 /** examples/poll-new-tickets.json unchanged (polls every minute) but for its credential. */
 export function activePollCopy(examples: WorkflowFile[], sandbox: SandboxAccess): ActiveCopy {
-	return copyOf(examples, POLL_EXAMPLE, 'e2ePollActive', 'polling', sandbox, 'supportTicketPolling');
+	return copyOf(
+		examples,
+		POLL_EXAMPLE,
+		'e2ePollActive',
+		'polling',
+		sandbox,
+		'supportTicketPolling',
+	);
 }

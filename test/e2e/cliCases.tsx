@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 
 import type { CliContext } from './context';
-import { callsSince, findWorkflow, isManuallyTriggered, lastSeq, usesDataTables, usesPostgres, type WorkflowFile } from './fixtures';
+import {
+	callsSince,
+	findWorkflow,
+	isManuallyTriggered,
+	lastSeq,
+	usesDataTables,
+	usesPostgres,
+	type WorkflowFile,
+} from './fixtures';
 import { executeWorkflow, type CliExecution } from './n8n/cli';
 import type { N8nUserFolder } from './n8n/userFolder';
 import { asRun, nodeOutput, nodeOutputIfRan, onlyItem, type PrintedRun } from './runData';
@@ -22,50 +30,83 @@ async function executeOk(folder: N8nUserFolder, workflow: WorkflowFile): Promise
 }
 
 /** Headless runs through `n8n execute` of the examples and the e2e workflows, checked against the sandbox. */
-export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () => CliContext): void {
-	suite.test('examples/import-all-tickets.json: Return All brings every ticket, page by page', async () => {
-		const { folder, sandbox, examples } = context();
-		const before = lastSeq(sandbox);
-		const run = await executeOk(folder, findWorkflow(examples, 'examples/import-all-tickets.json'));
-		const items = nodeOutput(run, 'Get All Tickets');
-		// The service's default order (newest first), every ticket exactly once.
-		assert.deepEqual(
-			items.map((item) => item.id),
-			sandbox.store.listTickets().map((ticket) => ticket.id),
-		);
-		assert.deepEqual(items[0], sandbox.store.listTickets()[0] as unknown as Record<string, unknown>);
-		const pages = Math.ceil(sandbox.store.ticketCount / 100);
-		assert.deepEqual(callsSince(sandbox, before), Array(pages).fill('GET /tickets 200'));
-		const queries = sandbox.log.filter((e) => e.seq > before).map((e) => e.query);
-		assert.ok(queries.every((q) => q.per_page === '100'));
-		assert.ok(queries.slice(1).every((q) => typeof q.cursor === 'string'), 'pages after the first follow the cursor');
-	});
+export function addCliCases(
+	suite: Suite,
+	examples: WorkflowFile[],
+	context: () => CliContext,
+): void {
+	suite.test(
+		'examples/import-all-tickets.json: Return All brings every ticket, page by page',
+		async () => {
+			const { folder, sandbox, examples } = context();
+			const before = lastSeq(sandbox);
+			const run = await executeOk(
+				folder,
+				findWorkflow(examples, 'examples/import-all-tickets.json'),
+			);
+			const items = nodeOutput(run, 'Get All Tickets');
+			// The service's default order (newest first), every ticket exactly once.
+			assert.deepEqual(
+				items.map((item) => item.id),
+				sandbox.store.listTickets().map((ticket) => ticket.id),
+			);
+			assert.deepEqual(
+				items[0],
+				sandbox.store.listTickets()[0] as unknown as Record<string, unknown>,
+			);
+			const pages = Math.ceil(sandbox.store.ticketCount / 100);
+			assert.deepEqual(callsSince(sandbox, before), Array(pages).fill('GET /tickets 200'));
+			const queries = sandbox.log.filter((e) => e.seq > before).map((e) => e.query);
+			assert.ok(queries.every((q) => q.per_page === '100'));
+			assert.ok(
+				queries.slice(1).every((q) => typeof q.cursor === 'string'),
+				'pages after the first follow the cursor',
+			);
+		},
+	);
 
-	suite.test('examples/create-reply-update.json: ticket created, replied to and solved in the service', async () => {
-		const { folder, sandbox, examples } = context();
-		const before = lastSeq(sandbox);
-		const run = await executeOk(folder, findWorkflow(examples, 'examples/create-reply-update.json'));
-		const created = onlyItem(run, 'Create Ticket');
-		const reply = onlyItem(run, 'Reply');
-		const solved = onlyItem(run, 'Mark Solved');
-		assert.equal(solved.id, created.id);
-		assert.equal(solved.status, 'solved');
-		const ticket = sandbox.store.getTicket(String(created.id));
-		assert.ok(ticket, `ticket ${created.id} exists in the service`);
-		assert.equal(ticket.status, 'solved');
-		assert.equal(ticket.priority, 'urgent');
-		assert.deepEqual(ticket.customer, { id: ticket.customer.id, email: 'ana@example.com', name: 'Ana Lima' });
-		const replies = sandbox.store.listReplies(ticket.id);
-		assert.deepEqual(
-			replies.map((r) => [r.id, r.body]),
-			[[reply.id, 'Hi Ana Lima, please unplug it. We are on our way.']],
-		);
-		assert.deepEqual(callsSince(sandbox, before), ['POST /tickets 201', `POST /tickets/${ticket.id}/replies 201`, `PATCH /tickets/${ticket.id} 200`]);
-	});
+	suite.test(
+		'examples/create-reply-update.json: ticket created, replied to and solved in the service',
+		async () => {
+			const { folder, sandbox, examples } = context();
+			const before = lastSeq(sandbox);
+			const run = await executeOk(
+				folder,
+				findWorkflow(examples, 'examples/create-reply-update.json'),
+			);
+			const created = onlyItem(run, 'Create Ticket');
+			const reply = onlyItem(run, 'Reply');
+			const solved = onlyItem(run, 'Mark Solved');
+			assert.equal(solved.id, created.id);
+			assert.equal(solved.status, 'solved');
+			const ticket = sandbox.store.getTicket(String(created.id));
+			assert.ok(ticket, `ticket ${created.id} exists in the service`);
+			assert.equal(ticket.status, 'solved');
+			assert.equal(ticket.priority, 'urgent');
+			assert.deepEqual(ticket.customer, {
+				id: ticket.customer.id,
+				email: 'ana@example.com',
+				name: 'Ana Lima',
+			});
+			const replies = sandbox.store.listReplies(ticket.id);
+			assert.deepEqual(
+				replies.map((r) => [r.id, r.body]),
+				[[reply.id, 'Hi Ana Lima, please unplug it. We are on our way.']],
+			);
+			assert.deepEqual(callsSince(sandbox, before), [
+				'POST /tickets 201',
+				`POST /tickets/${ticket.id}/replies 201`,
+				`PATCH /tickets/${ticket.id} 200`,
+			]);
+		},
+	);
 
 	suite.test('every operation of the node (test/e2e/workflows/every-operation.json)', async () => {
 		const { folder, sandbox, e2e } = context();
-		const run = await executeOk(folder, findWorkflow(e2e, 'test/e2e/workflows/every-operation.json'));
+		const run = await executeOk(
+			folder,
+			findWorkflow(e2e, 'test/e2e/workflows/every-operation.json'),
+		);
 
 		const customer = onlyItem(run, 'Create Customer');
 		assert.equal(customer.email, 'e2e.customer@example.com');
@@ -82,112 +123,196 @@ export function addCliCases(suite: Suite, examples: WorkflowFile[], context: () 
 
 		const reply = onlyItem(run, 'Create Reply');
 		assert.equal(reply.body, 'Hello E2E Customer Renamed, the invoice is attached.');
-		assert.deepEqual(nodeOutput(run, 'Get Many Replies'), sandbox.store.listReplies(String(ticket.id)) as unknown as Array<Record<string, unknown>>);
+		assert.deepEqual(
+			nodeOutput(run, 'Get Many Replies'),
+			sandbox.store.listReplies(String(ticket.id)) as unknown as Array<Record<string, unknown>>,
+		);
 
 		assert.deepEqual(
 			nodeOutput(run, 'Get Many Customers').map((c) => c.id),
-			sandbox.store.listCustomers().slice(0, 3).map((c) => c.id),
+			sandbox.store
+				.listCustomers()
+				.slice(0, 3)
+				.map((c) => c.id),
 		);
 		const open = nodeOutput(run, 'Get Many Open Tickets');
 		assert.deepEqual(
 			open.map((t) => t.id),
-			sandbox.store.listTickets({ status: 'open', sortBy: 'updated_at', sort: 'asc' }).slice(0, 7).map((t) => t.id),
+			sandbox.store
+				.listTickets({ status: 'open', sortBy: 'updated_at', sort: 'asc' })
+				.slice(0, 7)
+				.map((t) => t.id),
 		);
 		assert.ok(open.every((t) => t.status === 'open'));
 	});
 
-	suite.test('a wrong API secret fails the run with the 401 explanation, and nothing is retried blindly', async () => {
-		const { folder, sandbox, e2e } = context();
-		const before = lastSeq(sandbox);
-		const execution = await executeWorkflow(folder, findWorkflow(e2e, 'test/e2e/workflows/wrong-secret.json').id);
-		assert.equal(execution.exitCode, 1, `n8n execute must fail: ${explain(execution)}`);
-		const error = asRun(execution.run).data.resultData.error;
-		assert.ok(error, 'the run result carries the error');
-		assert.match(String(error.message), /Authentication failed \(HTTP 401\)/);
-		assert.match(String(error.description), /clock/);
-		const refused = sandbox.log.filter((e) => e.seq > before);
-		assert.ok(refused.length >= 1 && refused.length <= 2, `one request (and at most one re-signed retry): ${JSON.stringify(refused)}`);
-		assert.ok(refused.every((e) => e.status === 401 && e.authError === 'invalid_signature'));
-	});
+	suite.test(
+		'a wrong API secret fails the run with the 401 explanation, and nothing is retried blindly',
+		async () => {
+			const { folder, sandbox, e2e } = context();
+			const before = lastSeq(sandbox);
+			const execution = await executeWorkflow(
+				folder,
+				findWorkflow(e2e, 'test/e2e/workflows/wrong-secret.json').id,
+			);
+			assert.equal(execution.exitCode, 1, `n8n execute must fail: ${explain(execution)}`);
+			const error = asRun(execution.run).data.resultData.error;
+			assert.ok(error, 'the run result carries the error');
+			assert.match(String(error.message), /Authentication failed \(HTTP 401\)/);
+			assert.match(String(error.description), /clock/);
+			const refused = sandbox.log.filter((e) => e.seq > before);
+			assert.ok(
+				refused.length >= 1 && refused.length <= 2,
+				`one request (and at most one re-signed retry): ${JSON.stringify(refused)}`,
+			);
+			assert.ok(refused.every((e) => e.status === 401 && e.authError === 'invalid_signature'));
+		},
+	);
 
-	suite.test("n8n's HTTP Request node with the Support Ticket API credential: GET with query and POST with body are signed and accepted (test/e2e/workflows/http-request-node.json)", async () => {
-		const { folder, sandbox, e2e } = context();
-		const before = lastSeq(sandbox);
-		const run = await executeOk(folder, findWorkflow(e2e, 'test/e2e/workflows/http-request-node.json'));
-		const listed = onlyItem(run, 'List Open Tickets') as { data: Array<{ id: string }> };
-		assert.deepEqual(
-			listed.data.map((ticket) => ticket.id),
-			sandbox.store.listTickets({ status: 'open' }).slice(0, 2).map((ticket) => ticket.id),
-		);
-		const created = (onlyItem(run, 'Create Customer') as { data: { id: string; name: string } }).data;
-		assert.equal(created.name, 'Zoë über HTTP');
-		assert.equal(sandbox.store.findCustomerByEmail('http.node@example.com')?.id, created.id);
-		assert.deepEqual(
-			sandbox.log.filter((e) => e.seq > before).map((e) => `${e.method} ${e.path} ${e.status}`),
-			['GET /api/v1/external/tickets?status=open&per_page=2 200', 'POST /api/v1/external/customers 201'],
-		);
-	});
+	suite.test(
+		"n8n's HTTP Request node with the Support Ticket API credential: GET with query and POST with body are signed and accepted (test/e2e/workflows/http-request-node.json)",
+		async () => {
+			const { folder, sandbox, e2e } = context();
+			const before = lastSeq(sandbox);
+			const run = await executeOk(
+				folder,
+				findWorkflow(e2e, 'test/e2e/workflows/http-request-node.json'),
+			);
+			const listed = onlyItem(run, 'List Open Tickets') as { data: Array<{ id: string }> };
+			assert.deepEqual(
+				listed.data.map((ticket) => ticket.id),
+				sandbox.store
+					.listTickets({ status: 'open' })
+					.slice(0, 2)
+					.map((ticket) => ticket.id),
+			);
+			const created = (onlyItem(run, 'Create Customer') as { data: { id: string; name: string } })
+				.data;
+			assert.equal(created.name, 'Zoë über HTTP');
+			assert.equal(sandbox.store.findCustomerByEmail('http.node@example.com')?.id, created.id);
+			assert.deepEqual(
+				sandbox.log.filter((e) => e.seq > before).map((e) => `${e.method} ${e.path} ${e.status}`),
+				[
+					'GET /api/v1/external/tickets?status=open&per_page=2 200',
+					'POST /api/v1/external/customers 201',
+				],
+			);
+		},
+	);
 
-	suite.test('test/e2e/workflows/import-page-by-page.json: the If loop fetches every page once, writes every ticket, and writes each page before it fetches the next', async () => {
-		const { folder, sandbox, e2e } = context();
-		const before = lastSeq(sandbox);
-		const run = await executeOk(folder, findWorkflow(e2e, 'test/e2e/workflows/import-page-by-page.json'));
-		assert.deepEqual(
-			nodeOutput(run, 'Write Page').map((item) => item.id),
-			sandbox.store.listTickets().map((ticket) => ticket.id),
-		);
-		const pages = Math.ceil(sandbox.store.ticketCount / 100);
-		assert.deepEqual(callsSince(sandbox, before), Array(pages).fill('GET /tickets 200'));
-		// The reading node ran once per page and held one page each time.
-		const { runData } = run.data.resultData;
-		const reads = runData['Get Page of Tickets'];
-		const writes = runData['Write Page'];
-		assert.deepEqual([reads.length, writes.length], [pages, pages], 'one read and one write per page');
-		assert.ok(reads.every((task) => task.data?.main?.[0]?.length === 1 && Number(task.data.main[0][0].json.count) <= 100), 'each read holds one page');
-		// Page k is written before page k+1 is read (n8n's v1 order runs the upper branch first).
-		const order = (task: (typeof reads)[number]) => {
-			assert.equal(typeof task.executionIndex, 'number', 'n8n numbers the node runs (executionIndex)');
-			return task.executionIndex as number;
-		};
-		for (let k = 0; k + 1 < pages; k++) assert.ok(order(writes[k]) < order(reads[k + 1]), `page ${k + 1} was written before page ${k + 2} was read`);
-	});
+	suite.test(
+		'test/e2e/workflows/import-page-by-page.json: the If loop fetches every page once, writes every ticket, and writes each page before it fetches the next',
+		async () => {
+			const { folder, sandbox, e2e } = context();
+			const before = lastSeq(sandbox);
+			const run = await executeOk(
+				folder,
+				findWorkflow(e2e, 'test/e2e/workflows/import-page-by-page.json'),
+			);
+			assert.deepEqual(
+				nodeOutput(run, 'Write Page').map((item) => item.id),
+				sandbox.store.listTickets().map((ticket) => ticket.id),
+			);
+			const pages = Math.ceil(sandbox.store.ticketCount / 100);
+			assert.deepEqual(callsSince(sandbox, before), Array(pages).fill('GET /tickets 200'));
+			// The reading node ran once per page and held one page each time.
+			const { runData } = run.data.resultData;
+			const reads = runData['Get Page of Tickets'];
+			const writes = runData['Write Page'];
+			assert.deepEqual(
+				[reads.length, writes.length],
+				[pages, pages],
+				'one read and one write per page',
+			);
+			assert.ok(
+				reads.every(
+					(task) =>
+						task.data?.main?.[0]?.length === 1 && Number(task.data.main[0][0].json.count) <= 100,
+				),
+				'each read holds one page',
+			);
+			// Page k is written before page k+1 is read (n8n's v1 order runs the upper branch first).
+			const order = (task: (typeof reads)[number]) => {
+				assert.equal(
+					typeof task.executionIndex,
+					'number',
+					'n8n numbers the node runs (executionIndex)',
+				);
+				return task.executionIndex as number;
+			};
+			for (let k = 0; k + 1 < pages; k++)
+				assert.ok(
+					order(writes[k]) < order(reads[k + 1]),
+					`page ${k + 1} was written before page ${k + 2} was read`,
+				);
+		},
+	);
 
-	suite.test("test/e2e/workflows/incremental-import-static-data.json: each run imports only what is new, a ticket created in the watermark's millisecond too, exactly once", async () => {
-		const { folder, sandbox, clock, e2e } = context();
-		const workflow = findWorkflow(e2e, 'test/e2e/workflows/incremental-import-static-data.json');
-		const imported = (run: PrintedRun) => nodeOutputIfRan(run, 'Store New Tickets').map((item) => item.id);
-		const first = await executeOk(folder, workflow);
-		assert.equal(imported(first).length, sandbox.store.ticketCount, 'the first run imports everything');
-		const watermark = String(onlyItem(first, 'Save Watermark').newestCreatedAt);
-		// A ticket the service records later but within the watermark's millisecond, as a busy service does.
-		clock.pin(Date.parse(watermark));
-		const boundary = (() => {
-			try {
-				return sandbox.store.createTicket({ subject: 'Same millisecond as the watermark', description: 'e2e', customer: { email: 'boundary@example.com' } });
-			} finally {
-				clock.release();
-			}
-		})();
-		assert.equal(boundary.created_at, watermark, 'the boundary ticket shares the watermark');
-		const created = [boundary, ...[1, 2].map((n) => sandbox.store.createTicket({ subject: `New since the last import ${n}`, description: 'e2e', customer: { email: 'later@example.com' } }))];
-		// n8n kept the watermark in the workflow's static data between the `n8n execute` runs.
-		const before = lastSeq(sandbox);
-		const second = await executeOk(folder, workflow);
-		const createdIds = new Set(created.map((ticket) => ticket.id));
-		assert.deepEqual(
-			imported(second),
-			sandbox.store.listTickets().filter((ticket) => createdIds.has(ticket.id)).map((ticket) => ticket.id),
-			`second run: watermark ${JSON.stringify(nodeOutput(second, 'Read Watermark'))}, ${imported(second).length} tickets`,
-		);
-		// Created After stops at the first older ticket: the new ones fit on one page.
-		assert.deepEqual(callsSince(sandbox, before), ['GET /tickets 200']);
-		const third = await executeOk(folder, workflow);
-		assert.deepEqual(imported(third), [], 'a run with nothing new imports nothing');
-	});
+	suite.test(
+		"test/e2e/workflows/incremental-import-static-data.json: each run imports only what is new, a ticket created in the watermark's millisecond too, exactly once",
+		async () => {
+			const { folder, sandbox, clock, e2e } = context();
+			const workflow = findWorkflow(e2e, 'test/e2e/workflows/incremental-import-static-data.json');
+			const imported = (run: PrintedRun) =>
+				nodeOutputIfRan(run, 'Store New Tickets').map((item) => item.id);
+			const first = await executeOk(folder, workflow);
+			assert.equal(
+				imported(first).length,
+				sandbox.store.ticketCount,
+				'the first run imports everything',
+			);
+			const watermark = String(onlyItem(first, 'Save Watermark').newestCreatedAt);
+			// A ticket the service records later but within the watermark's millisecond, as a busy service does.
+			clock.pin(Date.parse(watermark));
+			const boundary = (() => {
+				try {
+					return sandbox.store.createTicket({
+						subject: 'Same millisecond as the watermark',
+						description: 'e2e',
+						customer: { email: 'boundary@example.com' },
+					});
+				} finally {
+					clock.release();
+				}
+			})();
+			assert.equal(boundary.created_at, watermark, 'the boundary ticket shares the watermark');
+			const created = [
+				boundary,
+				...[1, 2].map((n) =>
+					sandbox.store.createTicket({
+						subject: `New since the last import ${n}`,
+						description: 'e2e',
+						customer: { email: 'later@example.com' },
+					}),
+				),
+			];
+			// n8n kept the watermark in the workflow's static data between the `n8n execute` runs.
+			const before = lastSeq(sandbox);
+			const second = await executeOk(folder, workflow);
+			const createdIds = new Set(created.map((ticket) => ticket.id));
+			assert.deepEqual(
+				imported(second),
+				sandbox.store
+					.listTickets()
+					.filter((ticket) => createdIds.has(ticket.id))
+					.map((ticket) => ticket.id),
+				`second run: watermark ${JSON.stringify(nodeOutput(second, 'Read Watermark'))}, ${imported(second).length} tickets`,
+			);
+			// Created After stops at the first older ticket: the new ones fit on one page.
+			assert.deepEqual(callsSince(sandbox, before), ['GET /tickets 200']);
+			const third = await executeOk(folder, workflow);
+			assert.deepEqual(imported(third), [], 'a run with nothing new imports nothing');
+		},
+	);
 
 	// Examples added later get at least this: they run through real n8n without an error.
-	const covered = new Set(['examples/import-all-tickets.json', 'examples/create-reply-update.json']);
-	for (const workflow of examples.filter((w) => isManuallyTriggered(w) && !usesDataTables(w) && !usesPostgres(w) && !covered.has(w.file))) {
+	const covered = new Set([
+		'examples/import-all-tickets.json',
+		'examples/create-reply-update.json',
+	]);
+	for (const workflow of examples.filter(
+		(w) => isManuallyTriggered(w) && !usesDataTables(w) && !usesPostgres(w) && !covered.has(w.file),
+	)) {
 		suite.test(`${workflow.file} runs without an error`, async () => {
 			await executeOk(context().folder, workflow);
 		});

@@ -2,12 +2,24 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { exampleWorkflows, SANDBOX_CREDENTIAL_ID, sandboxCredentials, triggerWebhookPath, usesPostgres, type WorkflowFile } from './fixtures';
+import {
+	exampleWorkflows,
+	SANDBOX_CREDENTIAL_ID,
+	sandboxCredentials,
+	triggerWebhookPath,
+	usesPostgres,
+	type WorkflowFile,
+} from './fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient, type Owner } from './n8n/restClient';
 import { startN8n, type RunningN8n } from './n8n/server';
-import { createUserFolder, installCommunityPackage, removeUserFolder, type N8nUserFolder } from './n8n/userFolder';
+import {
+	createUserFolder,
+	installCommunityPackage,
+	removeUserFolder,
+	type N8nUserFolder,
+} from './n8n/userFolder';
 import { packPackage, removePackedPackage } from './packPackage';
 
 export interface DevEnvironmentOptions {
@@ -57,17 +69,24 @@ export async function startSeededSandbox(seed: number): Promise<Sandbox> {
 
 const DEV_ENCRYPTION_KEY = 'n8n-nodes-support-ticket-dev';
 
-export async function startDevEnvironment(options: DevEnvironmentOptions = {}): Promise<DevEnvironment> {
+export async function startDevEnvironment(
+	options: DevEnvironmentOptions = {},
+): Promise<DevEnvironment> {
 	const log = options.log ?? (() => undefined);
 	const port = options.port ?? 5678;
-	if (await portInUse(port)) throw new Error(`port ${port} is in use (another n8n?): stop it or pass another port`);
+	if (await portInUse(port))
+		throw new Error(`port ${port} is in use (another n8n?): stop it or pass another port`);
 	const install = await ensureN8n(options.n8nVersion ?? PRIMARY_N8N_VERSION, log);
 	if (options.userFolder) {
 		if (options.fresh) rmSync(options.userFolder, { recursive: true, force: true });
 		mkdirSync(options.userFolder, { recursive: true });
 	}
-	const isNewFolder = !options.userFolder || !existsSync(`${options.userFolder}/.n8n/database.sqlite`);
-	const folder = createUserFolder(install, { root: options.userFolder, encryptionKey: DEV_ENCRYPTION_KEY });
+	const isNewFolder =
+		!options.userFolder || !existsSync(`${options.userFolder}/.n8n/database.sqlite`);
+	const folder = createUserFolder(install, {
+		root: options.userFolder,
+		encryptionKey: DEV_ENCRYPTION_KEY,
+	});
 	const sandbox = await startSeededSandbox(1050);
 	let running: RunningN8n | undefined;
 	const stop = async (): Promise<void> => {
@@ -88,14 +107,19 @@ export async function startDevEnvironment(options: DevEnvironmentOptions = {}): 
 			}
 		};
 		await installPackage();
-		log(`${isNewFolder ? 'new' : 'existing'} n8n user folder ${folder.root}; importing the credential and examples …`);
+		log(
+			`${isNewFolder ? 'new' : 'existing'} n8n user folder ${folder.root}; importing the credential and examples …`,
+		);
 		// Re-imported on every start: the sandbox's port may differ, and the examples are the repository's.
 		await importCredentials(
 			folder,
 			sandboxCredentials(sandbox).filter((credential) => credential.id === SANDBOX_CREDENTIAL_ID),
 		);
 		const workflows = exampleWorkflows();
-		await importWorkflows(folder, workflows.map((workflow) => workflow.json));
+		await importWorkflows(
+			folder,
+			workflows.map((workflow) => workflow.json),
+		);
 		// The sandbox delivers to the activated webhook examples, so a ticket created in the editor shows up as an execution;
 		// the PostgreSQL editions stay inactive (they need the user's own database credential).
 		const webhookPaths: string[] = [];

@@ -24,7 +24,9 @@ const CHROMIUM_FLAGS = [
 ];
 
 export function chromiumMissing(): string | undefined {
-	return existsSync(CHROMIUM) ? undefined : `No Chromium at ${CHROMIUM}. Install Debian's package first: apt-get install -y chromium`;
+	return existsSync(CHROMIUM)
+		? undefined
+		: `No Chromium at ${CHROMIUM}. Install Debian's package first: apt-get install -y chromium`;
 }
 
 export async function answers(url: string): Promise<boolean> {
@@ -37,23 +39,39 @@ export async function answers(url: string): Promise<boolean> {
 }
 
 /** n8n at `url` when one answers there (e.g. `npm run dev`'s), else the dev environment on a free port. */
-export async function editorEnvironment(url: string | undefined, log: (line: string) => void): Promise<{ url: string; env?: DevEnvironment }> {
+export async function editorEnvironment(
+	url: string | undefined,
+	log: (line: string) => void,
+): Promise<{ url: string; env?: DevEnvironment }> {
 	if (url && (await answers(url))) return { url };
-	log(url ? `No n8n on ${url}: starting the npm run dev environment …` : 'Starting the npm run dev environment …');
-	const env = await startDevEnvironment({ port: await freePort(), log: (line) => log(`  ${line}`) });
+	log(
+		url
+			? `No n8n on ${url}: starting the npm run dev environment …`
+			: 'Starting the npm run dev environment …',
+	);
+	const env = await startDevEnvironment({
+		port: await freePort(),
+		log: (line) => log(`  ${line}`),
+	});
 	return { url: env.url, env };
 }
 
 export async function logIn(page: Page, url: string): Promise<void> {
 	await page.goto(`${url}/signin`);
-	await page.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(DEV_OWNER.email);
+	await page
+		.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]')
+		.first()
+		.fill(DEV_OWNER.email);
 	await page.locator('input[type="password"]').first().fill(DEV_OWNER.password);
 	await page.getByRole('button', { name: /sign in/i }).click();
 	await page.waitForURL((target) => !target.pathname.startsWith('/signin'), { timeout: 30_000 });
 }
 
 /** `use` with a fresh headless page; on failure the page is saved to .tmp/<name>-failed.png (it tells more than a timed-out selector). */
-export async function withBrowserPage(name: string, use: (page: Page) => Promise<void>): Promise<void> {
+export async function withBrowserPage(
+	name: string,
+	use: (page: Page) => Promise<void>,
+): Promise<void> {
 	// n8n's editor marks its elements with data-test-id (page.getByTestId looks for these).
 	selectors.setTestIdAttribute('data-test-id');
 	const profile = mkdtempSync(path.join(tmpdir(), 'chromium-editor-'));

@@ -11,7 +11,10 @@ export function isFinished(execution: ExecutionSummary): boolean {
 }
 
 /** Executions of a workflow in the order they started (n8n's ids count up). */
-export async function executionsInOrder(rest: N8nRestClient, workflowId: string): Promise<ExecutionSummary[]> {
+export async function executionsInOrder(
+	rest: N8nRestClient,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	return (await rest.listExecutions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
 }
 
@@ -37,9 +40,16 @@ export async function waitForExecutions(
 }
 
 /** One execution's run data, as the editor's execution view gets it. */
-export async function executionRun(rest: N8nRestClient, install: N8nInstall, id: string): Promise<PrintedRun> {
+export async function executionRun(
+	rest: N8nRestClient,
+	install: N8nInstall,
+	id: string,
+): Promise<PrintedRun> {
 	const execution = await rest.getExecution(id);
-	return { status: execution.status, data: parseExecutionData(install, execution.data) as PrintedRun['data'] };
+	return {
+		status: execution.status,
+		data: parseExecutionData(install, execution.data) as PrintedRun['data'],
+	};
 }
 
 /** The editor's "Execute workflow" from `trigger`, awaited: the finished execution and its run data. */
@@ -53,6 +63,15 @@ export async function runFromEditor(
 	const id = await rest.runManually(workflowId, trigger, options.pinData);
 	// n8n 1.x may list a just-finished execution twice (running in memory, finished in the database).
 	const finished = (all: ExecutionSummary[]) => all.find((e) => e.id === id && isFinished(e));
-	const executions = await waitForExecutions(rest, workflowId, `the run from ${trigger}`, (all) => finished(all) !== undefined, options.timeoutMs ?? 60_000);
-	return { execution: finished(executions) as ExecutionSummary, run: await executionRun(rest, install, id) };
+	const executions = await waitForExecutions(
+		rest,
+		workflowId,
+		`the run from ${trigger}`,
+		(all) => finished(all) !== undefined,
+		options.timeoutMs ?? 60_000,
+	);
+	return {
+		execution: finished(executions) as ExecutionSummary,
+		run: await executionRun(rest, install, id),
+	};
 }

@@ -15,7 +15,12 @@ export type SandboxAccess = Pick<Sandbox, 'baseUrl' | 'apiKey' | 'apiSecret'>;
 
 /** The sandbox credential the examples use, and one with a wrong secret for the 401 path. */
 export function sandboxCredentials(sandbox: SandboxAccess): CredentialImport[] {
-	const data = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret, webhookSecret: '' };
+	const data = {
+		baseUrl: sandbox.baseUrl,
+		apiKey: sandbox.apiKey,
+		apiSecret: sandbox.apiSecret,
+		webhookSecret: '',
+	};
 	return [
 		{ id: SANDBOX_CREDENTIAL_ID, name: 'Support Ticket (sandbox)', type: CREDENTIAL_TYPE, data },
 		{
@@ -43,15 +48,22 @@ export const MAX_WORKFLOW_ID_LENGTH = 16;
 
 /** `examples/import-all-tickets.json` → `exImportAllTicke`: letters and digits, cut to {@link MAX_WORKFLOW_ID_LENGTH}. */
 function workflowId(folder: string, fileName: string): string {
-	const words = path.basename(fileName, '.json').split(/[^a-zA-Z0-9]+/).filter(Boolean);
+	const words = path
+		.basename(fileName, '.json')
+		.split(/[^a-zA-Z0-9]+/)
+		.filter(Boolean);
 	const prefix = folder === 'examples' ? 'ex' : 'e2e';
-	return (prefix + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')).slice(0, MAX_WORKFLOW_ID_LENGTH);
+	return (prefix + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')).slice(
+		0,
+		MAX_WORKFLOW_ID_LENGTH,
+	);
 }
 
 /** Names equal after the cut get a digit in place of their last characters, in file-name order, so ids stay stable. */
 function uniqueId(id: string, taken: Set<string>): string {
 	let unique = id;
-	for (let n = 2; taken.has(unique); n++) unique = id.slice(0, MAX_WORKFLOW_ID_LENGTH - String(n).length) + String(n);
+	for (let n = 2; taken.has(unique); n++)
+		unique = id.slice(0, MAX_WORKFLOW_ID_LENGTH - String(n).length) + String(n);
 	taken.add(unique);
 	return unique;
 }
@@ -124,5 +136,7 @@ export function lastSeq(sandbox: Sandbox): number {
 
 /** The sandbox's API calls since `fromSeq`, as `METHOD /path status` (no API prefix, no query). */
 export function callsSince(sandbox: Sandbox, fromSeq: number): string[] {
-	return sandbox.log.filter((e) => e.seq > fromSeq).map((e) => `${e.method} ${e.pathname.replace('/api/v1/external', '')} ${e.status}`);
+	return sandbox.log
+		.filter((e) => e.seq > fromSeq)
+		.map((e) => `${e.method} ${e.pathname.replace('/api/v1/external', '')} ${e.status}`);
 }

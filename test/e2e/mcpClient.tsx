@@ -6,9 +6,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 // stream whose first event names where to POST. Always closed afterwards.
 export type McpTransportKind = 'streamable-http' | 'sse';
 
-export async function withMcpClient<T>(url: string, kind: McpTransportKind, use: (client: Client) => Promise<T>): Promise<T> {
+export async function withMcpClient<T>(
+	url: string,
+	kind: McpTransportKind,
+	use: (client: Client) => Promise<T>,
+): Promise<T> {
 	const client = new Client({ name: 'n8n-nodes-support-ticket-e2e', version: '1.0.0' });
-	const transport = kind === 'sse' ? new SSEClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url));
+	const transport =
+		kind === 'sse'
+			? new SSEClientTransport(new URL(url))
+			: new StreamableHTTPClientTransport(new URL(url));
 	await client.connect(transport, { timeout: 60_000 });
 	try {
 		return await use(client);
@@ -18,6 +25,8 @@ export async function withMcpClient<T>(url: string, kind: McpTransportKind, use:
 }
 
 export function toolResultText(result: Record<string, unknown>): string {
-	const parts = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: string }>) : [];
+	const parts = Array.isArray(result.content)
+		? (result.content as Array<{ type?: string; text?: string }>)
+		: [];
 	return parts.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
 }

@@ -14,12 +14,22 @@ export interface PackedPackage {
 export async function packPackage(): Promise<PackedPackage> {
 	const root = repoRoot();
 	const destination = mkdtempSync(path.join(tmpdir(), 'support-ticket-pack-'));
-	const { stdout } = await runChecked('npm', ['pack', '--json', '--pack-destination', destination], { cwd: root });
-	const [packed] = JSON.parse(stdout) as Array<{ filename: string; version: string; files: Array<{ path: string }> }>;
+	const { stdout } = await runChecked(
+		'npm',
+		['pack', '--json', '--pack-destination', destination],
+		{ cwd: root },
+	);
+	const [packed] = JSON.parse(stdout) as Array<{
+		filename: string;
+		version: string;
+		files: Array<{ path: string }>;
+	}>;
 	if (!packed.files.some((file) => file.path.startsWith('dist/nodes/'))) {
 		throw new Error('the packed package has no dist/nodes: run `npm run build` first');
 	}
-	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+		version: string;
+	};
 	return { tarball: path.join(destination, packed.filename), version: manifest.version };
 }
 

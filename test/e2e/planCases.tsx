@@ -20,7 +20,16 @@ const PLAN_EXAMPLES = [
 ] as const;
 
 const FEB = '2026-02-01T00:00:00.000Z';
-const ticket = (id: string, subject = 'S') => ({ id, subject, description: 'd', status: 'open', priority: 'normal', customer: { id: 'cus_1' }, created_at: '2026-01-01T00:00:00.000Z', updated_at: FEB });
+const ticket = (id: string, subject = 'S') => ({
+	id,
+	subject,
+	description: 'd',
+	status: 'open',
+	priority: 'normal',
+	customer: { id: 'cus_1' },
+	created_at: '2026-01-01T00:00:00.000Z',
+	updated_at: FEB,
+});
 const row = (rowId: number, ticketId: string, updatedAt: string, subject = 'S') => ({
 	id: rowId,
 	ticket_id: ticketId,
@@ -35,7 +44,14 @@ const row = (rowId: number, ticketId: string, updatedAt: string, subject = 'S') 
 });
 
 /** Every ticket read in February; what is stored for each decides. */
-const READ = [ticket('tkt_1'), ticket('tkt_2'), ticket('tkt_3'), ticket('tkt_4'), ticket('tkt_5', 'read late'), ticket('tkt_6', 'changed again')];
+const READ = [
+	ticket('tkt_1'),
+	ticket('tkt_2'),
+	ticket('tkt_3'),
+	ticket('tkt_4'),
+	ticket('tkt_5', 'read late'),
+	ticket('tkt_6', 'changed again'),
+];
 const STORED_ROWS = [
 	row(10, 'tkt_2', '2026-01-15T00:00:00.000Z'), // older: update
 	row(11, 'tkt_3', FEB), // equal: nothing
@@ -45,9 +61,20 @@ const STORED_ROWS = [
 	row(21, 'tkt_5', '2026-03-01T00:00:00.000Z', 'newest'), // second row, newer than the read: its state goes into the first
 	row(30, 'tkt_6', FEB), // the same updated_at, other fields (two changes in one second): the state read wins
 ];
-const asRow = (t: ReturnType<typeof ticket>) => ({ ticket_id: t.id, subject: t.subject, description: t.description, status: t.status, priority: t.priority, customer_id: t.customer.id, created_at: t.created_at, updated_at: t.updated_at, updated_ms: Date.parse(t.updated_at) });
+const asRow = (t: ReturnType<typeof ticket>) => ({
+	ticket_id: t.id,
+	subject: t.subject,
+	description: t.description,
+	status: t.status,
+	priority: t.priority,
+	customer_id: t.customer.id,
+	created_at: t.created_at,
+	updated_at: t.updated_at,
+	updated_ms: Date.parse(t.updated_at),
+});
 /** A stored row's columns (without the row id), as the plan writes them. */
-const columns = (stored: ReturnType<typeof row>) => Object.fromEntries(Object.entries(stored).filter(([key]) => key !== 'id'));
+const columns = (stored: ReturnType<typeof row>) =>
+	Object.fromEntries(Object.entries(stored).filter(([key]) => key !== 'id'));
 const EXPECTED = [
 	{ action: 'insert', ...asRow(READ[0]) },
 	{ action: 'update', ...asRow(READ[1]) },
@@ -62,7 +89,9 @@ const PINNED: Record<string, unknown[]> = {
 	'Get Ticket': READ,
 	'One Item per Ticket': READ,
 	'Read Watermark': [{ key: 'reconcile_since', value: '' }],
-	'Get Page of Changed Tickets': [{ data: READ, count: READ.length, has_more: false, next_cursor: null }],
+	'Get Page of Changed Tickets': [
+		{ data: READ, count: READ.length, has_more: false, next_cursor: null },
+	],
 	[STORED]: STORED_ROWS,
 };
 
@@ -78,27 +107,77 @@ export function planWorkflows(examples: WorkflowFile[]): WorkflowFile[] {
 		if (!plan) throw new Error(`${file} has no node "${PLAN}"`);
 		const names = [...referencedNodes(String(plan.parameters.jsCode)), STORED];
 		const unknown = names.filter((name) => !PINNED[name]);
-		if (unknown.length) throw new Error(`${file}: ${PLAN} reads ${unknown.join(', ')}, which planCases.tsx does not pin`);
+		if (unknown.length)
+			throw new Error(
+				`${file}: ${PLAN} reads ${unknown.join(', ')}, which planCases.tsx does not pin`,
+			);
 		const nodes: INode[] = [
-			{ id: `${id}-start`, name: START, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			...names.map((name, i): INode => ({ id: `${id}-${i}`, name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220 * (i + 1), 0], parameters: {} })),
+			{
+				id: `${id}-start`,
+				name: START,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			...names.map(
+				(name, i): INode => ({
+					id: `${id}-${i}`,
+					name,
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [220 * (i + 1), 0],
+					parameters: {},
+				}),
+			),
 			{ ...plan, position: [220 * (names.length + 1), 0] },
 		];
-		const connections: IConnections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
-		return { file: `${file} (${PLAN} alone, ${id})`, id, json: { id, name: `${example.json.name} (e2e, ${PLAN} alone)`, nodes, connections, settings: { executionOrder: 'v1' } } };
+		const connections: IConnections = Object.fromEntries(
+			nodes
+				.slice(0, -1)
+				.map((node, i) => [
+					node.name,
+					{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
+				]),
+		);
+		return {
+			file: `${file} (${PLAN} alone, ${id})`,
+			id,
+			json: {
+				id,
+				name: `${example.json.name} (e2e, ${PLAN} alone)`,
+				nodes,
+				connections,
+				settings: { executionOrder: 'v1' },
+			},
+		};
 	});
 }
 
 export function addPlanCases(suite: Suite, context: () => ServerContext): void {
 	for (const [file] of PLAN_EXAMPLES) {
-		suite.test(`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older or of the same updated_at with other fields, leaves equal or newer rows, and merges a second row (the newest state into the first row)`, async () => {
-			const { rest, install, examples } = context();
-			const workflow = planWorkflows(examples).find((w) => w.file.startsWith(file)) as WorkflowFile;
-			const names = workflow.json.nodes.filter((node) => PINNED[node.name]).map((node) => node.name);
-			const pinData = Object.fromEntries(names.map((name) => [name, PINNED[name].map((json) => ({ json }))]));
-			const { execution, run } = await runFromEditor(rest, install, workflow.id, START, { pinData });
-			assert.equal(execution.status, 'success', `${workflow.file}: ${JSON.stringify(execution)}`);
-			assert.deepEqual(nodeOutput(run, PLAN).filter((d) => d.action !== 'summary'), EXPECTED);
-		});
+		suite.test(
+			`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older or of the same updated_at with other fields, leaves equal or newer rows, and merges a second row (the newest state into the first row)`,
+			async () => {
+				const { rest, install, examples } = context();
+				const workflow = planWorkflows(examples).find((w) =>
+					w.file.startsWith(file),
+				) as WorkflowFile;
+				const names = workflow.json.nodes
+					.filter((node) => PINNED[node.name])
+					.map((node) => node.name);
+				const pinData = Object.fromEntries(
+					names.map((name) => [name, PINNED[name].map((json) => ({ json }))]),
+				);
+				const { execution, run } = await runFromEditor(rest, install, workflow.id, START, {
+					pinData,
+				});
+				assert.equal(execution.status, 'success', `${workflow.file}: ${JSON.stringify(execution)}`);
+				assert.deepEqual(
+					nodeOutput(run, PLAN).filter((d) => d.action !== 'summary'),
+					EXPECTED,
+				);
+			},
+		);
 	}
 }

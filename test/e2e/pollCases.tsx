@@ -23,29 +23,38 @@ function isPoll(entry: Sandbox['log'][number]): boolean {
 
 /** The poll example: run from the editor (manual mode), and active under `n8n start`. */
 export function addPollCases(suite: Suite, context: () => ServerContext): void {
-	suite.test(`${POLL_EXAMPLE} run from the editor (manual mode): the newest ticket comes out and Acknowledge replies to exactly that one`, async () => {
-		const { rest, install, examples, sandbox } = context();
-		const workflow = findWorkflow(examples, POLL_EXAMPLE);
-		const newest = sandbox.store.listTickets()[0];
-		const replies = sandbox.store.replyCount;
-		const before = lastSeq(sandbox);
+	suite.test(
+		`${POLL_EXAMPLE} run from the editor (manual mode): the newest ticket comes out and Acknowledge replies to exactly that one`,
+		async () => {
+			const { rest, install, examples, sandbox } = context();
+			const workflow = findWorkflow(examples, POLL_EXAMPLE);
+			const newest = sandbox.store.listTickets()[0];
+			const replies = sandbox.store.replyCount;
+			const before = lastSeq(sandbox);
 
-		const { execution, run } = await runFromEditor(rest, install, workflow.id, TRIGGER);
-		assert.deepEqual([execution.mode, execution.status], ['manual', 'success'], JSON.stringify(execution));
-		assert.deepEqual(nodeOutput(run, TRIGGER), [newest as unknown as Record<string, unknown>]);
-		const reply = onlyItem(run, 'Acknowledge');
-		assert.equal(reply.ticket_id, newest.id);
-		assert.equal(reply.body, acknowledgement(newest));
-		assert.equal(sandbox.store.replyCount, replies + 1, 'one reply written, nowhere else');
-		assert.equal(sandbox.store.listReplies(newest.id)[0].id, reply.id);
-		assert.deepEqual(
-			sandbox.log.filter((e) => e.seq > before).map((e) => [e.method, e.pathname.replace(API, ''), e.query, e.status]),
-			[
-				['GET', '/tickets', { per_page: '1' }, 200],
-				['POST', `/tickets/${newest.id}/replies`, {}, 201],
-			],
-		);
-	});
+			const { execution, run } = await runFromEditor(rest, install, workflow.id, TRIGGER);
+			assert.deepEqual(
+				[execution.mode, execution.status],
+				['manual', 'success'],
+				JSON.stringify(execution),
+			);
+			assert.deepEqual(nodeOutput(run, TRIGGER), [newest as unknown as Record<string, unknown>]);
+			const reply = onlyItem(run, 'Acknowledge');
+			assert.equal(reply.ticket_id, newest.id);
+			assert.equal(reply.body, acknowledgement(newest));
+			assert.equal(sandbox.store.replyCount, replies + 1, 'one reply written, nowhere else');
+			assert.equal(sandbox.store.listReplies(newest.id)[0].id, reply.id);
+			assert.deepEqual(
+				sandbox.log
+					.filter((e) => e.seq > before)
+					.map((e) => [e.method, e.pathname.replace(API, ''), e.query, e.status]),
+				[
+					['GET', '/tickets', { per_page: '1' }, 200],
+					['POST', `/tickets/${newest.id}/replies`, {}, 201],
+				],
+			);
+		},
+	);
 
 	suite.test(
 		`${POLL_EXAMPLE} active (polls every minute): each ticket created after the first poll is acknowledged exactly once, oldest first, two with the same created_at included; older tickets are not`,
@@ -53,7 +62,11 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 			const { rest, install, polling, pollSandbox: sandbox, pollClock } = context();
 			const workflowId = polling.workflow.id;
 			// n8n runs the first poll as it activates the workflow (it notes where to start and emits nothing).
-			await waitUntil('the first poll', () => (sandbox.log.some(isPoll) ? true : undefined), 75_000);
+			await waitUntil(
+				'the first poll',
+				() => (sandbox.log.some(isPoll) ? true : undefined),
+				75_000,
+			);
 			const older = sandbox.store.listTickets();
 			const olderReplies = older.map((t) => sandbox.store.listReplies(t.id).length);
 			const pollsBefore = sandbox.log.filter(isPoll).length;
@@ -62,10 +75,22 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 			const at = Date.now();
 			const customer = { email: 'polled@example.com', name: 'Polly Poll' };
 			pollClock.pin(at);
-			const first = sandbox.store.createTicket({ subject: 'Polled 1 (same second)', description: 'e2e', customer });
-			const second = sandbox.store.createTicket({ subject: 'Polled 2 (same second)', description: 'e2e', customer });
+			const first = sandbox.store.createTicket({
+				subject: 'Polled 1 (same second)',
+				description: 'e2e',
+				customer,
+			});
+			const second = sandbox.store.createTicket({
+				subject: 'Polled 2 (same second)',
+				description: 'e2e',
+				customer,
+			});
 			pollClock.pin(at + 1000);
-			const third = sandbox.store.createTicket({ subject: 'Polled 3', description: 'e2e', customer });
+			const third = sandbox.store.createTicket({
+				subject: 'Polled 3',
+				description: 'e2e',
+				customer,
+			});
 			pollClock.release();
 			assert.equal(first.created_at, second.created_at);
 			const created = [first, second, third];
@@ -80,10 +105,24 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 				{ seen: () => created.map((t) => sandbox.store.listReplies(t.id).length) },
 			);
 			pollClock.pin(Math.max(Date.now(), at + 2000));
-			const marker = sandbox.store.createTicket({ subject: 'Polled after the acknowledgements', description: 'e2e', customer });
+			const marker = sandbox.store.createTicket({
+				subject: 'Polled after the acknowledgements',
+				description: 'e2e',
+				customer,
+			});
 			pollClock.release();
-			await waitUntil('a reply on the marker', () => (sandbox.store.listReplies(marker.id).length > 0 ? true : undefined), 150_000 - (Date.now() - createdAt));
-			const executions = await waitForExecutions(rest, workflowId, 'both executions ended', (list) => list.length >= 2 && list.every(isFinished), 30_000);
+			await waitUntil(
+				'a reply on the marker',
+				() => (sandbox.store.listReplies(marker.id).length > 0 ? true : undefined),
+				150_000 - (Date.now() - createdAt),
+			);
+			const executions = await waitForExecutions(
+				rest,
+				workflowId,
+				'both executions ended',
+				(list) => list.length >= 2 && list.every(isFinished),
+				30_000,
+			);
 
 			for (const ticket of created) {
 				assert.deepEqual(
@@ -106,7 +145,11 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 				`one execution for the new tickets, one for the marker: ${JSON.stringify(executions)}`,
 			);
 			const markerRun = await executionRun(rest, install, executions[1].id);
-			assert.deepEqual(nodeOutput(markerRun, TRIGGER).map((t) => t.id), [marker.id], 'the marker alone: nothing acknowledged again');
+			assert.deepEqual(
+				nodeOutput(markerRun, TRIGGER).map((t) => t.id),
+				[marker.id],
+				'the marker alone: nothing acknowledged again',
+			);
 			const run = await executionRun(rest, install, executions[0].id);
 			assert.deepEqual(
 				nodeOutput(run, TRIGGER).map((t) => t.id),
@@ -117,7 +160,10 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 				nodeOutput(run, 'Acknowledge').map((r) => r.ticket_id),
 				created.map((t) => t.id),
 			);
-			assert.ok(sandbox.log.filter(isPoll).length >= pollsBefore + 2, 'at least the acknowledging poll and the marker poll');
+			assert.ok(
+				sandbox.log.filter(isPoll).length >= pollsBefore + 2,
+				'at least the acknowledging poll and the marker poll',
+			);
 		},
 	);
 }

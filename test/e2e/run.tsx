@@ -7,7 +7,14 @@ import { addAiCases } from './aiCases';
 import { activePollCopy, scheduledImportCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import type { CliContext, ServerContext } from './context';
-import { e2eWorkflows, exampleWorkflows, findWorkflow, pointAtSandbox, sandboxCredentials, type WorkflowFile } from './fixtures';
+import {
+	e2eWorkflows,
+	exampleWorkflows,
+	findWorkflow,
+	pointAtSandbox,
+	sandboxCredentials,
+	type WorkflowFile,
+} from './fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
 import { ensureN8n, N8N_TARGETS } from './n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from './n8n/restClient';
@@ -35,7 +42,12 @@ function add(a: Totals, b: Totals): Totals {
 	return { passed: a.passed + b.passed, failed: a.failed + b.failed };
 }
 
-async function setUp(version: string, packed: PackedPackage, examples: WorkflowFile[], e2e: WorkflowFile[]): Promise<CliContext> {
+async function setUp(
+	version: string,
+	packed: PackedPackage,
+	examples: WorkflowFile[],
+	e2e: WorkflowFile[],
+): Promise<CliContext> {
 	let started = Date.now();
 	const install = await ensureN8n(version, (line) => console.log(`  ${line}`));
 	console.log(`  n8n ${version} on Node ${install.node.version} ready (${seconds(started)})`);
@@ -57,10 +69,31 @@ async function setUp(version: string, packed: PackedPackage, examples: WorkflowF
 		await installCommunityPackage(folder, packed.tarball, packed.version);
 		const credentials = sandboxCredentials(sandbox);
 		await importCredentials(folder, [...credentials, scheduled.credential, polling.credential]);
-		const workflows = [...examples, ...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)), ...planWorkflows(examples), scheduled.workflow, polling.workflow].map((w) => w.json);
+		const workflows = [
+			...examples,
+			...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)),
+			...planWorkflows(examples),
+			scheduled.workflow,
+			polling.workflow,
+		].map((w) => w.json);
 		await importWorkflows(folder, workflows);
-		console.log(`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`);
-		return { folder, install, examples, e2e, sandbox, clock, credentials, scheduled, importSandbox, polling, pollSandbox, pollClock };
+		console.log(
+			`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`,
+		);
+		return {
+			folder,
+			install,
+			examples,
+			e2e,
+			sandbox,
+			clock,
+			credentials,
+			scheduled,
+			importSandbox,
+			polling,
+			pollSandbox,
+			pollClock,
+		};
 	} catch (error) {
 		await Promise.all(sandboxes.map((s) => s.stop()));
 		throw error;
@@ -104,13 +137,19 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 			const started = Date.now();
 			// Active before the start: n8n registers the trigger's production webhook, the schedule and
 			// the poll (whose first run notes where to start) as it starts.
-			for (const id of [findWorkflow(examples, WEBHOOK_EXAMPLE).id, instance.scheduled.workflow.id, instance.polling.workflow.id]) {
+			for (const id of [
+				findWorkflow(examples, WEBHOOK_EXAMPLE).id,
+				instance.scheduled.workflow.id,
+				instance.polling.workflow.id,
+			]) {
 				await activateWorkflow(instance.folder, id);
 			}
 			running = await startN8n(instance.folder);
 			rest = new N8nRestClient(running.url);
 			await rest.setupOwner(DEV_OWNER);
-			console.log(`\n  webhook example and copies of the incremental import and the poll activated, n8n start on ${running.url}, owner set up (${seconds(started)})`);
+			console.log(
+				`\n  webhook example and copies of the incremental import and the poll activated, n8n start on ${running.url}, owner set up (${seconds(started)})`,
+			);
 		} catch (error) {
 			return add(totals, server.failAll(error));
 		}
@@ -118,7 +157,11 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		return totals;
 	} finally {
 		await running?.stop();
-		await Promise.all([instance.sandbox.stop(), instance.importSandbox.stop(), instance.pollSandbox.stop()]);
+		await Promise.all([
+			instance.sandbox.stop(),
+			instance.importSandbox.stop(),
+			instance.pollSandbox.stop(),
+		]);
 		if (!process.env.E2E_KEEP_USER_FOLDER) removeUserFolder(instance.folder);
 	}
 }
@@ -127,7 +170,10 @@ function requestedVersions(argv: string[]): string[] {
 	const versions: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--n8n' && argv[i + 1]) versions.push(argv[++i]);
-		else throw new Error(`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')}) | --queue | --ui [--url URL --sandbox URL]`);
+		else
+			throw new Error(
+				`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')}) | --queue | --ui [--url URL --sandbox URL]`,
+			);
 	}
 	return versions.length ? versions : Object.keys(N8N_TARGETS);
 }
@@ -148,7 +194,10 @@ async function main(): Promise<void> {
 		for (const version of versions) totals = add(totals, await runVersion(version, packed));
 		removePackedPackage(packed);
 	}
-	reportTotals(totals, `end-to-end (${versions.map((v) => `n8n ${v}`).join(', ')}) in ${seconds(started)}`);
+	reportTotals(
+		totals,
+		`end-to-end (${versions.map((v) => `n8n ${v}`).join(', ')}) in ${seconds(started)}`,
+	);
 }
 
 const variant = runVariant({

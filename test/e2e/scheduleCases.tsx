@@ -29,16 +29,29 @@ export function addScheduleCases(suite: Suite, context: () => ServerContext): vo
 					runs.set(execution.id, {
 						execution,
 						createdAfter: String(nodeOutput(run, 'Read Watermark')[0]?.createdAfter),
-						imported: nodeOutputIfRan(run, 'Store New Tickets').map((t) => ({ id: String(t.id), createdAt: String(t.created_at) })),
+						imported: nodeOutputIfRan(run, 'Store New Tickets').map((t) => ({
+							id: String(t.id),
+							createdAt: String(t.created_at),
+						})),
 					});
 				}
 			};
 
 			// The schedule has been running since n8n started; the first run imports every ticket.
-			await waitForExecutions(rest, workflowId, 'a first scheduled run', (executions) => executions.some(isFinished), 3 * SCHEDULE_SECONDS * 1000);
+			await waitForExecutions(
+				rest,
+				workflowId,
+				'a first scheduled run',
+				(executions) => executions.some(isFinished),
+				3 * SCHEDULE_SECONDS * 1000,
+			);
 			// Created in one go: no run can read between the two.
 			const created = [1, 2].map((n) =>
-				sandbox.store.createTicket({ subject: `Created between two scheduled runs ${n}`, description: 'e2e', customer: { email: 'scheduled@example.com' } }),
+				sandbox.store.createTicket({
+					subject: `Created between two scheduled runs ${n}`,
+					description: 'e2e',
+					customer: { email: 'scheduled@example.com' },
+				}),
 			);
 			const createdIds = created.map((ticket) => ticket.id);
 
@@ -49,15 +62,22 @@ export function addScheduleCases(suite: Suite, context: () => ServerContext): vo
 				'a scheduled run that imports the new tickets, and the run after it',
 				async (all) => {
 					await readRuns(all);
-					const importer = [...runs.values()].find((run) => run.imported.some((t) => createdIds.includes(t.id)));
-					return importer !== undefined && all.some((e) => isFinished(e) && Number(e.id) > Number(importer.execution.id));
+					const importer = [...runs.values()].find((run) =>
+						run.imported.some((t) => createdIds.includes(t.id)),
+					);
+					return (
+						importer !== undefined &&
+						all.some((e) => isFinished(e) && Number(e.id) > Number(importer.execution.id))
+					);
 				},
 				4 * SCHEDULE_SECONDS * 1000,
 				1000,
 			);
 			const considered = executions.filter(isFinished).map((e) => runs.get(e.id) as ImportRun);
 			assert.ok(
-				considered.every((run) => run.execution.status === 'success' && run.execution.mode === 'trigger'),
+				considered.every(
+					(run) => run.execution.status === 'success' && run.execution.mode === 'trigger',
+				),
 				JSON.stringify(considered.map((run) => run.execution)),
 			);
 
@@ -65,12 +85,21 @@ export function addScheduleCases(suite: Suite, context: () => ServerContext): vo
 			const importedIds = considered.flatMap((run) => run.imported.map((t) => t.id));
 			assert.deepEqual(
 				[...importedIds].sort(),
-				sandbox.store.listTickets().map((t) => t.id).sort(),
+				sandbox.store
+					.listTickets()
+					.map((t) => t.id)
+					.sort(),
 				`imported per run: ${JSON.stringify(considered.map((run) => run.imported.length))}`,
 			);
 			assert.equal(considered[0].createdAfter, '', 'the first run starts without a watermark');
-			assert.equal(considered[0].imported.length, sandbox.seeded.tickets, 'the first run imports the seeded tickets');
-			const importer = considered.find((run) => run.imported.some((t) => createdIds.includes(t.id))) as ImportRun;
+			assert.equal(
+				considered[0].imported.length,
+				sandbox.seeded.tickets,
+				'the first run imports the seeded tickets',
+			);
+			const importer = considered.find((run) =>
+				run.imported.some((t) => createdIds.includes(t.id)),
+			) as ImportRun;
 			assert.deepEqual(
 				importer.imported.map((t) => t.id),
 				[...createdIds].reverse(),
@@ -81,8 +110,14 @@ export function addScheduleCases(suite: Suite, context: () => ServerContext): vo
 			// watermark in the workflow's static data from one scheduled run to the next.
 			let newest = '';
 			for (const run of considered) {
-				assert.equal(run.createdAfter, newest, `run ${run.execution.id} read the watermark of the runs before it`);
-				for (const ticket of run.imported) if (!newest || Date.parse(ticket.createdAt) > Date.parse(newest)) newest = ticket.createdAt;
+				assert.equal(
+					run.createdAfter,
+					newest,
+					`run ${run.execution.id} read the watermark of the runs before it`,
+				);
+				for (const ticket of run.imported)
+					if (!newest || Date.parse(ticket.createdAt) > Date.parse(newest))
+						newest = ticket.createdAt;
 			}
 		},
 	);

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 // A scripted OpenAI-compatible model for n8n's OpenAI Chat Model: each completion answers the script's next turn; every
 // request is recorded, so a test reads what the model was offered and got back.
-export type ScriptedTurn = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
+export type ScriptedTurn =
+	| { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> }
+	| { content: string };
 
 export interface ModelRequest {
 	method: string;
@@ -23,7 +25,10 @@ export interface ChatRequest {
 	model: string;
 	messages: ChatMessage[];
 	stream?: boolean;
-	tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: JsonSchema } }>;
+	tools?: Array<{
+		type: string;
+		function: { name: string; description?: string; parameters?: JsonSchema };
+	}>;
 }
 
 export interface JsonSchema {
@@ -80,25 +85,46 @@ export async function startScriptedModel(script: ScriptedTurn[]) {
 	const server = createServer((req, res) => {
 		void readBody(req).then((text) => {
 			const path = (req.url ?? '').split('?')[0];
-			const request: ModelRequest = { method: req.method ?? '', path, authorization: req.headers.authorization };
+			const request: ModelRequest = {
+				method: req.method ?? '',
+				path,
+				authorization: req.headers.authorization,
+			};
 			requests.push(request);
 			if (req.method === 'GET' && path === '/v1/models') {
-				json(res, 200, { object: 'list', data: [{ id: SCRIPTED_MODEL_ID, object: 'model', created: 1_700_000_000, owned_by: 'e2e' }] });
+				json(res, 200, {
+					object: 'list',
+					data: [
+						{ id: SCRIPTED_MODEL_ID, object: 'model', created: 1_700_000_000, owned_by: 'e2e' },
+					],
+				});
 				return;
 			}
 			if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-				json(res, 404, { error: { message: `the scripted model has no ${req.method} ${path}`, type: 'invalid_request_error' } });
+				json(res, 404, {
+					error: {
+						message: `the scripted model has no ${req.method} ${path}`,
+						type: 'invalid_request_error',
+					},
+				});
 				return;
 			}
 			request.body = JSON.parse(text) as ChatRequest;
 			if (request.body.stream) {
-				json(res, 400, { error: { message: 'the scripted model does not stream', type: 'invalid_request_error' } });
+				json(res, 400, {
+					error: { message: 'the scripted model does not stream', type: 'invalid_request_error' },
+				});
 				return;
 			}
 			const index = turns++;
 			const turn = script[index];
 			if (!turn) {
-				json(res, 500, { error: { message: `the script has ${script.length} turns; request ${index + 1} is one too many`, type: 'server_error' } });
+				json(res, 500, {
+					error: {
+						message: `the script has ${script.length} turns; request ${index + 1} is one too many`,
+						type: 'server_error',
+					},
+				});
 				return;
 			}
 			json(res, 200, completion(turn, index));

@@ -34,7 +34,9 @@ export class Suite {
 				console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 			} catch (error) {
 				totals.failed++;
-				console.log(`  ✗ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)\n${indent(describe(error))}`);
+				console.log(
+					`  ✗ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)\n${indent(describe(error))}`,
+				);
 			}
 		}
 		return totals;
@@ -61,7 +63,8 @@ function indent(text: string): string {
 
 /** Totals to $TEST_SUMMARY_FILE (as jest does in .ci/run), the "N passed, N failed" line, the exit code. */
 export function reportTotals(totals: Totals, what: string): void {
-	if (process.env.TEST_SUMMARY_FILE) writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
+	if (process.env.TEST_SUMMARY_FILE)
+		writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(totals));
 	console.log(`\n${what}`);
 	console.log(`${totals.passed} passed, ${totals.failed} failed`);
 	process.exitCode = totals.failed ? 1 : 0;

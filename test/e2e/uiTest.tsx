@@ -4,7 +4,13 @@ import type { Locator, Page } from 'playwright-core';
 
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../sandbox';
 import { waitUntil } from '../harness/wait';
-import { chromiumMissing, editorEnvironment, logIn, saveDocsScreenshot, withBrowserPage } from './editorBrowser';
+import {
+	chromiumMissing,
+	editorEnvironment,
+	logIn,
+	saveDocsScreenshot,
+	withBrowserPage,
+} from './editorBrowser';
 import { reportTotals } from './suite';
 
 interface UiTestOptions {
@@ -27,7 +33,10 @@ function parseArguments(argv: string[]): UiTestOptions {
 }
 
 function expectText(actual: string, expected: RegExp, what: string): void {
-	if (!expected.test(actual)) throw new Error(`${what}: expected ${String(expected)}, the page shows "${actual.trim().slice(0, 300)}"`);
+	if (!expected.test(actual))
+		throw new Error(
+			`${what}: expected ${String(expected)}, the page shows "${actual.trim().slice(0, 300)}"`,
+		);
 }
 
 /** Modals n8n opens by itself (surveys, what's new) would cover what the test clicks. */
@@ -40,7 +49,9 @@ async function dismissPopups(page: Page): Promise<void> {
 
 /** For what a locator's auto-wait cannot express. */
 function until(what: string, check: () => Promise<boolean>): Promise<true> {
-	return waitUntil(what, async () => ((await check()) ? true : undefined), STEP_TIMEOUT, { intervalMs: 250 });
+	return waitUntil(what, async () => ((await check()) ? true : undefined), STEP_TIMEOUT, {
+		intervalMs: 250,
+	});
 }
 
 async function fillParameter(scope: Locator, name: string, value: string): Promise<void> {
@@ -64,7 +75,11 @@ async function createCredential(page: Page, url: string, sandboxUrl: string): Pr
 	// n8n tests a credential when it is saved.
 	const success = modal.getByTestId('credentials-config-container-test-success');
 	await success.waitFor({ timeout: STEP_TIMEOUT });
-	expectText(await success.innerText(), /Connection tested successfully/, 'credential test with the right secret');
+	expectText(
+		await success.innerText(),
+		/Connection tested successfully/,
+		'credential test with the right secret',
+	);
 	const shots = [await saveDocsScreenshot(page, 'ui-credential-test.jpg')];
 
 	await fillParameter(modal, 'apiSecret', `${DEFAULT_API_SECRET}-wrong`);
@@ -90,7 +105,11 @@ async function createCredential(page: Page, url: string, sandboxUrl: string): Pr
 /** The node panel's search, then the item with exactly this name. */
 async function pickFromNodePanel(page: Page, search: string, itemName: string): Promise<void> {
 	await page.getByTestId('node-creator-search-bar').fill(search);
-	await page.getByTestId('node-creator-item-name').getByText(itemName, { exact: true }).first().click();
+	await page
+		.getByTestId('node-creator-item-name')
+		.getByText(itemName, { exact: true })
+		.first()
+		.click();
 }
 
 async function newWorkflow(page: Page, url: string): Promise<void> {
@@ -104,15 +123,30 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 	await newWorkflow(page, url);
 	// An action node needs a trigger before it: the one a user picks to try a step, first in the panel's list.
 	// (A search renames it "Manual Trigger" once its results show: a click can land between the two.)
-	await page.getByTestId('node-creator-item-name').getByText('Trigger manually', { exact: true }).first().click();
+	await page
+		.getByTestId('node-creator-item-name')
+		.getByText('Trigger manually', { exact: true })
+		.first()
+		.click();
 	await page.keyboard.press('Escape');
 	await page.getByTestId('node-creator-plus-button').click();
 	await pickFromNodePanel(page, 'Support Ticket', 'Support Ticket');
-	await page.getByTestId('node-creator-item-name').getByText('Get a ticket', { exact: true }).click();
+	await page
+		.getByTestId('node-creator-item-name')
+		.getByText('Get a ticket', { exact: true })
+		.click();
 	const ndv = page.getByTestId('ndv');
 	await ndv.getByTestId('resource-locator-ticketId').waitFor({ timeout: STEP_TIMEOUT });
-	expectText(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue(), /^Ticket$/, 'resource');
-	expectText(await ndv.getByTestId('parameter-input-operation').locator('input').inputValue(), /^Get$/, 'operation');
+	expectText(
+		await ndv.getByTestId('parameter-input-resource').locator('input').inputValue(),
+		/^Ticket$/,
+		'resource',
+	);
+	expectText(
+		await ndv.getByTestId('parameter-input-operation').locator('input').inputValue(),
+		/^Get$/,
+		'operation',
+	);
 
 	await ndv.getByTestId('rlc-input').click();
 	const items = page.getByTestId('rlc-item');
@@ -120,11 +154,17 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 	// The service lists 100 tickets a page; scrolling to the end of the list loads the next page.
 	const loaded = await items.count();
 	await items.nth(loaded - 1).scrollIntoViewIfNeeded();
-	await until('the next page of tickets after scrolling', async () => (await items.count()) > loaded);
+	await until(
+		'the next page of tickets after scrolling',
+		async () => (await items.count()) > loaded,
+	);
 	const afterScroll = await items.count();
 	console.log(`  list: ${loaded} tickets, ${afterScroll} after scrolling to the end`);
 
-	await page.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input').first().fill('Two-factor');
+	await page
+		.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input')
+		.first()
+		.fill('Two-factor');
 	await until('only tickets matching "Two-factor"', async () => {
 		const texts = await items.allInnerTexts();
 		return texts.length > 0 && texts.every((text) => text.includes('Two-factor'));
@@ -138,9 +178,13 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 
 	await ndv.getByTestId('node-execute-button').first().click();
 	const output = ndv.getByTestId('output-panel');
-	await output.getByTestId('node-run-status-success').first().waitFor({ timeout: STEP_TIMEOUT }).catch(async () => {
-		throw new Error(`the step did not succeed: ${(await output.innerText()).slice(0, 400)}`);
-	});
+	await output
+		.getByTestId('node-run-status-success')
+		.first()
+		.waitFor({ timeout: STEP_TIMEOUT })
+		.catch(async () => {
+			throw new Error(`the step did not succeed: ${(await output.innerText()).slice(0, 400)}`);
+		});
 	await output.getByText(ticketId, { exact: true }).first().waitFor({ timeout: STEP_TIMEOUT });
 	await output.getByText('Two-factor codes rejected').first().waitFor({ timeout: STEP_TIMEOUT });
 	shots.push(await saveDocsScreenshot(page, 'ui-get-ticket-output.jpg'));
@@ -149,14 +193,23 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 }
 
 /** Steps 4 and 5: the triggers' panels. */
-async function openTrigger(page: Page, url: string, itemName: string, event: string, expected: RegExp, screenshot: string): Promise<string[]> {
+async function openTrigger(
+	page: Page,
+	url: string,
+	itemName: string,
+	event: string,
+	expected: RegExp,
+	screenshot: string,
+): Promise<string[]> {
 	await newWorkflow(page, url);
 	await pickFromNodePanel(page, 'Support Ticket', itemName);
 	const ndv = page.getByTestId('ndv');
 	// A trigger with events lists them in the panel first ("On any event", …).
 	await page.getByTestId('node-creator').getByText(event, { exact: true }).first().click();
 	await ndv.getByTestId('node-parameters').waitFor({ timeout: STEP_TIMEOUT });
-	await until(`the panel to show ${String(expected)}`, async () => expected.test(await ndv.innerText()));
+	await until(`the panel to show ${String(expected)}`, async () =>
+		expected.test(await ndv.innerText()),
+	);
 	return [await saveDocsScreenshot(page, screenshot)];
 }
 
@@ -173,7 +226,9 @@ async function main(): Promise<void> {
 		try {
 			const shots = (await run()) ?? [];
 			passed++;
-			console.log(`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)${shots.length ? `: ${shots.join(', ')}` : ''}`);
+			console.log(
+				`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)${shots.length ? `: ${shots.join(', ')}` : ''}`,
+			);
 		} catch (error) {
 			console.error(`✗ ${name}: ${error instanceof Error ? error.message : String(error)}`);
 			throw error;
@@ -182,12 +237,32 @@ async function main(): Promise<void> {
 	try {
 		await withBrowserPage('ui-test', async (page) => {
 			await step('sign in', () => logIn(page, url));
-			await step('credential: test succeeds, a wrong secret fails', () => createCredential(page, url, sandboxUrl));
-			await step('node panel → Ticket → Get, ticket from list, execute', () => getTicketFromList(page, url));
-			await step('webhook trigger: production URL notice', () =>
-				openTrigger(page, url, 'Support Ticket', 'On any event', /copy the Production URL above/i, 'ui-webhook-trigger.jpg'),
+			await step('credential: test succeeds, a wrong secret fails', () =>
+				createCredential(page, url, sandboxUrl),
 			);
-			await step('poll trigger', () => openTrigger(page, url, 'Support Ticket Poll', 'On new ticket', /Poll Times/, 'ui-poll-trigger.jpg'));
+			await step('node panel → Ticket → Get, ticket from list, execute', () =>
+				getTicketFromList(page, url),
+			);
+			await step('webhook trigger: production URL notice', () =>
+				openTrigger(
+					page,
+					url,
+					'Support Ticket',
+					'On any event',
+					/copy the Production URL above/i,
+					'ui-webhook-trigger.jpg',
+				),
+			);
+			await step('poll trigger', () =>
+				openTrigger(
+					page,
+					url,
+					'Support Ticket Poll',
+					'On new ticket',
+					/Poll Times/,
+					'ui-poll-trigger.jpg',
+				),
+			);
 		});
 	} finally {
 		await env?.stop();

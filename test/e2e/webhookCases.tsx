@@ -17,23 +17,46 @@ function productionUrl(context: ServerContext): { url: string; path: string } {
 }
 
 async function executionIds(context: ServerContext): Promise<Set<string>> {
-	const executions = await context.rest.listExecutions(findWorkflow(context.examples, WEBHOOK_EXAMPLE).id);
+	const executions = await context.rest.listExecutions(
+		findWorkflow(context.examples, WEBHOOK_EXAMPLE).id,
+	);
 	return new Set(executions.map((e) => e.id));
 }
 
 /** Waits (bounded) for at least `count` executions besides `known`, all finished; returns them. */
-async function newExecutions(context: ServerContext, known: Set<string>, count: number): Promise<ExecutionSummary[]> {
+async function newExecutions(
+	context: ServerContext,
+	known: Set<string>,
+	count: number,
+): Promise<ExecutionSummary[]> {
 	const fresh = (all: ExecutionSummary[]) => all.filter((e) => !known.has(e.id));
-	const done = (all: ExecutionSummary[]) => fresh(all).length >= count && fresh(all).every(isFinished);
-	return fresh(await waitForExecutions(context.rest, findWorkflow(context.examples, WEBHOOK_EXAMPLE).id, `${count} new executions`, done, 60_000, 250));
+	const done = (all: ExecutionSummary[]) =>
+		fresh(all).length >= count && fresh(all).every(isFinished);
+	return fresh(
+		await waitForExecutions(
+			context.rest,
+			findWorkflow(context.examples, WEBHOOK_EXAMPLE).id,
+			`${count} new executions`,
+			done,
+			60_000,
+			250,
+		),
+	);
 }
 
 async function eventIdOf(context: ServerContext, execution: ExecutionSummary): Promise<unknown> {
-	return nodeOutput(await executionRun(context.rest, context.install, execution.id), 'On Ticket Event')[0].id;
+	return nodeOutput(
+		await executionRun(context.rest, context.install, execution.id),
+		'On Ticket Event',
+	)[0].id;
 }
 
 /** A delivery the way the sandbox sends one, but built here so it can be altered before sending. */
-function signedDelivery(context: ServerContext, payload: object, timestampSeconds = Math.floor(Date.now() / 1000)) {
+function signedDelivery(
+	context: ServerContext,
+	payload: object,
+	timestampSeconds = Math.floor(Date.now() / 1000),
+) {
 	const body = JSON.stringify(payload);
 	const timestamp = String(timestampSeconds);
 	return {
@@ -42,14 +65,28 @@ function signedDelivery(context: ServerContext, payload: object, timestampSecond
 			'content-type': 'application/json',
 			'x-api-key': context.sandbox.apiKey,
 			'x-api-timestamp': timestamp,
-			'x-api-signature': signForTest(context.sandbox.apiSecret, timestamp, 'POST', productionUrl(context).path, body),
+			'x-api-signature': signForTest(
+				context.sandbox.apiSecret,
+				timestamp,
+				'POST',
+				productionUrl(context).path,
+				body,
+			),
 			'x-event-id': (payload as { id: string }).id,
 		} as Record<string, string>,
 	};
 }
 
-async function post(url: string, delivery: { body: string; headers: Record<string, string> }): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(30_000) });
+async function post(
+	url: string,
+	delivery: { body: string; headers: Record<string, string> },
+): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: delivery.headers,
+		body: delivery.body,
+		signal: AbortSignal.timeout(30_000),
+	});
 	const text = await response.text();
 	try {
 		return { status: response.status, body: JSON.parse(text) as unknown };
@@ -60,81 +97,130 @@ async function post(url: string, delivery: { body: string; headers: Record<strin
 
 /** The webhook example under `n8n start`: signed events to its production URL, executions read as the Executions tab does. */
 export function addWebhookCases(suite: Suite, version: string, context: () => ServerContext): void {
-	suite.test(`${WEBHOOK_EXAMPLE}: signed deliveries from the service start the workflow, one execution per selected event`, async () => {
-		const ctx = context();
-		const { sandbox } = ctx;
-		const known = await executionIds(ctx);
-		const hook = sandbox.addWebhook({ url: productionUrl(ctx).url });
-		try {
-			const ticket = sandbox.store.createTicket({ subject: 'Webhook e2e', description: 'Delivered to n8n', customer: { email: 'hook.e2e@example.com' } });
-			sandbox.store.createReply(ticket.id, { body: 'A reply, delivered too' });
-			sandbox.store.updateTicket(ticket.id, { status: 'pending' });
+	suite.test(
+		`${WEBHOOK_EXAMPLE}: signed deliveries from the service start the workflow, one execution per selected event`,
+		async () => {
+			const ctx = context();
+			const { sandbox } = ctx;
+			const known = await executionIds(ctx);
+			const hook = sandbox.addWebhook({ url: productionUrl(ctx).url });
+			try {
+				const ticket = sandbox.store.createTicket({
+					subject: 'Webhook e2e',
+					description: 'Delivered to n8n',
+					customer: { email: 'hook.e2e@example.com' },
+				});
+				sandbox.store.createReply(ticket.id, { body: 'A reply, delivered too' });
+				sandbox.store.updateTicket(ticket.id, { status: 'pending' });
+				await sandbox.webhooksIdle();
+				const deliveries = sandbox.deliveries.filter((d) => d.webhookId === hook);
+				// customer.created (not selected in the example) is answered 200 and starts nothing.
+				assert.deepEqual(
+					deliveries.map((d) => [d.event, d.status]),
+					[
+						['customer.created', 200],
+						['ticket.created', 200],
+						['reply.created', 200],
+						['ticket.updated', 200],
+					],
+				);
+				const selected = deliveries.filter((d) => d.event !== 'customer.created');
+				const executions = await newExecutions(ctx, known, selected.length);
+				assert.equal(
+					executions.length,
+					selected.length,
+					'one execution per selected event, none for the others',
+				);
+				const runs = await Promise.all(
+					executions.map((e) => executionRun(ctx.rest, ctx.install, e.id)),
+				);
+				assert.ok(
+					executions.every((e) => e.status === 'success' && e.mode === 'webhook'),
+					JSON.stringify(executions),
+				);
+				const received = runs
+					.map((run) => nodeOutput(run, 'On Ticket Event')[0])
+					.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+				assert.deepEqual(
+					received.map((item) => [item.id, item.event]),
+					selected.map((d) => [d.id, d.event]).sort((a, b) => a[0].localeCompare(b[0])),
+				);
+				// Get Ticket read the ticket each event was about (for the reply: its ticket).
+				for (const run of runs) assert.equal(nodeOutput(run, 'Get Ticket')[0].id, ticket.id);
+			} finally {
+				sandbox.removeWebhook(hook);
+			}
+		},
+	);
+
+	suite.test(
+		'forged, tampered and stale deliveries are refused with 401 and start nothing',
+		async () => {
+			const ctx = context();
+			const { sandbox } = ctx;
+			const { url } = productionUrl(ctx);
+			const known = await executionIds(ctx);
+
+			// The service's own delivery, signed with a secret n8n does not have.
+			const forger = sandbox.addWebhook({ url, secret: 'not-the-shared-secret' });
+			sandbox.store.createTicket({
+				subject: 'Forged',
+				description: 'Signed with the wrong secret',
+				customer: { email: 'forger@example.com' },
+			});
 			await sandbox.webhooksIdle();
-			const deliveries = sandbox.deliveries.filter((d) => d.webhookId === hook);
-			// customer.created (not selected in the example) is answered 200 and starts nothing.
-			assert.deepEqual(
-				deliveries.map((d) => [d.event, d.status]),
+			sandbox.removeWebhook(forger);
+			const forged = sandbox.deliveries.filter((d) => d.webhookId === forger);
+			assert.ok(
+				forged.length >= 1 && forged.every((d) => d.status === 401),
+				JSON.stringify(forged.map((d) => [d.event, d.status])),
+			);
+
+			const payload = {
+				id: 'evt_e2e_1',
+				event: 'ticket.created',
+				created_at: new Date().toISOString(),
+				data: sandbox.store.listTickets()[0],
+			};
+			const genuine = signedDelivery(ctx, payload);
+			const refused: Array<[string, { body: string; headers: Record<string, string> }, string]> = [
 				[
-					['customer.created', 200],
-					['ticket.created', 200],
-					['reply.created', 200],
-					['ticket.updated', 200],
+					'body changed after signing',
+					{ ...genuine, body: genuine.body.replace('ticket.created', 'ticket.updated') },
+					'invalid_signature',
 				],
-			);
-			const selected = deliveries.filter((d) => d.event !== 'customer.created');
-			const executions = await newExecutions(ctx, known, selected.length);
-			assert.equal(executions.length, selected.length, 'one execution per selected event, none for the others');
-			const runs = await Promise.all(executions.map((e) => executionRun(ctx.rest, ctx.install, e.id)));
-			assert.ok(executions.every((e) => e.status === 'success' && e.mode === 'webhook'), JSON.stringify(executions));
-			const received = runs.map((run) => nodeOutput(run, 'On Ticket Event')[0]).sort((a, b) => String(a.id).localeCompare(String(b.id)));
-			assert.deepEqual(
-				received.map((item) => [item.id, item.event]),
-				selected.map((d) => [d.id, d.event]).sort((a, b) => a[0].localeCompare(b[0])),
-			);
-			// Get Ticket read the ticket each event was about (for the reply: its ticket).
-			for (const run of runs) assert.equal(nodeOutput(run, 'Get Ticket')[0].id, ticket.id);
-		} finally {
-			sandbox.removeWebhook(hook);
-		}
-	});
+				[
+					'no signature header',
+					{ ...genuine, headers: { ...genuine.headers, 'x-api-signature': '' } },
+					'missing_headers',
+				],
+				[
+					'signed an hour ago',
+					signedDelivery(ctx, payload, Math.floor(Date.now() / 1000) - 3600),
+					'timestamp_outside_window',
+				],
+			];
+			for (const [what, delivery, reason] of refused) {
+				if (!delivery.headers['x-api-signature']) delete delivery.headers['x-api-signature'];
+				const answer = await post(url, delivery);
+				assert.equal(answer.status, 401, `${what}: ${JSON.stringify(answer)}`);
+				assert.equal(
+					(answer.body as { error?: string }).error,
+					reason,
+					`${what}: ${JSON.stringify(answer.body)}`,
+				);
+			}
 
-	suite.test('forged, tampered and stale deliveries are refused with 401 and start nothing', async () => {
-		const ctx = context();
-		const { sandbox } = ctx;
-		const { url } = productionUrl(ctx);
-		const known = await executionIds(ctx);
-
-		// The service's own delivery, signed with a secret n8n does not have.
-		const forger = sandbox.addWebhook({ url, secret: 'not-the-shared-secret' });
-		sandbox.store.createTicket({ subject: 'Forged', description: 'Signed with the wrong secret', customer: { email: 'forger@example.com' } });
-		await sandbox.webhooksIdle();
-		sandbox.removeWebhook(forger);
-		const forged = sandbox.deliveries.filter((d) => d.webhookId === forger);
-		assert.ok(forged.length >= 1 && forged.every((d) => d.status === 401), JSON.stringify(forged.map((d) => [d.event, d.status])));
-
-		const payload = { id: 'evt_e2e_1', event: 'ticket.created', created_at: new Date().toISOString(), data: sandbox.store.listTickets()[0] };
-		const genuine = signedDelivery(ctx, payload);
-		const refused: Array<[string, { body: string; headers: Record<string, string> }, string]> = [
-			['body changed after signing', { ...genuine, body: genuine.body.replace('ticket.created', 'ticket.updated') }, 'invalid_signature'],
-			['no signature header', { ...genuine, headers: { ...genuine.headers, 'x-api-signature': '' } }, 'missing_headers'],
-			['signed an hour ago', signedDelivery(ctx, payload, Math.floor(Date.now() / 1000) - 3600), 'timestamp_outside_window'],
-		];
-		for (const [what, delivery, reason] of refused) {
-			if (!delivery.headers['x-api-signature']) delete delivery.headers['x-api-signature'];
-			const answer = await post(url, delivery);
-			assert.equal(answer.status, 401, `${what}: ${JSON.stringify(answer)}`);
-			assert.equal((answer.body as { error?: string }).error, reason, `${what}: ${JSON.stringify(answer.body)}`);
-		}
-
-		// A genuine delivery last: once its execution is listed, anything refused above would have been too.
-		const accepted = await post(url, genuine);
-		assert.equal(accepted.status, 200);
-		// The trigger's own answer, as JSON (without responseData n8n would send the text "firstEntryJson").
-		assert.deepEqual(accepted.body, { received: true, started: true });
-		const started = await newExecutions(ctx, known, 1);
-		assert.equal(started.length, 1, 'only the genuine delivery started the workflow');
-		assert.equal(await eventIdOf(ctx, started[0]), 'evt_e2e_1');
-	});
+			// A genuine delivery last: once its execution is listed, anything refused above would have been too.
+			const accepted = await post(url, genuine);
+			assert.equal(accepted.status, 200);
+			// The trigger's own answer, as JSON (without responseData n8n would send the text "firstEntryJson").
+			assert.deepEqual(accepted.body, { received: true, started: true });
+			const started = await newExecutions(ctx, known, 1);
+			assert.equal(started.length, 1, 'only the genuine delivery started the workflow');
+			assert.equal(await eventIdOf(ctx, started[0]), 'evt_e2e_1');
+		},
+	);
 
 	// The replay test below is the third test to deliver to the workflow: its static data in the
 	// database is no longer null, which is what the 2.41 behaviour depends on (see docs/webhook-trigger.md).
@@ -148,14 +234,22 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 			const { sandbox } = ctx;
 			const { url } = productionUrl(ctx);
 			const known = await executionIds(ctx);
-			const payload = { id: 'evt_e2e_replay', event: 'ticket.created', created_at: new Date().toISOString(), data: sandbox.store.listTickets()[0] };
+			const payload = {
+				id: 'evt_e2e_replay',
+				event: 'ticket.created',
+				created_at: new Date().toISOString(),
+				data: sandbox.store.listTickets()[0],
+			};
 			const delivery = signedDelivery(ctx, payload);
 			assert.equal((await post(url, delivery)).status, 200);
 			assert.equal((await newExecutions(ctx, known, 1)).length, 1);
 			const replay = await post(url, delivery);
 			assert.equal(replay.status, 200);
 			// A different event last: once its execution is listed, a replay that started would be too.
-			assert.equal((await post(url, signedDelivery(ctx, { ...payload, id: 'evt_e2e_after_replay' }))).status, 200);
+			assert.equal(
+				(await post(url, signedDelivery(ctx, { ...payload, id: 'evt_e2e_after_replay' }))).status,
+				200,
+			);
 			const started = await newExecutions(ctx, known, dropped ? 2 : 3);
 			const eventIds = (await Promise.all(started.map((e) => eventIdOf(ctx, e)))).sort();
 			assert.deepEqual(

@@ -34,7 +34,10 @@ export class DataTables {
 	}
 
 	remove(table: string, rows: Row[]): void {
-		this.tables.set(table, this.rows(table).filter((row) => !rows.includes(row)));
+		this.tables.set(
+			table,
+			this.rows(table).filter((row) => !rows.includes(row)),
+		);
 	}
 }
 
@@ -58,7 +61,8 @@ function resolve(value: unknown, json: IDataObject, runs: Runs): unknown {
 
 function only(node: INode, known: string[]): void {
 	const unknown = Object.keys(node.parameters).filter((key) => !known.includes(key));
-	if (unknown.length) throw new Error(`${node.name}: parameters ${unknown.join(', ')} are not modelled here`);
+	if (unknown.length)
+		throw new Error(`${node.name}: parameters ${unknown.join(', ')} are not modelled here`);
 }
 
 interface Condition {
@@ -85,30 +89,53 @@ function matches(row: Row, conditions: Condition[], json: IDataObject, runs: Run
 	});
 }
 
-function dataTable(node: INode, items: IDataObject[], runs: Runs, tables: DataTables): IDataObject[] {
+function dataTable(
+	node: INode,
+	items: IDataObject[],
+	runs: Runs,
+	tables: DataTables,
+): IDataObject[] {
 	const p = node.parameters as IDataObject;
 	if (p.resource === 'table') {
 		only(node, ['resource', 'operation', 'returnAll', 'options']);
-		if (p.operation !== 'list') throw new Error(`${node.name}: table ${String(p.operation)} is not modelled here`);
+		if (p.operation !== 'list')
+			throw new Error(`${node.name}: table ${String(p.operation)} is not modelled here`);
 		const filter = String((p.options as IDataObject | undefined)?.filterName ?? '');
 		return tables
 			.names()
 			.filter((name) => name.includes(filter))
 			.map((name) => ({ id: `id-${name}`, name }));
 	}
-	only(node, ['resource', 'operation', 'dataTableId', 'matchType', 'filters', 'returnAll', 'columns', 'options']);
-	if (p.matchType !== undefined && p.matchType !== 'allConditions') throw new Error(`${node.name}: match ${String(p.matchType)} is not modelled here`);
+	only(node, [
+		'resource',
+		'operation',
+		'dataTableId',
+		'matchType',
+		'filters',
+		'returnAll',
+		'columns',
+		'options',
+	]);
+	if (p.matchType !== undefined && p.matchType !== 'allConditions')
+		throw new Error(`${node.name}: match ${String(p.matchType)} is not modelled here`);
 	const out: IDataObject[] = [];
 	for (const json of items) {
 		const id = String(resolve((p.dataTableId as IDataObject).value, json, runs));
 		const table = /^id-(st_\w+)$/.exec(id)?.[1];
 		if (!table) throw new Error(`${node.name}: no table ${id}`);
-		const conditions = ((p.filters as { conditions?: Condition[] } | undefined)?.conditions ?? []) as Condition[];
+		const conditions = ((p.filters as { conditions?: Condition[] } | undefined)?.conditions ??
+			[]) as Condition[];
 		const found = tables.rows(table).filter((row) => matches(row, conditions, json, runs));
 		const columns = () => {
 			const mapping = p.columns as { mappingMode: string; value: IDataObject };
-			if (mapping.mappingMode !== 'defineBelow') throw new Error(`${node.name}: mapping ${mapping.mappingMode} is not modelled here`);
-			return Object.fromEntries(Object.entries(mapping.value).map(([column, value]) => [column, resolve(value, json, runs) ?? null]));
+			if (mapping.mappingMode !== 'defineBelow')
+				throw new Error(`${node.name}: mapping ${mapping.mappingMode} is not modelled here`);
+			return Object.fromEntries(
+				Object.entries(mapping.value).map(([column, value]) => [
+					column,
+					resolve(value, json, runs) ?? null,
+				]),
+			);
 		};
 		switch (p.operation) {
 			case 'get':
@@ -136,12 +163,37 @@ function dataTable(node: INode, items: IDataObject[], runs: Runs, tables: DataTa
 }
 
 /** Our node in n8n's engine (the harness), after stand-ins for the nodes its expressions read, on the given items. */
-async function supportTicket(node: INode, items: IDataObject[], runs: Runs, credentials: RunContext['credentials']): Promise<IDataObject[]> {
-	const referenced = [...new Set([...JSON.stringify(node.parameters).matchAll(/\$\('([^']+)'\)/g)].map((m) => m[1]))];
-	const feeds = [...referenced.map((name) => [name, selector(runs)(name).all().map((i) => i.json)] as const), ['Input of the node', items] as const];
+async function supportTicket(
+	node: INode,
+	items: IDataObject[],
+	runs: Runs,
+	credentials: RunContext['credentials'],
+): Promise<IDataObject[]> {
+	const referenced = [
+		...new Set([...JSON.stringify(node.parameters).matchAll(/\$\('([^']+)'\)/g)].map((m) => m[1])),
+	];
+	const feeds = [
+		...referenced.map(
+			(name) =>
+				[
+					name,
+					selector(runs)(name)
+						.all()
+						.map((i) => i.json),
+				] as const,
+		),
+		['Input of the node', items] as const,
+	];
 	const workflow: WorkflowJson = chainWorkflow(
 		workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined }),
-		...feeds.map(([name, json], i) => workflowNode(name, 'harness.items', { json: JSON.stringify(json) }, { position: [100 * (i + 1), 0], credentials: undefined })),
+		...feeds.map(([name, json], i) =>
+			workflowNode(
+				name,
+				'harness.items',
+				{ json: JSON.stringify(json) },
+				{ position: [100 * (i + 1), 0], credentials: undefined },
+			),
+		),
 		{ ...node, position: [100 * (feeds.length + 1), 0] },
 	);
 	const run = await runWorkflow(workflow, credentials);
@@ -149,7 +201,12 @@ async function supportTicket(node: INode, items: IDataObject[], runs: Runs, cred
 	return run.output(node.name).map((item) => item.json);
 }
 
-async function execute(node: INode, items: IDataObject[], runs: Runs, context: RunContext): Promise<IDataObject[][]> {
+async function execute(
+	node: INode,
+	items: IDataObject[],
+	runs: Runs,
+	context: RunContext,
+): Promise<IDataObject[][]> {
 	const p = node.parameters as IDataObject;
 	switch (node.type) {
 		case 'n8n-nodes-support-ticket.supportTicket':
@@ -158,13 +215,22 @@ async function execute(node: INode, items: IDataObject[], runs: Runs, context: R
 			return [dataTable(node, items, runs, context.tables)];
 		case 'n8n-nodes-base.code': {
 			only(node, ['jsCode']);
-			const input = { all: () => items.map((json) => ({ json })), first: () => ({ json: items[0] }) };
-			const returned = (new Function('$', '$input', String(p.jsCode)) as (s: Selector, i: typeof input) => Array<{ json: IDataObject }>)(selector(runs), input);
+			const input = {
+				all: () => items.map((json) => ({ json })),
+				first: () => ({ json: items[0] }),
+			};
+			const returned = (
+				new Function('$', '$input', String(p.jsCode)) as (
+					s: Selector,
+					i: typeof input,
+				) => Array<{ json: IDataObject }>
+			)(selector(runs), input);
 			return [returned.map((item) => item.json)];
 		}
 		case 'n8n-nodes-base.switch': {
 			only(node, ['mode', 'numberOutputs', 'output', 'looseTypeValidation', 'options']);
-			if (p.mode !== 'expression') throw new Error(`${node.name}: Switch mode ${String(p.mode)} is not modelled here`);
+			if (p.mode !== 'expression')
+				throw new Error(`${node.name}: Switch mode ${String(p.mode)} is not modelled here`);
 			const outputs: IDataObject[][] = Array.from({ length: Number(p.numberOutputs) }, () => []);
 			for (const json of items) {
 				const index = Number(resolve(p.output, json, runs));
@@ -175,13 +241,22 @@ async function execute(node: INode, items: IDataObject[], runs: Runs, context: R
 		}
 		case 'n8n-nodes-base.if': {
 			only(node, ['conditions', 'looseTypeValidation', 'options']);
-			const { conditions, combinator } = p.conditions as { conditions: Array<{ leftValue: string; operator: { type: string; operation: string } }>; combinator: string };
+			const { conditions, combinator } = p.conditions as {
+				conditions: Array<{ leftValue: string; operator: { type: string; operation: string } }>;
+				combinator: string;
+			};
 			const [condition] = conditions;
-			if (conditions.length !== 1 || combinator !== 'and' || condition.operator.type !== 'boolean' || condition.operator.operation !== 'true') {
+			if (
+				conditions.length !== 1 ||
+				combinator !== 'and' ||
+				condition.operator.type !== 'boolean' ||
+				condition.operator.operation !== 'true'
+			) {
 				throw new Error(`${node.name}: only one "is true" condition is modelled here`);
 			}
 			const outputs: IDataObject[][] = [[], []];
-			for (const json of items) outputs[resolve(condition.leftValue, json, runs) === true ? 0 : 1].push(json);
+			for (const json of items)
+				outputs[resolve(condition.leftValue, json, runs) === true ? 0 : 1].push(json);
 			return outputs;
 		}
 		case 'n8n-nodes-base.splitOut':
@@ -196,14 +271,20 @@ async function execute(node: INode, items: IDataObject[], runs: Runs, context: R
  * One execution from `start` (a trigger, given its items), n8n's v1 order: each branch to its end before the next, the
  * upper output first; a node without items does not run; "Always Output Data" gives one empty item; "Execute Once" the first.
  */
-export async function runExample(workflow: WorkflowJson, start: string, items: IDataObject[], context: RunContext): Promise<ExampleRun> {
+export async function runExample(
+	workflow: WorkflowJson,
+	start: string,
+	items: IDataObject[],
+	context: RunContext,
+): Promise<ExampleRun> {
 	const runs: Runs = new Map();
 	const stack: Array<{ name: string; items: IDataObject[] }> = [];
 	const finish = (name: string, outputs: IDataObject[][]) => {
 		runs.set(name, [...(runs.get(name) ?? []), outputs]);
 		const next: Array<{ name: string; items: IDataObject[] }> = [];
 		(workflow.connections[name]?.main ?? []).forEach((connections, output) => {
-			for (const c of connections ?? []) if (outputs[output]?.length) next.push({ name: c.node, items: outputs[output] });
+			for (const c of connections ?? [])
+				if (outputs[output]?.length) next.push({ name: c.node, items: outputs[output] });
 		});
 		stack.push(...next.reverse());
 	};
@@ -213,7 +294,12 @@ export async function runExample(workflow: WorkflowJson, start: string, items: I
 		const { name, items: input } = stack.pop() as { name: string; items: IDataObject[] };
 		const node = named(workflow, name);
 		await context.before?.[name]?.();
-		const outputs = await execute(node, node.executeOnce ? input.slice(0, 1) : input, runs, context);
+		const outputs = await execute(
+			node,
+			node.executeOnce ? input.slice(0, 1) : input,
+			runs,
+			context,
+		);
 		if (node.alwaysOutputData && outputs.every((o) => o.length === 0)) outputs[0] = [{}];
 		finish(name, outputs);
 	}

@@ -6,14 +6,22 @@ import { createPoller, repoPath, runWorkflow, startWebhookReceiver } from '../ha
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { load, pollingTables, POSTGRES_CREDENTIAL } from './postgresExamples';
 
-const SANDBOX_CREDENTIAL = { supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' } };
+const SANDBOX_CREDENTIAL = {
+	supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' },
+};
 
 let sandbox: Sandbox;
 let credentials: Record<string, ICredentialDataDecryptedObject>;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ seed: 230 });
-	credentials = { supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, apiSecret: sandbox.apiSecret } };
+	credentials = {
+		supportTicketApi: {
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			apiSecret: sandbox.apiSecret,
+		},
+	};
 });
 afterAll(async () => sandbox.stop());
 
@@ -24,23 +32,69 @@ describe('example workflows, as shipped in examples/', () => {
 		for (const file of files) {
 			const workflow = load(file);
 			const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
-			const credentialed = workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-support-ticket.') || n.type === 'n8n-nodes-base.postgres');
+			const credentialed = workflow.nodes.filter(
+				(n) =>
+					n.type.startsWith('n8n-nodes-support-ticket.') || n.type === 'n8n-nodes-base.postgres',
+			);
 			expect({
 				file,
 				hasNote: notes.some((note) => String(note.parameters.content).length > 80),
 				// Our nodes carry the sandbox credential, n8n's Postgres nodes the copy's (n8n's other nodes carry none).
-				wrongCredentials: credentialed.filter((n) => JSON.stringify(n.credentials) !== JSON.stringify(n.type === 'n8n-nodes-base.postgres' ? POSTGRES_CREDENTIAL : SANDBOX_CREDENTIAL)).map((n) => n.name),
+				wrongCredentials: credentialed
+					.filter(
+						(n) =>
+							JSON.stringify(n.credentials) !==
+							JSON.stringify(
+								n.type === 'n8n-nodes-base.postgres' ? POSTGRES_CREDENTIAL : SANDBOX_CREDENTIAL,
+							),
+					)
+					.map((n) => n.name),
 				staticData: JSON.stringify(workflow).includes('getWorkflowStaticData'),
-				tablesByName: workflow.nodes.filter((n) => n.parameters.dataTableId !== undefined && (n.parameters.dataTableId as { mode: string }).mode !== 'id').map((n) => n.name),
-				placeholders: workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.noOp').map((node) => node.name),
-			}).toEqual({ file, hasNote: true, wrongCredentials: [], staticData: false, tablesByName: [], placeholders: [] });
+				tablesByName: workflow.nodes
+					.filter(
+						(n) =>
+							n.parameters.dataTableId !== undefined &&
+							(n.parameters.dataTableId as { mode: string }).mode !== 'id',
+					)
+					.map((n) => n.name),
+				placeholders: workflow.nodes
+					.filter((node) => node.type === 'n8n-nodes-base.noOp')
+					.map((node) => node.name),
+			}).toEqual({
+				file,
+				hasNote: true,
+				wrongCredentials: [],
+				staticData: false,
+				tablesByName: [],
+				placeholders: [],
+			});
 		}
 	});
 
 	it.each([
 		['large-account-import.json', ['255,000 tickets', '200 MB', 'Publish this workflow']],
-		['large-account-import-postgres.json', ['one page of 1,000 per execution', 'Publish this workflow', 'Resume', 'st_import_state', 'no older state is ever written over a newer one', 'null', ...pollingTables().createStatements, 'CREATE TABLE IF NOT EXISTS st_import_state (']],
-		['sync-by-polling.json', ['No public URL needed', 'Latency = the poll interval', 'Safe when executions overlap', 'sync-webhooks.json']],
+		[
+			'large-account-import-postgres.json',
+			[
+				'one page of 1,000 per execution',
+				'Publish this workflow',
+				'Resume',
+				'st_import_state',
+				'no older state is ever written over a newer one',
+				'null',
+				...pollingTables().createStatements,
+				'CREATE TABLE IF NOT EXISTS st_import_state (',
+			],
+		],
+		[
+			'sync-by-polling.json',
+			[
+				'No public URL needed',
+				'Latency = the poll interval',
+				'Safe when executions overlap',
+				'sync-webhooks.json',
+			],
+		],
 		['sync-webhooks-postgres.json', ['can create a second row or put an older state last']],
 		['sync-reconcile-postgres.json', ['can create a second row or put an older state last']],
 	])('%s: its sticky notes say what its user must know', (file, phrases) => {
@@ -64,7 +118,9 @@ describe('example workflows, as shipped in examples/', () => {
 		expect(run.error).toBeUndefined();
 		const id = run.output('Create Ticket')[0].json.id as string;
 		expect(sandbox.store.getTicket(id)?.status).toBe('solved');
-		expect(sandbox.store.listReplies(id).map((reply) => reply.body)).toEqual(['Hi Ana Lima, please unplug it. We are on our way.']);
+		expect(sandbox.store.listReplies(id).map((reply) => reply.body)).toEqual([
+			'Hi Ana Lima, please unplug it. We are on our way.',
+		]);
 	});
 
 	it('webhook-sync: signed deliveries from the service run Get Ticket for the ticket of each event', async () => {
@@ -72,17 +128,26 @@ describe('example workflows, as shipped in examples/', () => {
 		const receiver = await startWebhookReceiver(workflow, credentials, 'On Ticket Event');
 		const hook = sandbox.addWebhook({ url: receiver.url });
 		try {
-			const ticket = sandbox.store.createTicket({ subject: 'Sync me', description: 'd', customer: { email: 'sync@example.com' } });
+			const ticket = sandbox.store.createTicket({
+				subject: 'Sync me',
+				description: 'd',
+				customer: { email: 'sync@example.com' },
+			});
 			sandbox.store.createReply(ticket.id, { body: 'A reply' });
 			await sandbox.webhooksIdle();
 			await receiver.idle();
 			// customer.created is not among the example's events: answered 200, nothing started.
-			expect(sandbox.deliveries.filter((d) => d.webhookId === hook).map((d) => [d.event, d.status])).toEqual([
+			expect(
+				sandbox.deliveries.filter((d) => d.webhookId === hook).map((d) => [d.event, d.status]),
+			).toEqual([
 				['customer.created', 200],
 				['ticket.created', 200],
 				['reply.created', 200],
 			]);
-			expect(receiver.executions.map((run) => run.output('Get Ticket')[0].json.id)).toEqual([ticket.id, ticket.id]);
+			expect(receiver.executions.map((run) => run.output('Get Ticket')[0].json.id)).toEqual([
+				ticket.id,
+				ticket.id,
+			]);
 		} finally {
 			sandbox.removeWebhook(hook);
 			await receiver.stop();
@@ -92,8 +157,16 @@ describe('example workflows, as shipped in examples/', () => {
 	it('poll-new-tickets: the first poll starts quietly, then each new ticket gets one acknowledgement', async () => {
 		const poller = await createPoller(load('poll-new-tickets.json'), credentials, 'On New Ticket');
 		expect((await poller.poll()).items).toBeNull();
-		const a = sandbox.store.createTicket({ subject: 'First', description: 'd', customer: { email: 'a@example.com', name: 'Ada' } });
-		const b = sandbox.store.createTicket({ subject: 'Second', description: 'd', customer: { email: 'b@example.com' } });
+		const a = sandbox.store.createTicket({
+			subject: 'First',
+			description: 'd',
+			customer: { email: 'a@example.com', name: 'Ada' },
+		});
+		const b = sandbox.store.createTicket({
+			subject: 'Second',
+			description: 'd',
+			customer: { email: 'b@example.com' },
+		});
 		const polled = await poller.poll();
 		expect(polled.execution?.error).toBeUndefined();
 		expect((await poller.poll()).items).toBeNull();

@@ -6,7 +6,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { repoPath, type WorkflowJson } from '../harness';
 
-export const load = (file: string) => JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
+export const load = (file: string) =>
+	JSON.parse(readFileSync(repoPath('examples', file), 'utf8')) as WorkflowJson;
 
 export function named(workflow: WorkflowJson, name: string): INode {
 	const found = workflow.nodes.find((n) => n.name === name);
@@ -14,7 +15,9 @@ export function named(workflow: WorkflowJson, name: string): INode {
 	return found;
 }
 
-export const POSTGRES_CREDENTIAL = { postgres: { id: 'syncPostgres', name: 'Postgres (the copy)' } };
+export const POSTGRES_CREDENTIAL = {
+	postgres: { id: 'syncPostgres', name: 'Postgres (the copy)' },
+};
 
 export interface Table {
 	name: 'st_tickets' | 'st_customers';
@@ -25,7 +28,9 @@ export interface Table {
 /** The tables as sync-by-polling-postgres.json creates them: the three new examples must create the very same. */
 export function pollingTables(): { tickets: Table; customers: Table; createStatements: string[] } {
 	const polling = load('sync-by-polling-postgres.json');
-	const createStatements = ['Create Table st_tickets', 'Create Table st_customers'].map((name) => String(named(polling, name).parameters.query));
+	const createStatements = ['Create Table st_tickets', 'Create Table st_customers'].map((name) =>
+		String(named(polling, name).parameters.query),
+	);
 	const table = (statement: string): Table => {
 		const match = /^CREATE TABLE IF NOT EXISTS (st_\w+) \((.*)\);$/.exec(statement);
 		if (!match) throw new Error(`not a CREATE TABLE: ${statement}`);
@@ -34,7 +39,11 @@ export function pollingTables(): { tickets: Table; customers: Table; createState
 		if (!key) throw new Error(`no primary key in ${statement}`);
 		return { name: match[1] as Table['name'], key, columns: definitions.map((d) => d[0]) };
 	};
-	return { tickets: table(createStatements[0]), customers: table(createStatements[1]), createStatements };
+	return {
+		tickets: table(createStatements[0]),
+		customers: table(createStatements[1]),
+		createStatements,
+	};
 }
 
 /** The newer-only upsert of a whole JSON array of rows ($1), as all three examples write it. */
@@ -44,7 +53,10 @@ export function expectedUpsert(table: Table): string {
 		`INSERT INTO ${table.name} AS t (${columns})`,
 		`SELECT DISTINCT ON (${table.key}) ${columns}`,
 		`FROM json_populate_recordset(NULL::${table.name}, $1::json) ORDER BY ${table.key}, updated_ms DESC`,
-		`ON CONFLICT (${table.key}) DO UPDATE SET ${table.columns.filter((c) => c !== table.key).map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+		`ON CONFLICT (${table.key}) DO UPDATE SET ${table.columns
+			.filter((c) => c !== table.key)
+			.map((c) => `${c} = EXCLUDED.${c}`)
+			.join(', ')}`,
 		'WHERE t.updated_ms <= EXCLUDED.updated_ms;',
 	].join('\n');
 }
@@ -84,20 +96,38 @@ export function selector(runs: Runs): Selector {
 export const EXECUTION_ID = '4711';
 
 /** One `={{ … }}` expression of a parameter, evaluated on `$json` and the given node outputs (each one run) or runs. */
-export function evaluate(expression: unknown, json: IDataObject, outputs: NodeOutputs | Runs = {}): unknown {
+export function evaluate(
+	expression: unknown,
+	json: IDataObject,
+	outputs: NodeOutputs | Runs = {},
+): unknown {
 	const body = /^=\{\{ (.*) \}\}$/s.exec(String(expression))?.[1];
 	if (body === undefined) throw new Error(`${String(expression)} is not one expression`);
-	const runs = outputs instanceof Map ? outputs : new Map(Object.entries(outputs).map(([name, items]) => [name, [[items]]]));
-	const run = new Function('$json', '$', '$workflow', '$execution', `return (${body});`) as (j: IDataObject, s: Selector, w: IDataObject, e: IDataObject) => unknown;
+	const runs =
+		outputs instanceof Map
+			? outputs
+			: new Map(Object.entries(outputs).map(([name, items]) => [name, [[items]]]));
+	const run = new Function('$json', '$', '$workflow', '$execution', `return (${body});`) as (
+		j: IDataObject,
+		s: Selector,
+		w: IDataObject,
+		e: IDataObject,
+	) => unknown;
 	return run(json, selector(runs), { id: 'wf' }, { id: EXECUTION_ID });
 }
 
 /** The values the Postgres node binds to $1, $2, … for one input item. */
-export function queryParameters(node: INode, json: IDataObject, outputs: NodeOutputs = {}): unknown[] {
+export function queryParameters(
+	node: INode,
+	json: IDataObject,
+	outputs: NodeOutputs = {},
+): unknown[] {
 	const values = evaluate((node.parameters.options as IDataObject).queryReplacement, json, outputs);
 	if (!Array.isArray(values)) throw new Error(`${node.name}: Query Parameters are not one array`);
 	// As the node does: objects go as JSON, undefined is left out (and would shift the others).
-	return values.filter((v) => v !== undefined).map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v));
+	return values
+		.filter((v) => v !== undefined)
+		.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v));
 }
 
 /** The highest $n a statement refers to. */
@@ -116,7 +146,13 @@ export const SERVICE_TICKET: IDataObject = {
 	updated_at: '2026-11-02T10:00:00.123Z',
 	custom_fields: { plan: 'gold' },
 };
-export const SERVICE_CUSTOMER: IDataObject = { id: 'cus_1', email: 'ana@example.com', name: null, created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-03T08:00:00.000Z' };
+export const SERVICE_CUSTOMER: IDataObject = {
+	id: 'cus_1',
+	email: 'ana@example.com',
+	name: null,
+	created_at: '2026-11-01T09:00:00.000Z',
+	updated_at: '2026-11-03T08:00:00.000Z',
+};
 
 /** The rows the copy must get for them: every column, null where the service has none. */
 export const TICKET_ROW = {
@@ -130,4 +166,11 @@ export const TICKET_ROW = {
 	updated_at: '2026-11-02T10:00:00.123Z',
 	updated_ms: Date.parse('2026-11-02T10:00:00.123Z'),
 };
-export const CUSTOMER_ROW = { customer_id: 'cus_1', email: 'ana@example.com', name: null, created_at: '2026-11-01T09:00:00.000Z', updated_at: '2026-11-03T08:00:00.000Z', updated_ms: Date.parse('2026-11-03T08:00:00.000Z') };
+export const CUSTOMER_ROW = {
+	customer_id: 'cus_1',
+	email: 'ana@example.com',
+	name: null,
+	created_at: '2026-11-01T09:00:00.000Z',
+	updated_at: '2026-11-03T08:00:00.000Z',
+	updated_ms: Date.parse('2026-11-03T08:00:00.000Z'),
+};

@@ -14,8 +14,22 @@ const reference = (name: string) => initialImport.nodes.find((n) => n.name === n
 
 /** One lane per resource: trigger → [table (upper branch), upsert → newest row → remove older rows]. */
 const LANES = [
-	{ noun: 'Ticket', key: 'ticket_id', table: 'st_tickets', trigger: 'On Ticket Change', event: 'updatedTicket', updateNode: 'Update Ticket If Newer' },
-	{ noun: 'Customer', key: 'customer_id', table: 'st_customers', trigger: 'On Customer Change', event: 'updatedCustomer', updateNode: 'Update Customer If Newer' },
+	{
+		noun: 'Ticket',
+		key: 'ticket_id',
+		table: 'st_tickets',
+		trigger: 'On Ticket Change',
+		event: 'updatedTicket',
+		updateNode: 'Update Ticket If Newer',
+	},
+	{
+		noun: 'Customer',
+		key: 'customer_id',
+		table: 'st_customers',
+		trigger: 'On Customer Change',
+		event: 'updatedCustomer',
+		updateNode: 'Update Customer If Newer',
+	},
 ] as const;
 
 const laneNodes = (lane: (typeof LANES)[number]) => ({
@@ -27,7 +41,8 @@ const laneNodes = (lane: (typeof LANES)[number]) => ({
 });
 
 const edge = (node: INode) => ({ node: node.name, type: 'main', index: 0 });
-const conditions = (node: INode) => (node.parameters.filters as { conditions: unknown[] }).conditions;
+const conditions = (node: INode) =>
+	(node.parameters.filters as { conditions: unknown[] }).conditions;
 
 describe('sync-by-polling example', () => {
 	it('imports: two lanes, each a poll trigger → its table (created if missing, once per poll, upper branch) and an upsert followed by the order-safe clean-up', () => {
@@ -51,11 +66,16 @@ describe('sync-by-polling example', () => {
 		const { nodeTypes } = await loadPackageTypes();
 		for (const lane of LANES) {
 			const trigger = named(lane.trigger);
-			const properties = (nodeTypes.getByNameAndVersion(trigger.type, trigger.typeVersion) as INodeType).description.properties;
+			const properties = (
+				nodeTypes.getByNameAndVersion(trigger.type, trigger.typeVersion) as INodeType
+			).description.properties;
 			const property = (name: string) => properties.find((p) => p.name === name) as INodeProperties;
 			// pollTimes is the property n8n adds to every polling node.
-			for (const name of Object.keys(trigger.parameters).filter((n) => n !== 'pollTimes')) expect({ name, known: Boolean(property(name)) }).toEqual({ name, known: true });
-			expect((property('event').options as Array<{ value: string }>).map((o) => o.value)).toContain(trigger.parameters.event);
+			for (const name of Object.keys(trigger.parameters).filter((n) => n !== 'pollTimes'))
+				expect({ name, known: Boolean(property(name)) }).toEqual({ name, known: true });
+			expect((property('event').options as Array<{ value: string }>).map((o) => o.value)).toContain(
+				trigger.parameters.event,
+			);
 			expect(trigger.parameters.event).toBe(lane.event);
 			expect(trigger.parameters.options).toEqual({ emitExisting: true });
 		}
@@ -64,23 +84,46 @@ describe('sync-by-polling example', () => {
 	it('each version is written under its own updated_ms, then every version older than the newest stored one is removed: the newest updated_at wins in any order', () => {
 		for (const lane of LANES) {
 			const n = laneNodes(lane);
-			const tableId = { __rl: true, mode: 'id', value: `={{ $('Table ${lane.table}').first().json.id }}` };
+			const tableId = {
+				__rl: true,
+				mode: 'id',
+				value: `={{ $('Table ${lane.table}').first().json.id }}`,
+			};
 			// The row the trigger's record becomes: the columns (and schema) the other sync examples write.
-			const written = reference(lane.updateNode).parameters.columns as { value: IDataObject; schema: unknown };
-			expect(n.upsert.parameters).toMatchObject({ resource: 'row', operation: 'upsert', dataTableId: tableId, matchType: 'allConditions' });
+			const written = reference(lane.updateNode).parameters.columns as {
+				value: IDataObject;
+				schema: unknown;
+			};
+			expect(n.upsert.parameters).toMatchObject({
+				resource: 'row',
+				operation: 'upsert',
+				dataTableId: tableId,
+				matchType: 'allConditions',
+			});
 			expect(conditions(n.upsert)).toEqual([
 				{ keyName: lane.key, condition: 'eq', keyValue: '={{ $json.id }}' },
-				{ keyName: 'updated_ms', condition: 'eq', keyValue: (n.upsert.parameters.columns as { value: IDataObject }).value.updated_ms },
+				{
+					keyName: 'updated_ms',
+					condition: 'eq',
+					keyValue: (n.upsert.parameters.columns as { value: IDataObject }).value.updated_ms,
+				},
 			]);
 			const columns = n.upsert.parameters.columns as { value: IDataObject; schema: unknown };
 			// updated_ms from every timestamp form the node reads (the node's table of formats).
 			for (const [name, form, expected] of READABLE_TIMESTAMPS) {
-				expect({ name, ms: evaluate(columns.value.updated_ms, { updated_at: form }) }).toEqual({ name, ms: expected });
+				expect({ name, ms: evaluate(columns.value.updated_ms, { updated_at: form }) }).toEqual({
+					name,
+					ms: expected,
+				});
 			}
 			expect(columns.schema).toEqual(written.schema);
 			expect(Object.keys(columns.value).sort()).toEqual(Object.keys(written.value).sort());
 			// Then the rows, not the trigger's record: the newest version stored for this id…
-			const thisRecord = { keyName: lane.key, condition: 'eq', keyValue: `={{ $json.${lane.key} }}` };
+			const thisRecord = {
+				keyName: lane.key,
+				condition: 'eq',
+				keyValue: `={{ $json.${lane.key} }}`,
+			};
 			expect(n.newest.parameters).toEqual({
 				resource: 'row',
 				operation: 'get',
@@ -93,36 +136,71 @@ describe('sync-by-polling example', () => {
 				orderByDirection: 'DESC',
 			});
 			// …and every version before it goes. (Row Exists would not do here: it compares by equality only.)
-			expect(n.older.parameters).toMatchObject({ resource: 'row', operation: 'deleteRows', dataTableId: tableId, matchType: 'allConditions' });
-			expect(conditions(n.older)).toEqual([thisRecord, { keyName: 'updated_ms', condition: 'lt', keyValue: '={{ $json.updated_ms }}' }]);
+			expect(n.older.parameters).toMatchObject({
+				resource: 'row',
+				operation: 'deleteRows',
+				dataTableId: tableId,
+				matchType: 'allConditions',
+			});
+			expect(conditions(n.older)).toEqual([
+				thisRecord,
+				{ keyName: 'updated_ms', condition: 'lt', keyValue: '={{ $json.updated_ms }}' },
+			]);
 		}
 	});
 
 	describe('run: the triggers as the example has them, against the sandbox', () => {
 		let sandbox: Sandbox;
 		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
-		beforeAll(async () => (sandbox = await startSandbox({ seed: 130, now: () => clock.ms, maxSkewSeconds: 10 ** 9 })));
+		beforeAll(
+			async () =>
+				(sandbox = await startSandbox({ seed: 130, now: () => clock.ms, maxSkewSeconds: 10 ** 9 })),
+		);
 		afterAll(async () => sandbox.stop());
 
 		it('first poll: every existing record (the initial import), then each change once; each emitted record maps to a complete row', async () => {
 			// Without the Data Table nodes, which run only in real n8n.
-			const only = (name: string): WorkflowJson => ({ ...workflow, nodes: [named(name)], connections: {} });
-			const tickets = await createPoller(only('On Ticket Change'), { supportTicketApi: credentialsFor(sandbox) }, 'On Ticket Change');
-			const customers = await createPoller(only('On Customer Change'), { supportTicketApi: credentialsFor(sandbox) }, 'On Customer Change');
+			const only = (name: string): WorkflowJson => ({
+				...workflow,
+				nodes: [named(name)],
+				connections: {},
+			});
+			const tickets = await createPoller(
+				only('On Ticket Change'),
+				{ supportTicketApi: credentialsFor(sandbox) },
+				'On Ticket Change',
+			);
+			const customers = await createPoller(
+				only('On Customer Change'),
+				{ supportTicketApi: credentialsFor(sandbox) },
+				'On Customer Change',
+			);
 			const firstTickets = await tickets.poll();
 			expect(firstTickets.execution?.error).toBeUndefined();
-			expect(new Set(firstTickets.items?.map((item) => item.json.id)).size).toBe(sandbox.store.ticketCount);
-			expect(new Set((await customers.poll()).items?.map((item) => item.json.id)).size).toBe(sandbox.store.customerCount);
+			expect(new Set(firstTickets.items?.map((item) => item.json.id)).size).toBe(
+				sandbox.store.ticketCount,
+			);
+			expect(new Set((await customers.poll()).items?.map((item) => item.json.id)).size).toBe(
+				sandbox.store.customerCount,
+			);
 			expect((await tickets.poll()).items).toBeNull();
 			expect((await customers.poll()).items).toBeNull();
 
 			clock.ms += 60_000;
-			const changed = sandbox.store.updateTicket(sandbox.store.listTickets({})[50].id, { status: 'solved' });
-			const renamed = sandbox.store.updateCustomer(sandbox.store.listCustomers()[3].id, { name: 'Renamed' });
+			const changed = sandbox.store.updateTicket(sandbox.store.listTickets({})[50].id, {
+				status: 'solved',
+			});
+			const renamed = sandbox.store.updateCustomer(sandbox.store.listCustomers()[3].id, {
+				name: 'Renamed',
+			});
 			const polled = await tickets.poll();
-			expect(polled.items?.map((item) => [item.json.id, item.json.status])).toEqual([[changed.id, 'solved']]);
+			expect(polled.items?.map((item) => [item.json.id, item.json.status])).toEqual([
+				[changed.id, 'solved'],
+			]);
 			const polledCustomers = await customers.poll();
-			expect(polledCustomers.items?.map((item) => [item.json.id, item.json.name])).toEqual([[renamed.id, 'Renamed']]);
+			expect(polledCustomers.items?.map((item) => [item.json.id, item.json.name])).toEqual([
+				[renamed.id, 'Renamed'],
+			]);
 
 			expect(rowFor('Upsert Ticket Row', polled.items?.[0].json as IDataObject)).toEqual({
 				ticket_id: changed.id,
@@ -135,14 +213,16 @@ describe('sync-by-polling example', () => {
 				updated_at: changed.updated_at,
 				updated_ms: Date.parse(changed.updated_at),
 			});
-			expect(rowFor('Upsert Customer Row', polledCustomers.items?.[0].json as IDataObject)).toEqual({
-				customer_id: renamed.id,
-				email: renamed.email,
-				name: 'Renamed',
-				created_at: renamed.created_at,
-				updated_at: renamed.updated_at,
-				updated_ms: Date.parse(renamed.updated_at),
-			});
+			expect(rowFor('Upsert Customer Row', polledCustomers.items?.[0].json as IDataObject)).toEqual(
+				{
+					customer_id: renamed.id,
+					email: renamed.email,
+					name: 'Renamed',
+					created_at: renamed.created_at,
+					updated_at: renamed.updated_at,
+					updated_ms: Date.parse(renamed.updated_at),
+				},
+			);
 		});
 	});
 });
@@ -150,5 +230,7 @@ describe('sync-by-polling example', () => {
 /** The Data Table columns as n8n would compute them for one item: each `={{ … }}` over `$json`. */
 function rowFor(node: string, json: IDataObject): IDataObject {
 	const value = (named(node).parameters.columns as { value: Record<string, string> }).value;
-	return Object.fromEntries(Object.entries(value).map(([column, expression]) => [column, evaluate(expression, json)])) as IDataObject;
+	return Object.fromEntries(
+		Object.entries(value).map(([column, expression]) => [column, evaluate(expression, json)]),
+	) as IDataObject;
 }

@@ -23,7 +23,9 @@ const dataTableWebhooks = load('sync-webhooks.json');
 const dataTableReconcile = load('sync-reconcile.json');
 const tables = pollingTables();
 const link = (...names: string[]) => names.map((node) => ({ node, type: 'main', index: 0 }));
-const conditionOf = (name: string, workflow = reconcile) => (named(workflow, name).parameters.conditions as { conditions: Array<{ leftValue: string }> }).conditions[0].leftValue;
+const conditionOf = (name: string, workflow = reconcile) =>
+	(named(workflow, name).parameters.conditions as { conditions: Array<{ leftValue: string }> })
+		.conditions[0].leftValue;
 
 describe('sync-webhooks-postgres example (Sync 2)', () => {
 	it('imports: the trigger and reads of the Data Table edition, then one write per delivery, no Code node', () => {
@@ -34,28 +36,46 @@ describe('sync-webhooks-postgres example (Sync 2)', () => {
 			'Get Customer': { main: [link('Upsert Customer If Not Older')] },
 		});
 		for (const name of ['On Any Change', 'Ticket or Customer?', 'Get Ticket', 'Get Customer']) {
-			expect({ name, parameters: named(webhooks, name).parameters }).toEqual({ name, parameters: named(dataTableWebhooks, name).parameters });
+			expect({ name, parameters: named(webhooks, name).parameters }).toEqual({
+				name,
+				parameters: named(dataTableWebhooks, name).parameters,
+			});
 		}
 		// Both editions can be active at once: each trigger has its own production URL.
 		expect(named(webhooks, 'On Any Change').webhookId).toBeTruthy();
-		expect(named(webhooks, 'On Any Change').webhookId).not.toBe(named(dataTableWebhooks, 'On Any Change').webhookId);
+		expect(named(webhooks, 'On Any Change').webhookId).not.toBe(
+			named(dataTableWebhooks, 'On Any Change').webhookId,
+		);
 		expect(webhooks.nodes.filter((n) => n.type === 'n8n-nodes-base.code')).toEqual([]);
 	});
 
 	it.each([
-		{ write: 'Upsert Ticket If Not Older', table: tables.tickets, record: SERVICE_TICKET, row: TICKET_ROW },
-		{ write: 'Upsert Customer If Not Older', table: tables.customers, record: SERVICE_CUSTOMER, row: CUSTOMER_ROW },
-	])('$write: the import\'s newer-only upsert; the record read from the service lands in the columns, null kept', ({ write, table, record, row }) => {
-		const node = named(webhooks, write);
-		const query = String(node.parameters.query);
-		expect(query).toContain(expectedUpsert(table));
-		expect(highestPlaceholder(query)).toBe(1);
-		const [rows, ...rest] = queryParameters(node, record);
-		expect(rest).toEqual([]);
-		const parsed = JSON.parse(String(rows)) as IDataObject[];
-		expect(parsed).toEqual([row]);
-		expect(Object.keys(parsed[0])).toEqual(table.columns);
-	});
+		{
+			write: 'Upsert Ticket If Not Older',
+			table: tables.tickets,
+			record: SERVICE_TICKET,
+			row: TICKET_ROW,
+		},
+		{
+			write: 'Upsert Customer If Not Older',
+			table: tables.customers,
+			record: SERVICE_CUSTOMER,
+			row: CUSTOMER_ROW,
+		},
+	])(
+		"$write: the import's newer-only upsert; the record read from the service lands in the columns, null kept",
+		({ write, table, record, row }) => {
+			const node = named(webhooks, write);
+			const query = String(node.parameters.query);
+			expect(query).toContain(expectedUpsert(table));
+			expect(highestPlaceholder(query)).toBe(1);
+			const [rows, ...rest] = queryParameters(node, record);
+			expect(rest).toEqual([]);
+			const parsed = JSON.parse(String(rows)) as IDataObject[];
+			expect(parsed).toEqual([row]);
+			expect(Object.keys(parsed[0])).toEqual(table.columns);
+		},
+	);
 });
 
 describe('sync-reconcile-postgres example (Sync 3)', () => {
@@ -66,17 +86,27 @@ describe('sync-reconcile-postgres example (Sync 3)', () => {
 			'Read Watermark': { main: [link('Get Page of Changed Tickets')] },
 			'Get Page of Changed Tickets': { main: [link('Write Changed Tickets')] },
 			'Write Changed Tickets': { main: [link('More Changed Tickets?')] },
-			'More Changed Tickets?': { main: [link('Get Page of Changed Tickets'), link('Get Page of Customers')] },
+			'More Changed Tickets?': {
+				main: [link('Get Page of Changed Tickets'), link('Get Page of Customers')],
+			},
 			'Get Page of Customers': { main: [link('Write Customers')] },
 			'Write Customers': { main: [link('More Customers?')] },
 			'More Customers?': { main: [link('Get Page of Customers'), link('Save Watermark')] },
 		});
-		expect(named(reconcile, 'Every 15 Minutes').parameters).toEqual(named(dataTableReconcile, 'Every 15 Minutes').parameters);
+		expect(named(reconcile, 'Every 15 Minutes').parameters).toEqual(
+			named(dataTableReconcile, 'Every 15 Minutes').parameters,
+		);
 		const tickets = named(reconcile, 'Get Page of Changed Tickets').parameters;
 		const dataTableTickets = named(dataTableReconcile, 'Get Page of Changed Tickets').parameters;
 		expect({ ...tickets, cursor: undefined }).toEqual({ ...dataTableTickets, cursor: undefined });
 		expect(tickets.cursor).toBe("={{ $json.ticket_cursor ?? '' }}");
-		expect(named(reconcile, 'Get Page of Customers').parameters).toEqual({ resource: 'customer', operation: 'getAll', pagination: 'onePage', cursor: "={{ $json.customer_cursor ?? '' }}", pageSize: 100 });
+		expect(named(reconcile, 'Get Page of Customers').parameters).toEqual({
+			resource: 'customer',
+			operation: 'getAll',
+			pagination: 'onePage',
+			cursor: "={{ $json.customer_cursor ?? '' }}",
+			pageSize: 100,
+		});
 		expect(reconcile.nodes.filter((n) => n.type === 'n8n-nodes-base.code')).toEqual([]);
 	});
 
@@ -88,10 +118,16 @@ describe('sync-reconcile-postgres example (Sync 3)', () => {
 			.filter((line) => line.startsWith('CREATE TABLE') && !line.includes('st_import_pages'));
 		expect(importDdl).toHaveLength(3);
 		for (const create of importDdl) expect(query.split('\n')).toContain(create);
-		expect(query).toContain("SELECT max(value) AS since, (extract(epoch FROM max(value)::timestamptz) * 1000 - 600000)::float8 AS since_ms FROM st_import_state WHERE key = 'reconcile_since';");
+		expect(query).toContain(
+			"SELECT max(value) AS since, (extract(epoch FROM max(value)::timestamptz) * 1000 - 600000)::float8 AS since_ms FROM st_import_state WHERE key = 'reconcile_since';",
+		);
 	});
 
-	const watermark = { 'Read Watermark': [{ since: '2026-11-02T10:10:00.000Z', since_ms: Date.parse('2026-11-02T10:00:00.000Z') }] };
+	const watermark = {
+		'Read Watermark': [
+			{ since: '2026-11-02T10:10:00.000Z', since_ms: Date.parse('2026-11-02T10:00:00.000Z') },
+		],
+	};
 	const page = (updated: string[], hasMore: boolean): IDataObject => ({
 		data: updated.map((u, i) => ({ ...SERVICE_TICKET, id: `tkt_${i}`, updated_at: u })),
 		count: updated.length,
@@ -103,43 +139,90 @@ describe('sync-reconcile-postgres example (Sync 3)', () => {
 		const write = named(reconcile, 'Write Changed Tickets');
 		const query = String(write.parameters.query);
 		expect(query).toContain(expectedUpsert(tables.tickets));
-		expect(query.trim().endsWith('SELECT $2::text AS ticket_cursor, $3::boolean AS more;')).toBe(true);
+		expect(query.trim().endsWith('SELECT $2::text AS ticket_cursor, $3::boolean AS more;')).toBe(
+			true,
+		);
 		expect(highestPlaceholder(query)).toBe(3);
-		const [rows, cursor, more] = queryParameters(write, page(['2026-11-02T10:30:00.000Z', '2026-11-02T10:00:00.000Z'], true), watermark);
+		const [rows, cursor, more] = queryParameters(
+			write,
+			page(['2026-11-02T10:30:00.000Z', '2026-11-02T10:00:00.000Z'], true),
+			watermark,
+		);
 		expect(JSON.parse(String(rows))).toEqual([
-			{ ...TICKET_ROW, ticket_id: 'tkt_0', updated_at: '2026-11-02T10:30:00.000Z', updated_ms: Date.parse('2026-11-02T10:30:00.000Z') },
-			{ ...TICKET_ROW, ticket_id: 'tkt_1', updated_at: '2026-11-02T10:00:00.000Z', updated_ms: Date.parse('2026-11-02T10:00:00.000Z') },
+			{
+				...TICKET_ROW,
+				ticket_id: 'tkt_0',
+				updated_at: '2026-11-02T10:30:00.000Z',
+				updated_ms: Date.parse('2026-11-02T10:30:00.000Z'),
+			},
+			{
+				...TICKET_ROW,
+				ticket_id: 'tkt_1',
+				updated_at: '2026-11-02T10:00:00.000Z',
+				updated_ms: Date.parse('2026-11-02T10:00:00.000Z'),
+			},
 		]);
 		expect([cursor, more]).toEqual(['next', true]);
 		// The oldest on the page is below the watermark minus 10 minutes: no further page.
-		expect(queryParameters(write, page(['2026-11-02T10:30:00.000Z', '2026-11-02T09:59:59.999Z'], true), watermark).slice(1)).toEqual(['next', false]);
-		expect(queryParameters(write, page(['2026-11-02T10:30:00.000Z'], false), watermark).slice(1)).toEqual([null, false]);
+		expect(
+			queryParameters(
+				write,
+				page(['2026-11-02T10:30:00.000Z', '2026-11-02T09:59:59.999Z'], true),
+				watermark,
+			).slice(1),
+		).toEqual(['next', false]);
+		expect(
+			queryParameters(write, page(['2026-11-02T10:30:00.000Z'], false), watermark).slice(1),
+		).toEqual([null, false]);
 		// No watermark yet (Sync 1 never ran): every page.
-		expect(queryParameters(write, page(['2020-01-01T00:00:00.000Z'], true), { 'Read Watermark': [{ since: null, since_ms: null }] }).slice(1)).toEqual(['next', true]);
-		expect(evaluate(conditionOf('More Changed Tickets?'), { ticket_cursor: 'next', more: true })).toBe(true);
-		expect(evaluate(conditionOf('More Changed Tickets?'), { ticket_cursor: null, more: false })).toBe(false);
+		expect(
+			queryParameters(write, page(['2020-01-01T00:00:00.000Z'], true), {
+				'Read Watermark': [{ since: null, since_ms: null }],
+			}).slice(1),
+		).toEqual(['next', true]);
+		expect(
+			evaluate(conditionOf('More Changed Tickets?'), { ticket_cursor: 'next', more: true }),
+		).toBe(true);
+		expect(
+			evaluate(conditionOf('More Changed Tickets?'), { ticket_cursor: null, more: false }),
+		).toBe(false);
 	});
 
 	it('writes each customer page in one upsert, null kept, and follows the cursor to the last page', () => {
 		const write = named(reconcile, 'Write Customers');
 		const query = String(write.parameters.query);
 		expect(query).toContain(expectedUpsert(tables.customers));
-		expect(query.trim().endsWith('SELECT $2::text AS customer_cursor, $3::boolean AS more;')).toBe(true);
-		const [rows, cursor, more] = queryParameters(write, { data: [SERVICE_CUSTOMER], count: 1, has_more: true, next_cursor: 'c2' });
+		expect(query.trim().endsWith('SELECT $2::text AS customer_cursor, $3::boolean AS more;')).toBe(
+			true,
+		);
+		const [rows, cursor, more] = queryParameters(write, {
+			data: [SERVICE_CUSTOMER],
+			count: 1,
+			has_more: true,
+			next_cursor: 'c2',
+		});
 		expect(JSON.parse(String(rows))).toEqual([CUSTOMER_ROW]);
 		expect(Object.keys(CUSTOMER_ROW)).toEqual(tables.customers.columns);
 		expect([cursor, more]).toEqual(['c2', true]);
-		expect(queryParameters(write, { data: [], count: 0, has_more: false, next_cursor: null }).slice(1)).toEqual([null, false]);
+		expect(
+			queryParameters(write, { data: [], count: 0, has_more: false, next_cursor: null }).slice(1),
+		).toEqual([null, false]);
 	});
 
 	it('saves the newest updated_at read (the first page of the run) after every write, never moving it back', () => {
 		const save = named(reconcile, 'Save Watermark');
 		const query = String(save.parameters.query);
-		expect(query).toContain("INSERT INTO st_import_state AS s (key, value) SELECT 'reconcile_since', $1::text WHERE $1::text <> ''");
+		expect(query).toContain(
+			"INSERT INTO st_import_state AS s (key, value) SELECT 'reconcile_since', $1::text WHERE $1::text <> ''",
+		);
 		expect(query).toContain('WHERE s.value::timestamptz < EXCLUDED.value::timestamptz;');
 		const firstPage = page(['2026-11-02T10:30:00.000Z', '2026-11-02T10:20:00.000Z'], true);
 		const outputs = { 'Get Page of Changed Tickets': [firstPage] };
-		expect(queryParameters(save, { customer_cursor: null, more: false }, outputs)).toEqual(['2026-11-02T10:30:00.000Z']);
-		expect(queryParameters(save, {}, { 'Get Page of Changed Tickets': [page([], false)] })).toEqual(['']);
+		expect(queryParameters(save, { customer_cursor: null, more: false }, outputs)).toEqual([
+			'2026-11-02T10:30:00.000Z',
+		]);
+		expect(queryParameters(save, {}, { 'Get Page of Changed Tickets': [page([], false)] })).toEqual(
+			[''],
+		);
 	});
 });

@@ -28,7 +28,11 @@ export class StoredStaticData {
 }
 
 /** The Workflow object n8n builds for an active workflow when a trigger fires. */
-export function activeWorkflow(workflowJson: WorkflowJson, nodeTypes: INodeTypes, staticData: IDataObject): Workflow {
+export function activeWorkflow(
+	workflowJson: WorkflowJson,
+	nodeTypes: INodeTypes,
+	staticData: IDataObject,
+): Workflow {
 	return new Workflow({
 		id: 'harness',
 		name: workflowJson.name ?? 'harness workflow',

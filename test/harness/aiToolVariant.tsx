@@ -30,17 +30,24 @@ export function aiToolVariant(nodeType: INodeType): INodeType {
 		const hasResourceOrOperation = names.includes('resource') || names.includes('operation');
 		if (hasResourceOrOperation) {
 			toolDescription.displayOptions = { show: { descriptionType: ['manual'] } };
-			description.properties.unshift({
-				displayName: 'Tool Description',
-				name: 'descriptionType',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
-					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
-				],
-				default: 'auto',
-			}, toolDescription);
+			description.properties.unshift(
+				{
+					displayName: 'Tool Description',
+					name: 'descriptionType',
+					type: 'options',
+					noDataExpression: true,
+					options: [
+						{
+							name: 'Set Automatically',
+							value: 'auto',
+							description: 'Automatically set based on resource and operation',
+						},
+						{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
+					],
+					default: 'auto',
+				},
+				toolDescription,
+			);
 		} else {
 			description.properties.unshift(toolDescription);
 		}

@@ -1,6 +1,11 @@
 // Manual Trigger and Sticky Note under n8n's type names, so workflow JSON runs as saved; any other n8n node runs in real
 // n8n (n8n-nodes-base adds 397 packages). test/e2e/standInCases.tsx runs these beside n8n's.
-import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 
 /** Manual Trigger (`n8n-nodes-base.manualTrigger` 1): in a manual run it emits one empty item. */
 export class ManualTrigger implements INodeType {

@@ -12,7 +12,12 @@ import {
 import { addNodeTypes } from './packageTypes';
 
 /** Throws when a saved parameter has a value the stand-in does not implement. */
-function expectParameter(context: IExecuteFunctions, standIn: string, name: string, supported: unknown[]): void {
+function expectParameter(
+	context: IExecuteFunctions,
+	standIn: string,
+	name: string,
+	supported: unknown[],
+): void {
 	const actual = context.getNode().parameters[name] ?? supported[0];
 	if (supported.some((value) => JSON.stringify(value) === JSON.stringify(actual))) return;
 	throw new NodeOperationError(
@@ -55,10 +60,21 @@ export class If implements INodeType {
 		properties: [
 			{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
 			// n8n's options, declared so that a workflow's value reaches the check (the engine drops unknown ones).
-			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [
-				{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true },
-				{ displayName: 'Less Strict Type Validation', name: 'looseTypeValidation', type: 'boolean', default: false },
-			] },
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				default: {},
+				options: [
+					{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true },
+					{
+						displayName: 'Less Strict Type Validation',
+						name: 'looseTypeValidation',
+						type: 'boolean',
+						default: false,
+					},
+				],
+			},
 		],
 	};
 
@@ -67,7 +83,9 @@ export class If implements INodeType {
 		const trueItems: INodeExecutionData[] = [];
 		const falseItems: INodeExecutionData[] = [];
 		this.getInputData().forEach((item, itemIndex) => {
-			const pass = this.getNodeParameter('conditions', itemIndex, false, { extractValue: true }) as boolean;
+			const pass = this.getNodeParameter('conditions', itemIndex, false, {
+				extractValue: true,
+			}) as boolean;
 			(pass ? trueItems : falseItems).push({ ...item, pairedItem: { item: itemIndex } });
 		});
 		return [trueItems, falseItems];
@@ -88,16 +106,38 @@ export class SplitOut implements INodeType {
 		properties: [
 			{ displayName: 'Fields To Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
 			// n8n's choices and options, declared so that a workflow's value reaches the check.
-			{ displayName: 'Include', name: 'include', type: 'options', default: 'noOtherFields', options: [
-				{ name: 'No Other Fields', value: 'noOtherFields' },
-				{ name: 'All Other Fields', value: 'allOtherFields' },
-				{ name: 'Selected Other Fields', value: 'selectedOtherFields' },
-			] },
-			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [
-				{ displayName: 'Disable Dot Notation', name: 'disableDotNotation', type: 'boolean', default: false },
-				{ displayName: 'Destination Field Name', name: 'destinationFieldName', type: 'string', default: '' },
-				{ displayName: 'Include Binary', name: 'includeBinary', type: 'boolean', default: false },
-			] },
+			{
+				displayName: 'Include',
+				name: 'include',
+				type: 'options',
+				default: 'noOtherFields',
+				options: [
+					{ name: 'No Other Fields', value: 'noOtherFields' },
+					{ name: 'All Other Fields', value: 'allOtherFields' },
+					{ name: 'Selected Other Fields', value: 'selectedOtherFields' },
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				default: {},
+				options: [
+					{
+						displayName: 'Disable Dot Notation',
+						name: 'disableDotNotation',
+						type: 'boolean',
+						default: false,
+					},
+					{
+						displayName: 'Destination Field Name',
+						name: 'destinationFieldName',
+						type: 'string',
+						default: '',
+					},
+					{ displayName: 'Include Binary', name: 'includeBinary', type: 'boolean', default: false },
+				],
+			},
 		],
 	};
 
@@ -107,11 +147,21 @@ export class SplitOut implements INodeType {
 		const out: INodeExecutionData[] = [];
 		this.getInputData().forEach((item, itemIndex) => {
 			const field = this.getNodeParameter('fieldToSplitOut', itemIndex) as string;
-			if (/[,.]/.test(field)) throw new NodeOperationError(this.getNode(), `The bench's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in test/harness/benchStandIns.tsx and in the e2e comparison workflow`);
+			if (/[,.]/.test(field))
+				throw new NodeOperationError(
+					this.getNode(),
+					`The bench's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in test/harness/benchStandIns.tsx and in the e2e comparison workflow`,
+				);
 			const list = item.json[field];
-			if (!Array.isArray(list)) throw new NodeOperationError(this.getNode(), `The field "${field}" is not a list`, { itemIndex });
+			if (!Array.isArray(list))
+				throw new NodeOperationError(this.getNode(), `The field "${field}" is not a list`, {
+					itemIndex,
+				});
 			for (const entry of list) {
-				const json = entry && typeof entry === 'object' && !Array.isArray(entry) ? { ...(entry as IDataObject) } : { [field]: entry as IDataObject[keyof IDataObject] };
+				const json =
+					entry && typeof entry === 'object' && !Array.isArray(entry)
+						? { ...(entry as IDataObject) }
+						: { [field]: entry as IDataObject[keyof IDataObject] };
 				out.push({ json, pairedItem: { item: itemIndex } });
 			}
 		});
@@ -120,7 +170,8 @@ export class SplitOut implements INodeType {
 }
 
 type AsyncFunctionConstructor = new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as AsyncFunctionConstructor;
+const AsyncFunction = Object.getPrototypeOf(async () => undefined)
+	.constructor as AsyncFunctionConstructor;
 
 /** Code 1–2, JavaScript, Run Once for All Items: `$input` and `$()` from n8n-workflow's data proxy; not a sandbox. */
 export class Code implements INodeType {
@@ -135,16 +186,34 @@ export class Code implements INodeType {
 		outputs: ['main'],
 		properties: [
 			// n8n's choices, declared so that a workflow's value reaches the check.
-			{ displayName: 'Mode', name: 'mode', type: 'options', default: 'runOnceForAllItems', options: [
-				{ name: 'Run Once for All Items', value: 'runOnceForAllItems' },
-				{ name: 'Run Once for Each Item', value: 'runOnceForEachItem' },
-			] },
-			{ displayName: 'Language', name: 'language', type: 'options', default: 'javaScript', options: [
-				{ name: 'JavaScript', value: 'javaScript' },
-				{ name: 'Python', value: 'pythonNative' },
-				{ name: 'Python (legacy)', value: 'python' },
-			] },
-			{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '', noDataExpression: true },
+			{
+				displayName: 'Mode',
+				name: 'mode',
+				type: 'options',
+				default: 'runOnceForAllItems',
+				options: [
+					{ name: 'Run Once for All Items', value: 'runOnceForAllItems' },
+					{ name: 'Run Once for Each Item', value: 'runOnceForEachItem' },
+				],
+			},
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'options',
+				default: 'javaScript',
+				options: [
+					{ name: 'JavaScript', value: 'javaScript' },
+					{ name: 'Python', value: 'pythonNative' },
+					{ name: 'Python (legacy)', value: 'python' },
+				],
+			},
+			{
+				displayName: 'JavaScript',
+				name: 'jsCode',
+				type: 'string',
+				default: '',
+				noDataExpression: true,
+			},
 		],
 	};
 
@@ -156,15 +225,23 @@ export class Code implements INodeType {
 			$input: proxy.$input,
 			$: proxy.$,
 		};
-		const script = new AsyncFunction(...Object.keys(scope), this.getNodeParameter('jsCode', 0) as string);
+		const script = new AsyncFunction(
+			...Object.keys(scope),
+			this.getNodeParameter('jsCode', 0) as string,
+		);
 		let returned: unknown;
 		try {
 			returned = await script(...Object.values(scope));
 		} catch (error) {
 			if (!(error instanceof ReferenceError)) throw error;
-			throw new NodeOperationError(this.getNode(), `${error.message}: the bench's Code stand-in gives the script only ${Object.keys(scope).join(', ')}; extend it in test/harness/benchStandIns.tsx`);
+			throw new NodeOperationError(
+				this.getNode(),
+				`${error.message}: the bench's Code stand-in gives the script only ${Object.keys(scope).join(', ')}; extend it in test/harness/benchStandIns.tsx`,
+			);
 		}
-		const list = (Array.isArray(returned) ? returned : [returned]) as Array<IDataObject | INodeExecutionData>;
+		const list = (Array.isArray(returned) ? returned : [returned]) as Array<
+			IDataObject | INodeExecutionData
+		>;
 		return [
 			list.map((entry) => {
 				const json = (entry && typeof entry.json === 'object' ? entry.json : entry) as IDataObject;

@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import {
+	createServer,
+	request as httpRequest,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type Server,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 // Instead of the service's answer: `replace` (not asked), `cutOff` (half the body, then the socket is destroyed), `hang`
@@ -57,7 +63,9 @@ async function listen(server: Server): Promise<{ baseUrl: string; stop(): Promis
 }
 
 /** A plain server on 127.0.0.1 that answers every request with `handle` (a web app, a foreign origin). */
-export async function startRawServer(handle: (req: IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<RawServer> {
+export async function startRawServer(
+	handle: (req: IncomingMessage, res: import('node:http').ServerResponse) => void,
+): Promise<RawServer> {
 	const received: ReceivedRequest[] = [];
 	const server = createServer((req, res) => {
 		received.push({ method: req.method ?? '', target: req.url ?? '', headers: req.headers });
@@ -75,19 +83,38 @@ export async function startMisbehavingProxy(targetBaseUrl: string): Promise<Misb
 	const misbehaved: string[] = [];
 
 	const take = (req: IncomingMessage): Misbehaviour | undefined => {
-		const rule = rules.find((r) => r.left > 0 && (!r.method || r.method === req.method) && (!r.path || r.path.test(req.url ?? '')));
+		const rule = rules.find(
+			(r) =>
+				r.left > 0 &&
+				(!r.method || r.method === req.method) &&
+				(!r.path || r.path.test(req.url ?? '')),
+		);
 		if (!rule) return undefined;
 		rule.left--;
 		misbehaved.push(`${req.method} ${req.url}`);
 		return rule.answer;
 	};
 
-	const forward = (req: IncomingMessage, onAnswer: (status: number, headers: IncomingHttpHeaders, body: Buffer) => void) => {
-		const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () => onAnswer(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks)));
-		});
+	const forward = (
+		req: IncomingMessage,
+		onAnswer: (status: number, headers: IncomingHttpHeaders, body: Buffer) => void,
+	) => {
+		const upstream = httpRequest(
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url,
+				headers: req.headers,
+			},
+			(answer) => {
+				const chunks: Buffer[] = [];
+				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+				answer.on('end', () =>
+					onAnswer(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks)),
+				);
+			},
+		);
 		upstream.on('error', () => req.socket.destroy());
 		req.pipe(upstream);
 	};

@@ -7,8 +7,10 @@ export function useNativeRegexEngine(): void {
 	setSafeRegexEngine({
 		exec: (pattern, input, flags) => new RegExp(pattern, flags).exec(input),
 		test: (pattern, input, flags) => new RegExp(pattern, flags).test(input),
-		replace: (pattern, input, flags, replacement) => input.replace(new RegExp(pattern, flags), replacement),
-		matchAll: (pattern, input, flags) => Array.from(input.matchAll(new RegExp(pattern, global(flags)))),
+		replace: (pattern, input, flags, replacement) =>
+			input.replace(new RegExp(pattern, flags), replacement),
+		matchAll: (pattern, input, flags) =>
+			Array.from(input.matchAll(new RegExp(pattern, global(flags)))),
 		split: (pattern, input, flags) => input.split(new RegExp(pattern, flags)),
 	});
 }

@@ -47,7 +47,8 @@ async function load(): Promise<PackageTypes> {
 	byName.set('harness.items', new Items());
 
 	const credentialTypes = new Map<string, ICredentialType>();
-	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);
+	for (const [name, { type }] of Object.entries(loader.credentialTypes))
+		credentialTypes.set(name, type);
 
 	const nodeTypes: INodeTypes = {
 		getByName(nodeType) {
@@ -68,19 +69,28 @@ async function load(): Promise<PackageTypes> {
 /** Tests run from source, the package from dist/: a missing or older dist/ fails with the fix. */
 function assertDistBuilt(): void {
 	const root = repoRoot();
-	const { n8n } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const { n8n } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
 	const built = [...n8n.nodes, ...n8n.credentials].map((file) => path.join(root, file));
 	const missing = built.find((file) => !existsSync(file));
-	if (missing) throw new Error(`${path.relative(root, missing)} is missing: run npm run build first`);
+	if (missing)
+		throw new Error(`${path.relative(root, missing)} is missing: run npm run build first`);
 	const builtAt = Math.min(...built.map((file) => statSync(file).mtimeMs));
 	const newer = ['nodes', 'credentials']
-		.flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => path.join(dir, file)))
+		.flatMap((dir) =>
+			readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) =>
+				path.join(dir, file),
+			),
+		)
 		.find((file) => /\.(ts|json)$/.test(file) && statSync(path.join(root, file)).mtimeMs > builtAt);
 	if (newer) throw new Error(`${newer} changed after dist/ was built: run npm run build first`);
 }
 
 /** More node types for this test file (jest gives each file its own registry); they replace those of the same name. */
-export async function addNodeTypes(types: Record<string, INodeType | IVersionedNodeType>): Promise<void> {
+export async function addNodeTypes(
+	types: Record<string, INodeType | IVersionedNodeType>,
+): Promise<void> {
 	const { byName } = await loadPackageTypes();
 	for (const [name, type] of Object.entries(types)) byName.set(name, type);
 }

@@ -49,7 +49,12 @@ export async function createPoller(
 			const context = new PollContext(workflow, node, data, 'trigger', 'activate');
 			const warnings: string[] = [];
 			const ignore = () => undefined;
-			const logger = { error: ignore, info: ignore, debug: ignore, warn: (message: string) => void warnings.push(message) };
+			const logger = {
+				error: ignore,
+				info: ignore,
+				debug: ignore,
+				warn: (message: string) => void warnings.push(message),
+			};
 			Object.defineProperty(context, 'logger', { value: { ...logger, scoped: () => logger } });
 			const result = await nodeType.poll.call(context);
 			stored.saveIfChanged(staticData);

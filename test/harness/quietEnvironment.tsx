@@ -29,7 +29,8 @@ export default class QuietEnvironment extends TestEnvironment {
 
 	async handleTestEvent(event: Circus.Event): Promise<void> {
 		if (event.name !== 'test_done') return;
-		if (event.test.errors.length > 0 && this.lines.length > 0) event.test.errors.push(logged(this.lines, this.count));
+		if (event.test.errors.length > 0 && this.lines.length > 0)
+			event.test.errors.push(logged(this.lines, this.count));
 		this.lines = [];
 		this.count = 0;
 	}

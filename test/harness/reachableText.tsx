@@ -4,7 +4,12 @@ export function reachableText(value: unknown): string {
 	const seen = new Set<object>();
 	const visit = (current: unknown): void => {
 		if (typeof current === 'string') parts.push(current);
-		else if (typeof current === 'number' || typeof current === 'bigint' || typeof current === 'boolean') parts.push(String(current));
+		else if (
+			typeof current === 'number' ||
+			typeof current === 'bigint' ||
+			typeof current === 'boolean'
+		)
+			parts.push(String(current));
 		else if (current && typeof current === 'object') {
 			if (seen.has(current)) return;
 			seen.add(current);
@@ -14,8 +19,7 @@ export function reachableText(value: unknown): string {
 					visit(k);
 					visit(v);
 				}
-			}
-			else if (current instanceof Set) for (const v of current) visit(v);
+			} else if (current instanceof Set) for (const v of current) visit(v);
 			for (const key of Object.getOwnPropertyNames(current)) {
 				parts.push(key);
 				const descriptor = Object.getOwnPropertyDescriptor(current, key);

@@ -74,13 +74,18 @@ export async function runWorkflow(
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 
 	// n8n gives every execution an id (nodes derive per-execution values from it).
-	const data = additionalData(credentialsHelper, { hooks, executionId: start.executionId ?? randomUUID() });
+	const data = additionalData(credentialsHelper, {
+		hooks,
+		executionId: start.executionId ?? randomUUID(),
+	});
 
 	const startNode = start.nodeName ? workflow.getNode(start.nodeName) : workflow.getStartNode();
 	if (!startNode) throw new Error('The workflow has no start node');
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: startNode, data: { main: start.data ?? [[{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node: startNode, data: { main: start.data ?? [[{ json: {} }]] }, source: null },
+			],
 		},
 	});
 

@@ -46,7 +46,12 @@ export async function testCredential(
 			],
 		},
 	};
-	const node = workflowNode('Temp-Node', 'temp', {}, { credentials: { [typeName]: { id: 'harness', name: 'harness' } } });
+	const node = workflowNode(
+		'Temp-Node',
+		'temp',
+		{},
+		{ credentials: { [typeName]: { id: 'harness', name: 'harness' } } },
+	);
 	const workflow = new Workflow({
 		nodes: [node],
 		connections: {},
@@ -77,16 +82,22 @@ export async function testCredential(
 		type: typeName,
 		data: decrypted,
 	});
-	const rules = (credentialType.test.rules ?? []) as Array<{ type: string; properties: { value?: unknown; key?: string; message: string } }>;
+	const rules = (credentialType.test.rules ?? []) as Array<{
+		type: string;
+		properties: { value?: unknown; key?: string; message: string };
+	}>;
 	let response: Awaited<ReturnType<RoutingNode['runNode']>>;
 	try {
 		response = await routingNode.runNode();
 	} catch (error) {
-		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
 		if (cause?.response) {
 			const { status, statusText } = cause.response;
 			const rule = rules.find((r) => r.type === 'responseCode' && r.properties.value === status);
-			const message = rule?.properties.message ?? (statusText || `Received HTTP status code: ${status}`);
+			const message =
+				rule?.properties.message ?? (statusText || `Received HTTP status code: ${status}`);
 			return { status: 'Error', message, httpCode: status };
 		}
 		return { status: 'Error', message: cause?.code ?? (error as Error).message };
@@ -95,8 +106,12 @@ export async function testCredential(
 	for (const rule of rules) {
 		if (rule.type !== 'responseSuccessBody' || rule.properties.key === undefined) continue;
 		// lodash `get` on one key, as n8n reads it.
-		const value = json !== null && json !== undefined ? (json as Record<string, unknown>)[rule.properties.key] : undefined;
-		if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		const value =
+			json !== null && json !== undefined
+				? (json as Record<string, unknown>)[rule.properties.key]
+				: undefined;
+		if (value === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

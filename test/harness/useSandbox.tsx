@@ -39,7 +39,8 @@ export function startedInBeforeAll<T extends object>(current: () => T | undefine
 	return new Proxy({} as T, {
 		get(_target, key) {
 			const target = current();
-			if (target === undefined) throw new Error('This starts in beforeAll: use it inside a test or a hook');
+			if (target === undefined)
+				throw new Error('This starts in beforeAll: use it inside a test or a hook');
 			return Reflect.get(target, key) as unknown;
 		},
 	});

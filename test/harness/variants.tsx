@@ -16,5 +16,7 @@ export function runVariant(variants: Record<string, () => Promise<unknown>>): bo
 
 /** Redis and PostgreSQL for queue mode (Debian's packages, installed if missing). */
 export function ensureQueueServices(): void {
-	execFileSync('bash', [repoPath('test', 'e2e', 'queue', 'ensure-services.sh')], { stdio: 'inherit' });
+	execFileSync('bash', [repoPath('test', 'e2e', 'queue', 'ensure-services.sh')], {
+		stdio: 'inherit',
+	});
 }

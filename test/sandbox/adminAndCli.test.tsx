@@ -13,12 +13,23 @@ describe('sandbox admin surface', () => {
 		await client.get('/tickets?per_page=2');
 		await client.raw('GET', '/__sandbox/state');
 		const log = (await client.raw('GET', '/__sandbox/log')).json as { data: RequestLogEntry[] };
-		expect(log.data).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/external/tickets?per_page=2', query: { per_page: '2' }, status: 200 })]);
-		expect((await client.raw('GET', `/__sandbox/log?since=${log.data[0].seq}`)).json).toEqual({ data: [] });
+		expect(log.data).toEqual([
+			expect.objectContaining({
+				method: 'GET',
+				path: '/api/v1/external/tickets?per_page=2',
+				query: { per_page: '2' },
+				status: 200,
+			}),
+		]);
+		expect((await client.raw('GET', `/__sandbox/log?since=${log.data[0].seq}`)).json).toEqual({
+			data: [],
+		});
 		expect((await client.raw('DELETE', '/__sandbox/log')).status).toBe(204);
 		expect(sandbox.log).toHaveLength(0);
 
-		expect((await client.raw('POST', '/__sandbox/faults', '{"rate503":1,"retryAfter":3}')).status).toBe(200);
+		expect(
+			(await client.raw('POST', '/__sandbox/faults', '{"rate503":1,"retryAfter":3}')).status,
+		).toBe(200);
 		expect((await client.get('/tickets')).status).toBe(503);
 		expect((await client.raw('POST', '/__sandbox/faults', '{}')).status).toBe(200);
 		expect((await client.get('/tickets')).status).toBe(200);
@@ -41,7 +52,10 @@ describe('sandbox admin surface', () => {
 			release();
 			await list;
 			expect(order).toEqual(['one 200', 'list 200']);
-			expect(seen.sort()).toEqual(['/api/v1/external/tickets 200', '/api/v1/external/tickets/tkt_1 200']);
+			expect(seen.sort()).toEqual([
+				'/api/v1/external/tickets 200',
+				'/api/v1/external/tickets/tkt_1 200',
+			]);
 		} finally {
 			sandbox.setAnswerGate(undefined);
 		}
@@ -49,10 +63,16 @@ describe('sandbox admin surface', () => {
 });
 
 /** Starts the command line with `args`; resolves once it has printed its banner. */
-async function startCli(args: string[]): Promise<{ cli: ChildProcess; baseUrl: string; output: string }> {
-	const cli = spawn(process.execPath, [...LOAD_TYPESCRIPT, path.join(__dirname, '../../sandbox/cli.tsx'), '--port', '0', ...args], {
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+async function startCli(
+	args: string[],
+): Promise<{ cli: ChildProcess; baseUrl: string; output: string }> {
+	const cli = spawn(
+		process.execPath,
+		[...LOAD_TYPESCRIPT, path.join(__dirname, '../../sandbox/cli.tsx'), '--port', '0', ...args],
+		{
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	let output = '';
 	cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -79,7 +99,10 @@ describe('sandbox command line', () => {
 		const client = new TestClient(seeded.baseUrl);
 		try {
 			expect(seeded.output).toContain('seeded     250 tickets');
-			const page = (await client.get('/tickets?per_page=100')).json as { data: unknown[]; meta: { has_more: boolean } };
+			const page = (await client.get('/tickets?per_page=100')).json as {
+				data: unknown[];
+				meta: { has_more: boolean };
+			};
 			expect([page.data.length, page.meta.has_more]).toEqual([100, true]);
 		} finally {
 			client.close();

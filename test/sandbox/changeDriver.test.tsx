@@ -14,8 +14,13 @@ describe('sandbox change driver', () => {
 		sandbox = await startSandbox({ seed: 50, now: () => Date.parse('2025-06-01T12:00:00.000Z') });
 		receiver = await startRecordingReceiver();
 		sandbox.addWebhook({ url: receiver.url });
-		const before = { tickets: sandbox.store.ticketCount, customers: sandbox.store.customerCount, replies: sandbox.store.replyCount };
-		const summary = await sandbox.startDriver({ ratePerSecond: 1000, count: 300, seed: 2 }).finished;
+		const before = {
+			tickets: sandbox.store.ticketCount,
+			customers: sandbox.store.customerCount,
+			replies: sandbox.store.replyCount,
+		};
+		const summary = await sandbox.startDriver({ ratePerSecond: 1000, count: 300, seed: 2 })
+			.finished;
 		await sandbox.webhooksIdle();
 
 		expect(summary).toMatchObject({ running: false, total: 300, errors: 0 });
@@ -25,12 +30,16 @@ describe('sandbox change driver', () => {
 		expect(sandbox.store.replyCount).toBe(before.replies + summary.byKind['reply.created']);
 		const events = receiver.received.map((d) => d.payload);
 		expect(events).toHaveLength(300);
-		for (const kind of CHANGE_KINDS) expect(events.filter((e) => e.event === kind)).toHaveLength(summary.byKind[kind]);
+		for (const kind of CHANGE_KINDS)
+			expect(events.filter((e) => e.event === kind)).toHaveLength(summary.byKind[kind]);
 		// The last ticket event of each ticket carries the ticket's own fields as they are now.
 		const lastTicketEvent = new Map<string, Ticket>();
-		for (const e of events) if (e.event.startsWith('ticket.')) lastTicketEvent.set((e.data as Ticket).id, e.data as Ticket);
+		for (const e of events)
+			if (e.event.startsWith('ticket.'))
+				lastTicketEvent.set((e.data as Ticket).id, e.data as Ticket);
 		expect(lastTicketEvent.size).toBeGreaterThan(10);
 		const own = (t: Ticket | undefined): unknown[] => [t?.id, t?.subject, t?.status, t?.priority];
-		for (const [id, data] of lastTicketEvent) expect(own(data)).toEqual(own(sandbox.store.getTicket(id)));
+		for (const [id, data] of lastTicketEvent)
+			expect(own(data)).toEqual(own(sandbox.store.getTicket(id)));
 	});
 });

@@ -17,17 +17,26 @@ describe('sandbox fault injection', () => {
 		expect((await client.get('/tickets')).headers['retry-after']).toBe('1');
 		sandbox.setFaults({ rate503: 1, retryAfter: 2 });
 		const unavailable = await client.get('/tickets');
-		expect([unavailable.status, unavailable.headers['retry-after'], errorOf(unavailable).code]).toEqual([503, '2', 'unavailable']);
+		expect([
+			unavailable.status,
+			unavailable.headers['retry-after'],
+			errorOf(unavailable).code,
+		]).toEqual([503, '2', 'unavailable']);
 	});
 
 	it('dates every answer and an HTTP-date Retry-After on the service clock, not the machine clock', async () => {
 		// The clock is fixed in 2025, on a whole second: Retry-After is the next second.
 		sandbox.setFaults({ rate429: 1, retryAfter: 'http-date' });
 		const limited = await client.get('/tickets');
-		expect([limited.headers.date, limited.headers['retry-after']]).toEqual([new Date(clock.ms).toUTCString(), new Date(clock.ms + 1000).toUTCString()]);
+		expect([limited.headers.date, limited.headers['retry-after']]).toEqual([
+			new Date(clock.ms).toUTCString(),
+			new Date(clock.ms + 1000).toUTCString(),
+		]);
 		// A rate limit of one token per 100 s names a date at most 100 s later on that clock.
 		sandbox.setFaults({ rateLimit: { perSecond: 0.01, burst: 1, retryAfter: 'http-date' } });
-		expect((await client.get('/tickets?per_page=1')).headers.date).toBe(new Date(clock.ms).toUTCString());
+		expect((await client.get('/tickets?per_page=1')).headers.date).toBe(
+			new Date(clock.ms).toUTCString(),
+		);
 		const refused = await client.get('/tickets?per_page=1');
 		expect(refused.status).toBe(429);
 		const wait = Date.parse(refused.headers['retry-after'] ?? '') - clock.ms;
@@ -41,7 +50,11 @@ describe('sandbox fault injection', () => {
 		const tickets = sandbox.store.ticketCount;
 		sandbox.setFaults({ rate503Bare: 1 });
 		const refused = await client.post('/tickets', newTicket);
-		expect([refused.status, refused.headers['retry-after'], sandbox.store.ticketCount]).toEqual([503, undefined, tickets]);
+		expect([refused.status, refused.headers['retry-after'], sandbox.store.ticketCount]).toEqual([
+			503,
+			undefined,
+			tickets,
+		]);
 		expect(sandbox.log.at(-1)?.fault).toBe('503-bare');
 	});
 
@@ -69,13 +82,22 @@ describe('sandbox fault injection', () => {
 		let now = 0;
 		const faults = new FaultInjector(() => now);
 		faults.set({ rateLimit: { perSecond: 1, burst: 3 } });
-		expect([faults.throttle(), faults.throttle(), faults.throttle()]).toEqual([undefined, undefined, undefined]);
+		expect([faults.throttle(), faults.throttle(), faults.throttle()]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
 		expect(faults.throttle()?.headers).toEqual({ 'retry-after': '1' });
 		now += 1000;
 		expect(faults.throttle()).toBeUndefined();
 		expect(faults.throttle()?.status).toBe(429);
 		now += 3000;
-		expect([faults.throttle(), faults.throttle(), faults.throttle(), faults.throttle()?.status]).toEqual([undefined, undefined, undefined, 429]);
+		expect([
+			faults.throttle(),
+			faults.throttle(),
+			faults.throttle(),
+			faults.throttle()?.status,
+		]).toEqual([undefined, undefined, undefined, 429]);
 	});
 
 	it('draws latency fixed or in a range; a delayed request is held until stop() cuts it short', async () => {

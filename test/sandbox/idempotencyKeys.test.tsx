@@ -14,13 +14,21 @@ describe('Idempotency-Key, honoured (idempotencyKeys: true)', () => {
 		expect(lost.status).toBe(503);
 		const repeat = await client.request('POST', `${API}/tickets`, keyed('k-1'));
 		expect(repeat.status).toBe(201);
-		expect(sandbox.store.listTickets().filter((t) => t.subject === 'keyed').map((t) => t.id)).toEqual([idOf(repeat.json)]);
+		expect(
+			sandbox.store
+				.listTickets()
+				.filter((t) => t.subject === 'keyed')
+				.map((t) => t.id),
+		).toEqual([idOf(repeat.json)]);
 		expect(sandbox.log.map((e) => e.idempotencyKey)).toEqual(['k-1', 'k-1']);
 	});
 
 	it('the key with another body is refused 422 idempotency_key_reused', async () => {
 		await client.request('POST', `${API}/tickets`, keyed('k-2'));
-		const other = await client.request('POST', `${API}/tickets`, { ...keyed('k-2'), body: { ...newTicket, subject: 'other' } });
+		const other = await client.request('POST', `${API}/tickets`, {
+			...keyed('k-2'),
+			body: { ...newTicket, subject: 'other' },
+		});
 		expect(other.status).toBe(422);
 		expect(errorOf(other)).toMatchObject({ code: 'idempotency_key_reused' });
 	});

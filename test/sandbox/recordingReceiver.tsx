@@ -16,14 +16,21 @@ export interface RecordingReceiver {
 	close(): Promise<void>;
 }
 
-export async function startRecordingReceiver(respond: number | ((delivery: RecordedDelivery) => number) = 200): Promise<RecordingReceiver> {
+export async function startRecordingReceiver(
+	respond: number | ((delivery: RecordedDelivery) => number) = 200,
+): Promise<RecordingReceiver> {
 	const received: RecordedDelivery[] = [];
 	const server = http.createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			const body = Buffer.concat(chunks).toString('utf8');
-			const delivery = { path: request.url ?? '', headers: request.headers, body, payload: JSON.parse(body) as WebhookPayload };
+			const delivery = {
+				path: request.url ?? '',
+				headers: request.headers,
+				body,
+				payload: JSON.parse(body) as WebhookPayload,
+			};
 			received.push(delivery);
 			response.writeHead(typeof respond === 'number' ? respond : respond(delivery)).end();
 		});

@@ -25,12 +25,17 @@ describe('sandbox seed data', () => {
 		const sandbox = await start(300);
 		const tickets = sandbox.store.listTickets({ sort: 'asc' });
 		expect([sandbox.store.ticketCount, sandbox.store.customerCount]).toEqual([300, 60]);
-		for (const t of tickets) expect([t.created_at <= t.updated_at, Date.parse(t.updated_at) < fixedNow]).toEqual([true, true]);
+		for (const t of tickets)
+			expect([t.created_at <= t.updated_at, Date.parse(t.updated_at) < fixedNow]).toEqual([
+				true,
+				true,
+			]);
 		const groups = new Map<string, number>();
 		for (const t of tickets) groups.set(t.created_at, (groups.get(t.created_at) ?? 0) + 1);
 		expect([...groups.values()].filter((size) => size === 3)).toHaveLength(30);
 		expect(tickets.filter((t) => t.updated_at > t.created_at).length).toBeGreaterThan(50);
-		for (const n of [7, 14, 294]) expect(sandbox.store.listReplies(`tkt_${n}`).length).toBeGreaterThanOrEqual(1);
+		for (const n of [7, 14, 294])
+			expect(sandbox.store.listReplies(`tkt_${n}`).length).toBeGreaterThanOrEqual(1);
 		expect(sandbox.store.listReplies('tkt_8')).toEqual([]);
 		const ids = tickets.map((t) => t.id);
 		expect([...ids].sort()).not.toEqual(ids);

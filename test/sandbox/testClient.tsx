@@ -37,9 +37,17 @@ export interface TestRequestOptions {
 }
 
 /** Lowercase hex HMAC-SHA256(secret, timestamp + METHOD + path + sha256hex(body)). */
-export function signForTest(secret: string, timestamp: string, method: string, path: string, body: Buffer | string): string {
+export function signForTest(
+	secret: string,
+	timestamp: string,
+	method: string,
+	path: string,
+	body: Buffer | string,
+): string {
 	const bodyHash = createHash('sha256').update(body).digest('hex');
-	return createHmac('sha256', secret).update(timestamp + method.toUpperCase() + path + bodyHash).digest('hex');
+	return createHmac('sha256', secret)
+		.update(timestamp + method.toUpperCase() + path + bodyHash)
+		.digest('hex');
 }
 
 export class TestClient {
@@ -65,7 +73,13 @@ export class TestClient {
 		const timestamp = options.timestamp ?? String(Math.floor(this.clock() / 1000));
 		headers['x-api-key'] = options.apiKey ?? this.apiKey;
 		headers['x-api-timestamp'] = timestamp;
-		headers['x-api-signature'] = signForTest(options.secret ?? this.apiSecret, timestamp, method, path, payload);
+		headers['x-api-signature'] = signForTest(
+			options.secret ?? this.apiSecret,
+			timestamp,
+			method,
+			path,
+			payload,
+		);
 		for (const [name, value] of Object.entries(options.headers ?? {})) {
 			if (value === undefined) delete headers[name.toLowerCase()];
 			else headers[name.toLowerCase()] = value;
@@ -86,18 +100,29 @@ export class TestClient {
 	}
 
 	/** Unsigned request, for the admin surface and non-API paths. */
-	raw(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<TestResponse> {
+	raw(
+		method: string,
+		path: string,
+		body?: string,
+		headers: Record<string, string> = {},
+	): Promise<TestResponse> {
 		return this.send(method, path, headers, Buffer.from(body ?? ''));
 	}
 
 	/** Follows next_cursor from `path` (relative to the API prefix) until has_more is false. */
-	async traverse<T>(path: string, onPage?: (page: ListBody<T>, index: number) => Promise<void> | void): Promise<T[]> {
+	async traverse<T>(
+		path: string,
+		onPage?: (page: ListBody<T>, index: number) => Promise<void> | void,
+	): Promise<T[]> {
 		const items: T[] = [];
 		const separator = path.includes('?') ? '&' : '?';
 		let cursor: string | null = null;
 		for (let index = 0; ; index++) {
-			const response = await this.get(cursor === null ? path : `${path}${separator}cursor=${encodeURIComponent(cursor)}`);
-			if (response.status !== 200) throw new Error(`traversal page ${index}: ${response.status} ${response.text}`);
+			const response = await this.get(
+				cursor === null ? path : `${path}${separator}cursor=${encodeURIComponent(cursor)}`,
+			);
+			if (response.status !== 200)
+				throw new Error(`traversal page ${index}: ${response.status} ${response.text}`);
 			const page = response.json as ListBody<T>;
 			items.push(...page.data);
 			await onPage?.(page, index);
@@ -110,17 +135,34 @@ export class TestClient {
 		this.agent.destroy();
 	}
 
-	private send(method: string, path: string, headers: Record<string, string>, payload: Buffer): Promise<TestResponse> {
+	private send(
+		method: string,
+		path: string,
+		headers: Record<string, string>,
+		payload: Buffer,
+	): Promise<TestResponse> {
 		const url = new URL(this.baseUrl);
 		return new Promise((resolve, reject) => {
 			const request = http.request(
-				{ hostname: url.hostname, port: url.port, method, path, agent: this.agent, headers: { ...headers, 'content-length': String(payload.length) } },
+				{
+					hostname: url.hostname,
+					port: url.port,
+					method,
+					path,
+					agent: this.agent,
+					headers: { ...headers, 'content-length': String(payload.length) },
+				},
 				(response) => {
 					const chunks: Buffer[] = [];
 					response.on('data', (chunk: Buffer) => chunks.push(chunk));
 					response.on('end', () => {
 						const text = Buffer.concat(chunks).toString('utf8');
-						resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json: text === '' ? undefined : (JSON.parse(text) as unknown) });
+						resolve({
+							status: response.statusCode ?? 0,
+							headers: response.headers,
+							text,
+							json: text === '' ? undefined : (JSON.parse(text) as unknown),
+						});
 					});
 					response.on('error', reject);
 				},

@@ -6,7 +6,11 @@ describe('sandbox tickets endpoints', () => {
 	const clock = new TestClock();
 	const { sandbox, client } = useSandboxClient({ now: clock.now });
 
-	const validTicket = { subject: 'Printer on fire', description: 'It is really on fire', customer: { email: 'ada@example.com', name: 'Ada' } };
+	const validTicket = {
+		subject: 'Printer on fire',
+		description: 'It is really on fire',
+		customer: { email: 'ada@example.com', name: 'Ada' },
+	};
 	const dataOf = (body: unknown): Ticket => (body as ItemBody<Ticket>).data;
 
 	describe('POST /tickets', () => {
@@ -20,7 +24,11 @@ describe('sandbox tickets endpoints', () => {
 				description: 'It is really on fire',
 				priority: 'normal',
 				status: 'open',
-				customer: { id: expect.stringMatching(/^cus_[1-9][0-9]*$/), email: 'ada@example.com', name: 'Ada' },
+				customer: {
+					id: expect.stringMatching(/^cus_[1-9][0-9]*$/),
+					email: 'ada@example.com',
+					name: 'Ada',
+				},
 				created_at: new Date(clock.ms).toISOString(),
 				updated_at: new Date(clock.ms).toISOString(),
 			});
@@ -28,8 +36,15 @@ describe('sandbox tickets endpoints', () => {
 		});
 
 		it('stores unknown fields and echoes them in create, get and list', async () => {
-			const custom = { tags: ['a', 'ü'], external_ref: 'EXT-1', nested: { deep: [1, { x: null }] }, __proto__x: 1 };
-			const created = dataOf((await client.post('/tickets', { ...validTicket, ...custom, priority: 'high' })).json);
+			const custom = {
+				tags: ['a', 'ü'],
+				external_ref: 'EXT-1',
+				nested: { deep: [1, { x: null }] },
+				__proto__x: 1,
+			};
+			const created = dataOf(
+				(await client.post('/tickets', { ...validTicket, ...custom, priority: 'high' })).json,
+			);
 			expect(created).toMatchObject({ ...custom, priority: 'high' });
 			expect(dataOf((await client.get(`/tickets/${created.id}`)).json)).toEqual(created);
 			const list = (await client.get('/tickets?per_page=100')).json as { data: Ticket[] };
@@ -37,7 +52,12 @@ describe('sandbox tickets endpoints', () => {
 		});
 
 		it('answers 422 validation_failed listing every bad field', async () => {
-			const response = await client.post('/tickets', { subject: '  ', priority: 'critical', status: 'new', customer: { email: 'not-an-email', name: 5, phone: '1' } });
+			const response = await client.post('/tickets', {
+				subject: '  ',
+				priority: 'critical',
+				status: 'new',
+				customer: { email: 'not-an-email', name: 5, phone: '1' },
+			});
 			expect(response.status).toBe(422);
 			const error = errorOf(response);
 			expect(error.code).toBe('validation_failed');
@@ -66,7 +86,9 @@ describe('sandbox tickets endpoints', () => {
 		])('answers 422 for %j naming %s', async (body, field) => {
 			const response = await client.post('/tickets', body);
 			expect(response.status).toBe(422);
-			expect(Object.keys((errorOf(response).details as { fields: object }).fields)).toContain(field);
+			expect(Object.keys((errorOf(response).details as { fields: object }).fields)).toContain(
+				field,
+			);
 		});
 
 		it('creates nothing when validation fails (no customer either)', async () => {
@@ -84,9 +106,15 @@ describe('sandbox tickets endpoints', () => {
 			const missing = await client.request('POST', `${API}/tickets`, { body });
 			expect(missing.status).toBe(415);
 			expect(errorOf(missing).code).toBe('unsupported_media_type');
-			const wrong = await client.request('POST', `${API}/tickets`, { body, headers: { 'content-type': 'text/plain' } });
+			const wrong = await client.request('POST', `${API}/tickets`, {
+				body,
+				headers: { 'content-type': 'text/plain' },
+			});
 			expect(wrong.status).toBe(415);
-			const charset = await client.request('POST', `${API}/tickets`, { body, headers: { 'content-type': 'Application/JSON; charset=utf-8' } });
+			const charset = await client.request('POST', `${API}/tickets`, {
+				body,
+				headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+			});
 			expect(charset.status).toBe(201);
 		});
 
@@ -97,27 +125,38 @@ describe('sandbox tickets endpoints', () => {
 			['null', 'null'],
 			['empty', ''],
 		])('answers 400 invalid_json for a body that is %s', async (_label, body) => {
-			const response = await client.request('POST', `${API}/tickets`, { body, headers: { 'content-type': 'application/json' } });
+			const response = await client.request('POST', `${API}/tickets`, {
+				body,
+				headers: { 'content-type': 'application/json' },
+			});
 			expect(response.status).toBe(400);
 			expect(errorOf(response).code).toBe('invalid_json');
 		});
 
 		it('rejects query parameters on a create', async () => {
-			const response = await client.request('POST', `${API}/tickets?notify=true`, { body: validTicket });
+			const response = await client.request('POST', `${API}/tickets?notify=true`, {
+				body: validTicket,
+			});
 			expect(response.status).toBe(400);
-			expect(errorOf(response)).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'notify' } });
+			expect(errorOf(response)).toMatchObject({
+				code: 'invalid_parameter',
+				details: { parameter: 'notify' },
+			});
 		});
 	});
 
 	describe('GET /tickets/{id}', () => {
 		// A ticket read back, and a customer linked by e-mail: operations.test.tsx and createRecovery.test.tsx through the node.
-		it.each(['tkt_999999', 'tkt_0', 'tkt_01', 'TKT_1', '1', 'cus_1', 'tkt_1x'])('answers 404 not_found for id %s', async (id) => {
-			const response = await client.get(`/tickets/${id}`);
-			expect(response.status).toBe(404);
-			const error = errorOf(response);
-			expect(error.code).toBe('not_found');
-			expect(error.message).toContain(`Ticket '${id}'`);
-		});
+		it.each(['tkt_999999', 'tkt_0', 'tkt_01', 'TKT_1', '1', 'cus_1', 'tkt_1x'])(
+			'answers 404 not_found for id %s',
+			async (id) => {
+				const response = await client.get(`/tickets/${id}`);
+				expect(response.status).toBe(404);
+				const error = errorOf(response);
+				expect(error.code).toBe('not_found');
+				expect(error.message).toContain(`Ticket '${id}'`);
+			},
+		);
 
 		it('answers 404 for unknown routes and trailing slashes', async () => {
 			expect((await client.get('/widgets')).status).toBe(404);
@@ -129,9 +168,16 @@ describe('sandbox tickets endpoints', () => {
 
 	describe('PATCH /tickets/{id}', () => {
 		it('updates given fields, keeps others, merges custom fields and sets updated_at', async () => {
-			const created = dataOf((await client.post('/tickets', { ...validTicket, tags: ['a'], keep: 1 })).json);
+			const created = dataOf(
+				(await client.post('/tickets', { ...validTicket, tags: ['a'], keep: 1 })).json,
+			);
 			clock.advance(5_000);
-			const response = await client.patch(`/tickets/${created.id}`, { status: 'solved', priority: 'urgent', tags: ['b'], added: null });
+			const response = await client.patch(`/tickets/${created.id}`, {
+				status: 'solved',
+				priority: 'urgent',
+				tags: ['b'],
+				added: null,
+			});
 			expect(response.status).toBe(200);
 			const updated = dataOf(response.json);
 			expect(updated).toEqual({
@@ -148,10 +194,18 @@ describe('sandbox tickets endpoints', () => {
 
 		it('re-links the ticket to another customer by e-mail, creating it if needed', async () => {
 			const created = dataOf((await client.post('/tickets', validTicket)).json);
-			const updated = dataOf((await client.patch(`/tickets/${created.id}`, { customer: { email: 'new-owner@example.com', name: 'New' } })).json);
+			const updated = dataOf(
+				(
+					await client.patch(`/tickets/${created.id}`, {
+						customer: { email: 'new-owner@example.com', name: 'New' },
+					})
+				).json,
+			);
 			expect(updated.customer).toMatchObject({ email: 'new-owner@example.com', name: 'New' });
 			expect(updated.customer.id).not.toBe(created.customer.id);
-			expect(sandbox.store.findCustomerByEmail('new-owner@example.com')?.id).toBe(updated.customer.id);
+			expect(sandbox.store.findCustomerByEmail('new-owner@example.com')?.id).toBe(
+				updated.customer.id,
+			);
 		});
 
 		it.each([

@@ -22,13 +22,29 @@ describe('sandbox webhooks', () => {
 
 	it('delivers customer.created and ticket.created for a new ticket, signed like a request', async () => {
 		sandbox.addWebhook({ url: `${receiver.url}/hooks/support?token=a%20b` });
-		const created = ((await client.post('/tickets', { subject: 's', description: 'd', customer: { email: 'new@example.com' } })).json as ItemBody<Ticket>).data;
+		const created = (
+			(
+				await client.post('/tickets', {
+					subject: 's',
+					description: 'd',
+					customer: { email: 'new@example.com' },
+				})
+			).json as ItemBody<Ticket>
+		).data;
 		await sandbox.webhooksIdle();
 
-		expect(receiver.received.map((r) => r.payload.event)).toEqual(['customer.created', 'ticket.created']);
+		expect(receiver.received.map((r) => r.payload.event)).toEqual([
+			'customer.created',
+			'ticket.created',
+		]);
 		const delivery = receiver.received[1];
 		expect(delivery.path).toBe('/hooks/support?token=a%20b');
-		expect(delivery.payload).toEqual({ id: expect.stringMatching(/^evt_\d+$/), event: 'ticket.created', created_at: new Date(clock.ms).toISOString(), data: created });
+		expect(delivery.payload).toEqual({
+			id: expect.stringMatching(/^evt_\d+$/),
+			event: 'ticket.created',
+			created_at: new Date(clock.ms).toISOString(),
+			data: created,
+		});
 		expect(delivery.body).toBe(JSON.stringify(delivery.payload)); // compact JSON
 		const timestamp = String(delivery.headers['x-api-timestamp']);
 		expect(timestamp).toBe(String(Math.floor(clock.ms / 1000)));
@@ -36,7 +52,13 @@ describe('sandbox webhooks', () => {
 			'content-type': 'application/json',
 			'x-api-key': sandbox.apiKey,
 			'x-event-id': delivery.payload.id,
-			'x-api-signature': signForTest(sandbox.apiSecret, timestamp, 'POST', delivery.path, delivery.body),
+			'x-api-signature': signForTest(
+				sandbox.apiSecret,
+				timestamp,
+				'POST',
+				delivery.path,
+				delivery.body,
+			),
 		});
 		expect(sandbox.deliveries.map((d) => [d.event, d.status, d.attempts, d.done])).toEqual([
 			['customer.created', 200, 1, true],
@@ -56,7 +78,11 @@ describe('sandbox webhooks', () => {
 			await sandbox.webhooksIdle();
 			expect(sandbox.deliveries[0]).toMatchObject({ status: 500, attempts: 1, done: true });
 			expect(failing.received).toHaveLength(1);
-			expect(sandbox.deliveries[1]).toMatchObject({ attempts: 2, done: true, error: expect.stringContaining('ECONNREFUSED') });
+			expect(sandbox.deliveries[1]).toMatchObject({
+				attempts: 2,
+				done: true,
+				error: expect.stringContaining('ECONNREFUSED'),
+			});
 			expect(sandbox.deliveries[1].status).toBeUndefined();
 		} finally {
 			await failing.close();

@@ -13,10 +13,17 @@ import { DEFAULT_CONCURRENT_REQUESTS } from './common/descriptions';
 import { errorItemFields } from './common/errorItem';
 import { resources } from './resources';
 
-type Operation = (this: IExecuteFunctions, itemIndex: number, shared: RunShared) => Promise<IDataObject[]>;
+type Operation = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+) => Promise<IDataObject[]>;
 
 /** Each operation says whether its items may run concurrently (Options → Concurrent Requests). */
-const operations: Record<string, Record<string, { execute: Operation; concurrent: boolean }>> = Object.fromEntries(
+const operations: Record<
+	string,
+	Record<string, { execute: Operation; concurrent: boolean }>
+> = Object.fromEntries(
 	Object.entries(resources).map(([name, resource]) => [name, resource.operations]),
 );
 
@@ -30,7 +37,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const handler = operations[resource]?.[operation];
 	if (!handler) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`, { itemIndex: 0 });
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not known for "${resource}"`,
+			{ itemIndex: 0 },
+		);
 	}
 	const concurrency = handler.concurrent ? readConcurrency(this, items.length) : 1;
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
@@ -45,7 +56,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		const timeoutMs = readTimeout(this, itemIndex);
 		baseURL ??= readServiceBaseUrl.call(this, itemIndex);
-		const results = await handler.execute.call(this, itemIndex, { limiter, baseURL: await baseURL, timeoutMs });
+		const results = await handler.execute.call(this, itemIndex, {
+			limiter,
+			baseURL: await baseURL,
+			timeoutMs,
+		});
 		// One pairedItem per input item, as n8n's constructExecutionMetaData does: Return All of 100,000 allocates 100,000 fewer objects.
 		const pairedItem = { item: itemIndex };
 		return results.map((json) => ({ json, pairedItem }));
@@ -74,7 +89,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 
 	await Promise.all(Array.from({ length: concurrency }, worker));
-	if (failedIndex !== Number.POSITIVE_INFINITY) throw toNodeError(this.getNode(), failedError, failedIndex);
+	if (failedIndex !== Number.POSITIVE_INFINITY)
+		throw toNodeError(this.getNode(), failedError, failedIndex);
 	// One input item (a Get Many): its output as it is, not copied.
 	return [outputs.length === 1 ? outputs[0] : outputs.flat()];
 }
@@ -84,10 +100,15 @@ function readConcurrency(ctx: IExecuteFunctions, itemCount: number): number {
 	if (itemCount <= 1) return 1;
 	const value = readNumber(ctx, 'options.concurrentRequests', 0, DEFAULT_CONCURRENT_REQUESTS);
 	if (!isWholeNumber(value, 1, 100)) {
-		throw new NodeOperationError(ctx.getNode(), `Concurrent Requests must be a whole number from 1 to 100, not ${JSON.stringify(value)}`, {
-			description: 'Set Options → Concurrent Requests to e.g. 8, or 1 to send one item after another.',
-			itemIndex: 0,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Concurrent Requests must be a whole number from 1 to 100, not ${JSON.stringify(value)}`,
+			{
+				description:
+					'Set Options → Concurrent Requests to e.g. 8, or 1 to send one item after another.',
+				itemIndex: 0,
+			},
+		);
 	}
 	return Math.min(value, itemCount);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { listPages, MAX_PER_PAGE } from '../../shared/transport/paginate';
 
@@ -21,13 +26,27 @@ async function searchPages(
 	const needle = filter?.trim().toLowerCase();
 	const results: INodeListSearchItems[] = [];
 	let pages = 0;
-	for await (const page of listPages.call(ctx, { path, perPage: MAX_PER_PAGE, cursor: paginationToken || undefined })) {
+	for await (const page of listPages.call(ctx, {
+		path,
+		perPage: MAX_PER_PAGE,
+		cursor: paginationToken || undefined,
+	})) {
 		pages++;
 		for (const item of page.items) {
 			const entry = { name: label(item), value: String(item.id) };
-			if (!needle || entry.name.toLowerCase().includes(needle) || entry.value.toLowerCase().includes(needle)) results.push(entry);
+			if (
+				!needle ||
+				entry.name.toLowerCase().includes(needle) ||
+				entry.value.toLowerCase().includes(needle)
+			)
+				results.push(entry);
 		}
-		if (!needle || page.nextCursor === undefined || results.length >= ENOUGH_MATCHES || pages >= MAX_PAGES_PER_SEARCH) {
+		if (
+			!needle ||
+			page.nextCursor === undefined ||
+			results.length >= ENOUGH_MATCHES ||
+			pages >= MAX_PAGES_PER_SEARCH
+		) {
 			// No token would show this as the whole list, while the service says there is more.
 			if (page.missingCursor) throw page.missingCursor;
 			return { results, paginationToken: page.nextCursor };
@@ -41,7 +60,13 @@ export async function searchTickets(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPages(this, '/tickets', (t) => `${String(t.subject ?? '(no subject)')} (${String(t.id)})`, filter, paginationToken);
+	return await searchPages(
+		this,
+		'/tickets',
+		(t) => `${String(t.subject ?? '(no subject)')} (${String(t.id)})`,
+		filter,
+		paginationToken,
+	);
 }
 
 export async function searchCustomers(

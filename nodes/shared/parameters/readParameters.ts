@@ -1,5 +1,10 @@
 /** Checks an item's parameters before any request, so bad input fails that item with what to fix and sends nothing. */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import { parseServiceTimestamp } from './serviceTimestamp';
 import { INVISIBLE, SAFE_ID } from './idPattern';
@@ -7,14 +12,29 @@ import { INVISIBLE, SAFE_ID } from './idPattern';
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function invalid(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number, message: string, description: string) {
+function invalid(
+	ctx: IExecuteFunctions | IPollFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+) {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
-export function requireText(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+export function requireText(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const text = toText(ctx, ctx.getNodeParameter(name, itemIndex, ''), label, itemIndex) ?? '';
 	if (text.trim() === '') {
-		throw invalid(ctx, itemIndex, `${label} is empty`, `Fill in ${label}, or map a field that has a value for item ${itemIndex}.`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${label} is empty`,
+			`Fill in ${label}, or map a field that has a value for item ${itemIndex}.`,
+		);
 	}
 	return text;
 }
@@ -23,23 +43,46 @@ export function requireText(ctx: IExecuteFunctions, name: string, label: string,
  * A mapped value as text (numbers and dates too; undefined for none). Objects and lists are refused:
  * String() would send "[object Object]" or "a,b".
  */
-export function toText(ctx: IExecuteFunctions | IPollFunctions, value: unknown, label: string, itemIndex: number): string | undefined {
+export function toText(
+	ctx: IExecuteFunctions | IPollFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return value;
 	if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
 	if (typeof value === 'number') {
 		if (Number.isFinite(value)) return String(value);
-		throw notText(ctx, label, itemIndex, String(value), 'Map a field that holds text or a number, e.g. {{ $json.subject }}.');
+		throw notText(
+			ctx,
+			label,
+			itemIndex,
+			String(value),
+			'Map a field that holds text or a number, e.g. {{ $json.subject }}.',
+		);
 	}
 	if (value instanceof Date) {
 		if (Number.isFinite(value.getTime())) return value.toISOString();
-		throw notText(ctx, label, itemIndex, 'an invalid date', 'Map a field that holds text, e.g. {{ $json.subject }}.');
+		throw notText(
+			ctx,
+			label,
+			itemIndex,
+			'an invalid date',
+			'Map a field that holds text, e.g. {{ $json.subject }}.',
+		);
 	}
 	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
 		// A Luxon DateTime ($now, $today, DateTime.fromISO(…)): its ISO text, with its offset.
 		const iso = (value as { toISO: () => unknown }).toISO();
 		if (typeof iso === 'string') return iso;
-		throw notText(ctx, label, itemIndex, 'an invalid date', 'Map a field that holds text, e.g. {{ $json.subject }}.');
+		throw notText(
+			ctx,
+			label,
+			itemIndex,
+			'an invalid date',
+			'Map a field that holds text, e.g. {{ $json.subject }}.',
+		);
 	}
 	if (Array.isArray(value)) {
 		throw notText(
@@ -60,7 +103,13 @@ export function toText(ctx: IExecuteFunctions | IPollFunctions, value: unknown, 
 	);
 }
 
-function notText(ctx: IExecuteFunctions | IPollFunctions, label: string, itemIndex: number, what: string, description: string) {
+function notText(
+	ctx: IExecuteFunctions | IPollFunctions,
+	label: string,
+	itemIndex: number,
+	what: string,
+	description: string,
+) {
 	return invalid(ctx, itemIndex, `${label} of item ${itemIndex} is ${what}, not text`, description);
 }
 
@@ -91,15 +140,29 @@ export function readTexts(
 	return out;
 }
 
-export function checkEmail(ctx: IExecuteFunctions, value: string, label: string, itemIndex: number): string {
+export function checkEmail(
+	ctx: IExecuteFunctions,
+	value: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const email = value.trim();
 	if (!EMAIL.test(email)) {
-		throw invalid(ctx, itemIndex, `${label} "${email}" is not a valid e-mail address`, 'Use an address like name@example.com.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			`${label} "${email}" is not a valid e-mail address`,
+			'Use an address like name@example.com.',
+		);
 	}
 	return email;
 }
 
-export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): IDataObject {
+export function parseCustomFields(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+): IDataObject {
 	if (raw === undefined || raw === null || raw === '') return {};
 	let parsed: unknown = raw;
 	if (typeof raw === 'string') {
@@ -115,7 +178,12 @@ export function parseCustomFields(ctx: IExecuteFunctions, raw: unknown, itemInde
 		}
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw invalid(ctx, itemIndex, 'Custom Fields (JSON) must be a JSON object', 'Write a JSON object such as {"tags": ["vip"]}.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Custom Fields (JSON) must be a JSON object',
+			'Write a JSON object such as {"tags": ["vip"]}.',
+		);
 	}
 	if (typeof raw === 'string') {
 		const changed = firstInexactNumber(raw);
@@ -172,28 +240,55 @@ export function readTicketState(
 	fields: IDataObject,
 	itemIndex: number,
 ): { status?: string; priority?: string } {
-	return { status: readChoice(ctx, fields, 'status', itemIndex), priority: readChoice(ctx, fields, 'priority', itemIndex) };
+	return {
+		status: readChoice(ctx, fields, 'status', itemIndex),
+		priority: readChoice(ctx, fields, 'priority', itemIndex),
+	};
 }
 
-function readChoice(ctx: IExecuteFunctions | IPollFunctions, fields: IDataObject, name: 'priority' | 'status', itemIndex: number): string | undefined {
+function readChoice(
+	ctx: IExecuteFunctions | IPollFunctions,
+	fields: IDataObject,
+	name: 'priority' | 'status',
+	itemIndex: number,
+): string | undefined {
 	const label = name === 'priority' ? 'Priority' : 'Status';
 	const value = toText(ctx, fields[name], label, itemIndex);
 	if (value === undefined) return undefined;
 	if (value !== CUSTOM_VALUE) return value;
 	const text = (toText(ctx, fields[`custom${label}`], `Custom ${label}`, itemIndex) ?? '').trim();
-	if (!text) throw invalid(ctx, itemIndex, `Custom ${label} is empty`, `${label} is set to Custom: add Custom ${label} with the value to send.`);
+	if (!text)
+		throw invalid(
+			ctx,
+			itemIndex,
+			`Custom ${label} is empty`,
+			`${label} is set to Custom: add Custom ${label} with the value to send.`,
+		);
 	return text;
 }
 
 /** The id from a resource locator, checked and ready to put in a path. */
-export function readId(ctx: IExecuteFunctions, name: string, resource: string, itemIndex: number): { id: string; path: string } {
+export function readId(
+	ctx: IExecuteFunctions,
+	name: string,
+	resource: string,
+	itemIndex: number,
+): { id: string; path: string } {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	const id = (toText(ctx, value, `${resource === 'ticket' ? 'Ticket' : 'Customer'} ID`, itemIndex) ?? '').trim();
+	const id = (
+		toText(ctx, value, `${resource === 'ticket' ? 'Ticket' : 'Customer'} ID`, itemIndex) ?? ''
+	).trim();
 	if (id === '') {
-		throw invalid(ctx, itemIndex, `No ${resource} was chosen`, `Pick a ${resource} from the list or enter its ID.`);
+		throw invalid(
+			ctx,
+			itemIndex,
+			`No ${resource} was chosen`,
+			`Pick a ${resource} from the list or enter its ID.`,
+		);
 	}
 	if (!SAFE_ID.test(id)) {
-		const codePoint = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+		const codePoint = (c: string) =>
+			`U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 		const hidden = id.match(INVISIBLE);
 		throw invalid(
 			ctx,
@@ -228,7 +323,10 @@ export function isWholeNumber(value: unknown, min: number, max: number): value i
 }
 
 /** How Get Many reads the list: every page, up to a limit, or the page(s) of one run from a cursor. */
-export type Paging = { mode: 'all' } | { mode: 'limit'; limit: number } | { mode: 'onePage'; pageSize: number; pages: number; cursor?: string };
+export type Paging =
+	| { mode: 'all' }
+	| { mode: 'limit'; limit: number }
+	| { mode: 'onePage'; pageSize: number; pages: number; cursor?: string };
 
 export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 	if (ctx.getNodeParameter('pagination', itemIndex, 'auto') !== 'onePage') {
@@ -248,7 +346,12 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 	}
 	const raw = ctx.getNodeParameter('cursor', itemIndex, '') as unknown;
 	if (raw !== undefined && raw !== null && typeof raw !== 'string') {
-		throw invalid(ctx, itemIndex, 'Cursor must be text', 'Map the next_cursor of the previous page, e.g. {{ $json.next_cursor }}, or leave Cursor empty for the first page.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Cursor must be text',
+			'Map the next_cursor of the previous page, e.g. {{ $json.next_cursor }}, or leave Cursor empty for the first page.',
+		);
 	}
 	const cursor = (raw ?? '').trim();
 	return { mode: 'onePage', pageSize, pages, cursor: cursor === '' ? undefined : cursor };
@@ -258,9 +361,17 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
  * Epoch ms, read like the service's timestamps; an ISO text without a zone is read in `zone` (a date picked
  * in the field, as n8n nodes do), else as UTC so a created_at fed back means the service's instant.
  */
-export function readDateTime(ctx: IExecuteFunctions, value: unknown, label: string, itemIndex: number, zone?: string): number | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
-	const luxon = typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function';
+export function readDateTime(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+	zone?: string,
+): number | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
+	const luxon =
+		typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function';
 	let ms = parseServiceTimestamp(luxon ? (value as { toISO: () => unknown }).toISO() : value);
 	if (ms === undefined) {
 		const shown = typeof value === 'string' ? `"${value}"` : typeof value;
@@ -310,7 +421,9 @@ function wallClockAt(instant: number, zone: string): number {
 	const part: Record<string, number> = {};
 	for (const { type, value } of format.formatToParts(new Date(instant))) part[type] = Number(value);
 	const millis = ((instant % 1000) + 1000) % 1000;
-	return Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second) + millis;
+	return (
+		Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second) + millis
+	);
 }
 
 /**
@@ -321,7 +434,9 @@ function wallClockToInstant(wallClock: number, zone: string): number {
 	const day = 86_400_000;
 	const offsetBefore = wallClockAt(wallClock - day, zone) - (wallClock - day);
 	const offsetAfter = wallClockAt(wallClock + day, zone) - (wallClock + day);
-	const shows = [wallClock - offsetBefore, wallClock - offsetAfter].filter((instant) => wallClockAt(instant, zone) === wallClock);
+	const shows = [wallClock - offsetBefore, wallClock - offsetAfter].filter(
+		(instant) => wallClockAt(instant, zone) === wallClock,
+	);
 	return shows.length > 0 ? Math.min(...shows) : wallClock - offsetBefore;
 }
 
@@ -337,9 +452,18 @@ function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefine
 }
 
 /** An update must change something: an empty PATCH is refused here rather than by the service. */
-export function assertSomethingToUpdate(ctx: IExecuteFunctions, body: IDataObject, itemIndex: number): void {
+export function assertSomethingToUpdate(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): void {
 	if (Object.keys(body).length === 0) {
-		throw invalid(ctx, itemIndex, 'Nothing to update', 'Add at least one field under Update Fields.');
+		throw invalid(
+			ctx,
+			itemIndex,
+			'Nothing to update',
+			'Add at least one field under Update Fields.',
+		);
 	}
 }
 
@@ -355,10 +479,14 @@ export const MAX_TIMEOUT_MS = 3_600_000;
 export function readTimeout(ctx: IExecuteFunctions, itemIndex: number): number {
 	const value = readNumber(ctx, 'options.timeout', itemIndex, DEFAULT_TIMEOUT_MS);
 	if (!isWholeNumber(value, 1, MAX_TIMEOUT_MS)) {
-		throw new NodeOperationError(ctx.getNode(), `Timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${JSON.stringify(value)}`, {
-			description: `Set Options → Timeout to e.g. ${DEFAULT_TIMEOUT_MS} (one minute), or remove it to use that default.`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${JSON.stringify(value)}`,
+			{
+				description: `Set Options → Timeout to e.g. ${DEFAULT_TIMEOUT_MS} (one minute), or remove it to use that default.`,
+				itemIndex,
+			},
+		);
 	}
 	return value;
 }

@@ -3,7 +3,8 @@
  * (formats: docs/operations.md). The API only says "timestamp" (docs/api.md#timestamps).
  */
 
-const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ISO_DATE_TIME =
+	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 // 9 digits or more: shorter ones are calendar dates ("2024", "20240101").
 const UNIX_TIME = /^-?\d{9,}(\.\d+)?$/;
 // Other texts only when they name their zone (e.g. an HTTP date), or the host's zone would decide.

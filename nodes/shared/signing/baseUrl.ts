@@ -11,7 +11,8 @@ function baseUrlProblem(value: string): string | undefined {
 	if (!WEB_ADDRESS.test(value)) {
 		return `The Base URL ${shown} in the credential is not a web address. ${BASE_URL_ADVICE}`;
 	}
-	if (!URL.canParse(value)) return `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
+	if (!URL.canParse(value))
+		return `The Base URL ${shown} in the credential cannot be read as an address. ${BASE_URL_ADVICE}`;
 	// The API path is appended as text (a path prefix must survive), so the API path already there, or a
 	// query or fragment, would put it in the wrong place.
 	const { origin, pathname, search, hash } = new URL(value);
@@ -20,12 +21,16 @@ function baseUrlProblem(value: string): string | undefined {
 		const extra = pathname.slice(apiPath.index).replace(/\/+$/, '');
 		return `The Base URL ${shown} in the credential ends with ${extra}, a path the node adds itself: remove it and enter "${origin}${pathname.slice(0, apiPath.index)}".`;
 	}
-	if (search || hash || /[?#]/.test(value)) return `The Base URL ${shown} in the credential has a query (?) or fragment (#): remove it and enter "${origin}${pathname.replace(/\/+$/, '')}".`;
+	if (search || hash || /[?#]/.test(value))
+		return `The Base URL ${shown} in the credential has a query (?) or fragment (#): remove it and enter "${origin}${pathname.replace(/\/+$/, '')}".`;
 	return undefined;
 }
 
 /** The trimmed Base URL, or throws what `toError` makes of the problem; the credential and the nodes share it. */
-export function readBaseUrl(value: unknown, toError: (problem: string) => Error = (problem) => new Error(problem)): string {
+export function readBaseUrl(
+	value: unknown,
+	toError: (problem: string) => Error = (problem) => new Error(problem),
+): string {
 	const trimmed = typeof value === 'string' ? value.trim() : '';
 	const problem = baseUrlProblem(trimmed);
 	if (problem) throw toError(problem);

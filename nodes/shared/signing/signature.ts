@@ -74,11 +74,16 @@ export function verifySignature(input: VerifyInput): VerificationResult {
 	const { timestamp, signature } = input;
 	const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
 	if (!timestamp || !signature) {
-		const missing = [!timestamp && TIMESTAMP_HEADER, !signature && SIGNATURE_HEADER].filter(Boolean);
+		const missing = [!timestamp && TIMESTAMP_HEADER, !signature && SIGNATURE_HEADER].filter(
+			Boolean,
+		);
 		return fail('missing_headers', `Missing header(s): ${missing.join(', ')}`);
 	}
 	if (!DECIMAL_SECONDS.test(timestamp)) {
-		return fail('invalid_timestamp', `The ${TIMESTAMP_HEADER} header is not a whole number of seconds`);
+		return fail(
+			'invalid_timestamp',
+			`The ${TIMESTAMP_HEADER} header is not a whole number of seconds`,
+		);
 	}
 	const seconds = Number(timestamp);
 	if (seconds >= MILLISECOND_THRESHOLD) {

@@ -107,7 +107,8 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 	};
 	if (request.qs) options.qs = request.qs as IDataObject;
 	if (request.body) options.body = request.body;
-	if (request.idempotencyKey !== undefined) options.headers = { 'Idempotency-Key': request.idempotencyKey };
+	if (request.idempotencyKey !== undefined)
+		options.headers = { 'Idempotency-Key': request.idempotencyKey };
 	const isCreate = request.method === 'POST';
 
 	let waitedMs = 0;
@@ -117,16 +118,27 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 		let transport: TransportDetail | undefined;
 		try {
 			const send = async () =>
-				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
+				(await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					options,
+				)) as IN8nHttpFullResponse;
 			response = await (request.limiter ? request.limiter.run(send) : send());
 			if (request.trace) {
 				const serviceNow = Date.parse(String(response.headers?.date));
 				if (!Number.isNaN(serviceNow)) request.trace.serviceClockOffsetMs = serviceNow - Date.now();
 			}
-			if (response.statusCode >= 200 && response.statusCode < 300) return readSuccess(this, request, response, isCreate);
-			if (response.statusCode >= 300 && response.statusCode < 400) throw redirectError(this, request, baseURL, response);
+			if (response.statusCode >= 200 && response.statusCode < 300)
+				return readSuccess(this, request, response, isCreate);
+			if (response.statusCode >= 300 && response.statusCode < 400)
+				throw redirectError(this, request, baseURL, response);
 			// Only a Retry-After the node can read says the service did not process the request.
-			failure = { status: response.statusCode, retryAfter: parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) !== undefined };
+			failure = {
+				status: response.statusCode,
+				retryAfter:
+					parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) !==
+					undefined,
+			};
 		} catch (error) {
 			if (response) throw toNodeError(this.getNode(), error, request.itemIndex ?? 0);
 			transport = transportFailure(error, timeoutMs, baseURL);
@@ -134,16 +146,27 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			failure = { connectionError: transport.policyCode };
 		}
 
-		const retryAfterMs = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date) : undefined;
+		const retryAfterMs = response
+			? parseRetryAfter(response.headers?.['retry-after'], Date.now(), response.headers?.date)
+			: undefined;
 		const delay = retryDelayMs(attempt, retryAfterMs, policy);
-		const retryable = isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
+		const retryable =
+			isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
 		const withinBudget = waitedMs + delay <= policy.budgetMs;
 		if (!retryable || !withinBudget) {
 			// Out of time: on a Retry-After beyond the budget (trying earlier would be refused again), or on the waits themselves.
 			const askedTooLong = retryAfterMs !== undefined && retryAfterMs > policy.budgetMs;
 			const budget = retryable ? (askedTooLong ? { retryAfterMs } : { waitedMs }) : {};
-			if (request.trace && mayHaveBeenProcessed(request.method, failure)) request.trace.createMayExist = true;
-			throw toNodeApiError(this, failure, transport, response, { ...request.context, attempts: attempt, ...budget }, request.itemIndex);
+			if (request.trace && mayHaveBeenProcessed(request.method, failure))
+				request.trace.createMayExist = true;
+			throw toNodeApiError(
+				this,
+				failure,
+				transport,
+				response,
+				{ ...request.context, attempts: attempt, ...budget },
+				request.itemIndex,
+			);
 		}
 		waitedMs += delay;
 		await sleep(delay);
@@ -151,20 +174,34 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 }
 
 /** A 2xx answer, checked: a malformed one is an error, never an empty result (a web app may answer 200 to everything; docs/api.md#answers). */
-function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpFullResponse, isCreate: boolean): IDataObject {
+function readSuccess(
+	ctx: ApiFunctions,
+	request: ApiRequest,
+	response: IN8nHttpFullResponse,
+	isCreate: boolean,
+): IDataObject {
 	const { body } = response;
 	const contentType = headerText(response.headers?.['content-type']);
-	const empty = body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
+	const empty =
+		body === undefined || body === null || (typeof body === 'string' && body.trim() === '');
 	let problem: 'notJson' | 'noDataArray' | 'notRecord' | undefined;
 	if (empty) problem = request.answer === 'list' ? 'noDataArray' : undefined;
 	else if (typeof body !== 'object' || body instanceof Uint8Array) problem = 'notJson';
-	else if (request.answer === 'list') problem = Array.isArray(body) || Array.isArray((body as IDataObject).data) ? undefined : 'noDataArray';
+	else if (request.answer === 'list')
+		problem =
+			Array.isArray(body) || Array.isArray((body as IDataObject).data) ? undefined : 'noDataArray';
 	else if (Array.isArray(body)) problem = 'notRecord';
 	if (!problem) {
 		// A create's own id is unknown until the service says it; a reply's context is its ticket.
 		return withData(body, isCreate ? undefined : request.context);
 	}
-	const { message, description } = describeMalformedAnswer(problem, contentType, body, request.context ?? {}, isCreate);
+	const { message, description } = describeMalformedAnswer(
+		problem,
+		contentType,
+		body,
+		request.context ?? {},
+		isCreate,
+	);
 	const error = new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message,
 		description,
@@ -175,9 +212,19 @@ function readSuccess(ctx: ApiFunctions, request: ApiRequest, response: IN8nHttpF
 }
 
 /** A 3xx is never followed with a signed request: the error says where the service points to. */
-function redirectError(ctx: ApiFunctions, request: ApiRequest, baseURL: string, response: IN8nHttpFullResponse): NodeApiError {
+function redirectError(
+	ctx: ApiFunctions,
+	request: ApiRequest,
+	baseURL: string,
+	response: IN8nHttpFullResponse,
+): NodeApiError {
 	const requested = `${baseURL.replace(/\/+$/, '')}${API_PREFIX}${request.path}`;
-	const { message, description } = describeRedirect(response.statusCode, headerText(response.headers?.location), requested, API_PREFIX);
+	const { message, description } = describeRedirect(
+		response.statusCode,
+		headerText(response.headers?.location),
+		requested,
+		API_PREFIX,
+	);
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message,
 		description,
@@ -199,12 +246,22 @@ function withData(body: unknown, context: ErrorContext | undefined): IDataObject
 const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
 
 /** A request that got no complete answer (undefined for any other error); a timeout counts as ETIMEDOUT, a cut-off answer as ECONNRESET. */
-function transportFailure(error: unknown, timeoutMs: number, baseURL: string): TransportDetail | undefined {
-	for (let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
+function transportFailure(
+	error: unknown,
+	timeoutMs: number,
+	baseURL: string,
+): TransportDetail | undefined {
+	for (
+		let current = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined,
+			depth = 0;
+		current && depth < 4;
+		depth++
+	) {
 		const code = current.code;
 		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) {
 			const message = typeof current.message === 'string' ? current.message : '';
-			if ((code === 'ECONNABORTED' || code === 'ETIMEDOUT') && /timeout/i.test(message)) return { code, policyCode: 'ETIMEDOUT', timeoutMs };
+			if ((code === 'ECONNABORTED' || code === 'ETIMEDOUT') && /timeout/i.test(message))
+				return { code, policyCode: 'ETIMEDOUT', timeoutMs };
 			if (CUT_OFF_CODES.includes(code)) return { code, policyCode: 'ECONNRESET', cutOff: true };
 			return { code, policyCode: code, host: hostOf(baseURL) };
 		}
@@ -230,7 +287,11 @@ function toNodeApiError(
 ): NodeApiError {
 	if ('connectionError' in failure) {
 		const code = transport?.code ?? failure.connectionError;
-		const { message, description } = describeConnectionError(code, context.attempts ?? 1, transport);
+		const { message, description } = describeConnectionError(
+			code,
+			context.attempts ?? 1,
+			transport,
+		);
 		// Not under `code`: NodeApiError would swap the message for its generic text for that code.
 		return new NodeApiError(ctx.getNode(), { network_error: code } as JsonObject, {
 			message,
@@ -238,8 +299,13 @@ function toNodeApiError(
 			itemIndex,
 		});
 	}
-	const { message, description, cursorRejected } = describeApiError(failure.status, response?.body, context);
-	const body = response?.body && typeof response.body === 'object' ? (response.body as JsonObject) : {};
+	const { message, description, cursorRejected } = describeApiError(
+		failure.status,
+		response?.body,
+		context,
+	);
+	const body =
+		response?.body && typeof response.body === 'object' ? (response.body as JsonObject) : {};
 	const error = new NodeApiError(ctx.getNode(), body, {
 		message,
 		description,

@@ -82,7 +82,8 @@ export class RequestLimiter {
 
 	/** As many waiters as there are free slots check again, first come first; one that finds none queues up again. */
 	private wakeFreeSlots(): void {
-		for (let free = this.allowance - this.inFlight; free > 0 && this.waiting.length > 0; free--) this.waiting.shift()?.();
+		for (let free = this.allowance - this.inFlight; free > 0 && this.waiting.length > 0; free--)
+			this.waiting.shift()?.();
 	}
 
 	private learn(response: ResponseLike, sentUnder: number, sentAt: number): void {
@@ -95,8 +96,13 @@ export class RequestLimiter {
 			return;
 		}
 		// Holds back the whole run; a wait beyond the retry budget holds back nothing (each item then fails at once, saying so).
-		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], now, response.headers?.date);
-		if (retryAfterMs !== undefined && retryAfterMs <= DEFAULT_RETRY_POLICY.budgetMs) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+		const retryAfterMs = parseRetryAfter(
+			response.headers?.['retry-after'],
+			now,
+			response.headers?.date,
+		);
+		if (retryAfterMs !== undefined && retryAfterMs <= DEFAULT_RETRY_POLICY.budgetMs)
+			this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
 		// Any refusal restarts the second without refusals, from when sending may resume.
 		this.changedAt = Math.max(now, this.pausedUntil);
 		this.successesSinceChange = 0;
@@ -105,7 +111,10 @@ export class RequestLimiter {
 		this.decreases++;
 		this.refusedAt = this.allowance;
 		// Little's law: the round trips answered in the last second, summed, are the requests it kept up with at once.
-		const keptUpWith = this.recent.length > 0 ? Math.floor(this.recent.reduce((sum, s) => sum + s.roundTripMs, 0) / SECOND_MS) : Number.POSITIVE_INFINITY;
+		const keptUpWith =
+			this.recent.length > 0
+				? Math.floor(this.recent.reduce((sum, s) => sum + s.roundTripMs, 0) / SECOND_MS)
+				: Number.POSITIVE_INFINITY;
 		this.allowance = Math.max(1, Math.min(Math.floor(this.allowance / 2), keptUpWith));
 	}
 

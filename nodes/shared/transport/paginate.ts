@@ -52,12 +52,19 @@ function readNextPage(meta: unknown): NextPage {
 	const { has_more: flag, next_cursor: cursor } = meta as IDataObject;
 	const usable = typeof cursor === 'string' && cursor !== '';
 	if (flag === undefined || flag === null) return usable ? { cursor } : { end: true };
-	const more = typeof flag === 'string' ? ['true', '1'].includes(flag.trim().toLowerCase()) : flag === true || flag === 1;
+	const more =
+		typeof flag === 'string'
+			? ['true', '1'].includes(flag.trim().toLowerCase())
+			: flag === true || flag === 1;
 	if (!more) return { end: true };
 	return usable ? { cursor } : { cursorMissing: true };
 }
 
-function missingCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoFar: number): NodeApiError {
+function missingCursor(
+	ctx: ApiFunctions,
+	itemIndex: number | undefined,
+	readSoFar: number,
+): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: 'The service reported more items but gave no cursor to read them',
 		description: `Reading stopped after ${readSoFar} ${readSoFar === 1 ? 'item' : 'items'} rather than return an incomplete list. This is a fault of the service; try again later.`,
@@ -69,7 +76,8 @@ function missingCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoF
 function entryKind(entry: unknown): string | undefined {
 	if (entry === null) return 'null';
 	if (Array.isArray(entry)) return 'an array';
-	if (typeof entry !== 'object') return typeof entry === 'string' ? 'a string' : `a ${typeof entry}`;
+	if (typeof entry !== 'object')
+		return typeof entry === 'string' ? 'a string' : `a ${typeof entry}`;
 	return undefined;
 }
 
@@ -94,7 +102,11 @@ function checkEntries(
 	return items as IDataObject[];
 }
 
-function repeatedCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSoFar: number): NodeApiError {
+function repeatedCursor(
+	ctx: ApiFunctions,
+	itemIndex: number | undefined,
+	readSoFar: number,
+): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: 'The service returned the same page cursor twice; reading stopped to avoid a loop',
 		description: `${readSoFar} items were read before the repeat. This is a fault of the service; try again later.`,
@@ -103,7 +115,10 @@ function repeatedCursor(ctx: ApiFunctions, itemIndex: number | undefined, readSo
 }
 
 /** The pages of one list, in order, as the caller asks for them (stop by leaving the loop); a repeated cursor is an error, not a loop. */
-export async function* listPages(this: ApiFunctions, request: ListRequest): AsyncGenerator<ListPage, void> {
+export async function* listPages(
+	this: ApiFunctions,
+	request: ListRequest,
+): AsyncGenerator<ListPage, void> {
 	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
 	const seenCursors = new Set<string>(request.cursor === undefined ? [] : [request.cursor]);
 	let cursor = request.cursor;
@@ -112,7 +127,8 @@ export async function* listPages(this: ApiFunctions, request: ListRequest): Asyn
 		if (pages >= MAX_PAGES) {
 			throw new NodeApiError(this.getNode(), {} as JsonObject, {
 				message: `Paging stopped after ${MAX_PAGES} pages while the service still reported more`,
-				description: 'Use a Limit or filters to read fewer items at a time, or Pagination "One Page per Run".',
+				description:
+					'Use a Limit or filters to read fewer items at a time, or Pagination "One Page per Run".',
 				itemIndex: request.itemIndex,
 			});
 		}
@@ -120,8 +136,24 @@ export async function* listPages(this: ApiFunctions, request: ListRequest): Asyn
 		if (cursor !== undefined) qs.cursor = cursor;
 		const { itemIndex, limiter, timeoutMs, trace } = request;
 		const cursorFrom = cursor === undefined ? undefined : pages === 0 ? 'caller' : 'previousPage';
-		const context: ErrorContext = { ...request.context, page: pages + 1, itemsBefore: readSoFar, ...(cursorFrom ? { cursorFrom } : {}) };
-		const response = await apiRequest.call(this, { method: 'GET', path: request.path, qs, itemIndex, context, limiter, baseURL, timeoutMs, answer: 'list', trace });
+		const context: ErrorContext = {
+			...request.context,
+			page: pages + 1,
+			itemsBefore: readSoFar,
+			...(cursorFrom ? { cursorFrom } : {}),
+		};
+		const response = await apiRequest.call(this, {
+			method: 'GET',
+			path: request.path,
+			qs,
+			itemIndex,
+			context,
+			limiter,
+			baseURL,
+			timeoutMs,
+			answer: 'list',
+			trace,
+		});
 		const items = checkEntries(this, response.data as unknown[], itemIndex, context);
 		const next = readNextPage(response.meta);
 		readSoFar += items.length;
@@ -131,7 +163,8 @@ export async function* listPages(this: ApiFunctions, request: ListRequest): Asyn
 			throw error;
 		}
 		const nextCursor = 'cursor' in next ? next.cursor : undefined;
-		if (nextCursor !== undefined && seenCursors.has(nextCursor)) throw repeatedCursor(this, itemIndex, readSoFar);
+		if (nextCursor !== undefined && seenCursors.has(nextCursor))
+			throw repeatedCursor(this, itemIndex, readSoFar);
 		yield { items, nextCursor };
 		if (nextCursor === undefined) return;
 		seenCursors.add(nextCursor);

@@ -23,7 +23,15 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 const TRANSIENT_STATUSES = [429, 502, 503, 504];
 const NOT_PROCESSED_STATUSES = [429, 503];
-const CONNECTION_ERRORS = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ESOCKETTIMEDOUT'];
+const CONNECTION_ERRORS = [
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EAI_AGAIN',
+	'ESOCKETTIMEDOUT',
+];
 /** The request never left this machine or never reached the service: nothing can have been processed. */
 export const NEVER_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'];
 
@@ -36,19 +44,25 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 		if (idempotent) return TRANSIENT_STATUSES.includes(failure.status);
 		return failure.status === 429 || (failure.status === 503 && failure.retryAfter === true);
 	}
-	return CONNECTION_ERRORS.includes(failure.connectionError) && (idempotent || NEVER_SENT_CODES.includes(failure.connectionError));
+	return (
+		CONNECTION_ERRORS.includes(failure.connectionError) &&
+		(idempotent || NEVER_SENT_CODES.includes(failure.connectionError))
+	);
 }
 
 /** A POST that failed this way may have been processed: a 500, a gateway's 502/504 or bare 503, or a connection lost after sending. */
 export function mayHaveBeenProcessed(method: string, failure: AttemptFailure): boolean {
 	if (method.toUpperCase() !== 'POST' || isRetryable(method, failure)) return false;
-	if ('status' in failure) return failure.status === 500 || (failure.status >= 502 && failure.status <= 504);
+	if ('status' in failure)
+		return failure.status === 500 || (failure.status >= 502 && failure.status <= 504);
 	return !NEVER_SENT_CODES.includes(failure.connectionError);
 }
 
 /** How many attempts a request gets in all when its last attempt failed this way. */
 export function maxAttemptsFor(failure: AttemptFailure, policy: RetryPolicy): number {
-	return 'status' in failure && NOT_PROCESSED_STATUSES.includes(failure.status) ? policy.maxAttemptsNotProcessed : policy.maxAttempts;
+	return 'status' in failure && NOT_PROCESSED_STATUSES.includes(failure.status)
+		? policy.maxAttemptsNotProcessed
+		: policy.maxAttempts;
 }
 
 /** A header's value as trimmed text (the first, if repeated); undefined when absent or blank. */
@@ -62,7 +76,12 @@ export function headerText(value: unknown): string | undefined {
  * `Retry-After` (seconds or an HTTP date) in milliseconds, read on the service's clock (`Date` header).
  * Without one, a date beyond the budget is more likely clock skew than a meant wait: it counts as the budget.
  */
-export function parseRetryAfter(value: unknown, nowMs: number, serviceDate?: unknown, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number | undefined {
+export function parseRetryAfter(
+	value: unknown,
+	nowMs: number,
+	serviceDate?: unknown,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): number | undefined {
 	const text = headerText(value);
 	if (text === undefined) return undefined;
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);

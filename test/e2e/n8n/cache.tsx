@@ -4,7 +4,9 @@ import path from 'node:path';
 
 /** Outside the checkout (a fresh clone must not download 3 GB again), shared with .ci/run's Node 24 download. */
 export function cacheRoot(): string {
-	return process.env.SUPPORT_TICKET_CACHE || path.join(homedir(), '.cache', 'n8n-nodes-support-ticket');
+	return (
+		process.env.SUPPORT_TICKET_CACHE || path.join(homedir(), '.cache', 'n8n-nodes-support-ticket')
+	);
 }
 
 const COMPLETE_MARKER = '.install-complete';
@@ -31,13 +33,17 @@ function removeAbandonedTempDirs(finalDir: string): void {
 	for (const name of readdirSync(parent)) {
 		if (!name.startsWith(prefix)) continue;
 		const pid = Number(name.slice(prefix.length).split('-')[0]);
-		if (!Number.isInteger(pid) || !processIsAlive(pid)) rmSync(path.join(parent, name), { recursive: true, force: true });
+		if (!Number.isInteger(pid) || !processIsAlive(pid))
+			rmSync(path.join(parent, name), { recursive: true, force: true });
 	}
 }
 
 // Built in a sibling temp folder and renamed into place, so an interrupted install never looks finished; when another
 // process finished the same install first, its result is kept.
-export async function installAtomically(finalDir: string, build: (tempDir: string) => Promise<void>): Promise<void> {
+export async function installAtomically(
+	finalDir: string,
+	build: (tempDir: string) => Promise<void>,
+): Promise<void> {
 	if (isInstalled(finalDir)) return;
 	mkdirSync(path.dirname(finalDir), { recursive: true });
 	removeAbandonedTempDirs(finalDir);

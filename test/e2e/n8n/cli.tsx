@@ -6,14 +6,28 @@ import { type CommandResult, runChecked, runCommand } from './run';
 import type { N8nUserFolder } from './userFolder';
 
 /** `n8n <args>` with the install's Node; each process's task broker gets a free port, so commands run beside `n8n start`. */
-async function runN8n(folder: N8nUserFolder, args: string[], { checked = true, timeoutMs = 180_000 } = {}): Promise<CommandResult> {
+async function runN8n(
+	folder: N8nUserFolder,
+	args: string[],
+	{ checked = true, timeoutMs = 180_000 } = {},
+): Promise<CommandResult> {
 	const env = { ...folder.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
-	return (checked ? runChecked : runCommand)(folder.install.nodeBin, [folder.install.n8nBin, ...args], { cwd: folder.root, env, timeoutMs });
+	return (checked ? runChecked : runCommand)(
+		folder.install.nodeBin,
+		[folder.install.n8nBin, ...args],
+		{ cwd: folder.root, env, timeoutMs },
+	);
 }
 
-function withJsonFiles<T>(folder: N8nUserFolder, documents: object[], use: (dir: string) => Promise<T>): Promise<T> {
+function withJsonFiles<T>(
+	folder: N8nUserFolder,
+	documents: object[],
+	use: (dir: string) => Promise<T>,
+): Promise<T> {
 	const dir = mkdtempSync(path.join(folder.root, 'import-'));
-	documents.forEach((document, index) => writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(document)));
+	documents.forEach((document, index) =>
+		writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(document)),
+	);
 	return use(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
 
@@ -25,13 +39,23 @@ export interface CredentialImport {
 	data: Record<string, unknown>;
 }
 
-export function importCredentials(folder: N8nUserFolder, credentials: CredentialImport[]): Promise<CommandResult> {
-	return withJsonFiles(folder, credentials, (dir) => runN8n(folder, ['import:credentials', '--separate', `--input=${dir}`]));
+export function importCredentials(
+	folder: N8nUserFolder,
+	credentials: CredentialImport[],
+): Promise<CommandResult> {
+	return withJsonFiles(folder, credentials, (dir) =>
+		runN8n(folder, ['import:credentials', '--separate', `--input=${dir}`]),
+	);
 }
 
 /** Workflows must carry an `id`: the tests execute them by it. */
-export function importWorkflows(folder: N8nUserFolder, workflows: Array<{ id: string }>): Promise<CommandResult> {
-	return withJsonFiles(folder, workflows, (dir) => runN8n(folder, ['import:workflow', '--separate', `--input=${dir}`]));
+export function importWorkflows(
+	folder: N8nUserFolder,
+	workflows: Array<{ id: string }>,
+): Promise<CommandResult> {
+	return withJsonFiles(folder, workflows, (dir) =>
+		runN8n(folder, ['import:workflow', '--separate', `--input=${dir}`]),
+	);
 }
 
 // `n8n execute --rawOutput` mixes log lines into stdout: the result is the JSON from a line `{` alone to the first line
@@ -60,8 +84,15 @@ export interface CliExecution {
 }
 
 /** `n8n execute --id=<id> --rawOutput`: runs a stored workflow headless and returns its result. */
-export async function executeWorkflow(folder: N8nUserFolder, id: string, timeoutMs = 180_000): Promise<CliExecution> {
-	const command = await runN8n(folder, ['execute', `--id=${id}`, '--rawOutput'], { checked: false, timeoutMs });
+export async function executeWorkflow(
+	folder: N8nUserFolder,
+	id: string,
+	timeoutMs = 180_000,
+): Promise<CliExecution> {
+	const command = await runN8n(folder, ['execute', `--id=${id}`, '--rawOutput'], {
+		checked: false,
+		timeoutMs,
+	});
 	return { exitCode: command.code, run: parseRawOutput(command.stdout), command };
 }
 
@@ -69,6 +100,9 @@ export async function executeWorkflow(folder: N8nUserFolder, id: string, timeout
 export function activateWorkflow(folder: N8nUserFolder, id: string): Promise<CommandResult> {
 	const major = Number(folder.install.version.split('.')[0]);
 	// 2.x publishes a version of the workflow; 1.x flips its active flag.
-	const args = major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+	const args =
+		major >= 2
+			? ['publish:workflow', `--id=${id}`]
+			: ['update:workflow', `--id=${id}`, '--active=true'];
 	return runN8n(folder, args);
 }

@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { folderSize, formatBytes, formatDuration, progressLine, reportProgress } from './installProgress';
+import {
+	folderSize,
+	formatBytes,
+	formatDuration,
+	progressLine,
+	reportProgress,
+} from './installProgress';
 
 describe('install progress', () => {
 	it('says phase, elapsed time and size', () => {
@@ -10,8 +16,12 @@ describe('install progress', () => {
 		expect(formatDuration(135_000)).toBe('2 min 15 s');
 		expect(formatBytes(380e6)).toBe('380 MB');
 		expect(formatBytes(1.44e9)).toBe('1.4 GB');
-		expect(progressLine('installing n8n 2.41.1', 135_000, 1.4e9)).toBe('installing n8n 2.41.1: 2 min 15 s, 1.4 GB so far');
-		expect(progressLine('installing n8n 2.41.1', 60_000, 0)).toBe('installing n8n 2.41.1: 1 min 0 s, resolving dependencies');
+		expect(progressLine('installing n8n 2.41.1', 135_000, 1.4e9)).toBe(
+			'installing n8n 2.41.1: 2 min 15 s, 1.4 GB so far',
+		);
+		expect(progressLine('installing n8n 2.41.1', 60_000, 0)).toBe(
+			'installing n8n 2.41.1: 1 min 0 s, resolving dependencies',
+		);
 		expect(progressLine('building sqlite3', 45_000)).toBe('building sqlite3: 45 s');
 	});
 
@@ -37,7 +47,12 @@ describe('install progress', () => {
 
 		it('logs one line per interval, and none once stopped', async () => {
 			const lines: string[] = [];
-			const stop = reportProgress('building sqlite3', (line) => lines.push(line), undefined, 15_000);
+			const stop = reportProgress(
+				'building sqlite3',
+				(line) => lines.push(line),
+				undefined,
+				15_000,
+			);
 			await jest.advanceTimersByTimeAsync(14_999);
 			expect(lines).toEqual([]);
 			await jest.advanceTimersByTimeAsync(15_001);

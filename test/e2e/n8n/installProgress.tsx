@@ -16,7 +16,12 @@ export function formatBytes(bytes: number): string {
 /** "installing n8n 2.41.1: 2 min 15 s, 1.4 GB so far" (without a size: "building sqlite3: 45 s"). */
 export function progressLine(phase: string, elapsedMs: number, bytes?: number): string {
 	// npm writes nothing until it has resolved the whole dependency tree (about 1.5 min for n8n).
-	const size = bytes === undefined ? '' : bytes === 0 ? ', resolving dependencies' : `, ${formatBytes(bytes)} so far`;
+	const size =
+		bytes === undefined
+			? ''
+			: bytes === 0
+				? ', resolving dependencies'
+				: `, ${formatBytes(bytes)} so far`;
 	return `${phase}: ${formatDuration(elapsedMs)}${size}`;
 }
 
@@ -29,7 +34,11 @@ export async function folderSize(dir: string): Promise<number> {
 		for (const entry of entries) {
 			const full = path.join(folder, entry.name);
 			if (entry.isDirectory()) pending.push(full);
-			else if (entry.isFile()) total += await lstat(full).then((stat) => (stat.blocks ? stat.blocks * 512 : stat.size), () => 0);
+			else if (entry.isFile())
+				total += await lstat(full).then(
+					(stat) => (stat.blocks ? stat.blocks * 512 : stat.size),
+					() => 0,
+				);
 		}
 	}
 	return total;
@@ -38,7 +47,12 @@ export async function folderSize(dir: string): Promise<number> {
 export const PROGRESS_INTERVAL_MS = 15_000;
 
 /** One line per interval while a long step runs (no spinner: the same in a terminal and in CI); call the result when it ends. */
-export function reportProgress(phase: string, log: (line: string) => void, dir?: string, intervalMs = PROGRESS_INTERVAL_MS): () => void {
+export function reportProgress(
+	phase: string,
+	log: (line: string) => void,
+	dir?: string,
+	intervalMs = PROGRESS_INTERVAL_MS,
+): () => void {
 	const started = Date.now();
 	let measuring = false;
 	let stopped = false;

@@ -24,7 +24,8 @@ export const N8N_TARGETS: Record<string, N8nTarget> = {
 		version: '2.41.1',
 		node: '24.21.0',
 		env: {
-			N8N_DISABLED_MODULES: 'mcp-registry,agents,instance-ai,chat-hub,workflow-builder,promotions,insights',
+			N8N_DISABLED_MODULES:
+				'mcp-registry,agents,instance-ai,chat-hub,workflow-builder,promotions,insights',
 		},
 	},
 	// The newest 1.x, on the machine's Node 20: self-hosted installs that have not upgraded.
@@ -83,11 +84,17 @@ function runtimeEnvironment(node: NodeRuntime): NodeJS.ProcessEnv {
 }
 
 function cacheName(target: N8nTarget, nodeVersion: string): string {
-	const nodeKey = target.node === 'system' ? `node${nodeVersion.split('.')[0]}` : `node${nodeVersion}`;
+	const nodeKey =
+		target.node === 'system' ? `node${nodeVersion.split('.')[0]}` : `node${nodeVersion}`;
 	return `n8n-${target.version}-${nodeKey}`;
 }
 
-async function installInto(dir: string, target: N8nTarget, node: NodeRuntime, log: (line: string) => void): Promise<void> {
+async function installInto(
+	dir: string,
+	target: N8nTarget,
+	node: NodeRuntime,
+	log: (line: string) => void,
+): Promise<void> {
 	const env = { ...runtimeEnvironment(node), JOBS: '2' };
 	const manifest = {
 		name: 'n8n-runtime',
@@ -100,34 +107,59 @@ async function installInto(dir: string, target: N8nTarget, node: NodeRuntime, lo
 	writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, '\t')}\n`);
 	// Install scripts would try to download prebuilt binaries (kafka, sqlite3) from outside the
 	// registry: skip them all, then build the one native module n8n needs, sqlite3, from source.
-	const npm = async (phase: string, args: string[], minutes: number, measured?: string): Promise<void> => {
+	const npm = async (
+		phase: string,
+		args: string[],
+		minutes: number,
+		measured?: string,
+	): Promise<void> => {
 		log(`${phase} …`);
 		const stopProgress = reportProgress(phase, log, measured);
 		try {
-			await runChecked('npm', [...args, '--loglevel=error'], { cwd: dir, env, timeoutMs: minutes * 60_000 });
+			await runChecked('npm', [...args, '--loglevel=error'], {
+				cwd: dir,
+				env,
+				timeoutMs: minutes * 60_000,
+			});
 		} finally {
 			stopProgress();
 		}
 	};
-	await npm(`installing n8n ${target.version} (Node ${node.version})`, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact'], 30, dir);
+	await npm(
+		`installing n8n ${target.version} (Node ${node.version})`,
+		['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact'],
+		30,
+		dir,
+	);
 	await npm('building sqlite3 from source', ['rebuild', 'sqlite3'], 20);
 	const probeFolder = mkdtempSync(path.join(tmpdir(), 'n8n-version-'));
 	try {
-		const { stdout } = await runChecked(node.nodeBin, [path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
-			cwd: dir,
-			env: { ...env, N8N_USER_FOLDER: probeFolder },
-			timeoutMs: 120_000,
-		});
-		if (!stdout.includes(target.version)) throw new Error(`installed n8n reports "${stdout.trim()}", expected ${target.version}`);
+		const { stdout } = await runChecked(
+			node.nodeBin,
+			[path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'],
+			{
+				cwd: dir,
+				env: { ...env, N8N_USER_FOLDER: probeFolder },
+				timeoutMs: 120_000,
+			},
+		);
+		if (!stdout.includes(target.version))
+			throw new Error(`installed n8n reports "${stdout.trim()}", expected ${target.version}`);
 	} finally {
 		rmSync(probeFolder, { recursive: true, force: true });
 	}
 }
 
 /** n8n `version` in the cache with the Node it needs (first call: minutes); interrupted installs are never reused. */
-export async function ensureN8n(version: string, log: (line: string) => void = () => undefined): Promise<N8nInstall> {
+export async function ensureN8n(
+	version: string,
+	log: (line: string) => void = () => undefined,
+): Promise<N8nInstall> {
 	const target = N8N_TARGETS[version];
-	if (!target) throw new Error(`n8n ${version} is not a tested target (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	if (!target)
+		throw new Error(
+			`n8n ${version} is not a tested target (known: ${Object.keys(N8N_TARGETS).join(', ')})`,
+		);
 	// Before any download: the install ends in a native build that fails late without these tools.
 	const expectedNode = target.node === 'system' ? process.versions.node : target.node;
 	if (!isInstalled(path.join(cacheRoot(), cacheName(target, expectedNode)))) checkBuildTools();
@@ -137,13 +169,17 @@ export async function ensureN8n(version: string, log: (line: string) => void = (
 	let installed = false;
 	await installAtomically(dir, async (tempDir) => {
 		installed = true;
-		log(`installing n8n ${version} into ${dir} (first run only: several minutes and a few GB; progress every 15 s)`);
+		log(
+			`installing n8n ${version} into ${dir} (first run only: several minutes and a few GB; progress every 15 s)`,
+		);
 		await installInto(tempDir, target, node, log);
 	});
 	if (installed) {
 		const size = formatBytes(await folderSize(dir));
 		const cachedNode = node.cacheDir ? `, Node ${node.version} in ${node.cacheDir}` : '';
-		log(`n8n ${version} installed in ${formatDuration(Date.now() - started)}; cached for the next start: ${dir} (${size})${cachedNode}`);
+		log(
+			`n8n ${version} installed in ${formatDuration(Date.now() - started)}; cached for the next start: ${dir} (${size})${cachedNode}`,
+		);
 	} else log(`n8n ${version} from the cache: ${dir}`);
 	return {
 		version,

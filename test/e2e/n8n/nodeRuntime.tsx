@@ -32,7 +32,12 @@ function systemRuntime(): NodeRuntime {
 	const nodeBin = process.execPath;
 	// The machine's npm builds against /usr's headers (see ~/.npmrc); node's own prefix otherwise.
 	const prefix = path.dirname(path.dirname(nodeBin));
-	return { version: process.versions.node, binDir: path.dirname(nodeBin), nodeBin, headersDir: prefix };
+	return {
+		version: process.versions.node,
+		binDir: path.dirname(nodeBin),
+		nodeBin,
+		headersDir: prefix,
+	};
 }
 
 /** Where the npm registry's Node.js build for one platform is: `npm pack <name>@<version>`, then `package/<binPath>`. */
@@ -43,18 +48,35 @@ export interface NodePackage {
 	hasHeaders: boolean;
 }
 
-const NODE_PACKAGE_OS: Partial<Record<NodeJS.Platform, string>> = { linux: 'linux', darwin: 'darwin', win32: 'win' };
+const NODE_PACKAGE_OS: Partial<Record<NodeJS.Platform, string>> = {
+	linux: 'linux',
+	darwin: 'darwin',
+	win32: 'win',
+};
 
 /** The npm package with Node.js for `platform`-`arch` (the `node` package's `node-<os>-<arch>` builds). */
-export function nodePackageFor(platform: NodeJS.Platform, arch: string, version: string): NodePackage {
+export function nodePackageFor(
+	platform: NodeJS.Platform,
+	arch: string,
+	version: string,
+): NodePackage {
 	const os = NODE_PACKAGE_OS[platform];
-	if (!os || !['x64', 'arm64'].includes(arch)) throw new Error(nodeUnavailableMessage(version, `${platform}-${arch}`));
+	if (!os || !['x64', 'arm64'].includes(arch))
+		throw new Error(nodeUnavailableMessage(version, `${platform}-${arch}`));
 	const windows = platform === 'win32';
-	return { name: `node-${os}-${arch}`, binPath: windows ? 'bin/node.exe' : 'bin/node', hasHeaders: !windows };
+	return {
+		name: `node-${os}-${arch}`,
+		binPath: windows ? 'bin/node.exe' : 'bin/node',
+		hasHeaders: !windows,
+	};
 }
 
 /** What to do when the registry has no Node `version` for this machine: run with such a Node yourself. */
-export function nodeUnavailableMessage(version: string, machine: string, packageName?: string): string {
+export function nodeUnavailableMessage(
+	version: string,
+	machine: string,
+	packageName?: string,
+): string {
 	const major = version.split('.')[0];
 	return [
 		`Node ${version} for ${machine} is not on the npm registry${packageName ? ` (no ${packageName}@${version})` : ' (Node packages exist for Linux, macOS and Windows on x64 or arm64)'}.`,
@@ -63,12 +85,18 @@ export function nodeUnavailableMessage(version: string, machine: string, package
 }
 
 function packageMissing(error: unknown): boolean {
-	return /\b(E404|ETARGET)\b|No matching version/.test(error instanceof Error ? error.message : String(error));
+	return /\b(E404|ETARGET)\b|No matching version/.test(
+		error instanceof Error ? error.message : String(error),
+	);
 }
 
 // The running Node when it is that version; else the registry's `node-<os>-<arch>` package, cached (as .ci/run does);
 // where there is none for this machine, a running Node of the same major.
-export async function ensureNode(version: NodeVersion, platform: NodeJS.Platform = process.platform, arch: string = process.arch): Promise<NodeRuntime> {
+export async function ensureNode(
+	version: NodeVersion,
+	platform: NodeJS.Platform = process.platform,
+	arch: string = process.arch,
+): Promise<NodeRuntime> {
 	if (version === 'system' || version === process.versions.node) return systemRuntime();
 	const sameMajor = process.versions.node.split('.')[0] === version.split('.')[0];
 	let pkg: NodePackage;
@@ -88,16 +116,24 @@ export async function ensureNode(version: NodeVersion, platform: NodeJS.Platform
 		headersDir: pkg.hasHeaders ? path.join(dir, 'package') : undefined,
 	};
 	// .ci/run unpacks the same folder without a marker: accept it when the binary answers.
-	if (!isInstalled(dir) && existsSync(runtime.nodeBin) && reportedVersion(runtime.nodeBin) === version) return runtime;
+	if (
+		!isInstalled(dir) &&
+		existsSync(runtime.nodeBin) &&
+		reportedVersion(runtime.nodeBin) === version
+	)
+		return runtime;
 	try {
 		await installAtomically(dir, async (tempDir) => {
-			await runChecked('npm', ['pack', `${pkg.name}@${version}`, '--loglevel=error'], { cwd: tempDir });
+			await runChecked('npm', ['pack', `${pkg.name}@${version}`, '--loglevel=error'], {
+				cwd: tempDir,
+			});
 			const tarball = readdirSync(tempDir).find((name) => name.endsWith('.tgz'));
 			if (!tarball) throw new Error(`npm pack ${pkg.name}@${version} produced no tarball`);
 			await runChecked('tar', ['xzf', tarball], { cwd: tempDir });
 			rmSync(path.join(tempDir, tarball));
 			const got = reportedVersion(path.join(tempDir, 'package', pkg.binPath));
-			if (got !== version) throw new Error(`${pkg.name}@${version} reports version ${got ?? 'nothing'}`);
+			if (got !== version)
+				throw new Error(`${pkg.name}@${version} reports version ${got ?? 'nothing'}`);
 		});
 	} catch (error) {
 		if (!packageMissing(error)) throw error;

@@ -1,6 +1,11 @@
 // The editor's REST API of a running `n8n start`, as the browser uses it (a session cookie bound to a browser-id header).
 /** The owner the end-to-end tests and `npm run dev` create (password meets n8n's rules). */
-export const DEV_OWNER = { email: 'owner@example.com', password: 'Sandbox-owner-1', firstName: 'Sandbox', lastName: 'Owner' };
+export const DEV_OWNER = {
+	email: 'owner@example.com',
+	password: 'Sandbox-owner-1',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+};
 export type Owner = typeof DEV_OWNER;
 
 /** One row of the executions list. */
@@ -29,7 +34,11 @@ export class N8nRestClient {
 		private readonly browserId = 'n8n-nodes-support-ticket-e2e',
 	) {}
 
-	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<RestResponse<T>> {
+	async request<T = unknown>(
+		method: string,
+		path: string,
+		body?: unknown,
+	): Promise<RestResponse<T>> {
 		const answer = await this.send<T>(method, path, body);
 		if (answer.status !== 401 || !this.owner || path === '/login') return answer;
 		console.log(`  n8n answered 401 to ${method} /rest${path}: logging in again`);
@@ -49,7 +58,8 @@ export class N8nRestClient {
 			signal: AbortSignal.timeout(60_000),
 		});
 		const auth = response.headers.getSetCookie().find((line) => line.startsWith('n8n-auth='));
-		if (auth && auth !== 'n8n-auth=' && !auth.startsWith('n8n-auth=;')) this.cookie = auth.split(';')[0];
+		if (auth && auth !== 'n8n-auth=' && !auth.startsWith('n8n-auth=;'))
+			this.cookie = auth.split(';')[0];
 		const text = await response.text();
 		let parsed: unknown = text;
 		try {
@@ -63,7 +73,10 @@ export class N8nRestClient {
 	/** A request that must answer 200; returns the answer's `data`. */
 	async expectOk<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await this.request<{ data: T }>(method, path, body);
-		if (response.status !== 200) throw new Error(`${method} /rest${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+		if (response.status !== 200)
+			throw new Error(
+				`${method} /rest${path} answered ${response.status}: ${JSON.stringify(response.body)}`,
+			);
 		return response.body.data;
 	}
 
@@ -75,27 +88,42 @@ export class N8nRestClient {
 
 	async login(owner: Owner): Promise<void> {
 		// 1.x before LDAP support named the field `email`; 2.x and late 1.x take `emailOrLdapLoginId`.
-		await this.expectOk('POST', '/login', { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password });
+		await this.expectOk('POST', '/login', {
+			emailOrLdapLoginId: owner.email,
+			email: owner.email,
+			password: owner.password,
+		});
 		this.owner = owner;
 	}
 
 	/** Owner account set up on a fresh instance, or logged into on one that has it already. */
 	async ensureOwner(owner: Owner): Promise<void> {
 		// `/rest/settings` needs no login.
-		const settings = await this.expectOk<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
+		const settings = await this.expectOk<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/settings',
+		);
 		if (settings.userManagement?.showSetupOnFirstLoad === false) await this.login(owner);
 		else await this.setupOwner(owner);
 	}
 
 	/** The editor's "Test" button of a credential: the server runs the credential type's `test` request. */
-	testCredential(credential: { id: string; name: string; type: string; data: Record<string, unknown> }): Promise<{ status: string; message: string }> {
+	testCredential(credential: {
+		id: string;
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<{ status: string; message: string }> {
 		return this.expectOk('POST', '/credentials/test', { credentials: credential });
 	}
 
 	/** Executions of one workflow, newest first (the editor's Executions tab). */
 	async listExecutions(workflowId: string): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const data = await this.expectOk<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
+		const data = await this.expectOk<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
 		return data.results.map((row) => ({ ...row, id: String(row.id) }));
 	}
 
@@ -111,14 +139,25 @@ export class N8nRestClient {
 
 	// "Execute workflow" from a trigger: 1.x takes the workflow from the body, 2.x from its database; this body suits both.
 	// `pinData` stands in for nodes' output (a trigger's is not run).
-	async runManually(workflowId: string, triggerName: string, pinData?: Record<string, Array<{ json: unknown }>>): Promise<string> {
+	async runManually(
+		workflowId: string,
+		triggerName: string,
+		pinData?: Record<string, Array<{ json: unknown }>>,
+	): Promise<string> {
 		if (pinData) await this.expectOk('PATCH', `/workflows/${workflowId}`, { pinData });
 		const workflowData = await this.getWorkflow(workflowId);
-		const started = await this.expectOk<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${workflowId}/run`, {
-			workflowData: pinData ? { ...workflowData, pinData } : workflowData,
-			triggerToStartFrom: { name: triggerName },
-		});
-		if (!started.executionId) throw new Error(`manual run of ${workflowId} started no execution: ${JSON.stringify(started)}`);
+		const started = await this.expectOk<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/workflows/${workflowId}/run`,
+			{
+				workflowData: pinData ? { ...workflowData, pinData } : workflowData,
+				triggerToStartFrom: { name: triggerName },
+			},
+		);
+		if (!started.executionId)
+			throw new Error(
+				`manual run of ${workflowId} started no execution: ${JSON.stringify(started)}`,
+			);
 		return String(started.executionId);
 	}
 }

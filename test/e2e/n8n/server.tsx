@@ -19,7 +19,10 @@ export interface StartOptions {
 // Printed once webhooks are registered; the readiness endpoint answers earlier than that.
 const READY_LINE = 'Editor is now accessible';
 
-export async function startN8n(folder: N8nUserFolder, options: StartOptions = {}): Promise<RunningN8n> {
+export async function startN8n(
+	folder: N8nUserFolder,
+	options: StartOptions = {},
+): Promise<RunningN8n> {
 	const port = options.port ?? (await freePort());
 	const url = `http://127.0.0.1:${port}`;
 	const env: NodeJS.ProcessEnv = {
@@ -66,11 +69,15 @@ export async function startN8n(folder: N8nUserFolder, options: StartOptions = {}
 		};
 		const fail = (error: Error): void => {
 			clearTimeout(timer);
-			void stop().then(() => reject(new Error(`${error.message}\n${output.split('\n').slice(-40).join('\n')}`)));
+			void stop().then(() =>
+				reject(new Error(`${error.message}\n${output.split('\n').slice(-40).join('\n')}`)),
+			);
 		};
 		child.stdout?.on('data', onData);
 		child.stderr?.on('data', onData);
-		child.once('exit', (code, signal) => fail(new Error(`n8n start exited early (${code ?? signal})`)));
+		child.once('exit', (code, signal) =>
+			fail(new Error(`n8n start exited early (${code ?? signal})`)),
+		);
 		child.once('error', fail);
 	});
 	return { url, stop };

@@ -25,7 +25,10 @@ export interface UserFolderOptions {
 }
 
 /** An empty n8n user folder for `install` (no database yet: the first command creates it). */
-export function createUserFolder(install: N8nInstall, options: UserFolderOptions = {}): N8nUserFolder {
+export function createUserFolder(
+	install: N8nInstall,
+	options: UserFolderOptions = {},
+): N8nUserFolder {
 	const root = options.root ?? mkdtempSync(path.join(tmpdir(), `n8n-e2e-${install.version}-`));
 	mkdirSync(path.join(root, '.n8n'), { recursive: true });
 	return {
@@ -41,7 +44,11 @@ export function createUserFolder(install: N8nInstall, options: UserFolderOptions
 }
 
 /** A packed package as the Community Nodes screen leaves it (unpacked under .n8n/nodes, listed there); n8n loads it at its next start. */
-export async function installCommunityPackage(folder: N8nUserFolder, tarball: string, version: string): Promise<string> {
+export async function installCommunityPackage(
+	folder: N8nUserFolder,
+	tarball: string,
+	version: string,
+): Promise<string> {
 	const nodesDir = path.join(folder.root, '.n8n', 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });

@@ -8,7 +8,13 @@ import { nodeOutput, onlyItem, type PrintedRun } from '../runData';
 import type { Suite } from '../suite';
 import type { ClusterProcess, QueueCluster } from './queueCluster';
 import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples, triggerUrl } from './queueWorkflows';
-import { type ExecutionRecord, finishedExecution, jobForExecution, registeredInstances, storedRun } from './records';
+import {
+	type ExecutionRecord,
+	finishedExecution,
+	jobForExecution,
+	registeredInstances,
+	storedRun,
+} from './records';
 import type { PostgresServer } from './services/postgresServer';
 import type { RedisServer } from './services/redisServer';
 import { postJson, sendDelivery } from './signedDelivery';
@@ -34,30 +40,50 @@ function ticketIds(sandbox: Sandbox): string[] {
 }
 
 async function newestExecutionId(context: QueueContext): Promise<number> {
-	const [row] = await context.postgres.query<{ id: number | null }>('SELECT max(id) AS id FROM execution_entity');
+	const [row] = await context.postgres.query<{ id: number | null }>(
+		'SELECT max(id) AS id FROM execution_entity',
+	);
 	return row?.id ?? 0;
 }
 
 /** The first execution of `workflowId` after execution `before`, once finished. */
-function executionAfter(context: QueueContext, before: number, workflowId: string): Promise<ExecutionRecord> {
-	return finishedExecution(context.postgres, (row) => Number(row.id) > before && row.workflowId === workflowId);
+function executionAfter(
+	context: QueueContext,
+	before: number,
+	workflowId: string,
+): Promise<ExecutionRecord> {
+	return finishedExecution(
+		context.postgres,
+		(row) => Number(row.id) > before && row.workflowId === workflowId,
+	);
 }
 
 // That `execution` ran on the worker: its Bull job finished by the registered worker, put on the queue by the process
 // that received the request alone, and logged by the worker.
-async function assertRanOnWorker(context: QueueContext, execution: ExecutionRecord, receivedBy: ClusterProcess): Promise<void> {
+async function assertRanOnWorker(
+	context: QueueContext,
+	execution: ExecutionRecord,
+	receivedBy: ClusterProcess,
+): Promise<void> {
 	const { cluster, redis } = context;
 	const job = await jobForExecution(redis, execution.id);
 	assert.ok(job, `no Bull job in Redis carried execution ${execution.id}`);
 	const instances = await registeredInstances(redis);
 	const kindOf = new Map(instances.map((instance) => [instance.hostId, instance.instanceType]));
-	assert.equal(kindOf.get(job.finishedBy ?? ''), 'worker', `job ${job.jobId} was finished by ${job.finishedBy}; registered: ${JSON.stringify(instances)}`);
+	assert.equal(
+		kindOf.get(job.finishedBy ?? ''),
+		'worker',
+		`job ${job.jobId} was finished by ${job.finishedBy}; registered: ${JSON.stringify(instances)}`,
+	);
 	const tag = `execution ${execution.id} (job ${job.jobId})`;
 	// Log lines arrive through pipes: wait (bounded) for the ones that must come, then check the rest.
 	await cluster.worker.process.waitForOutput(`Worker finished ${tag}`, LOG_WAIT_MS);
 	await receivedBy.process.waitForOutput(`Enqueued ${tag}`, LOG_WAIT_MS);
 	for (const other of [cluster.main, cluster.webhook].filter((process) => process !== receivedBy)) {
-		assert.ok(!other.process.output().includes(`Enqueued ${tag}`), `n8n ${other.role} enqueued ${tag} too`);
+		assert.ok(
+			!other.process.output().includes(`Enqueued ${tag}`),
+			`n8n ${other.role} enqueued ${tag} too`,
+		);
 	}
 }
 
@@ -68,7 +94,10 @@ async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Pro
 	assert.ok(trigger, `${workflow.file} has no Manual Trigger`);
 	const executionId = await rest.runManually(workflow.id, trigger.name);
 	const execution = await finishedExecution(postgres, (row) => row.id === executionId);
-	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'manual', status: 'success' });
+	assert.deepEqual(
+		{ mode: execution.mode, status: execution.status },
+		{ mode: 'manual', status: 'success' },
+	);
 	await assertRanOnWorker(context, execution, context.cluster.main);
 	return storedRun(postgres, install, executionId);
 }
@@ -76,10 +105,16 @@ async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Pro
 /** import-all-tickets by its production webhook on the webhook process: run on the worker, the ticket ids it answered. */
 async function importByWebhook(context: QueueContext): Promise<string[]> {
 	const before = await newestExecutionId(context);
-	const response = await postJson(productionUrl(context.cluster.webhook.url, IMPORT_BY_WEBHOOK.path), {});
+	const response = await postJson(
+		productionUrl(context.cluster.webhook.url, IMPORT_BY_WEBHOOK.path),
+		{},
+	);
 	assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
 	const execution = await executionAfter(context, before, IMPORT_BY_WEBHOOK.id);
-	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
+	assert.deepEqual(
+		{ mode: execution.mode, status: execution.status },
+		{ mode: 'webhook', status: 'success' },
+	);
 	await assertRanOnWorker(context, execution, context.cluster.webhook);
 	// The webhook answers with the last node's items: the worker's result, relayed back.
 	return (response.body as Array<{ id: string }>).map((item) => item.id);
@@ -89,117 +124,217 @@ async function importByWebhook(context: QueueContext): Promise<string[]> {
 export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	let acceptedDelivery: WebhookDelivery | undefined;
 
-	suite.test('main, worker and webhook process register in Redis as one n8n 2.41.1 cluster; the worker reports ready', async () => {
-		const { redis, cluster } = context();
-		const instances = await registeredInstances(redis);
-		assert.deepEqual(instances.map((instance) => instance.instanceType).sort(), ['main', 'webhook', 'worker'], JSON.stringify(instances));
-		assert.ok(instances.every((instance) => instance.version === '2.41.1'), JSON.stringify(instances));
-		// The worker's health server (QUEUE_HEALTH_CHECK_ACTIVE): its database and Redis connections are up.
-		const readiness = await fetch(`${cluster.worker.url}/healthz/readiness`, { signal: AbortSignal.timeout(10_000) });
-		assert.equal(readiness.status, 200, await readiness.text());
-	});
-
-	suite.test('examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker', async () => {
-		const { sandbox, examples } = context();
-		const since = lastSeq(sandbox);
-		const run = await runFromEditor(context(), examples.importAll);
-		// What the worker saved: every ticket, in the service's default order (newest first).
-		const tickets = nodeOutput(run, 'Get All Tickets');
-		assert.deepEqual(tickets.map((ticket) => ticket.id), ticketIds(sandbox));
-		assert.deepEqual(tickets[0], sandbox.store.listTickets()[0] as unknown as Record<string, unknown>);
-		const calls = sandbox.log.filter((entry) => entry.seq > since);
-		assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), 'pages fetched');
-		assert.ok(calls.every((entry) => entry.method === 'GET' && entry.pathname === `${API}/tickets` && entry.status === 200));
-	});
-
-	suite.test('test/e2e/workflows/import-page-by-page.json run from the editor loops page by page on the worker', async () => {
-		const { sandbox, examples } = context();
-		const since = lastSeq(sandbox);
-		const run = await runFromEditor(context(), examples.pageByPage);
-		const pages = Math.ceil(sandbox.store.ticketCount / 100);
-		assert.equal(run.data.resultData.runData['Get Page of Tickets']?.length, pages, 'one run of Get Page of Tickets per page');
-		assert.deepEqual(nodeOutput(run, 'Write Page').map((ticket) => ticket.id), ticketIds(sandbox));
-		const calls = sandbox.log.filter((entry) => entry.seq > since);
-		assert.equal(calls.length, pages);
-		// Each call after the first carries the cursor the previous page returned.
-		assert.deepEqual(calls.map((entry) => entry.query.cursor !== undefined), calls.map((_, index) => index > 0));
-	});
-
-	suite.test('the same import started by a production webhook: received by the webhook process, run by the worker', async () => {
-		assert.deepEqual(await importByWebhook(context()), ticketIds(context().sandbox));
-	});
-
-	suite.test('main serves no production webhooks: the same URL on main is 404 and starts nothing', async () => {
-		const { cluster } = context();
-		const before = await newestExecutionId(context());
-		const response = await postJson(productionUrl(cluster.main.url, IMPORT_BY_WEBHOOK.path), {});
-		assert.equal(response.status, 404);
-		assert.equal(await newestExecutionId(context()), before);
-	});
-
-	suite.test('examples/webhook-sync.json: a signed ticket.created delivery is verified on the webhook process, the worker reads the ticket', async () => {
-		const { sandbox, postgres, cluster, install, examples } = context();
-		const before = await newestExecutionId(context());
-		const hook = sandbox.addWebhook({ url: triggerUrl(cluster.webhook.url, examples.webhookSync.json), events: ['ticket.created'] });
-		try {
-			const since = lastSeq(sandbox);
-			const ticket = sandbox.store.createTicket({
-				subject: 'Queue mode: printer on fire',
-				description: 'Reported while n8n runs as main, worker and webhook process.',
-				customer: { email: 'queue@example.com', name: 'Queue Tester' },
+	suite.test(
+		'main, worker and webhook process register in Redis as one n8n 2.41.1 cluster; the worker reports ready',
+		async () => {
+			const { redis, cluster } = context();
+			const instances = await registeredInstances(redis);
+			assert.deepEqual(
+				instances.map((instance) => instance.instanceType).sort(),
+				['main', 'webhook', 'worker'],
+				JSON.stringify(instances),
+			);
+			assert.ok(
+				instances.every((instance) => instance.version === '2.41.1'),
+				JSON.stringify(instances),
+			);
+			// The worker's health server (QUEUE_HEALTH_CHECK_ACTIVE): its database and Redis connections are up.
+			const readiness = await fetch(`${cluster.worker.url}/healthz/readiness`, {
+				signal: AbortSignal.timeout(10_000),
 			});
-			await sandbox.webhooksIdle();
-			const delivery = sandbox.deliveries.find((d) => d.event === 'ticket.created' && (d.payload.data as { id?: string } | null)?.id === ticket.id);
-			assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
-			assert.equal(delivery.status, 200, delivery.error);
-			acceptedDelivery = delivery;
-			const execution = await executionAfter(context(), before, examples.webhookSync.id);
-			assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode: 'webhook', status: 'success' });
-			const run = await storedRun(postgres, install, execution.id);
-			assert.deepEqual(onlyItem(run, 'On Ticket Event'), delivery.payload as unknown as Record<string, unknown>);
-			assert.deepEqual(onlyItem(run, 'Get Ticket'), sandbox.store.getTicket(ticket.id) as unknown as Record<string, unknown>);
-			const calls = sandbox.log.filter((entry) => entry.seq > since).map((entry) => `${entry.method} ${entry.pathname} ${entry.status}`);
-			assert.deepEqual(calls, [`GET ${API}/tickets/${ticket.id} 200`]);
-			await assertRanOnWorker(context(), execution, cluster.webhook);
-		} finally {
-			sandbox.removeWebhook(hook);
-		}
-	});
+			assert.equal(readiness.status, 200, await readiness.text());
+		},
+	);
 
-	suite.test('a forged delivery is answered 401 by the trigger in the webhook process and starts nothing', async () => {
-		const { sandbox, cluster, examples } = context();
-		const before = await newestExecutionId(context());
-		const body = JSON.stringify({ id: 'evt_forged_1', event: 'ticket.created', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
-		const answer = await sendDelivery(triggerUrl(cluster.webhook.url, examples.webhookSync.json), { body, eventId: 'evt_forged_1' }, { apiKey: sandbox.apiKey, secret: 'not-the-secret' });
-		assert.equal(answer.status, 401, JSON.stringify(answer.body));
-		assert.equal((answer.body as { error?: string }).error, 'invalid_signature');
-		assert.equal(await newestExecutionId(context()), before);
-		// The package's own code ran in the webhook process: its warning is in that process's log only.
-		const warning = 'Support Ticket Trigger rejected a delivery (invalid_signature)';
-		await cluster.webhook.process.waitForOutput(warning, LOG_WAIT_MS);
-		assert.ok(!cluster.main.process.output().includes(warning) && !cluster.worker.process.output().includes(warning));
-	});
+	suite.test(
+		'examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker',
+		async () => {
+			const { sandbox, examples } = context();
+			const since = lastSeq(sandbox);
+			const run = await runFromEditor(context(), examples.importAll);
+			// What the worker saved: every ticket, in the service's default order (newest first).
+			const tickets = nodeOutput(run, 'Get All Tickets');
+			assert.deepEqual(
+				tickets.map((ticket) => ticket.id),
+				ticketIds(sandbox),
+			);
+			assert.deepEqual(
+				tickets[0],
+				sandbox.store.listTickets()[0] as unknown as Record<string, unknown>,
+			);
+			const calls = sandbox.log.filter((entry) => entry.seq > since);
+			assert.equal(calls.length, Math.ceil(sandbox.store.ticketCount / 100), 'pages fetched');
+			assert.ok(
+				calls.every(
+					(entry) =>
+						entry.method === 'GET' && entry.pathname === `${API}/tickets` && entry.status === 200,
+				),
+			);
+		},
+	);
 
-	suite.test('a repeated delivery is dropped after the webhook process restarts: the seen event id is in the database, not in module memory', async () => {
-		const { sandbox, postgres, cluster, examples } = context();
-		assert.ok(acceptedDelivery, 'the first delivery did not get through');
-		await cluster.restart('webhook');
-		const before = await newestExecutionId(context());
-		const body = JSON.stringify(acceptedDelivery.payload);
-		const answer = await sendDelivery(triggerUrl(cluster.webhook.url, examples.webhookSync.json), { body, eventId: acceptedDelivery.id }, { apiKey: sandbox.apiKey, secret: sandbox.apiSecret });
-		assert.equal(answer.status, 200, JSON.stringify(answer.body));
-		assert.deepEqual(answer.body, { received: true, started: false, reason: `event ${acceptedDelivery.id} was already received` });
-		assert.equal(await newestExecutionId(context()), before);
-		// Where the fresh process found it: the workflow's static data, saved by the previous one.
-		const [stored] = await postgres.query<{ staticData: unknown }>(`SELECT "staticData" FROM workflow_entity WHERE id = '${examples.webhookSync.id}'`);
-		assert.ok(JSON.stringify(stored?.staticData ?? null).includes(`"${acceptedDelivery.id}#`), `workflow static data: ${JSON.stringify(stored)}`);
-	});
+	suite.test(
+		'test/e2e/workflows/import-page-by-page.json run from the editor loops page by page on the worker',
+		async () => {
+			const { sandbox, examples } = context();
+			const since = lastSeq(sandbox);
+			const run = await runFromEditor(context(), examples.pageByPage);
+			const pages = Math.ceil(sandbox.store.ticketCount / 100);
+			assert.equal(
+				run.data.resultData.runData['Get Page of Tickets']?.length,
+				pages,
+				'one run of Get Page of Tickets per page',
+			);
+			assert.deepEqual(
+				nodeOutput(run, 'Write Page').map((ticket) => ticket.id),
+				ticketIds(sandbox),
+			);
+			const calls = sandbox.log.filter((entry) => entry.seq > since);
+			assert.equal(calls.length, pages);
+			// Each call after the first carries the cursor the previous page returned.
+			assert.deepEqual(
+				calls.map((entry) => entry.query.cursor !== undefined),
+				calls.map((_, index) => index > 0),
+			);
+		},
+	);
 
-	suite.test('a restarted worker (a fresh process) imports exactly what the first one did', async () => {
-		const warm = await importByWebhook(context());
-		await context().cluster.restart('worker');
-		const fresh = await importByWebhook(context());
-		assert.deepEqual(fresh, warm);
-		assert.deepEqual(fresh, ticketIds(context().sandbox));
-	});
+	suite.test(
+		'the same import started by a production webhook: received by the webhook process, run by the worker',
+		async () => {
+			assert.deepEqual(await importByWebhook(context()), ticketIds(context().sandbox));
+		},
+	);
+
+	suite.test(
+		'main serves no production webhooks: the same URL on main is 404 and starts nothing',
+		async () => {
+			const { cluster } = context();
+			const before = await newestExecutionId(context());
+			const response = await postJson(productionUrl(cluster.main.url, IMPORT_BY_WEBHOOK.path), {});
+			assert.equal(response.status, 404);
+			assert.equal(await newestExecutionId(context()), before);
+		},
+	);
+
+	suite.test(
+		'examples/webhook-sync.json: a signed ticket.created delivery is verified on the webhook process, the worker reads the ticket',
+		async () => {
+			const { sandbox, postgres, cluster, install, examples } = context();
+			const before = await newestExecutionId(context());
+			const hook = sandbox.addWebhook({
+				url: triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				events: ['ticket.created'],
+			});
+			try {
+				const since = lastSeq(sandbox);
+				const ticket = sandbox.store.createTicket({
+					subject: 'Queue mode: printer on fire',
+					description: 'Reported while n8n runs as main, worker and webhook process.',
+					customer: { email: 'queue@example.com', name: 'Queue Tester' },
+				});
+				await sandbox.webhooksIdle();
+				const delivery = sandbox.deliveries.find(
+					(d) =>
+						d.event === 'ticket.created' &&
+						(d.payload.data as { id?: string } | null)?.id === ticket.id,
+				);
+				assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
+				assert.equal(delivery.status, 200, delivery.error);
+				acceptedDelivery = delivery;
+				const execution = await executionAfter(context(), before, examples.webhookSync.id);
+				assert.deepEqual(
+					{ mode: execution.mode, status: execution.status },
+					{ mode: 'webhook', status: 'success' },
+				);
+				const run = await storedRun(postgres, install, execution.id);
+				assert.deepEqual(
+					onlyItem(run, 'On Ticket Event'),
+					delivery.payload as unknown as Record<string, unknown>,
+				);
+				assert.deepEqual(
+					onlyItem(run, 'Get Ticket'),
+					sandbox.store.getTicket(ticket.id) as unknown as Record<string, unknown>,
+				);
+				const calls = sandbox.log
+					.filter((entry) => entry.seq > since)
+					.map((entry) => `${entry.method} ${entry.pathname} ${entry.status}`);
+				assert.deepEqual(calls, [`GET ${API}/tickets/${ticket.id} 200`]);
+				await assertRanOnWorker(context(), execution, cluster.webhook);
+			} finally {
+				sandbox.removeWebhook(hook);
+			}
+		},
+	);
+
+	suite.test(
+		'a forged delivery is answered 401 by the trigger in the webhook process and starts nothing',
+		async () => {
+			const { sandbox, cluster, examples } = context();
+			const before = await newestExecutionId(context());
+			const body = JSON.stringify({
+				id: 'evt_forged_1',
+				event: 'ticket.created',
+				created_at: new Date().toISOString(),
+				data: { id: 'tkt_1' },
+			});
+			const answer = await sendDelivery(
+				triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				{ body, eventId: 'evt_forged_1' },
+				{ apiKey: sandbox.apiKey, secret: 'not-the-secret' },
+			);
+			assert.equal(answer.status, 401, JSON.stringify(answer.body));
+			assert.equal((answer.body as { error?: string }).error, 'invalid_signature');
+			assert.equal(await newestExecutionId(context()), before);
+			// The package's own code ran in the webhook process: its warning is in that process's log only.
+			const warning = 'Support Ticket Trigger rejected a delivery (invalid_signature)';
+			await cluster.webhook.process.waitForOutput(warning, LOG_WAIT_MS);
+			assert.ok(
+				!cluster.main.process.output().includes(warning) &&
+					!cluster.worker.process.output().includes(warning),
+			);
+		},
+	);
+
+	suite.test(
+		'a repeated delivery is dropped after the webhook process restarts: the seen event id is in the database, not in module memory',
+		async () => {
+			const { sandbox, postgres, cluster, examples } = context();
+			assert.ok(acceptedDelivery, 'the first delivery did not get through');
+			await cluster.restart('webhook');
+			const before = await newestExecutionId(context());
+			const body = JSON.stringify(acceptedDelivery.payload);
+			const answer = await sendDelivery(
+				triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				{ body, eventId: acceptedDelivery.id },
+				{ apiKey: sandbox.apiKey, secret: sandbox.apiSecret },
+			);
+			assert.equal(answer.status, 200, JSON.stringify(answer.body));
+			assert.deepEqual(answer.body, {
+				received: true,
+				started: false,
+				reason: `event ${acceptedDelivery.id} was already received`,
+			});
+			assert.equal(await newestExecutionId(context()), before);
+			// Where the fresh process found it: the workflow's static data, saved by the previous one.
+			const [stored] = await postgres.query<{ staticData: unknown }>(
+				`SELECT "staticData" FROM workflow_entity WHERE id = '${examples.webhookSync.id}'`,
+			);
+			assert.ok(
+				JSON.stringify(stored?.staticData ?? null).includes(`"${acceptedDelivery.id}#`),
+				`workflow static data: ${JSON.stringify(stored)}`,
+			);
+		},
+	);
+
+	suite.test(
+		'a restarted worker (a fresh process) imports exactly what the first one did',
+		async () => {
+			const warm = await importByWebhook(context());
+			await context().cluster.restart('worker');
+			const fresh = await importByWebhook(context());
+			assert.deepEqual(fresh, warm);
+			assert.deepEqual(fresh, ticketIds(context().sandbox));
+		},
+	);
 }

@@ -1,6 +1,11 @@
 import path from 'node:path';
 
-import { activateWorkflow, type CredentialImport, importCredentials, importWorkflows } from '../n8n/cli';
+import {
+	activateWorkflow,
+	type CredentialImport,
+	importCredentials,
+	importWorkflows,
+} from '../n8n/cli';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import { freePort } from '../n8n/ports';
 import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
@@ -19,7 +24,10 @@ export type ClusterProcess = Awaited<ReturnType<typeof startRole>>;
 export type QueueCluster = Awaited<ReturnType<typeof startCluster>>;
 
 /** The configuration every process of the cluster shares: one database, one queue, one key. */
-function sharedQueueEnvironment(postgres: PostgresServer, redis: RedisServer): Record<string, string> {
+function sharedQueueEnvironment(
+	postgres: PostgresServer,
+	redis: RedisServer,
+): Record<string, string> {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,
@@ -49,7 +57,13 @@ interface RoleSpec {
 }
 
 async function roleSpecs(): Promise<Record<Role, RoleSpec>> {
-	const [mainPort, webhookPort, workerHealthPort, mainBroker, workerBroker] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+	const [mainPort, webhookPort, workerHealthPort, mainBroker, workerBroker] = await Promise.all([
+		freePort(),
+		freePort(),
+		freePort(),
+		freePort(),
+		freePort(),
+	]);
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
 	const webhookUrl = `http://127.0.0.1:${webhookPort}`;
 	const listen = { N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_HOST: '127.0.0.1', N8N_PROTOCOL: 'http' };
@@ -104,7 +118,11 @@ export async function createFolders(options: ClusterOptions): Promise<Record<Rol
 	const shared = sharedQueueEnvironment(options.postgres, options.redis);
 	const folders = {} as Record<Role, N8nUserFolder>;
 	for (const role of ['main', 'worker', 'webhook'] as const) {
-		const folder = createUserFolder(options.install, { root: path.join(options.workDir, role), encryptionKey: shared.N8N_ENCRYPTION_KEY, env: shared });
+		const folder = createUserFolder(options.install, {
+			root: path.join(options.workDir, role),
+			encryptionKey: shared.N8N_ENCRYPTION_KEY,
+			env: shared,
+		});
 		await installCommunityPackage(folder, options.packed.tarball, options.packed.version);
 		folders[role] = folder;
 	}
@@ -132,7 +150,11 @@ async function startRole(role: Role, folder: N8nUserFolder, spec: RoleSpec, work
 }
 
 /** Main first (migrations, the active workflows' webhooks in the database), then the worker and the webhook process. */
-export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir: string, log: (line: string) => void) {
+export async function startCluster(
+	folders: Record<Role, N8nUserFolder>,
+	workDir: string,
+	log: (line: string) => void,
+) {
 	const specs = await roleSpecs();
 	const running: Partial<Record<Role, ClusterProcess>> = {};
 	const stopRole = async (role: Role): Promise<void> => {
@@ -147,7 +169,9 @@ export async function startCluster(folders: Record<Role, N8nUserFolder>, workDir
 		for (const role of ['main', 'worker', 'webhook'] as const) {
 			const started = Date.now();
 			running[role] = await startRole(role, folders[role], specs[role], workDir);
-			log(`n8n ${role} ready on ${specs[role].url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+			log(
+				`n8n ${role} ready on ${specs[role].url} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+			);
 		}
 	} catch (error) {
 		await stopAll();
@@ -186,7 +210,11 @@ export interface QueueSetUp extends Omit<ClusterOptions, 'postgres' | 'redis'> {
 }
 
 /** PostgreSQL, Redis and the cluster with the credentials and workflows imported, the owner logged in on main; each stop is pushed to `stops` once started. */
-export async function startQueueN8n(setUp: QueueSetUp, stops: Array<() => Promise<void>>, log: (line: string) => void) {
+export async function startQueueN8n(
+	setUp: QueueSetUp,
+	stops: Array<() => Promise<void>>,
+	log: (line: string) => void,
+) {
 	const { install, packed, workDir } = setUp;
 	const postgres = await startPostgres(workDir);
 	stops.push(postgres.stop);
@@ -201,6 +229,8 @@ export async function startQueueN8n(setUp: QueueSetUp, stops: Array<() => Promis
 	stops.push(cluster.stop);
 	const rest = new N8nRestClient(cluster.main.url);
 	await rest.setupOwner(DEV_OWNER);
-	log(`n8n ${install.version} in queue mode: main ${cluster.main.url}, webhook process ${cluster.webhook.url}, PostgreSQL ${postgres.version}`);
+	log(
+		`n8n ${install.version} in queue mode: main ${cluster.main.url}, webhook process ${cluster.webhook.url}, PostgreSQL ${postgres.version}`,
+	);
 	return { postgres, redis, cluster, rest };
 }

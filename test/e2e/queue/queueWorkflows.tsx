@@ -1,6 +1,12 @@
 import type { IConnection, INode } from 'n8n-workflow';
 
-import { e2eWorkflows, exampleWorkflows, findWorkflow, type StoredWorkflowJson, type WorkflowFile } from '../fixtures';
+import {
+	e2eWorkflows,
+	exampleWorkflows,
+	findWorkflow,
+	type StoredWorkflowJson,
+	type WorkflowFile,
+} from '../fixtures';
 
 /** Triggers that start a run from the editor or on a timer: the suite starts those runs by webhook. */
 const STARTERS = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger']);
@@ -22,17 +28,26 @@ export function queueExamples(): QueueExamples {
 }
 
 /** The stored copy's id (at most 16 characters, fixtures.tsx MAX_WORKFLOW_ID_LENGTH, or n8n drops its static data) and its production webhook. */
-export const IMPORT_BY_WEBHOOK = { id: 'queueImportAll', path: 'queue-e2e-import-all-tickets', webhookId: 'a0e1c2d3-0000-4000-8000-0000000000a1' };
+export const IMPORT_BY_WEBHOOK = {
+	id: 'queueImportAll',
+	path: 'queue-e2e-import-all-tickets',
+	webhookId: 'a0e1c2d3-0000-4000-8000-0000000000a1',
+};
 
 // An example started by one production Webhook instead of its triggers: workers run production executions, and
 // `n8n execute` has no queue mode. The webhook answers with all items of the last node.
-export function startedByWebhook(example: WorkflowFile, options = IMPORT_BY_WEBHOOK): StoredWorkflowJson {
+export function startedByWebhook(
+	example: WorkflowFile,
+	options = IMPORT_BY_WEBHOOK,
+): StoredWorkflowJson {
 	const { json } = example;
 	const starters = json.nodes.filter((node) => STARTERS.has(node.type));
-	if (starters.length === 0) throw new Error(`${example.file} has no Manual or Schedule Trigger any more`);
+	if (starters.length === 0)
+		throw new Error(`${example.file} has no Manual or Schedule Trigger any more`);
 	const targets = new Map<string, IConnection>();
 	for (const starter of starters) {
-		for (const target of json.connections[starter.name]?.main?.[0] ?? []) targets.set(target.node, target);
+		for (const target of json.connections[starter.name]?.main?.[0] ?? [])
+			targets.set(target.node, target);
 	}
 	const webhook: INode = {
 		id: `${options.id}-webhook`,
@@ -41,9 +56,19 @@ export function startedByWebhook(example: WorkflowFile, options = IMPORT_BY_WEBH
 		typeVersion: 2,
 		position: starters[0].position,
 		webhookId: options.webhookId,
-		parameters: { httpMethod: 'POST', path: options.path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path: options.path,
+			responseMode: 'lastNode',
+			responseData: 'allEntries',
+			options: {},
+		},
 	};
-	const connections = Object.fromEntries(Object.entries(json.connections).filter(([from]) => !starters.some((starter) => starter.name === from)));
+	const connections = Object.fromEntries(
+		Object.entries(json.connections).filter(
+			([from]) => !starters.some((starter) => starter.name === from),
+		),
+	);
 	connections[webhook.name] = { main: [[...targets.values()]] };
 	return {
 		...json,
@@ -62,7 +87,10 @@ export function productionUrl(baseUrl: string, path: string): string {
 
 /** The Support Ticket Trigger's production URL: `<webhookId>/<path>` of its one webhook. */
 export function triggerUrl(baseUrl: string, workflow: StoredWorkflowJson): string {
-	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-support-ticket.supportTicketTrigger');
-	if (!trigger?.webhookId) throw new Error(`${workflow.name} has no Support Ticket Trigger with a webhookId`);
+	const trigger = workflow.nodes.find(
+		(node) => node.type === 'n8n-nodes-support-ticket.supportTicketTrigger',
+	);
+	if (!trigger?.webhookId)
+		throw new Error(`${workflow.name} has no Support Ticket Trigger with a webhookId`);
 	return productionUrl(baseUrl, `${trigger.webhookId}/support-ticket`);
 }

@@ -15,12 +15,18 @@ export interface ExecutionRecord {
 }
 
 /** Polls until the wanted execution has stopped running (bounded), then returns its row. */
-export async function finishedExecution(postgres: PostgresServer, isWanted: (row: ExecutionRecord) => boolean, timeoutMs = 60_000): Promise<ExecutionRecord> {
+export async function finishedExecution(
+	postgres: PostgresServer,
+	isWanted: (row: ExecutionRecord) => boolean,
+	timeoutMs = 60_000,
+): Promise<ExecutionRecord> {
 	let last: ExecutionRecord | undefined;
 	return waitUntil(
 		'a finished execution',
 		async () => {
-			const rows = await postgres.query<ExecutionRecord>('SELECT id::text, "workflowId", mode, status FROM execution_entity ORDER BY id');
+			const rows = await postgres.query<ExecutionRecord>(
+				'SELECT id::text, "workflowId", mode, status FROM execution_entity ORDER BY id',
+			);
 			last = rows.find(isWanted);
 			return last && last.status !== 'new' && last.status !== 'running' ? last : undefined;
 		},
@@ -30,14 +36,22 @@ export async function finishedExecution(postgres: PostgresServer, isWanted: (row
 }
 
 /** The Bull job that carried an execution through the queue (`bull:jobs:<n>` hashes); `finishedBy`: the host id of the process that sent its "job-finished". */
-export async function jobForExecution(redis: RedisServer, executionId: string): Promise<{ jobId: string; finishedBy?: string } | undefined> {
+export async function jobForExecution(
+	redis: RedisServer,
+	executionId: string,
+): Promise<{ jobId: string; finishedBy?: string } | undefined> {
 	const keys = (await redis.command('KEYS', 'bull:jobs:[0-9]*')) as string[];
 	for (const key of keys) {
 		const hash = (await redis.command('HGETALL', key)) as { data?: string; progress?: string };
 		const data = hash.data ? (JSON.parse(hash.data) as { executionId?: string }) : {};
 		if (data.executionId !== executionId) continue;
-		const progress = hash.progress ? (JSON.parse(hash.progress) as { kind?: string; workerId?: string }) : {};
-		return { jobId: key.slice('bull:jobs:'.length), finishedBy: progress.kind === 'job-finished' ? progress.workerId : undefined };
+		const progress = hash.progress
+			? (JSON.parse(hash.progress) as { kind?: string; workerId?: string })
+			: {};
+		return {
+			jobId: key.slice('bull:jobs:'.length),
+			finishedBy: progress.kind === 'job-finished' ? progress.workerId : undefined,
+		};
 	}
 	return undefined;
 }
@@ -60,8 +74,14 @@ export async function registeredInstances(redis: RedisServer): Promise<InstanceR
 }
 
 /** The run data the worker saved, in the shape `n8n execute` prints. */
-export async function storedRun(postgres: PostgresServer, install: N8nInstall, executionId: string): Promise<PrintedRun> {
-	const [row] = await postgres.query<{ data: string }>(`SELECT data FROM execution_data WHERE "executionId" = ${Number(executionId)}`);
+export async function storedRun(
+	postgres: PostgresServer,
+	install: N8nInstall,
+	executionId: string,
+): Promise<PrintedRun> {
+	const [row] = await postgres.query<{ data: string }>(
+		`SELECT data FROM execution_data WHERE "executionId" = ${Number(executionId)}`,
+	);
 	if (!row) throw new Error(`no execution_data row for execution ${executionId}`);
 	return { data: parseExecutionData(install, row.data) as PrintedRun['data'] };
 }

@@ -34,8 +34,14 @@ async function setUp(stops: Array<() => Promise<void>>, workDir: string): Promis
 	const byWebhook = startedByWebhook(examples.importAll, IMPORT_BY_WEBHOOK);
 	const workflows = [...Object.values(examples).map((example) => example.json), byWebhook];
 	const active = [examples.webhookSync.id, byWebhook.id];
-	const n8n = await startQueueN8n({ install, packed, workDir, credentials: () => sandboxCredentials(sandbox), workflows, active }, stops, log);
-	log(`Node ${install.node.version}, Redis on ${n8n.redis.host}:${n8n.redis.port}, sandbox on ${sandbox.baseUrl}; ${workflows.length} workflows imported, ${active.length} published (${seconds(started)})`);
+	const n8n = await startQueueN8n(
+		{ install, packed, workDir, credentials: () => sandboxCredentials(sandbox), workflows, active },
+		stops,
+		log,
+	);
+	log(
+		`Node ${install.node.version}, Redis on ${n8n.redis.host}:${n8n.redis.port}, sandbox on ${sandbox.baseUrl}; ${workflows.length} workflows imported, ${active.length} published (${seconds(started)})`,
+	);
 	return { ...n8n, install, sandbox, examples };
 }
 
@@ -59,7 +65,9 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', onSignal);
 
 	let context: QueueContext | undefined;
-	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION} in queue mode: main + worker + webhook process, Redis, PostgreSQL`);
+	const suite = new Suite(
+		`n8n ${PRIMARY_N8N_VERSION} in queue mode: main + worker + webhook process, Redis, PostgreSQL`,
+	);
 	addQueueCases(suite, () => {
 		if (!context) throw new Error('no cluster');
 		return context;

@@ -1,7 +1,11 @@
 import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 
 /** A POST of `body` (sent as given when a string); the answer's body parsed as JSON where it is JSON. */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+export async function postJson(
+	url: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
@@ -17,10 +21,22 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 }
 
 /** A delivery signed as the service signs one (`body`: the exact bytes signed), to send what the sandbox would not: a forgery, or the same event again. */
-export function sendDelivery(url: string, delivery: { body: string; eventId: string }, keys: { apiKey: string; secret: string }): Promise<{ status: number; body: unknown }> {
+export function sendDelivery(
+	url: string,
+	delivery: { body: string; eventId: string },
+	keys: { apiKey: string; secret: string },
+): Promise<{ status: number; body: unknown }> {
 	const target = new URL(url);
 	const timestamp = String(Math.floor(Date.now() / 1000));
-	const signature = hmacSha256Hex(keys.secret, signedMessage(timestamp, 'POST', target.pathname + target.search, sha256Hex(delivery.body)));
-	const headers = { 'x-api-key': keys.apiKey, 'x-api-timestamp': timestamp, 'x-api-signature': signature, 'x-event-id': delivery.eventId };
+	const signature = hmacSha256Hex(
+		keys.secret,
+		signedMessage(timestamp, 'POST', target.pathname + target.search, sha256Hex(delivery.body)),
+	);
+	const headers = {
+		'x-api-key': keys.apiKey,
+		'x-api-timestamp': timestamp,
+		'x-api-signature': signature,
+		'x-event-id': delivery.eventId,
+	};
 	return postJson(url, delivery.body, headers);
 }

@@ -39,7 +39,9 @@ async function startsWaiting(postgres: PostgresServer): Promise<number> {
 
 /** Pages one execution reads: the Get Page nodes' Pages per Run. */
 function pagesPerRun(workflow: WorkflowFile): number {
-	return Number(workflow.json.nodes.find((n) => n.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1);
+	return Number(
+		workflow.json.nodes.find((n) => n.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1,
+	);
 }
 
 /** A text literal, as the Postgres node binds a string parameter. */
@@ -47,16 +49,45 @@ const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 // The import's own statements in a rolled-back transaction: pages saved out of order (a chain starts the next page before
 // writing its own) move each chain's position only past pages all written, and a replaced run's page moves nothing.
-async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowFile): Promise<string[]> {
+async function savePagesOutOfOrder(
+	postgres: PostgresServer,
+	workflow: WorkflowFile,
+): Promise<string[]> {
 	const creates = query(workflow, READ)
 		.split('\n')
 		.filter((line) => line.startsWith('CREATE TABLE'));
-	const updated = { updated_at: '2026-01-01T00:00:00.000Z', updated_ms: Date.parse('2026-01-01T00:00:00.000Z') };
-	const ticket = (id: string) => ({ ticket_id: id, subject: null, description: null, status: 'open', priority: null, customer_id: null, created_at: null, ...updated });
-	const customer = (id: string) => ({ customer_id: id, email: null, name: null, created_at: null, ...updated });
-	const bind = (statements: string, values: string[]): string => statements.replace(/\$(\d)/g, (_, n: string) => literal(values[Number(n) - 1]));
-	const save = (from: string, to: string, id: string, run = 'r1'): string => bind(query(workflow, WRITE), [JSON.stringify([ticket(id)]), from, to, run]);
-	const saveCustomers = (from: string, to: string, run: string): string => bind(query(workflow, WRITE_CUSTOMERS), [JSON.stringify([customer(`cus_${to}`)]), from, to, run]);
+	const updated = {
+		updated_at: '2026-01-01T00:00:00.000Z',
+		updated_ms: Date.parse('2026-01-01T00:00:00.000Z'),
+	};
+	const ticket = (id: string) => ({
+		ticket_id: id,
+		subject: null,
+		description: null,
+		status: 'open',
+		priority: null,
+		customer_id: null,
+		created_at: null,
+		...updated,
+	});
+	const customer = (id: string) => ({
+		customer_id: id,
+		email: null,
+		name: null,
+		created_at: null,
+		...updated,
+	});
+	const bind = (statements: string, values: string[]): string =>
+		statements.replace(/\$(\d)/g, (_, n: string) => literal(values[Number(n) - 1]));
+	const save = (from: string, to: string, id: string, run = 'r1'): string =>
+		bind(query(workflow, WRITE), [JSON.stringify([ticket(id)]), from, to, run]);
+	const saveCustomers = (from: string, to: string, run: string): string =>
+		bind(query(workflow, WRITE_CUSTOMERS), [
+			JSON.stringify([customer(`cus_${to}`)]),
+			from,
+			to,
+			run,
+		]);
 	const start = (run: string): string => bind(query(workflow, READ), [run]);
 	return postgres.script(
 		[
@@ -82,10 +113,32 @@ async function savePagesOutOfOrder(postgres: PostgresServer, workflow: WorkflowF
 }
 
 /** Runs the chained import by hand, stops it once part-way, and resumes it by two starts at once. */
-export async function runChainedImport(rest: N8nRestClient, postgres: PostgresServer, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void) {
+export async function runChainedImport(
+	rest: N8nRestClient,
+	postgres: PostgresServer,
+	sandbox: Sandbox,
+	workflow: WorkflowFile,
+	log: (line: string) => void,
+) {
 	const savedOutOfOrder = await savePagesOutOfOrder(postgres, workflow);
-	const expected = ['tickets:p1', 'customers:q2', 'tickets:p3', '0', 'tickets:p3', '0', 'done', 'customers|q2|customers:q2|r2', 'done', 'tickets||tickets:|r3', 'customers||customers:|r3', '0'];
-	if (JSON.stringify(savedOutOfOrder) !== JSON.stringify(expected)) throw new Error(`pages saved out of order gave the positions ${JSON.stringify(savedOutOfOrder)}, not ${JSON.stringify(expected)}`);
+	const expected = [
+		'tickets:p1',
+		'customers:q2',
+		'tickets:p3',
+		'0',
+		'tickets:p3',
+		'0',
+		'done',
+		'customers|q2|customers:q2|r2',
+		'done',
+		'tickets||tickets:|r3',
+		'customers||customers:|r3',
+		'0',
+	];
+	if (JSON.stringify(savedOutOfOrder) !== JSON.stringify(expected))
+		throw new Error(
+			`pages saved out of order gave the positions ${JSON.stringify(savedOutOfOrder)}, not ${JSON.stringify(expected)}`,
+		);
 	const perRun = pagesPerRun(workflow);
 	// Past the ticket chain's first execution even if the customer chain read all its pages first.
 	const stopAfter = perRun + Math.ceil(sandbox.store.customerCount / 100) + 1;
@@ -93,18 +146,25 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 	const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: LIST_PATH });
 	const callsBefore = listCalls();
 	const executionsBefore = new Set((await rest.listExecutions(workflow.id)).map((e) => e.id));
-	const newExecutions = async () => (await rest.listExecutions(workflow.id)).filter((e) => !executionsBefore.has(e.id));
+	const newExecutions = async () =>
+		(await rest.listExecutions(workflow.id)).filter((e) => !executionsBefore.has(e.id));
 
 	await rest.runManually(workflow.id, TRIGGER);
 	// After stopAfter pages, list answers say "more" without a cursor: the page each chain reads next fails.
-	await waitUntil(`${stopAfter} import pages`, () => (listCalls() - callsBefore >= stopAfter ? true : undefined), WAIT_MS, { intervalMs: 50 });
+	await waitUntil(
+		`${stopAfter} import pages`,
+		() => (listCalls() - callsBefore >= stopAfter ? true : undefined),
+		WAIT_MS,
+		{ intervalMs: 50 },
+	);
 	sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
 	const failed = await waitUntil(
 		'both chains to stop on a faulty page',
 		async () => {
 			const list = await newExecutions();
 			const errors = list.filter((e) => isFinished(e) && e.status !== 'success');
-			if (!errors.length && (await positions(postgres)) === DONE) throw new Error('the import finished before the faulty page: it never stopped');
+			if (!errors.length && (await positions(postgres)) === DONE)
+				throw new Error('the import finished before the faulty page: it never stopped');
 			return errors.length && list.every(isFinished) ? errors : undefined;
 		},
 		WAIT_MS,
@@ -113,10 +173,15 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 	const stoppedAtCall = listCalls() - callsBefore;
 	const stoppedAt = await positions(postgres);
 	// The ticket chain is far longer than stopAfter pages: it stops in the middle.
-	if (!/^tickets:\S/.test(stoppedAt)) throw new Error(`after the stop the saved positions are ${stoppedAt}, not a ticket page in the middle`);
+	if (!/^tickets:\S/.test(stoppedAt))
+		throw new Error(
+			`after the stop the saved positions are ${stoppedAt}, not a ticket page in the middle`,
+		);
 	const failure = failed.map((e) => `${e.status} execution ${e.id}`).join(', ');
 	const failedIds = new Set(failed.map((e) => e.id));
-	log(`import stopped at list call ${stoppedAtCall} (${failure}); saved positions ${stoppedAt.slice(0, 60)}…; running it again by hand`);
+	log(
+		`import stopped at list call ${stoppedAtCall} (${failure}); saved positions ${stoppedAt.slice(0, 60)}…; running it again by hand`,
+	);
 
 	// Run by hand twice at once: both starts wait on a lock of the state table, then go on together. The
 	// second to take the run stops the first one's chains at their next execution (without that: every page read twice).
@@ -124,7 +189,12 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 	try {
 		for (const start of [1, 2]) {
 			await rest.runManually(workflow.id, TRIGGER);
-			await waitUntil(`start by hand ${start} to wait for the state table`, async () => ((await startsWaiting(postgres)) >= start ? true : undefined), WAIT_MS, { intervalMs: 100 });
+			await waitUntil(
+				`start by hand ${start} to wait for the state table`,
+				async () => ((await startsWaiting(postgres)) >= start ? true : undefined),
+				WAIT_MS,
+				{ intervalMs: 100 },
+			);
 		}
 	} finally {
 		await state.release();
@@ -134,8 +204,13 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 		'the resumed import to finish (both positions done)',
 		async () => {
 			const list = await newExecutions();
-			const errors = list.filter((e) => isFinished(e) && e.status !== 'success' && !failedIds.has(e.id));
-			if (errors.length) throw new Error(`the resumed import failed: executions ${errors.map((e) => `${e.id} ${e.status}`).join(', ')}`);
+			const errors = list.filter(
+				(e) => isFinished(e) && e.status !== 'success' && !failedIds.has(e.id),
+			);
+			if (errors.length)
+				throw new Error(
+					`the resumed import failed: executions ${errors.map((e) => `${e.id} ${e.status}`).join(', ')}`,
+				);
 			return (await positions(postgres)) === DONE && list.every(isFinished) ? true : undefined;
 		},
 		WAIT_MS,
@@ -144,7 +219,8 @@ export async function runChainedImport(rest: N8nRestClient, postgres: PostgresSe
 	const kept = await newExecutions();
 	const byStatus: Record<string, number> = {};
 	for (const e of kept) byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
-	const pagesNeeded = Math.ceil(sandbox.store.ticketCount / 100) + Math.ceil(sandbox.store.customerCount / 100);
+	const pagesNeeded =
+		Math.ceil(sandbox.store.ticketCount / 100) + Math.ceil(sandbox.store.customerCount / 100);
 	return {
 		seconds: (Date.now() - started) / 1000,
 		listCalls: listCalls() - callsBefore,

@@ -1,4 +1,10 @@
-import { type Customer, formatTimestamp, type Sandbox, type Ticket, type TimestampFormat } from '../../../sandbox';
+import {
+	type Customer,
+	formatTimestamp,
+	type Sandbox,
+	type Ticket,
+	type TimestampFormat,
+} from '../../../sandbox';
 import { type CopyStore, CUSTOMER_COLUMNS, type Row, TICKET_COLUMNS } from './syncTables';
 
 /** How a copy differs from the service: the proof wants every count at 0. */
@@ -14,11 +20,17 @@ export interface CopyDifference {
 
 /** Text as the examples store it (docs/keep-a-copy-in-sync.md): NUL and unpaired surrogates, which PostgreSQL cannot hold, become U+FFFD. */
 export function storedText<T>(value: T): T | string {
-	return typeof value === 'string' ? value.replace(/\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD') : value;
+	return typeof value === 'string'
+		? value.replace(
+				/\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+				'\uFFFD',
+			)
+		: value;
 }
 
 /** A timestamp as the copy keeps it: the service's value, as text. */
-const stamp = (iso: string, format: TimestampFormat): string => String(formatTimestamp(iso, format));
+const stamp = (iso: string, format: TimestampFormat): string =>
+	String(formatTimestamp(iso, format));
 
 function ticketFields(ticket: Ticket, format: TimestampFormat): Row {
 	return {
@@ -35,7 +47,13 @@ function ticketFields(ticket: Ticket, format: TimestampFormat): Row {
 
 function customerFields(customer: Customer, format: TimestampFormat): Row {
 	// A customer without a name has null in the service and must have null (not '') in the copy.
-	return { customer_id: customer.id, email: customer.email, name: storedText(customer.name), created_at: stamp(customer.created_at, format), updated_at: stamp(customer.updated_at, format) };
+	return {
+		customer_id: customer.id,
+		email: customer.email,
+		name: storedText(customer.name),
+		created_at: stamp(customer.created_at, format),
+		updated_at: stamp(customer.updated_at, format),
+	};
 }
 
 /** The newest updated_at the examples can read in `format` (Unix seconds drop the milliseconds), as ISO: what the reconcile saves as its watermark. */
@@ -48,17 +66,35 @@ export function watermarkOf(iso: string, format: TimestampFormat): string {
 export const HOSTILE_TEXT = 'NUL \u0000 here, a lone surrogate \uD800 there';
 
 /** Puts HOSTILE_TEXT into ticket subjects and descriptions and a customer's name (validated writes: events and webhooks as for any change). */
-export function putHostileText(sandbox: Sandbox, ticketIndexes: number[], customerIndex: number): string {
+export function putHostileText(
+	sandbox: Sandbox,
+	ticketIndexes: number[],
+	customerIndex: number,
+): string {
 	const tickets = sandbox.store.listTickets();
 	const customer = sandbox.store.listCustomers()[customerIndex];
 	const ids = ticketIndexes.map((i) => tickets[i].id);
-	for (const id of ids) sandbox.store.updateTicket(id, { subject: `Subject: ${HOSTILE_TEXT}`, description: `Description: ${HOSTILE_TEXT}` });
+	for (const id of ids)
+		sandbox.store.updateTicket(id, {
+			subject: `Subject: ${HOSTILE_TEXT}`,
+			description: `Description: ${HOSTILE_TEXT}`,
+		});
 	sandbox.store.updateCustomer(customer.id, { name: `Name: ${HOSTILE_TEXT}` });
 	return `NUL and a lone surrogate in tickets ${ids.join(', ')} and customer ${customer.id}`;
 }
 
-function compare(expected: Row[], copy: Row[], key: string, columns: readonly string[]): CopyDifference {
-	const difference: CopyDifference = { compared: expected.length, missing: [], extra: [], stale: [] };
+function compare(
+	expected: Row[],
+	copy: Row[],
+	key: string,
+	columns: readonly string[],
+): CopyDifference {
+	const difference: CopyDifference = {
+		compared: expected.length,
+		missing: [],
+		extra: [],
+		stale: [],
+	};
 	const copyById = new Map<string, Row>();
 	for (const row of copy) {
 		const id = String(row[key]);
@@ -86,12 +122,30 @@ function kept(value: unknown): string | null {
 	return value === undefined || value === null ? null : String(value);
 }
 
-export function compareTickets(service: Ticket[], copy: Row[], format: TimestampFormat = 'iso'): CopyDifference {
-	return compare(service.map((t) => ticketFields(t, format)), copy, 'ticket_id', TICKET_COLUMNS);
+export function compareTickets(
+	service: Ticket[],
+	copy: Row[],
+	format: TimestampFormat = 'iso',
+): CopyDifference {
+	return compare(
+		service.map((t) => ticketFields(t, format)),
+		copy,
+		'ticket_id',
+		TICKET_COLUMNS,
+	);
 }
 
-export function compareCustomers(service: Customer[], copy: Row[], format: TimestampFormat = 'iso'): CopyDifference {
-	return compare(service.map((c) => customerFields(c, format)), copy, 'customer_id', CUSTOMER_COLUMNS);
+export function compareCustomers(
+	service: Customer[],
+	copy: Row[],
+	format: TimestampFormat = 'iso',
+): CopyDifference {
+	return compare(
+		service.map((c) => customerFields(c, format)),
+		copy,
+		'customer_id',
+		CUSTOMER_COLUMNS,
+	);
 }
 
 export function describeDifference(what: string, difference: CopyDifference): string {
@@ -100,9 +154,20 @@ export function describeDifference(what: string, difference: CopyDifference): st
 }
 
 /** The copy, read from where it is kept, against the service as it is now. */
-export async function compareWithService(copy: CopyStore, sandbox: Sandbox): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
+export async function compareWithService(
+	copy: CopyStore,
+	sandbox: Sandbox,
+): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
 	return {
-		tickets: compareTickets(sandbox.store.listTickets(), await copy.rows('tickets'), sandbox.timestampFormat),
-		customers: compareCustomers(sandbox.store.listCustomers(), await copy.rows('customers'), sandbox.timestampFormat),
+		tickets: compareTickets(
+			sandbox.store.listTickets(),
+			await copy.rows('tickets'),
+			sandbox.timestampFormat,
+		),
+		customers: compareCustomers(
+			sandbox.store.listCustomers(),
+			await copy.rows('customers'),
+			sandbox.timestampFormat,
+		),
 	};
 }

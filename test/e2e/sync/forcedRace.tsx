@@ -36,7 +36,15 @@ interface Target {
 /** On the import's ticket pages (the default order; the reconcile sorts by updated_at) until stop(). */
 export function forceImportRace(sandbox: Sandbox, startedAtMs: number) {
 	// Reads: held until their page was sent, late (after it, not held), timed out; pages: held until a read came, timed out.
-	const figures = { pages: 0, replies: 0, readsHeld: 0, readsLate: 0, readsTimedOut: 0, pagesHeld: 0, pagesTimedOut: 0 };
+	const figures = {
+		pages: 0,
+		replies: 0,
+		readsHeld: 0,
+		readsLate: 0,
+		readsTimedOut: 0,
+		pagesHeld: 0,
+		pagesTimedOut: 0,
+	};
 	const targets = new Map<string, Target>();
 	/** Pending waits: stop() ends them all at once, so no request stays held. */
 	const waits = new Map<NodeJS.Timeout, () => void>();
@@ -58,11 +66,19 @@ export function forceImportRace(sandbox: Sandbox, startedAtMs: number) {
 		const all = sandbox.store.listTickets();
 		const at = all.findIndex((t) => t.id === last.id);
 		const next = all.slice(at + 1, at + 1 + PAGE_SIZE);
-		const old = next.filter((t) => Date.parse(t.updated_at) < startedAtMs - OLD_FOR_MS && !targets.has(t.id)).slice(0, REPLIES_PER_PAGE);
+		const old = next
+			.filter((t) => Date.parse(t.updated_at) < startedAtMs - OLD_FOR_MS && !targets.has(t.id))
+			.slice(0, REPLIES_PER_PAGE);
 		if (old.length === 0) return;
 		figures.pages++;
 		old.forEach((ticket, i) => {
-			targets.set(ticket.id, { offsetMs: RELEASE_OFFSETS_MS[i % RELEASE_OFFSETS_MS.length], pageSent: signal(), sent: false, readAsked: signal(), asked: false });
+			targets.set(ticket.id, {
+				offsetMs: RELEASE_OFFSETS_MS[i % RELEASE_OFFSETS_MS.length],
+				pageSent: signal(),
+				sent: false,
+				readAsked: signal(),
+				asked: false,
+			});
 			sandbox.store.createReply(ticket.id, { body: `Forced race reply to ${ticket.id}` });
 			figures.replies++;
 		});
@@ -82,7 +98,10 @@ export function forceImportRace(sandbox: Sandbox, startedAtMs: number) {
 	/** Page k+1 is asked for before any of its replied tickets was re-read: wait for the first such read. */
 	const holdPage = async (waiting: Target[]): Promise<void> => {
 		figures.pagesHeld++;
-		const outcome = await Promise.race([Promise.race(waiting.map((t) => t.readAsked.done)).then(() => 'read' as const), wait(MAX_HOLD_MS).then(() => 'timeout' as const)]);
+		const outcome = await Promise.race([
+			Promise.race(waiting.map((t) => t.readAsked.done)).then(() => 'read' as const),
+			wait(MAX_HOLD_MS).then(() => 'timeout' as const),
+		]);
 		if (outcome === 'timeout') figures.pagesTimedOut++;
 	};
 
@@ -105,7 +124,9 @@ export function forceImportRace(sandbox: Sandbox, startedAtMs: number) {
 			const data = (answer.body as { data?: Ticket[] } | undefined)?.data;
 			if (!Array.isArray(data)) return undefined;
 			prepareNextPage(data);
-			const inPage = data.map((ticket) => targets.get(ticket.id)).filter((t): t is Target => t !== undefined && !t.sent);
+			const inPage = data
+				.map((ticket) => targets.get(ticket.id))
+				.filter((t): t is Target => t !== undefined && !t.sent);
 			if (inPage.length === 0 || inPage.some((t) => t.asked)) {
 				pageAnswered(data);
 				return undefined;

@@ -27,9 +27,19 @@ async function savedCursor(rest: N8nRestClient): Promise<string | undefined> {
 }
 
 /** Run 1 stopped by the fault, run 2 resumed to `done`, run 3 after `done`: what each left. */
-async function runLargeImport(rest: N8nRestClient, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void) {
+async function runLargeImport(
+	rest: N8nRestClient,
+	sandbox: Sandbox,
+	workflow: WorkflowFile,
+	log: (line: string) => void,
+) {
 	const executionsOf = () => rest.listExecutions(workflow.id);
-	const chainEnded = (what: string) => waitUntil(what, async () => ((await executionsOf()).every(isFinished) ? true : undefined), RUN_TIMEOUT_MS);
+	const chainEnded = (what: string) =>
+		waitUntil(
+			what,
+			async () => ((await executionsOf()).every(isFinished) ? true : undefined),
+			RUN_TIMEOUT_MS,
+		);
 	let ticketLists = 0;
 	let faulted = false;
 	// A service error the node does not retry (it retries 429, 502, 503, 504): the page's execution fails.
@@ -38,7 +48,9 @@ async function runLargeImport(rest: N8nRestClient, sandbox: Sandbox, workflow: W
 		if (++ticketLists === FAULT_AT) {
 			faulted = true;
 			answer.status = 500;
-			answer.body = { error: { code: 'internal_error', message: 'The list failed once (injected by the proof)' } };
+			answer.body = {
+				error: { code: 'internal_error', message: 'The list failed once (injected by the proof)' },
+			};
 		}
 		return undefined;
 	});
@@ -58,54 +70,103 @@ async function runLargeImport(rest: N8nRestClient, sandbox: Sandbox, workflow: W
 		const error = await executionError(rest, failed.id);
 		const cursorAtStop = (await savedCursor(rest)) ?? '';
 		const rowsAtStop = (await readTable(rest, TICKET_TABLE)).length;
-		log(`run 1 stopped after ${firstRunSeconds.toFixed(1)} s: ${error.trim()}; ${rowsAtStop} ticket rows, cursor ${cursorAtStop.slice(0, 30)}…`);
+		log(
+			`run 1 stopped after ${firstRunSeconds.toFixed(1)} s: ${error.trim()}; ${rowsAtStop} ticket rows, cursor ${cursorAtStop.slice(0, 30)}…`,
+		);
 		if (!faulted) throw new Error('the fault was not injected');
-		if (rowsAtStop !== (FAULT_AT - 1) * PAGE) throw new Error(`after the failed page the copy has ${rowsAtStop} ticket rows, expected ${(FAULT_AT - 1) * PAGE}`);
-		if (!cursorAtStop.startsWith('tickets:') || cursorAtStop === 'tickets:') throw new Error(`the saved cursor is ${JSON.stringify(cursorAtStop)}, expected the cursor of page ${FAULT_AT}`);
+		if (rowsAtStop !== (FAULT_AT - 1) * PAGE)
+			throw new Error(
+				`after the failed page the copy has ${rowsAtStop} ticket rows, expected ${(FAULT_AT - 1) * PAGE}`,
+			);
+		if (!cursorAtStop.startsWith('tickets:') || cursorAtStop === 'tickets:')
+			throw new Error(
+				`the saved cursor is ${JSON.stringify(cursorAtStop)}, expected the cursor of page ${FAULT_AT}`,
+			);
 
 		started = Date.now();
 		await rest.runManually(workflow.id, TRIGGER);
 		// The chain ends after the last customer page, which saves the position `done`.
-		await waitUntil('the resumed import to finish (position done)', async () => ((await savedCursor(rest)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
-			intervalMs: 500,
-		});
+		await waitUntil(
+			'the resumed import to finish (position done)',
+			async () => ((await savedCursor(rest)) === 'done' ? true : undefined),
+			RUN_TIMEOUT_MS,
+			{
+				intervalMs: 500,
+			},
+		);
 		await chainEnded('the last execution to end');
 		const resumeSeconds = (Date.now() - started) / 1000;
-		const calls = { tickets: sandbox.countCalls({ method: 'GET', pathname: TICKET_LIST }), customers: sandbox.countCalls({ method: 'GET', pathname: CUSTOMER_LIST }) };
+		const calls = {
+			tickets: sandbox.countCalls({ method: 'GET', pathname: TICKET_LIST }),
+			customers: sandbox.countCalls({ method: 'GET', pathname: CUSTOMER_LIST }),
+		};
 		// Once done, a run by hand starts over: every page read again, nothing written twice.
 		await rest.runManually(workflow.id, TRIGGER);
-		const allPages = Math.ceil(sandbox.store.ticketCount / PAGE) + Math.ceil(sandbox.store.customerCount / PAGE);
-		const again = () => sandbox.countCalls({ method: 'GET', pathname: LIST_PATH }) - calls.tickets - calls.customers;
-		await waitUntil('the run after done to read every page again', async () => (again() >= allPages && (await savedCursor(rest)) === 'done' ? true : undefined), RUN_TIMEOUT_MS, {
-			intervalMs: 500,
-			seen: () => again(),
-		});
+		const allPages =
+			Math.ceil(sandbox.store.ticketCount / PAGE) + Math.ceil(sandbox.store.customerCount / PAGE);
+		const again = () =>
+			sandbox.countCalls({ method: 'GET', pathname: LIST_PATH }) - calls.tickets - calls.customers;
+		await waitUntil(
+			'the run after done to read every page again',
+			async () => (again() >= allPages && (await savedCursor(rest)) === 'done' ? true : undefined),
+			RUN_TIMEOUT_MS,
+			{
+				intervalMs: 500,
+				seen: () => again(),
+			},
+		);
 		await chainEnded('the last execution to end');
 		log(`run 3 (after done): started over, ${again()} list calls`);
-		return { tickets: sandbox.store.ticketCount, customers: sandbox.store.customerCount, resumeSeconds, calls, executions: await executionsOf(), error };
+		return {
+			tickets: sandbox.store.ticketCount,
+			customers: sandbox.store.customerCount,
+			resumeSeconds,
+			calls,
+			executions: await executionsOf(),
+			error,
+		};
 	} finally {
 		sandbox.setAnswerGate(undefined);
 	}
 }
 
-export async function proveLargeImport(target: SyncTarget, sandbox: Sandbox, workflow: WorkflowFile, log: (line: string) => void): Promise<void> {
+export async function proveLargeImport(
+	target: SyncTarget,
+	sandbox: Sandbox,
+	workflow: WorkflowFile,
+	log: (line: string) => void,
+): Promise<void> {
 	const figures = await runLargeImport(target.rest, sandbox, workflow, log);
 	const copy = await compareWithService(dataTableStore(target.rest), sandbox);
 	log(`after the resumed run and a run after done: ${describeDifference('tickets', copy.tickets)}`);
-	log(`after the resumed run and a run after done: ${describeDifference('customers', copy.customers)}`);
+	log(
+		`after the resumed run and a run after done: ${describeDifference('customers', copy.customers)}`,
+	);
 	const pages = Math.ceil(figures.tickets / PAGE) + Math.ceil(figures.customers / PAGE);
 	log(
 		`resumed run: ${figures.resumeSeconds.toFixed(1)} s; list calls ${figures.calls.tickets} for ${figures.tickets} tickets + ${figures.calls.customers} for ${figures.customers} customers (${pages} pages + the failed one); ` +
 			`n8n lists ${figures.executions.length} executions: ${figures.executions.map((e) => `${e.mode}/${e.status}`).join(', ')}`,
 	);
-	if (!isEqual(copy.tickets) || !isEqual(copy.customers)) throw new Error(`the copy differs: ${describeDifference('tickets', copy.tickets)}; ${describeDifference('customers', copy.customers)}`);
-	if (!figures.error.includes('500')) throw new Error(`the failed execution does not show the service's 500: ${figures.error}`);
+	if (!isEqual(copy.tickets) || !isEqual(copy.customers))
+		throw new Error(
+			`the copy differs: ${describeDifference('tickets', copy.tickets)}; ${describeDifference('customers', copy.customers)}`,
+		);
+	if (!figures.error.includes('500'))
+		throw new Error(`the failed execution does not show the service's 500: ${figures.error}`);
 	// Every page once, and the failed page once more after the resume.
-	if (figures.calls.tickets !== Math.ceil(figures.tickets / PAGE) + 1) throw new Error(`${figures.calls.tickets} ticket list calls, expected ${Math.ceil(figures.tickets / PAGE) + 1}`);
-	if (figures.calls.customers !== Math.ceil(figures.customers / PAGE)) throw new Error(`${figures.calls.customers} customer list calls, expected ${Math.ceil(figures.customers / PAGE)}`);
+	if (figures.calls.tickets !== Math.ceil(figures.tickets / PAGE) + 1)
+		throw new Error(
+			`${figures.calls.tickets} ticket list calls, expected ${Math.ceil(figures.tickets / PAGE) + 1}`,
+		);
+	if (figures.calls.customers !== Math.ceil(figures.customers / PAGE))
+		throw new Error(
+			`${figures.calls.customers} customer list calls, expected ${Math.ceil(figures.customers / PAGE)}`,
+		);
 	// Three manual runs and the failed page; the successful page executions are not kept.
 	const kept = figures.executions.map((e) => `${e.mode}/${e.status}`).sort();
 	if (kept.join() !== 'integrated/error,manual/success,manual/success,manual/success') {
-		throw new Error(`n8n kept ${kept.length} executions (${kept.join(', ')}) for ${pages} pages, expected the 3 manual runs and the failed page`);
+		throw new Error(
+			`n8n kept ${kept.length} executions (${kept.join(', ')}) for ${pages} pages, expected the 3 manual runs and the failed page`,
+		);
 	}
 }

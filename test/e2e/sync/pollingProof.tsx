@@ -1,12 +1,23 @@
 // sync-by-polling(-postgres).json active: the copy equals the service after 600 changes and a change feed's hard cases,
 // and an older execution finishing last leaves it as it is, while a plain upsert (the control) is overwritten.
-import { type Customer, formatTimestamp, type RequestLogEntry, type Sandbox, type Ticket } from '../../../sandbox';
+import {
+	type Customer,
+	formatTimestamp,
+	type RequestLogEntry,
+	type Sandbox,
+	type Ticket,
+} from '../../../sandbox';
 import { findWorkflow, type WorkflowFile } from '../fixtures';
 import type { ExecutionSummary, N8nRestClient } from '../n8n/restClient';
 import { isFinished } from '../executions';
 import type { PinnableClock } from '../pinnableClock';
 import { waitUntil } from '../../harness/wait';
-import { compareWithService, type CopyDifference, describeDifference, putHostileText } from './compareCopy';
+import {
+	compareWithService,
+	type CopyDifference,
+	describeDifference,
+	putHostileText,
+} from './compareCopy';
 import { executionError, isEqual, runToEnd, type SyncTarget } from './syncProof';
 import { type CopyStore, readTable } from './syncTables';
 
@@ -26,7 +37,10 @@ export interface PollingWorkflows {
 	control?: WorkflowFile;
 }
 
-export function pollingWorkflows(examples: WorkflowFile[], store: 'dataTables' | 'postgres'): PollingWorkflows {
+export function pollingWorkflows(
+	examples: WorkflowFile[],
+	store: 'dataTables' | 'postgres',
+): PollingWorkflows {
 	if (store === 'postgres') return { polling: findWorkflow(examples, POLLING_POSTGRES_EXAMPLE) };
 	const polling = findWorkflow(examples, POLLING_EXAMPLE);
 	return { polling, control: plainUpsertControl(polling) };
@@ -54,7 +68,16 @@ function plainUpsertControl(polling: WorkflowFile): WorkflowFile {
 			id: 'plainUpsertCtl',
 			name: 'Control: plain upsert by ticket_id',
 			nodes: [trigger, table, upsert],
-			connections: { [TICKET_TRIGGER]: { main: [[{ node: table.name, type: 'main', index: 0 }, { node: upsert.name, type: 'main', index: 0 }]] } },
+			connections: {
+				[TICKET_TRIGGER]: {
+					main: [
+						[
+							{ node: table.name, type: 'main', index: 0 },
+							{ node: upsert.name, type: 'main', index: 0 },
+						],
+					],
+				},
+			},
 			active: false,
 		},
 	};
@@ -66,7 +89,10 @@ export type PollingFigures = Awaited<ReturnType<typeof provePolling>>;
 async function allFinished(rest: N8nRestClient, workflowId: string): Promise<boolean> {
 	const executions = await rest.listExecutions(workflowId);
 	const failed = executions.find((e) => isFinished(e) && e.status !== 'success');
-	if (failed) throw new Error(`execution ${failed.id} ended ${failed.status}: ${await executionError(rest, failed.id)}`);
+	if (failed)
+		throw new Error(
+			`execution ${failed.id} ended ${failed.status}: ${await executionError(rest, failed.id)}`,
+		);
 	return executions.every(isFinished);
 }
 
@@ -88,8 +114,13 @@ function perPoll(entries: RequestLogEntry[]): number[] {
 
 /** Executions that started while an earlier one still ran (the case the writes are made safe for). */
 function overlapping(executions: ExecutionSummary[]): number {
-	const spans = executions.map((e) => [Date.parse(e.startedAt ?? ''), Date.parse(e.stoppedAt ?? '')]);
-	return spans.filter(([start], i) => spans.some(([otherStart, otherStop], j) => j !== i && otherStart < start && start < otherStop)).length;
+	const spans = executions.map((e) => [
+		Date.parse(e.startedAt ?? ''),
+		Date.parse(e.stoppedAt ?? ''),
+	]);
+	return spans.filter(([start], i) =>
+		spans.some(([otherStart, otherStop], j) => j !== i && otherStart < start && start < otherStop),
+	).length;
 }
 
 /** Makes changes in a store whose clock stands still at `at`: they all carry that updated_at. */
@@ -102,7 +133,14 @@ function at<T>(clock: PinnableClock, ms: number, change: () => T): T {
 	}
 }
 
-export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: PinnableClock, workflows: PollingWorkflows, copy: CopyStore, log: (line: string) => void) {
+export async function provePolling(
+	target: SyncTarget,
+	sandbox: Sandbox,
+	clock: PinnableClock,
+	workflows: PollingWorkflows,
+	copy: CopyStore,
+	log: (line: string) => void,
+) {
 	const { rest } = target;
 	const { polling } = workflows;
 	const { store } = sandbox;
@@ -119,7 +157,18 @@ export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: 
 	const olderCustomer = structuredClone(store.getCustomer(customerId) as Customer);
 	const cases: string[] = [putHostileText(sandbox, [10, 1200], 3)];
 
-	const driver = sandbox.startDriver({ ratePerSecond: 5, count: 600, seed: 21, mix: { 'ticket.updated': 40, 'ticket.created': 15, 'reply.created': 15, 'customer.updated': 20, 'customer.created': 10 } });
+	const driver = sandbox.startDriver({
+		ratePerSecond: 5,
+		count: 600,
+		seed: 21,
+		mix: {
+			'ticket.updated': 40,
+			'ticket.created': 15,
+			'reply.created': 15,
+			'customer.updated': 20,
+			'customer.created': 10,
+		},
+	});
 	let seededCopiedAt: number | undefined;
 	const noteSeededCopied = async () => {
 		if (seededCopiedAt !== undefined) return;
@@ -128,7 +177,12 @@ export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: 
 		if ([...seeded].every((id) => present.has(id))) seededCopiedAt = Date.now();
 	};
 	try {
-		await waitUntil('the first poll', () => (ticketLists().length > 0 ? true : undefined), WAIT_MS, { intervalMs: 200 });
+		await waitUntil(
+			'the first poll',
+			() => (ticketLists().length > 0 ? true : undefined),
+			WAIT_MS,
+			{ intervalMs: 200 },
+		);
 		const firstPollAt = ticketLists()[0].startedAt;
 
 		// Three changes to one ticket in one millisecond, while the first polls run.
@@ -136,7 +190,10 @@ export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: 
 		at(clock, burstAt, () => {
 			store.updateTicket(burstId, { status: 'pending' });
 			store.updateTicket(burstId, { priority: 'urgent' });
-			store.updateTicket(burstId, { status: 'solved', subject: 'Changed three times in one millisecond' });
+			store.updateTicket(burstId, {
+				status: 'solved',
+				subject: 'Changed three times in one millisecond',
+			});
 		});
 		cases.push(`ticket ${burstId}: 3 changes at ${new Date(burstAt).toISOString()}`);
 		cases.push(putHostileText(sandbox, [1700], 8));
@@ -144,31 +201,58 @@ export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: 
 
 		// A change copied, then a second one with the very same updated_at.
 		const stamp = Date.now();
-		const first = at(clock, stamp, () => store.updateTicket(sameStampId, { status: 'pending', subject: 'Same updated_at, first version' }));
+		const first = at(clock, stamp, () =>
+			store.updateTicket(sameStampId, {
+				status: 'pending',
+				subject: 'Same updated_at, first version',
+			}),
+		);
 		await waitUntil(
 			`ticket ${sameStampId}'s first version in the copy`,
 			async () => {
 				await noteSeededCopied();
 				await allFinished(rest, polling.id);
-				const row = (await copy.rows('tickets')).find((r) => r.ticket_id === sameStampId && r.updated_at === String(formatTimestamp(first.updated_at, sandbox.timestampFormat)));
+				const row = (await copy.rows('tickets')).find(
+					(r) =>
+						r.ticket_id === sameStampId &&
+						r.updated_at === String(formatTimestamp(first.updated_at, sandbox.timestampFormat)),
+				);
 				return row?.subject === first.subject ? row : undefined;
 			},
 			WAIT_MS,
 			{ intervalMs: 2000 },
 		);
-		const second = at(clock, stamp, () => store.updateTicket(sameStampId, { status: 'solved', subject: 'Same updated_at, second version' }));
-		if (second.updated_at !== first.updated_at) throw new Error(`the second version got ${second.updated_at}, not ${first.updated_at}`);
-		cases.push(`ticket ${sameStampId}: a second version with the copied version's updated_at ${second.updated_at}`);
+		const second = at(clock, stamp, () =>
+			store.updateTicket(sameStampId, {
+				status: 'solved',
+				subject: 'Same updated_at, second version',
+			}),
+		);
+		if (second.updated_at !== first.updated_at)
+			throw new Error(`the second version got ${second.updated_at}, not ${first.updated_at}`);
+		cases.push(
+			`ticket ${sameStampId}: a second version with the copied version's updated_at ${second.updated_at}`,
+		);
 
 		// A late commit: its updated_at 30 s below the newest one the last poll listed (the newest
 		// updated_at at the moment of its first call: the sandbox stamps with the wall clock).
-		const lastPoll = ticketLists().filter((e) => e.query.cursor === undefined).at(-1) as RequestLogEntry;
-		const listed = store.listTickets({ sortBy: 'updated_at' }).find((t) => Date.parse(t.updated_at) <= lastPoll.startedAt) as Ticket;
-		const late = at(clock, Date.parse(listed.updated_at) - 30_000, () => store.updateTicket(lateId, { status: 'on_hold', subject: 'Committed late' }));
-		cases.push(`ticket ${lateId}: updated_at ${late.updated_at}, 30 s below the newest the last poll listed (${listed.updated_at})`);
+		const lastPoll = ticketLists()
+			.filter((e) => e.query.cursor === undefined)
+			.at(-1) as RequestLogEntry;
+		const listed = store
+			.listTickets({ sortBy: 'updated_at' })
+			.find((t) => Date.parse(t.updated_at) <= lastPoll.startedAt) as Ticket;
+		const late = at(clock, Date.parse(listed.updated_at) - 30_000, () =>
+			store.updateTicket(lateId, { status: 'on_hold', subject: 'Committed late' }),
+		);
+		cases.push(
+			`ticket ${lateId}: updated_at ${late.updated_at}, 30 s below the newest the last poll listed (${listed.updated_at})`,
+		);
 
 		const summary = await driver.finished;
-		log(`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`);
+		log(
+			`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`,
+		);
 		const lastChangeAt = Date.parse(summary.lastChangeWallAt ?? new Date().toISOString());
 
 		let latest: { tickets: CopyDifference; customers: CopyDifference } | undefined;
@@ -181,15 +265,28 @@ export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: 
 				return isEqual(latest.tickets) && isEqual(latest.customers) ? true : undefined;
 			},
 			WAIT_MS,
-			{ intervalMs: 3000, seen: () => latest && `${describeDifference('tickets', latest.tickets)}; ${describeDifference('customers', latest.customers)}` },
+			{
+				intervalMs: 3000,
+				seen: () =>
+					latest &&
+					`${describeDifference('tickets', latest.tickets)}; ${describeDifference('customers', latest.customers)}`,
+			},
 		);
 		const lastChangeToEqualSeconds = (Date.now() - lastChangeAt) / 1000;
 		if (seededCopiedAt === undefined) throw new Error('the seeded tickets were never all copied');
 
 		// One more poll of each trigger, then its execution (if any) finished: still equal.
 		const before = { tickets: ticketLists().length, customers: customerLists().length };
-		const polledAgain = async () => ticketLists().length > before.tickets && customerLists().length > before.customers && (await allFinished(rest, polling.id));
-		await waitUntil('one more poll of tickets and customers', async () => ((await polledAgain()) ? true : undefined), WAIT_MS, { intervalMs: 2000 });
+		const polledAgain = async () =>
+			ticketLists().length > before.tickets &&
+			customerLists().length > before.customers &&
+			(await allFinished(rest, polling.id));
+		await waitUntil(
+			'one more poll of tickets and customers',
+			async () => ((await polledAgain()) ? true : undefined),
+			WAIT_MS,
+			{ intervalMs: 2000 },
+		);
 		const afterOneMorePoll = await compareWithService(copy, sandbox);
 		const executions = await rest.listExecutions(polling.id);
 
@@ -203,7 +300,11 @@ export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: 
 			seededCopiedSeconds: (seededCopiedAt - firstPollAt) / 1000,
 			lastChangeToEqualSeconds,
 			callsPerPoll: { tickets: perPoll(ticketLists()), customers: perPoll(customerLists()) },
-			executions: { total: executions.length, notSuccessful: executions.filter((e) => e.status !== 'success').length, overlapping: overlapping(executions) },
+			executions: {
+				total: executions.length,
+				notSuccessful: executions.filter((e) => e.status !== 'success').length,
+				overlapping: overlapping(executions),
+			},
 			...afterOneMorePoll,
 			cases,
 		};
@@ -213,24 +314,44 @@ export async function provePolling(target: SyncTarget, sandbox: Sandbox, clock: 
 }
 
 /** An older version finishing after the newer one, as overlapping polls can: run by hand, the older version pinned on the trigger. */
-async function proveOutOfOrder(rest: N8nRestClient, sandbox: Sandbox, workflows: PollingWorkflows, copy: CopyStore, older: { olderTicket: Ticket; olderCustomer: Customer }, cases: string[]) {
+async function proveOutOfOrder(
+	rest: N8nRestClient,
+	sandbox: Sandbox,
+	workflows: PollingWorkflows,
+	copy: CopyStore,
+	older: { olderTicket: Ticket; olderCustomer: Customer },
+	cases: string[],
+) {
 	const { polling, control } = workflows;
 	// Pinned as the trigger emits them: timestamps in the sandbox's format.
-	const served = <T extends Ticket | Customer>(r: T): T => ({ ...r, created_at: formatTimestamp(r.created_at, sandbox.timestampFormat), updated_at: formatTimestamp(r.updated_at, sandbox.timestampFormat) });
+	const served = <T extends Ticket | Customer>(r: T): T => ({
+		...r,
+		created_at: formatTimestamp(r.created_at, sandbox.timestampFormat),
+		updated_at: formatTimestamp(r.updated_at, sandbox.timestampFormat),
+	});
 	const olderTicket = served(older.olderTicket);
 	const olderCustomer = served(older.olderCustomer);
 	const current = served(sandbox.store.getTicket(olderTicket.id) as Ticket);
-	if (Date.parse((sandbox.store.getTicket(olderTicket.id) as Ticket).updated_at) <= Date.parse(older.olderTicket.updated_at)) throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
+	if (
+		Date.parse((sandbox.store.getTicket(olderTicket.id) as Ticket).updated_at) <=
+		Date.parse(older.olderTicket.updated_at)
+	)
+		throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
 	const currentCustomer = sandbox.store.getCustomer(olderCustomer.id) as Customer;
-	if (Date.parse(currentCustomer.updated_at) <= Date.parse(older.olderCustomer.updated_at)) throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
+	if (Date.parse(currentCustomer.updated_at) <= Date.parse(older.olderCustomer.updated_at))
+		throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
 
 	// The shipped workflow: the older versions arrive last, and the current one once more.
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
-	await runToEnd(rest, polling, CUSTOMER_TRIGGER, { [CUSTOMER_TRIGGER]: [{ json: olderCustomer }] });
+	await runToEnd(rest, polling, CUSTOMER_TRIGGER, {
+		[CUSTOMER_TRIGGER]: [{ json: olderCustomer }],
+	});
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
 	const after = await compareWithService(copy, sandbox);
 	if (!isEqual(after.tickets) || !isEqual(after.customers)) {
-		throw new Error(`an older version applied last changed the copy: ${describeDifference('tickets', after.tickets)}; ${describeDifference('customers', after.customers)}`);
+		throw new Error(
+			`an older version applied last changed the copy: ${describeDifference('tickets', after.tickets)}; ${describeDifference('customers', after.customers)}`,
+		);
 	}
 
 	const shipped = `ticket ${olderTicket.id}'s version of ${olderTicket.updated_at} and customer ${olderCustomer.id}'s of ${olderCustomer.updated_at} applied after the current ones: the copy kept the current ones`;
@@ -241,9 +362,13 @@ async function proveOutOfOrder(rest: N8nRestClient, sandbox: Sandbox, workflows:
 	// The control, a plain upsert by id, gets the same order and keeps the older version.
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
 	await runToEnd(rest, control, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });
-	const controlRow = (await readTable(rest, CONTROL_TABLE)).find((r) => r.ticket_id === olderTicket.id);
+	const controlRow = (await readTable(rest, CONTROL_TABLE)).find(
+		(r) => r.ticket_id === olderTicket.id,
+	);
 	if (controlRow?.updated_at !== String(olderTicket.updated_at)) {
-		throw new Error(`the control was not overwritten by the older version (${JSON.stringify(controlRow)}): the forced order did not happen`);
+		throw new Error(
+			`the control was not overwritten by the older version (${JSON.stringify(controlRow)}): the forced order did not happen`,
+		);
 	}
 	cases.push(`out of order: ${shipped}; a plain upsert by id kept the older one`);
 }

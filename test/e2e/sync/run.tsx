@@ -4,9 +4,20 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { type Sandbox, type SandboxOptions, startSandbox, TIMESTAMP_FORMATS, type TimestampFormat } from '../../../sandbox';
+import {
+	type Sandbox,
+	type SandboxOptions,
+	startSandbox,
+	TIMESTAMP_FORMATS,
+	type TimestampFormat,
+} from '../../../sandbox';
 import { exampleWorkflows, findWorkflow, sandboxCredentials, type WorkflowFile } from '../fixtures';
-import { activateWorkflow, type CredentialImport, importCredentials, importWorkflows } from '../n8n/cli';
+import {
+	activateWorkflow,
+	type CredentialImport,
+	importCredentials,
+	importWorkflows,
+} from '../n8n/cli';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { DEV_OWNER, N8nRestClient } from '../n8n/restClient';
 import { startN8n } from '../n8n/server';
@@ -17,10 +28,25 @@ import { startQueueN8n } from '../queue/queueCluster';
 import type { PostgresServer } from '../queue/services/postgresServer';
 import { stopEveryService, stopInReverse } from '../queue/services/serviceProcess';
 import { reportTotals, runMain, Suite, type Totals } from '../suite';
-import { isEqual, printFigures, proveSync, secondRows, type SyncStore, type SyncTarget, type SyncWorkflows, syncWorkflows } from './syncProof';
+import {
+	isEqual,
+	printFigures,
+	proveSync,
+	secondRows,
+	type SyncStore,
+	type SyncTarget,
+	type SyncWorkflows,
+	syncWorkflows,
+} from './syncProof';
 import { describeDifference } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, proveIncremental } from './incrementalProof';
-import { POLLING_EXAMPLE, POLLING_POSTGRES_EXAMPLE, pollingWorkflows, printPollingFigures, provePolling } from './pollingProof';
+import {
+	POLLING_EXAMPLE,
+	POLLING_POSTGRES_EXAMPLE,
+	pollingWorkflows,
+	printPollingFigures,
+	provePolling,
+} from './pollingProof';
 import { dataTableStore, postgresStore } from './syncTables';
 import { LARGE_IMPORT_EXAMPLE, LARGE_IMPORT_TICKETS, proveLargeImport } from './largeImportProof';
 
@@ -57,22 +83,39 @@ function syncSetUp(workflows: SyncWorkflows): N8nWorkflows {
 	const toImport = [workflows.initialImport, workflows.webhooks, workflows.reconcile];
 	const active = [workflows.webhooks.id, workflows.reconcile.id];
 	if (workflows.store === 'dataTables') return { toImport, active };
-	return { toImport, active: [workflows.initialImport.id, ...active], credentials: postgresCredential };
+	return {
+		toImport,
+		active: [workflows.initialImport.id, ...active],
+		credentials: postgresCredential,
+	};
 }
 
 /** Runs `body` against a fresh sandbox and a fresh n8n of the run's mode with `workflows` imported and activated; stops both. */
-async function inFreshN8n<T>(run: ProofRun, name: string, sandboxOptions: SandboxOptions, workflows: N8nWorkflows, body: (target: SyncTarget, sandbox: Sandbox) => Promise<T>): Promise<T> {
+async function inFreshN8n<T>(
+	run: ProofRun,
+	name: string,
+	sandboxOptions: SandboxOptions,
+	workflows: N8nWorkflows,
+	body: (target: SyncTarget, sandbox: Sandbox) => Promise<T>,
+): Promise<T> {
 	const sandbox = await startSandbox({ ...sandboxOptions, timestampFormat: run.timestampFormat });
 	const stops: Array<() => Promise<void>> = [() => sandbox.stop()];
 	const workDir = path.join(run.workDir, `${run.mode}-${name}`);
 	const toImport = workflows.toImport.map((w) => w.json);
-	const credentials = (postgres?: PostgresServer) => [...sandboxCredentials(sandbox), ...(workflows.credentials?.(postgres) ?? [])];
+	const credentials = (postgres?: PostgresServer) => [
+		...sandboxCredentials(sandbox),
+		...(workflows.credentials?.(postgres) ?? []),
+	];
 	try {
 		const install = await ensureN8n(PRIMARY_N8N_VERSION, log);
 		const packed = run.packed();
 		mkdirSync(workDir, { recursive: true });
 		if (run.mode === 'queue') {
-			const { rest, cluster, postgres } = await startQueueN8n({ install, packed, workDir, credentials, workflows: toImport, active: workflows.active }, stops, log);
+			const { rest, cluster, postgres } = await startQueueN8n(
+				{ install, packed, workDir, credentials, workflows: toImport, active: workflows.active },
+				stops,
+				log,
+			);
 			return await body({ rest, webhookBaseUrl: cluster.webhook.url, postgres }, sandbox);
 		}
 		const folder = createUserFolder(install, { root: path.join(workDir, 'regular') });
@@ -95,86 +138,181 @@ async function inFreshN8n<T>(run: ProofRun, name: string, sandboxOptions: Sandbo
 
 function addProof(run: ProofRun, replies: Replies, store: SyncStore = 'dataTables'): void {
 	const { mode, timestampFormat } = run;
-	const what = replies === 'moving' ? "replies move the ticket's updated_at" : "replies leave the ticket's updated_at alone";
-	const into = store === 'postgres' ? 'PostgreSQL (large-account-import-postgres stopped part-way and resumed)' : 'the Data Tables';
-	run.suite.test(`${mode} mode, ${what}, timestamps ${timestampFormat}: after chaos, the forced import/webhook race and one reconcile ${into} equal the service (0 missing, 0 extra, 0 stale, 0 second rows)`, async () => {
-		const workflows = syncWorkflows(exampleWorkflows(), store);
-		const replyMovesTicket = replies === 'moving';
-		const figures = await inFreshN8n(run, `${replies}-${store}`, { seed: SEEDED_TICKETS }, syncSetUp(workflows), (target, sandbox) => proveSync(target, sandbox, workflows, replyMovesTicket, log));
-		for (const line of printFigures(`${mode} mode, ${store}, ${what}`, figures)) log(line);
-		if (!isEqual(figures.tickets) || !isEqual(figures.customers)) throw new Error(`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
-		if (figures.watermark.saved !== figures.watermark.newest) throw new Error(`the reconcile saved the watermark ${figures.watermark.saved}, not ${figures.watermark.newest}`);
-		if (figures.driver.total < 500) throw new Error(`only ${figures.driver.total} changes during the run`);
-		if (!figures.forcedRace?.replies) throw new Error('the forced race was not set up: no replies to tickets of the next import page');
-		if (store === 'postgres') {
-			// The primary key: not even before the reconcile can an id have a second row.
-			const second = secondRows(figures.beforeReconcile.tickets) + secondRows(figures.beforeReconcile.customers);
-			if (second > 0) throw new Error(`${second} ids had a second row before the reconcile`);
-			const chained = figures.chainedImport;
-			if (!chained) throw new Error('no figures of the chained import');
-			// Beyond the pages: each chain's failed execution again and the first execution of each replaced run (Pages per Run each);
-			// without the run check every page after the stop is read twice (at one page per execution: 50 list calls for 26 pages).
-			const extra = chained.listCalls - chained.pagesNeeded;
-			if (extra > 4 * chained.pagesPerRun + 2) throw new Error(`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`);
-		} else if (secondRows(figures.beforeReconcile.tickets) === 0) {
-			throw new Error('no ticket had a second row before the reconcile: the sweep was not shown');
-		}
-		const { deliveries, dropped, duplicated, reordered } = figures.deliveries;
-		// At least 9 %: the seeded draws of 13 % rates give about 10 % (66 repeats of 660 events, 66 of 663).
-		if (dropped < deliveries * 0.09 || duplicated < deliveries * 0.09 || reordered === 0) {
-			throw new Error(`too little chaos: ${dropped} dropped, ${duplicated} duplicated, ${reordered} reordered of ${deliveries}`);
-		}
-	});
+	const what =
+		replies === 'moving'
+			? "replies move the ticket's updated_at"
+			: "replies leave the ticket's updated_at alone";
+	const into =
+		store === 'postgres'
+			? 'PostgreSQL (large-account-import-postgres stopped part-way and resumed)'
+			: 'the Data Tables';
+	run.suite.test(
+		`${mode} mode, ${what}, timestamps ${timestampFormat}: after chaos, the forced import/webhook race and one reconcile ${into} equal the service (0 missing, 0 extra, 0 stale, 0 second rows)`,
+		async () => {
+			const workflows = syncWorkflows(exampleWorkflows(), store);
+			const replyMovesTicket = replies === 'moving';
+			const figures = await inFreshN8n(
+				run,
+				`${replies}-${store}`,
+				{ seed: SEEDED_TICKETS },
+				syncSetUp(workflows),
+				(target, sandbox) => proveSync(target, sandbox, workflows, replyMovesTicket, log),
+			);
+			for (const line of printFigures(`${mode} mode, ${store}, ${what}`, figures)) log(line);
+			if (!isEqual(figures.tickets) || !isEqual(figures.customers))
+				throw new Error(
+					`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
+				);
+			if (figures.watermark.saved !== figures.watermark.newest)
+				throw new Error(
+					`the reconcile saved the watermark ${figures.watermark.saved}, not ${figures.watermark.newest}`,
+				);
+			if (figures.driver.total < 500)
+				throw new Error(`only ${figures.driver.total} changes during the run`);
+			if (!figures.forcedRace?.replies)
+				throw new Error(
+					'the forced race was not set up: no replies to tickets of the next import page',
+				);
+			if (store === 'postgres') {
+				// The primary key: not even before the reconcile can an id have a second row.
+				const second =
+					secondRows(figures.beforeReconcile.tickets) +
+					secondRows(figures.beforeReconcile.customers);
+				if (second > 0) throw new Error(`${second} ids had a second row before the reconcile`);
+				const chained = figures.chainedImport;
+				if (!chained) throw new Error('no figures of the chained import');
+				// Beyond the pages: each chain's failed execution again and the first execution of each replaced run (Pages per Run each);
+				// without the run check every page after the stop is read twice (at one page per execution: 50 list calls for 26 pages).
+				const extra = chained.listCalls - chained.pagesNeeded;
+				if (extra > 4 * chained.pagesPerRun + 2)
+					throw new Error(
+						`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`,
+					);
+			} else if (secondRows(figures.beforeReconcile.tickets) === 0) {
+				throw new Error('no ticket had a second row before the reconcile: the sweep was not shown');
+			}
+			const { deliveries, dropped, duplicated, reordered } = figures.deliveries;
+			// At least 9 %: the seeded draws of 13 % rates give about 10 % (66 repeats of 660 events, 66 of 663).
+			if (dropped < deliveries * 0.09 || duplicated < deliveries * 0.09 || reordered === 0) {
+				throw new Error(
+					`too little chaos: ${dropped} dropped, ${duplicated} duplicated, ${reordered} reordered of ${deliveries}`,
+				);
+			}
+		},
+	);
 }
 
 function addIncrementalProof(run: ProofRun): void {
-	run.suite.test(`${run.mode} mode, timestamps ${run.timestampFormat}: ${INCREMENTAL_EXAMPLE} copies each ticket once, one created in the watermark's millisecond included; the watermark moves`, async () => {
-		const clock = new PinnableClock();
-		const workflow = findWorkflow(exampleWorkflows(), INCREMENTAL_EXAMPLE);
-		await inFreshN8n(run, 'incremental', { seed: INCREMENTAL_SEEDED_TICKETS, now: clock.now }, { toImport: [workflow], active: [] }, (target, sandbox) =>
-			proveIncremental(target, sandbox, clock, workflow, log),
-		);
-	});
+	run.suite.test(
+		`${run.mode} mode, timestamps ${run.timestampFormat}: ${INCREMENTAL_EXAMPLE} copies each ticket once, one created in the watermark's millisecond included; the watermark moves`,
+		async () => {
+			const clock = new PinnableClock();
+			const workflow = findWorkflow(exampleWorkflows(), INCREMENTAL_EXAMPLE);
+			await inFreshN8n(
+				run,
+				'incremental',
+				{ seed: INCREMENTAL_SEEDED_TICKETS, now: clock.now },
+				{ toImport: [workflow], active: [] },
+				(target, sandbox) => proveIncremental(target, sandbox, clock, workflow, log),
+			);
+		},
+	);
 }
 
 /** The Postgres credential sync-by-polling-postgres.json refers to, on n8n's own PostgreSQL (trust on loopback). */
 function postgresCredential(postgres?: PostgresServer): CredentialImport[] {
-	if (!postgres) throw new Error(`${POLLING_POSTGRES_EXAMPLE} runs in queue mode only (PostgreSQL)`);
-	return [{ id: 'syncPostgres', name: 'Postgres (the copy)', type: 'postgres', data: { host: postgres.host, port: postgres.port, database: postgres.database, user: postgres.user, password: '', ssl: 'disable', maxConnections: 10, allowUnauthorizedCerts: false, sshTunnel: false } }];
+	if (!postgres)
+		throw new Error(`${POLLING_POSTGRES_EXAMPLE} runs in queue mode only (PostgreSQL)`);
+	return [
+		{
+			id: 'syncPostgres',
+			name: 'Postgres (the copy)',
+			type: 'postgres',
+			data: {
+				host: postgres.host,
+				port: postgres.port,
+				database: postgres.database,
+				user: postgres.user,
+				password: '',
+				ssl: 'disable',
+				maxConnections: 10,
+				allowUnauthorizedCerts: false,
+				sshTunnel: false,
+			},
+		},
+	];
 }
 
 function addPollingProof(run: ProofRun, into: SyncStore): void {
 	const example = into === 'postgres' ? POLLING_POSTGRES_EXAMPLE : POLLING_EXAMPLE;
 	const control = into === 'postgres' ? '' : ', where a plain upsert by id keeps the older one';
-	run.suite.test(`${run.mode} mode, timestamps ${run.timestampFormat}: ${example} alone keeps the copy equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last${control}`, async () => {
-		const clock = new PinnableClock();
-		const workflows = pollingWorkflows(exampleWorkflows(), into);
-		const toImport = workflows.control ? [workflows.polling, workflows.control] : [workflows.polling];
-		const credentials = into === 'postgres' ? postgresCredential : undefined;
-		await inFreshN8n(run, `polling-${into}`, { seed: SEEDED_TICKETS, now: clock.now }, { toImport, active: [workflows.polling.id], credentials }, async (target, sandbox) => {
-			const copy = target.postgres && into === 'postgres' ? postgresStore(target.postgres) : dataTableStore(target.rest);
-			const figures = await provePolling(target, sandbox, clock, workflows, copy, log);
-			for (const line of printPollingFigures(`${run.mode} mode, ${example}`, figures)) log(line);
-			if (!isEqual(figures.tickets) || !isEqual(figures.customers)) {
-				throw new Error(`after one more poll the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`);
-			}
-			if (figures.changes < 600) throw new Error(`only ${figures.changes} changes during the run`);
-		});
-	});
+	run.suite.test(
+		`${run.mode} mode, timestamps ${run.timestampFormat}: ${example} alone keeps the copy equal to the service while the first polls import and 600 changes come (0 missing, 0 extra, 0 stale), also when an older execution finishes last${control}`,
+		async () => {
+			const clock = new PinnableClock();
+			const workflows = pollingWorkflows(exampleWorkflows(), into);
+			const toImport = workflows.control
+				? [workflows.polling, workflows.control]
+				: [workflows.polling];
+			const credentials = into === 'postgres' ? postgresCredential : undefined;
+			await inFreshN8n(
+				run,
+				`polling-${into}`,
+				{ seed: SEEDED_TICKETS, now: clock.now },
+				{ toImport, active: [workflows.polling.id], credentials },
+				async (target, sandbox) => {
+					const copy =
+						target.postgres && into === 'postgres'
+							? postgresStore(target.postgres)
+							: dataTableStore(target.rest);
+					const figures = await provePolling(target, sandbox, clock, workflows, copy, log);
+					for (const line of printPollingFigures(`${run.mode} mode, ${example}`, figures))
+						log(line);
+					if (!isEqual(figures.tickets) || !isEqual(figures.customers)) {
+						throw new Error(
+							`after one more poll the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
+						);
+					}
+					if (figures.changes < 600)
+						throw new Error(`only ${figures.changes} changes during the run`);
+				},
+			);
+		},
+	);
 }
 
 /** examples/large-account-import.json, published (it calls itself per page), stopped part-way by a failed page and resumed. */
 function addLargeImportProof(run: ProofRun): void {
-	run.suite.test(`${run.mode} mode, timestamps ${run.timestampFormat}: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`, async () => {
-		const workflow = findWorkflow(exampleWorkflows(), LARGE_IMPORT_EXAMPLE);
-		await inFreshN8n(run, 'large-import', { seed: LARGE_IMPORT_TICKETS }, { toImport: [workflow], active: [workflow.id] }, (target, sandbox) =>
-			proveLargeImport(target, sandbox, workflow, log),
-		);
-	});
+	run.suite.test(
+		`${run.mode} mode, timestamps ${run.timestampFormat}: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`,
+		async () => {
+			const workflow = findWorkflow(exampleWorkflows(), LARGE_IMPORT_EXAMPLE);
+			await inFreshN8n(
+				run,
+				'large-import',
+				{ seed: LARGE_IMPORT_TICKETS },
+				{ toImport: [workflow], active: [workflow.id] },
+				(target, sandbox) => proveLargeImport(target, sandbox, workflow, log),
+			);
+		},
+	);
 }
 
-type Proof = 'webhooks' | 'webhooks-postgres' | 'incremental' | 'polling' | 'polling-postgres' | 'large-import';
-const PROOFS: Proof[] = ['webhooks', 'webhooks-postgres', 'incremental', 'polling', 'polling-postgres', 'large-import'];
+type Proof =
+	| 'webhooks'
+	| 'webhooks-postgres'
+	| 'incremental'
+	| 'polling'
+	| 'polling-postgres'
+	| 'large-import';
+const PROOFS: Proof[] = [
+	'webhooks',
+	'webhooks-postgres',
+	'incremental',
+	'polling',
+	'polling-postgres',
+	'large-import',
+];
 
 /** Every format the node reads is run by some proof; the two CI runs cover both kinds that are not ISO with a zone. */
 function defaultTimestamps(mode: Mode, proof: Proof): TimestampFormat {
@@ -207,44 +345,84 @@ function requested(argv: string[]): Requested {
 	let all = false;
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--all') all = true;
-		else if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue')) modes.push(argv[++i] as Mode);
-		else if (argv[i] === '--replies' && (argv[i + 1] === 'moving' || argv[i + 1] === 'still')) replies.push(argv[++i] as Replies);
-		else if (argv[i] === '--proof' && PROOFS.includes(argv[i + 1] as Proof)) proofs.push(argv[++i] as Proof);
-		else if (argv[i] === '--timestamps' && TIMESTAMP_FORMATS.includes(argv[i + 1] as TimestampFormat)) timestamps = argv[++i] as TimestampFormat;
-		else throw new Error(`usage: npm run test:sync [-- --all | [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]... [--timestamps ${TIMESTAMP_FORMATS.join('|')}]]`);
+		else if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue'))
+			modes.push(argv[++i] as Mode);
+		else if (argv[i] === '--replies' && (argv[i + 1] === 'moving' || argv[i + 1] === 'still'))
+			replies.push(argv[++i] as Replies);
+		else if (argv[i] === '--proof' && PROOFS.includes(argv[i + 1] as Proof))
+			proofs.push(argv[++i] as Proof);
+		else if (
+			argv[i] === '--timestamps' &&
+			TIMESTAMP_FORMATS.includes(argv[i + 1] as TimestampFormat)
+		)
+			timestamps = argv[++i] as TimestampFormat;
+		else
+			throw new Error(
+				`usage: npm run test:sync [-- --all | [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]... [--timestamps ${TIMESTAMP_FORMATS.join('|')}]]`,
+			);
 	}
-	if (argv.length === 0) return { modes: ['regular', 'queue'], replies: ['still'], repliesGiven: true, proofs: ['webhooks', 'webhooks-postgres'], ciSet: true };
+	if (argv.length === 0)
+		return {
+			modes: ['regular', 'queue'],
+			replies: ['still'],
+			repliesGiven: true,
+			proofs: ['webhooks', 'webhooks-postgres'],
+			ciSet: true,
+		};
 	if (all && argv.length > 1) throw new Error('--all runs every proof: give it alone');
-	return { modes: modes.length ? modes : ['regular', 'queue'], replies: replies.length ? replies : ['moving', 'still'], repliesGiven: replies.length > 0, proofs: proofs.length ? proofs : PROOFS, ciSet: false, timestamps };
+	return {
+		modes: modes.length ? modes : ['regular', 'queue'],
+		replies: replies.length ? replies : ['moving', 'still'],
+		repliesGiven: replies.length > 0,
+		proofs: proofs.length ? proofs : PROOFS,
+		ciSet: false,
+		timestamps,
+	};
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
-	const { modes, replies, repliesGiven, proofs, ciSet, timestamps } = requested(process.argv.slice(2));
+	const { modes, replies, repliesGiven, proofs, ciSet, timestamps } = requested(
+		process.argv.slice(2),
+	);
 	const workDir = mkdtempSync(path.join(tmpdir(), 'n8n-sync-'));
 	let packed: PackedPackage | undefined;
-	const suite = new Suite(`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json, incremental-import.json)`);
+	const suite = new Suite(
+		`n8n ${PRIMARY_N8N_VERSION}: a copy in Data Tables kept equal to the service (examples/sync-*.json, incremental-import.json)`,
+	);
 	const getPacked = (): PackedPackage => {
 		if (!packed) throw new Error('not packed');
 		return packed;
 	};
-	const run = (mode: Mode, timestampFormat: TimestampFormat): ProofRun => ({ suite, mode, timestampFormat, packed: getPacked, workDir });
+	const run = (mode: Mode, timestampFormat: TimestampFormat): ProofRun => ({
+		suite,
+		mode,
+		timestampFormat,
+		packed: getPacked,
+		workDir,
+	});
 	if (ciSet) {
 		addProof(run('regular', defaultTimestamps('regular', 'webhooks')), 'still');
 		addProof(run('queue', defaultTimestamps('queue', 'webhooks-postgres')), 'still', 'postgres');
 	}
 	for (const mode of ciSet ? [] : modes) {
-		const format = (proof: Proof): ProofRun => run(mode, timestamps ?? defaultTimestamps(mode, proof));
-		if (proofs.includes('webhooks')) for (const setting of replies) addProof(format('webhooks'), setting);
+		const format = (proof: Proof): ProofRun =>
+			run(mode, timestamps ?? defaultTimestamps(mode, proof));
+		if (proofs.includes('webhooks'))
+			for (const setting of replies) addProof(format('webhooks'), setting);
 		if (proofs.includes('incremental')) addIncrementalProof(format('incremental'));
 		if (proofs.includes('polling')) addPollingProof(format('polling'), 'dataTables');
 		// PostgreSQL is there in queue mode (n8n's own database): the copy goes into it.
-		if (proofs.includes('polling-postgres') && mode === 'queue') addPollingProof(format('polling-postgres'), 'postgres');
+		if (proofs.includes('polling-postgres') && mode === 'queue')
+			addPollingProof(format('polling-postgres'), 'postgres');
 		// Its writes do not depend on the reply behaviour (no second row can arise): by default once, replies still.
 		const postgresReplies: Replies[] = repliesGiven ? replies : ['still'];
-		if (proofs.includes('webhooks-postgres') && mode === 'queue') for (const setting of postgresReplies) addProof(format('webhooks-postgres'), setting, 'postgres');
+		if (proofs.includes('webhooks-postgres') && mode === 'queue')
+			for (const setting of postgresReplies)
+				addProof(format('webhooks-postgres'), setting, 'postgres');
 		// Regular mode only: the chain of executions is the same on a worker (bench/largeImport.tsx runs it in queue mode).
-		if (proofs.includes('large-import') && mode === 'regular') addLargeImportProof(format('large-import'));
+		if (proofs.includes('large-import') && mode === 'regular')
+			addLargeImportProof(format('large-import'));
 	}
 	let totals: Totals;
 	try {
@@ -255,9 +433,13 @@ async function main(): Promise<void> {
 	} finally {
 		if (packed) removePackedPackage(packed);
 	}
-	if (totals.failed === 0 && !process.env.E2E_KEEP_USER_FOLDER) rmSync(workDir, { recursive: true, force: true });
+	if (totals.failed === 0 && !process.env.E2E_KEEP_USER_FOLDER)
+		rmSync(workDir, { recursive: true, force: true });
 	else console.log(`\nlogs and user folders kept in ${workDir}`);
-	reportTotals(totals, `sync proof (${modes.join(', ')}; ${proofs.join(', ')}; replies ${replies.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	reportTotals(
+		totals,
+		`sync proof (${modes.join(', ')}; ${proofs.join(', ')}; replies ${replies.join(', ')}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+	);
 }
 
 runMain(main);

@@ -7,8 +7,23 @@ import type { PostgresServer } from '../queue/services/postgresServer';
 import { executionRun, isFinished, waitForExecutions } from '../executions';
 import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { waitUntil } from '../../harness/wait';
-import { compareWithService, type CopyDifference, describeDifference, putHostileText, watermarkOf } from './compareCopy';
-import { type CopyStore, dataTableStore, insertRow, LIST_PATH, postgresStore, type Row, TICKET_TABLE, WATERMARK_KEY } from './syncTables';
+import {
+	compareWithService,
+	type CopyDifference,
+	describeDifference,
+	putHostileText,
+	watermarkOf,
+} from './compareCopy';
+import {
+	type CopyStore,
+	dataTableStore,
+	insertRow,
+	LIST_PATH,
+	postgresStore,
+	type Row,
+	TICKET_TABLE,
+	WATERMARK_KEY,
+} from './syncTables';
 import { runChainedImport } from './chainedImport';
 import { forceImportRace, OLD_FOR_MS } from './forcedRace';
 
@@ -17,8 +32,16 @@ export type SyncStore = 'dataTables' | 'postgres';
 
 /** The initial import, the webhooks and the reconcile of each edition. */
 const SYNC_EXAMPLES = {
-	dataTables: ['examples/sync-initial-import.json', 'examples/sync-webhooks.json', 'examples/sync-reconcile.json'],
-	postgres: ['examples/large-account-import-postgres.json', 'examples/sync-webhooks-postgres.json', 'examples/sync-reconcile-postgres.json'],
+	dataTables: [
+		'examples/sync-initial-import.json',
+		'examples/sync-webhooks.json',
+		'examples/sync-reconcile.json',
+	],
+	postgres: [
+		'examples/large-account-import-postgres.json',
+		'examples/sync-webhooks-postgres.json',
+		'examples/sync-reconcile-postgres.json',
+	],
 };
 
 export type SyncWorkflows = ReturnType<typeof syncWorkflows>;
@@ -27,14 +50,21 @@ export type SyncWorkflows = ReturnType<typeof syncWorkflows>;
 const PROOF_PAGES_PER_RUN = 2;
 
 export function syncWorkflows(examples: WorkflowFile[], store: SyncStore = 'dataTables') {
-	const [shipped, webhooks, reconcile] = SYNC_EXAMPLES[store].map((file) => findWorkflow(examples, file));
-	const nodes = shipped.json.nodes.map((n) => (n.parameters.pagesPerRun === undefined ? n : { ...n, parameters: { ...n.parameters, pagesPerRun: PROOF_PAGES_PER_RUN } }));
+	const [shipped, webhooks, reconcile] = SYNC_EXAMPLES[store].map((file) =>
+		findWorkflow(examples, file),
+	);
+	const nodes = shipped.json.nodes.map((n) =>
+		n.parameters.pagesPerRun === undefined
+			? n
+			: { ...n, parameters: { ...n.parameters, pagesPerRun: PROOF_PAGES_PER_RUN } },
+	);
 	const initialImport = { ...shipped, json: { ...shipped.json, nodes } };
 	return { store, initialImport, webhooks, reconcile };
 }
 
 function postgresOf(target: SyncTarget): PostgresServer {
-	if (!target.postgres) throw new Error('the PostgreSQL edition needs the PostgreSQL of queue mode');
+	if (!target.postgres)
+		throw new Error('the PostgreSQL edition needs the PostgreSQL of queue mode');
 	return target.postgres;
 }
 
@@ -56,13 +86,28 @@ const DRIVER = {
 	ratePerSecond: 8,
 	count: 600,
 	seed: 12,
-	mix: { 'reply.created': 50, 'ticket.updated': 20, 'ticket.created': 10, 'customer.updated': 10, 'customer.created': 10 },
+	mix: {
+		'reply.created': 50,
+		'ticket.updated': 20,
+		'ticket.created': 10,
+		'customer.updated': 10,
+		'customer.created': 10,
+	},
 };
 /** Changes made before the import starts (the driver is already running then). */
 const CHANGES_BEFORE_IMPORT = 40;
 // Lost, repeated, late and shuffled deliveries, several at once, failed ones retried. Rates a
 // little above 10 % so that the drawn shares stay near 10 % or more (run.tsx checks 9 %).
-const CHAOS: WebhookChaosOptions = { dropRate: 0.13, duplicateRate: 0.13, reorderWindow: 5, delayMs: [0, 200], concurrency: 4, maxAttempts: 5, backoffMs: 500, seed: 7 };
+const CHAOS: WebhookChaosOptions = {
+	dropRate: 0.13,
+	duplicateRate: 0.13,
+	reorderWindow: 5,
+	delayMs: [0, 200],
+	concurrency: 4,
+	maxAttempts: 5,
+	backoffMs: 500,
+	seed: 7,
+};
 
 export type SyncFigures = Awaited<ReturnType<typeof proveSync>>;
 
@@ -77,7 +122,12 @@ export async function executionError(rest: N8nRestClient, id: string): Promise<s
 }
 
 /** Starts a workflow from a trigger the way the editor does (pinData: see runManually) and waits until it finished. */
-export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trigger: string, pinData?: Record<string, Array<{ json: unknown }>>): Promise<number> {
+export async function runToEnd(
+	rest: N8nRestClient,
+	workflow: WorkflowFile,
+	trigger: string,
+	pinData?: Record<string, Array<{ json: unknown }>>,
+): Promise<number> {
 	const started = Date.now();
 	const id = await rest.runManually(workflow.id, trigger, pinData);
 	const execution = await waitUntil(
@@ -86,7 +136,10 @@ export async function runToEnd(rest: N8nRestClient, workflow: WorkflowFile, trig
 		RUN_TIMEOUT_MS,
 		{ intervalMs: 1000 },
 	);
-	if (execution.status !== 'success') throw new Error(`${workflow.file} execution ${id} ended ${execution.status}: ${await executionError(rest, id)}`);
+	if (execution.status !== 'success')
+		throw new Error(
+			`${workflow.file} execution ${id} ended ${execution.status}: ${await executionError(rest, id)}`,
+		);
 	return (Date.now() - started) / 1000;
 }
 
@@ -94,10 +147,17 @@ export function isEqual(difference: CopyDifference): boolean {
 	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
 }
 
-export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows: SyncWorkflows, replyMovesTicket: boolean, log: (line: string) => void) {
+export async function proveSync(
+	target: SyncTarget,
+	sandbox: Sandbox,
+	workflows: SyncWorkflows,
+	replyMovesTicket: boolean,
+	log: (line: string) => void,
+) {
 	const { rest } = target;
 	const path = triggerWebhookPath(workflows.webhooks);
-	if (!path) throw new Error(`${workflows.webhooks.file} has no Support Ticket Trigger with a webhookId`);
+	if (!path)
+		throw new Error(`${workflows.webhooks.file} has no Support Ticket Trigger with a webhookId`);
 	sandbox.setWebhookChaos(CHAOS);
 	sandbox.resetWebhookCounters();
 	sandbox.store.replyMovesTicket = replyMovesTicket;
@@ -109,31 +169,59 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 	let race: ReturnType<typeof forceImportRace> | undefined;
 	let ended = false;
 	try {
-		await waitUntil('the first changes', () => (driver.summary().total >= CHANGES_BEFORE_IMPORT ? true : undefined), 60_000, { intervalMs: 100 });
+		await waitUntil(
+			'the first changes',
+			() => (driver.summary().total >= CHANGES_BEFORE_IMPORT ? true : undefined),
+			60_000,
+			{ intervalMs: 100 },
+		);
 		const repliesBeforeImport = sandbox.store.replyCount;
 		race = forceImportRace(sandbox, startedAtMs);
 		const hostileText = [putHostileText(sandbox, [5, 950], 3)];
-		const duringImport = waitUntil('the import to read two pages', () => (ended || sandbox.countCalls({ pathname: LIST_PATH }) >= 2 ? true : undefined), RUN_TIMEOUT_MS, { intervalMs: 50 }).then(
+		const duringImport = waitUntil(
+			'the import to read two pages',
+			() => (ended || sandbox.countCalls({ pathname: LIST_PATH }) >= 2 ? true : undefined),
+			RUN_TIMEOUT_MS,
+			{ intervalMs: 50 },
+		).then(
 			() => (ended ? undefined : hostileText.push(putHostileText(sandbox, [1500], 7))),
 			() => undefined,
 		);
-		const chainedImport = workflows.store === 'postgres' ? await runChainedImport(rest, postgresOf(target), sandbox, workflows.initialImport, log) : undefined;
-		const importSeconds = chainedImport?.seconds ?? (await runToEnd(rest, workflows.initialImport, 'Start Import'));
+		const chainedImport =
+			workflows.store === 'postgres'
+				? await runChainedImport(rest, postgresOf(target), sandbox, workflows.initialImport, log)
+				: undefined;
+		const importSeconds =
+			chainedImport?.seconds ?? (await runToEnd(rest, workflows.initialImport, 'Start Import'));
 		await duringImport;
 		const forcedRace = race.stop();
 		const repliesDuringImport = sandbox.store.replyCount - repliesBeforeImport;
 		const importPages = sandbox.countCalls({ pathname: LIST_PATH });
-		log(`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes; ${repliesDuringImport} replies during the import; forced race ${JSON.stringify(forcedRace)}`);
+		log(
+			`initial import done in ${importSeconds.toFixed(1)} s, ${importPages} pages read; driver at ${driver.summary().total} changes; ${repliesDuringImport} replies during the import; forced race ${JSON.stringify(forcedRace)}`,
+		);
 		const summary = await driver.finished;
-		log(`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`);
+		log(
+			`driver done: ${summary.total} changes ${JSON.stringify(summary.byKind)}, ${summary.errors} refused`,
+		);
 		await sandbox.webhooksIdle();
-		const executions = await waitForExecutions(rest, workflows.webhooks.id, 'the webhook executions to finish', (list) => list.every(isFinished), RUN_TIMEOUT_MS, 1000);
+		const executions = await waitForExecutions(
+			rest,
+			workflows.webhooks.id,
+			'the webhook executions to finish',
+			(list) => list.every(isFinished),
+			RUN_TIMEOUT_MS,
+			1000,
+		);
 		const total = (await countExecutions(rest, workflows.webhooks.id)) ?? executions.length;
 		const failed = executions.filter((e) => e.status !== 'success').length;
 		const copy = copyStore(target, workflows.store);
 		let beforeReconcile = await compareWithService(copy, sandbox);
 		// Whether the forced race ends in a second row depends on scheduling; the sweep must always be shown.
-		const plantedSecondRow = workflows.store === 'dataTables' && secondRows(beforeReconcile.tickets) === 0 ? await plantSecondRow(rest, sandbox, startedAtMs) : undefined;
+		const plantedSecondRow =
+			workflows.store === 'dataTables' && secondRows(beforeReconcile.tickets) === 0
+				? await plantSecondRow(rest, sandbox, startedAtMs)
+				: undefined;
 		if (plantedSecondRow) beforeReconcile = await compareWithService(copy, sandbox);
 		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
 		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
@@ -142,14 +230,21 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 		const reconcileSeconds = await runToEnd(rest, workflows.reconcile, 'Start Reconcile');
 		const reconcileCalls = sandbox.countCalls() - callsBeforeReconcile;
 		let after = await compareWithService(copy, sandbox);
-		const lastChangeToEqualSeconds = (Date.now() - Date.parse(summary.lastChangeWallAt ?? '')) / 1000;
+		const lastChangeToEqualSeconds =
+			(Date.now() - Date.parse(summary.lastChangeWallAt ?? '')) / 1000;
 		// The Data Table edition's order is shown by its second rows and their merge; here the
 		// statement alone decides, so an older version is made to arrive last.
-		const olderVersionLast = workflows.store === 'postgres' && isEqual(after.tickets) && isEqual(after.customers) ? await applyOlderVersionsLast(rest, sandbox, workflows.webhooks) : undefined;
+		const olderVersionLast =
+			workflows.store === 'postgres' && isEqual(after.tickets) && isEqual(after.customers)
+				? await applyOlderVersionsLast(rest, sandbox, workflows.webhooks)
+				: undefined;
 		if (olderVersionLast) after = await compareWithService(copy, sandbox);
 		const watermark = {
 			saved: String(await copy.state(WATERMARK_KEY)),
-			newest: watermarkOf(sandbox.store.listTickets({ sortBy: 'updated_at' })[0]?.updated_at ?? '', sandbox.timestampFormat),
+			newest: watermarkOf(
+				sandbox.store.listTickets({ sortBy: 'updated_at' })[0]?.updated_at ?? '',
+				sandbox.timestampFormat,
+			),
 		};
 		return {
 			ticketsAtStart,
@@ -182,34 +277,70 @@ export async function proveSync(target: SyncTarget, sandbox: Sandbox, workflows:
 }
 
 /** What the race leaves: a second row for an old ticket the reconcile does not read again, holding an older version. */
-async function plantSecondRow(rest: N8nRestClient, sandbox: Sandbox, startedAtMs: number): Promise<string> {
+async function plantSecondRow(
+	rest: N8nRestClient,
+	sandbox: Sandbox,
+	startedAtMs: number,
+): Promise<string> {
 	const rows = await dataTableStore(rest).rows('tickets');
-	const old = sandbox.store.listTickets().find((t) => Date.parse(t.updated_at) < startedAtMs - OLD_FOR_MS);
+	const old = sandbox.store
+		.listTickets()
+		.find((t) => Date.parse(t.updated_at) < startedAtMs - OLD_FOR_MS);
 	const row = old && rows.find((r) => r.ticket_id === old.id);
 	if (!row) throw new Error('no old ticket in the copy to give a second row');
 	const updatedMs = Number(row.updated_ms) - 3_600_000;
-	const second: Row = { ...row, subject: 'An older version', updated_at: new Date(updatedMs).toISOString(), updated_ms: updatedMs };
+	const second: Row = {
+		...row,
+		subject: 'An older version',
+		updated_at: new Date(updatedMs).toISOString(),
+		updated_ms: updatedMs,
+	};
 	for (const key of ['id', 'createdAt', 'updatedAt']) delete second[key];
 	await insertRow(rest, TICKET_TABLE, second);
 	return String(row.ticket_id);
 }
 
 /** Sync 2 by hand with older versions pinned on its reads, as a delivery that read before a change and finished after it. */
-async function applyOlderVersionsLast(rest: N8nRestClient, sandbox: Sandbox, webhooks: WorkflowFile): Promise<string> {
+async function applyOlderVersionsLast(
+	rest: N8nRestClient,
+	sandbox: Sandbox,
+	webhooks: WorkflowFile,
+): Promise<string> {
 	const hourEarlier = (at: string) => new Date(Date.parse(at) - 3_600_000).toISOString();
 	const ticket = sandbox.store.listTickets()[0];
 	const customer = sandbox.store.listCustomers()[0];
-	const olderTicket = { ...ticket, subject: 'An older version', status: 'closed', updated_at: hourEarlier(ticket.updated_at) };
-	const olderCustomer = { ...customer, name: 'An older version', updated_at: hourEarlier(customer.updated_at) };
-	await runToEnd(rest, webhooks, 'On Any Change', { 'On Any Change': [{ json: { event: 'ticket.updated', data: { id: ticket.id } } }], 'Get Ticket': [{ json: olderTicket }] });
-	await runToEnd(rest, webhooks, 'On Any Change', { 'On Any Change': [{ json: { event: 'customer.updated', data: { id: customer.id } } }], 'Get Customer': [{ json: olderCustomer }] });
+	const olderTicket = {
+		...ticket,
+		subject: 'An older version',
+		status: 'closed',
+		updated_at: hourEarlier(ticket.updated_at),
+	};
+	const olderCustomer = {
+		...customer,
+		name: 'An older version',
+		updated_at: hourEarlier(customer.updated_at),
+	};
+	await runToEnd(rest, webhooks, 'On Any Change', {
+		'On Any Change': [{ json: { event: 'ticket.updated', data: { id: ticket.id } } }],
+		'Get Ticket': [{ json: olderTicket }],
+	});
+	await runToEnd(rest, webhooks, 'On Any Change', {
+		'On Any Change': [{ json: { event: 'customer.updated', data: { id: customer.id } } }],
+		'Get Customer': [{ json: olderCustomer }],
+	});
 	return `ticket ${ticket.id}'s and customer ${customer.id}'s versions of an hour earlier written last by ${webhooks.file}`;
 }
 
 /** The total count of a workflow's executions (the list itself is capped at 100 rows). */
-async function countExecutions(rest: N8nRestClient, workflowId: string): Promise<number | undefined> {
+async function countExecutions(
+	rest: N8nRestClient,
+	workflowId: string,
+): Promise<number | undefined> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const response = await rest.request<{ data?: { count?: number } }>('GET', `/executions?filter=${filter}&limit=1`);
+	const response = await rest.request<{ data?: { count?: number } }>(
+		'GET',
+		`/executions?filter=${filter}&limit=1`,
+	);
 	return response.body.data?.count;
 }
 
@@ -229,8 +360,14 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 			: []),
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
 		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
-		...(figures.plantedSecondRow ? [`  the race left no second row: one put in for ${figures.plantedSecondRow} (an hour older) before the reconcile`] : []),
-		...(figures.olderVersionLast ? [`  then an older version last: ${figures.olderVersionLast}`] : []),
+		...(figures.plantedSecondRow
+			? [
+					`  the race left no second row: one put in for ${figures.plantedSecondRow} (an hour older) before the reconcile`,
+				]
+			: []),
+		...(figures.olderVersionLast
+			? [`  then an older version last: ${figures.olderVersionLast}`]
+			: []),
 		`  after one reconcile${figures.olderVersionLast ? ' and the older versions' : ''}: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
 		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,
 	];

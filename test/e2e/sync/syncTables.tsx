@@ -10,8 +10,23 @@ export const POSTGRES_STATE_TABLE = 'st_import_state';
 export const IMPORT_POSITION_KEYS = ['tickets_position', 'customers_position'] as const;
 export const WATERMARK_KEY = 'reconcile_since';
 
-export const TICKET_COLUMNS = ['ticket_id', 'subject', 'description', 'status', 'priority', 'customer_id', 'created_at', 'updated_at'] as const;
-export const CUSTOMER_COLUMNS = ['customer_id', 'email', 'name', 'created_at', 'updated_at'] as const;
+export const TICKET_COLUMNS = [
+	'ticket_id',
+	'subject',
+	'description',
+	'status',
+	'priority',
+	'customer_id',
+	'created_at',
+	'updated_at',
+] as const;
+export const CUSTOMER_COLUMNS = [
+	'customer_id',
+	'email',
+	'name',
+	'created_at',
+	'updated_at',
+] as const;
 
 export type Row = Record<string, unknown>;
 
@@ -27,10 +42,19 @@ interface TableInfo {
 const PAGE = 250;
 
 async function findTable(rest: N8nRestClient, name: string): Promise<TableInfo> {
-	const tables = await rest.request<{ data: { data: TableInfo[] } }>('GET', '/data-tables-global?take=100');
-	if (tables.status !== 200) throw new Error(`GET /rest/data-tables-global answered ${tables.status}: ${JSON.stringify(tables.body)}`);
+	const tables = await rest.request<{ data: { data: TableInfo[] } }>(
+		'GET',
+		'/data-tables-global?take=100',
+	);
+	if (tables.status !== 200)
+		throw new Error(
+			`GET /rest/data-tables-global answered ${tables.status}: ${JSON.stringify(tables.body)}`,
+		);
 	const table = tables.body.data.data.find((t) => t.name === name);
-	if (!table) throw new Error(`no Data Table ${name}; tables: ${tables.body.data.data.map((t) => t.name).join(', ')}`);
+	if (!table)
+		throw new Error(
+			`no Data Table ${name}; tables: ${tables.body.data.data.map((t) => t.name).join(', ')}`,
+		);
 	return table;
 }
 
@@ -39,8 +63,12 @@ export async function readTable(rest: N8nRestClient, name: string): Promise<Row[
 	const table = await findTable(rest, name);
 	const rows: Row[] = [];
 	for (let skip = 0; ; skip += PAGE) {
-		const page = await rest.request<{ data: { count: number; data: Row[] } }>('GET', `/projects/${table.projectId}/data-tables/${table.id}/rows?take=${PAGE}&skip=${skip}`);
-		if (page.status !== 200) throw new Error(`reading ${name} answered ${page.status}: ${JSON.stringify(page.body)}`);
+		const page = await rest.request<{ data: { count: number; data: Row[] } }>(
+			'GET',
+			`/projects/${table.projectId}/data-tables/${table.id}/rows?take=${PAGE}&skip=${skip}`,
+		);
+		if (page.status !== 200)
+			throw new Error(`reading ${name} answered ${page.status}: ${JSON.stringify(page.body)}`);
 		rows.push(...page.body.data.data);
 		if (page.body.data.data.length < PAGE) return rows;
 	}
@@ -49,8 +77,15 @@ export async function readTable(rest: N8nRestClient, name: string): Promise<Row[
 /** Adds a row to a Data Table, as a writer of the workflows would. */
 export async function insertRow(rest: N8nRestClient, name: string, row: Row): Promise<void> {
 	const table = await findTable(rest, name);
-	const answer = await rest.request('POST', `/projects/${table.projectId}/data-tables/${table.id}/insert`, { data: [row], returnType: 'count' });
-	if (answer.status !== 200) throw new Error(`inserting into ${name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+	const answer = await rest.request(
+		'POST',
+		`/projects/${table.projectId}/data-tables/${table.id}/insert`,
+		{ data: [row], returnType: 'count' },
+	);
+	if (answer.status !== 200)
+		throw new Error(
+			`inserting into ${name} answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+		);
 }
 
 /** Where the copy is read from: n8n's Data Tables (through the editor's API) or PostgreSQL. */
@@ -61,7 +96,8 @@ export interface CopyStore {
 	state(key: string): Promise<string | undefined>;
 }
 
-const tableOf = (resource: 'tickets' | 'customers') => (resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE);
+const tableOf = (resource: 'tickets' | 'customers') =>
+	resource === 'tickets' ? TICKET_TABLE : CUSTOMER_TABLE;
 
 export function dataTableStore(rest: N8nRestClient): CopyStore {
 	return {
@@ -78,7 +114,9 @@ export function dataTableStore(rest: N8nRestClient): CopyStore {
 }
 
 async function tableExists(postgres: PostgresServer, table: string): Promise<boolean> {
-	const [found] = await postgres.query<{ name: string | null }>(`SELECT to_regclass('${table}')::text AS name`);
+	const [found] = await postgres.query<{ name: string | null }>(
+		`SELECT to_regclass('${table}')::text AS name`,
+	);
 	return Boolean(found?.name);
 }
 
@@ -86,14 +124,21 @@ export function postgresStore(postgres: PostgresServer): CopyStore {
 	return {
 		rows: async (resource) => {
 			const table = tableOf(resource);
-			return (await tableExists(postgres, table)) ? await postgres.query<Row>(`SELECT * FROM ${table}`) : [];
+			return (await tableExists(postgres, table))
+				? await postgres.query<Row>(`SELECT * FROM ${table}`)
+				: [];
 		},
 		state: (key) => postgresState(postgres, key),
 	};
 }
 
-export async function postgresState(postgres: PostgresServer, key: string): Promise<string | undefined> {
+export async function postgresState(
+	postgres: PostgresServer,
+	key: string,
+): Promise<string | undefined> {
 	if (!(await tableExists(postgres, POSTGRES_STATE_TABLE))) return undefined;
-	const rows = await postgres.query<{ value: string }>(`SELECT value FROM ${POSTGRES_STATE_TABLE} WHERE key = '${key.replaceAll("'", "''")}'`);
+	const rows = await postgres.query<{ value: string }>(
+		`SELECT value FROM ${POSTGRES_STATE_TABLE} WHERE key = '${key.replaceAll("'", "''")}'`,
+	);
 	return rows[0]?.value;
 }

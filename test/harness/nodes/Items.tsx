@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 /** Test-only: emits the items given as JSON, like a Code node returning fixed data. */
 export class Items implements INodeType {
@@ -15,7 +20,9 @@ export class Items implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = JSON.parse(this.getNodeParameter('json', 0) as string) as INodeExecutionData['json'][];
+		const items = JSON.parse(
+			this.getNodeParameter('json', 0) as string,
+		) as INodeExecutionData['json'][];
 		return [items.map((json) => ({ json, pairedItem: { item: 0 } }))];
 	}
 }

@@ -32,7 +32,12 @@ export class SignedRequest implements INodeType {
 			{ displayName: 'Legacy Request', name: 'legacy', type: 'boolean', default: false },
 			// Where a legacy request carries its body: the HTTP Request node's Body Content Type
 			// "Form Urlencoded" puts it in `form`, "Form-Data" in `formData`.
-			{ displayName: 'Legacy Body Field', name: 'legacyBodyField', type: 'string', default: 'body' },
+			{
+				displayName: 'Legacy Body Field',
+				name: 'legacyBodyField',
+				type: 'string',
+				default: 'body',
+			},
 		],
 	};
 
@@ -58,17 +63,31 @@ export class SignedRequest implements INodeType {
 			}
 			if (this.getNodeParameter('legacy', i)) {
 				const { url, baseURL, returnFullResponse, ...rest } = options;
-				const legacy: IDataObject = { ...rest, uri: baseURL ? `${baseURL}${url}` : url, resolveWithFullResponse: returnFullResponse, headers: {} };
+				const legacy: IDataObject = {
+					...rest,
+					uri: baseURL ? `${baseURL}${url}` : url,
+					resolveWithFullResponse: returnFullResponse,
+					headers: {},
+				};
 				const bodyField = this.getNodeParameter('legacyBodyField', i) as string;
 				if (bodyField !== 'body' && legacy.body !== undefined) {
 					legacy[bodyField] = legacy.body;
 					delete legacy.body;
 				}
-				const response = (await this.helpers.requestWithAuthentication.call(this, 'supportTicketApi', legacy, undefined, i)) as {
+				const response = (await this.helpers.requestWithAuthentication.call(
+					this,
+					'supportTicketApi',
+					legacy,
+					undefined,
+					i,
+				)) as {
 					statusCode: number;
 					body: IDataObject;
 				};
-				out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: i } });
+				out.push({
+					json: { statusCode: response.statusCode, body: response.body },
+					pairedItem: { item: i },
+				});
 				continue;
 			}
 			const response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -76,7 +95,10 @@ export class SignedRequest implements INodeType {
 				'supportTicketApi',
 				options,
 			)) as { statusCode: number; body: IDataObject };
-			out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: i } });
+			out.push({
+				json: { statusCode: response.statusCode, body: response.body },
+				pairedItem: { item: i },
+			});
 		}
 		return [out];
 	}

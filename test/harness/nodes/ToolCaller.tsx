@@ -24,28 +24,54 @@ export class ToolCaller implements INodeType {
 		version: 1,
 		description: 'Calls connected AI tools with fixed arguments',
 		defaults: { name: 'Tool Caller' },
-		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+		inputs: [
+			NodeConnectionTypes.Main,
+			{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true },
+		],
 		outputs: [NodeConnectionTypes.Main],
 		properties: [
-			{ displayName: 'Calls (JSON)', name: 'calls', type: 'string', default: '[]', description: '[{"tool": name, "args": {...}}]' },
+			{
+				displayName: 'Calls (JSON)',
+				name: 'calls',
+				type: 'string',
+				default: '[]',
+				description: '[{"tool": name, "args": {...}}]',
+			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const connected = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as ConnectedTool | ConnectedTool[];
+		const connected = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as
+			| ConnectedTool
+			| ConnectedTool[];
 		const tools = Array.isArray(connected) ? connected : [connected];
 		const out: INodeExecutionData[] = [
-			{ json: { tools: tools.map(({ name, description }) => ({ name, description })) }, pairedItem: { item: 0 } },
+			{
+				json: { tools: tools.map(({ name, description }) => ({ name, description })) },
+				pairedItem: { item: 0 },
+			},
 		];
-		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as Array<{ tool: string; args: IDataObject }>;
+		const calls = JSON.parse(this.getNodeParameter('calls', 0) as string) as Array<{
+			tool: string;
+			args: IDataObject;
+		}>;
 		for (const call of calls) {
 			const tool = tools.find((t) => t.name === call.tool);
-			if (!tool) throw new Error(`No tool named ${call.tool}; connected: ${tools.map((t) => t.name).join(', ')}`);
+			if (!tool)
+				throw new Error(
+					`No tool named ${call.tool}; connected: ${tools.map((t) => t.name).join(', ')}`,
+				);
 			try {
 				const answer = await tool.invoke(call.args);
-				out.push({ json: { tool: call.tool, result: JSON.parse(String(answer)) as IDataObject }, pairedItem: { item: 0 } });
+				out.push({
+					json: { tool: call.tool, result: JSON.parse(String(answer)) as IDataObject },
+					pairedItem: { item: 0 },
+				});
 			} catch (error) {
-				out.push({ json: { tool: call.tool, error: (error as Error).message }, pairedItem: { item: 0 } });
+				out.push({
+					json: { tool: call.tool, error: (error as Error).message },
+					pairedItem: { item: 0 },
+				});
 			}
 		}
 		return [out];

@@ -7,7 +7,14 @@ import {
 	type INodeType,
 } from 'n8n-workflow';
 
-import { CREDENTIALS_REF, credentialsFor, loadPackageTypes, runWorkflow, useSandbox, type WorkflowJson } from '../../harness';
+import {
+	CREDENTIALS_REF,
+	credentialsFor,
+	loadPackageTypes,
+	runWorkflow,
+	useSandbox,
+	type WorkflowJson,
+} from '../../harness';
 import { aiToolVariant } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
@@ -22,7 +29,10 @@ const { sandbox } = useSandbox({ seed: 12 });
 beforeAll(async () => {
 	const { nodeTypes } = await loadPackageTypes();
 	node = nodeTypes.getByNameAndVersion(`${PACKAGE}.supportTicket`) as INodeType;
-	await addNodeTypes({ [`${PACKAGE}.supportTicketTool`]: aiToolVariant(node), 'harness.toolCaller': new ToolCaller() });
+	await addNodeTypes({
+		[`${PACKAGE}.supportTicketTool`]: aiToolVariant(node),
+		'harness.toolCaller': new ToolCaller(),
+	});
 });
 
 function operations(): Array<{ resource: string; option: INodePropertyOptions }> {
@@ -62,7 +72,7 @@ describe('what an agent chooses from', () => {
 		expect(new Set(descriptions).size).toBe(all.length);
 	});
 
-	it("the tool description n8n generates (\"Set Automatically\") differs per operation and names the node", () => {
+	it('the tool description n8n generates ("Set Automatically") differs per operation and names the node', () => {
 		const tool = aiToolVariant(node);
 		const generated = operations().map(({ resource, option }) => {
 			const parameters = { resource, operation: option.value as string, descriptionType: 'auto' };
@@ -75,7 +85,12 @@ describe('what an agent chooses from', () => {
 	});
 });
 
-function toolNode(name: string, parameters: IDataObject, y: number, extra: Partial<INode> = {}): INode {
+function toolNode(
+	name: string,
+	parameters: IDataObject,
+	y: number,
+	extra: Partial<INode> = {},
+): INode {
 	return {
 		id: name,
 		name,
@@ -89,25 +104,55 @@ function toolNode(name: string, parameters: IDataObject, y: number, extra: Parti
 }
 
 /** A stand-in agent that makes `calls` through n8n-core's tool caller; `openTicket` adds settings to the create tool. */
-function agentWorkflow(calls: Array<{ tool: string; args: IDataObject }>, openTicket: Partial<INode> = {}): WorkflowJson {
+function agentWorkflow(
+	calls: Array<{ tool: string; args: IDataObject }>,
+	openTicket: Partial<INode> = {},
+): WorkflowJson {
 	const tools = [
-		toolNode('Get Ticket', {
-			resource: 'ticket',
-			operation: 'get',
-			ticketId: { __rl: true, mode: 'id', value: "={{ $fromAI('ticketId', 'ID of the ticket, e.g. tkt_12', 'string') }}" },
-		}, 200),
-		toolNode('Open Ticket', {
-			resource: 'ticket',
-			operation: 'create',
-			subject: "={{ $fromAI('subject', 'Short title', 'string') }}",
-			description: "={{ $fromAI('description', 'What the customer wrote', 'string') }}",
-			customerEmail: "={{ $fromAI('email', 'Customer e-mail address', 'string') }}",
-		}, 300, openTicket),
+		toolNode(
+			'Get Ticket',
+			{
+				resource: 'ticket',
+				operation: 'get',
+				ticketId: {
+					__rl: true,
+					mode: 'id',
+					value: "={{ $fromAI('ticketId', 'ID of the ticket, e.g. tkt_12', 'string') }}",
+				},
+			},
+			200,
+		),
+		toolNode(
+			'Open Ticket',
+			{
+				resource: 'ticket',
+				operation: 'create',
+				subject: "={{ $fromAI('subject', 'Short title', 'string') }}",
+				description: "={{ $fromAI('description', 'What the customer wrote', 'string') }}",
+				customerEmail: "={{ $fromAI('email', 'Customer e-mail address', 'string') }}",
+			},
+			300,
+			openTicket,
+		),
 	];
 	return {
 		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'agent', name: 'Agent', type: 'harness.toolCaller', typeVersion: 1, position: [200, 0], parameters: { calls: JSON.stringify(calls) } },
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'agent',
+				name: 'Agent',
+				type: 'harness.toolCaller',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { calls: JSON.stringify(calls) },
+			},
 			...tools,
 		],
 		connections: {
@@ -123,7 +168,10 @@ describe('the tool variant runs in the engine', () => {
 		const existing = sandbox.store.listTickets()[4];
 		const result = await runWorkflow(
 			agentWorkflow([
-				{ tool: nodeNameToToolName('Open Ticket'), args: { subject: 'Printer on fire', description: 'Smoke', email: 'ai@example.com' } },
+				{
+					tool: nodeNameToToolName('Open Ticket'),
+					args: { subject: 'Printer on fire', description: 'Smoke', email: 'ai@example.com' },
+				},
 				{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: existing.id } },
 				{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: 'tkt_404' } },
 			]),
@@ -140,8 +188,14 @@ describe('the tool variant runs in the engine', () => {
 		);
 
 		const [created] = (opened.result as IDataObject[]) ?? [];
-		expect(created).toMatchObject({ subject: 'Printer on fire', description: 'Smoke', customer: { email: 'ai@example.com' } });
-		expect(sandbox.store.getTicket(created.id as string)).toMatchObject({ subject: 'Printer on fire' });
+		expect(created).toMatchObject({
+			subject: 'Printer on fire',
+			description: 'Smoke',
+			customer: { email: 'ai@example.com' },
+		});
+		expect(sandbox.store.getTicket(created.id as string)).toMatchObject({
+			subject: 'Printer on fire',
+		});
 
 		expect(read.result).toEqual([existing]);
 
@@ -151,7 +205,10 @@ describe('the tool variant runs in the engine', () => {
 });
 
 describe('exactly once, as a tool', () => {
-	const open = (subject: string) => ({ tool: nodeNameToToolName('Open Ticket'), args: { subject, description: 'Smoke', email: 'agent@example.com' } });
+	const open = (subject: string) => ({
+		tool: nodeNameToToolName('Open Ticket'),
+		args: { subject, description: 'Smoke', email: 'agent@example.com' },
+	});
 
 	describe.each([
 		['honours Idempotency-Key', true],
@@ -161,24 +218,46 @@ describe('exactly once, as a tool', () => {
 
 		it('each tool call is its own request: two different and a repeated one make three tickets, each with its own key', async () => {
 			const subject = `agent ${String(idempotencyKeys)}`;
-			const result = await runWorkflow(agentWorkflow([open(`${subject} A`), open(`${subject} B`), open(`${subject} A`)]), { supportTicketApi: credentialsFor(service) });
+			const result = await runWorkflow(
+				agentWorkflow([open(`${subject} A`), open(`${subject} B`), open(`${subject} A`)]),
+				{ supportTicketApi: credentialsFor(service) },
+			);
 			expect(result.error).toBeUndefined();
-			const calls = result.output('Agent').slice(1).map((item) => item.json);
+			const calls = result
+				.output('Agent')
+				.slice(1)
+				.map((item) => item.json);
 			expect(calls.map((call) => call.error)).toEqual([undefined, undefined, undefined]);
-			expect(service.store.listTickets().filter((t) => t.subject.startsWith(subject)).map((t) => t.subject).sort()).toEqual([`${subject} A`, `${subject} A`, `${subject} B`]);
+			expect(
+				service.store
+					.listTickets()
+					.filter((t) => t.subject.startsWith(subject))
+					.map((t) => t.subject)
+					.sort(),
+			).toEqual([`${subject} A`, `${subject} A`, `${subject} B`]);
 			const keys = service.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
 			expect(new Set(keys).size).toBe(3);
 		});
 
 		it('Retry On Fail on the tool: a create answered 500 and not listed yet is looked for again on the next try, and made once', async () => {
 			const subject = `agent retry ${String(idempotencyKeys)}`;
-			const fail500: GatewayAnswer = (answer) => ({ ...answer, status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"internal_error","message":"Something went wrong."}}' });
+			const fail500: GatewayAnswer = (answer) => ({
+				...answer,
+				status: 500,
+				headers: { 'content-type': 'application/json' },
+				body: '{"error":{"code":"internal_error","message":"Something went wrong."}}',
+			});
 			// The first create is processed and answered 500; the list lags through the first try's two look-ups.
-			const gateway = await lossyGateway(service.baseUrl, ({ method, posts, lists }) => (method === 'POST' ? (posts === 1 ? fail500 : 'pass') : lists <= 2 ? 'lagging' : 'pass'));
+			const gateway = await lossyGateway(service.baseUrl, ({ method, posts, lists }) =>
+				method === 'POST' ? (posts === 1 ? fail500 : 'pass') : lists <= 2 ? 'lagging' : 'pass',
+			);
 			try {
-				const result = await runWorkflow(agentWorkflow([open(subject)], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }), {
-					supportTicketApi: credentialsFor(service, gateway.baseUrl),
-				});
+				const result = await runWorkflow(
+					agentWorkflow([open(subject)], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
+					{
+						supportTicketApi: credentialsFor(service, gateway.baseUrl),
+					},
+				);
 				expect(result.error).toBeUndefined();
 				const made = service.store.listTickets().filter((t) => t.subject === subject);
 				expect(made).toHaveLength(1);

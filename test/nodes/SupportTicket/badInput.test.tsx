@@ -6,18 +6,56 @@ import { byId, NODE, runNode } from '../supportTicketNode';
 const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 const ticketGet = { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') };
-const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
+const ticketCreate = {
+	resource: 'ticket',
+	operation: 'create',
+	subject: 'S',
+	description: 'D',
+	customerEmail: 'a@example.com',
+};
 
 // n8n checks typed values before the run, the node values from expressions, per item.
 const rows: Array<[string, IDataObject, string]> = [
-	['subject typed empty (n8n checks)', { ...ticketCreate, subject: '' }, "The 'Node' node has issues:\n- Parameter \"Subject\" is required."],
-	['subject from an expression, blank', { ...ticketCreate, subject: '={{ "  " }}' }, 'Subject is empty'],
-	['description from an expression, missing', { ...ticketCreate, description: '={{ $json.nothing }}' }, 'Description is empty'],
-	['malformed customer e-mail', { ...ticketCreate, customerEmail: 'not-an-email' }, 'Customer Email "not-an-email" is not a valid e-mail address'],
-	['custom fields not JSON', { ...ticketCreate, additionalFields: { customFieldsJson: '{tags: [vip]}' } }, 'Custom Fields (JSON) is not valid JSON'],
-	['custom fields an array', { ...ticketCreate, additionalFields: { customFieldsJson: '[1,2]' } }, 'Custom Fields (JSON) must be a JSON object'],
-	['custom priority left empty', { ...ticketCreate, additionalFields: { priority: '__custom__' } }, 'Custom Priority is empty'],
-	['limit 0', { resource: 'ticket', operation: 'getAll', returnAll: false, limit: 0 }, 'Limit must be a whole number of at least 1 (got 0)'],
+	[
+		'subject typed empty (n8n checks)',
+		{ ...ticketCreate, subject: '' },
+		'The \'Node\' node has issues:\n- Parameter "Subject" is required.',
+	],
+	[
+		'subject from an expression, blank',
+		{ ...ticketCreate, subject: '={{ "  " }}' },
+		'Subject is empty',
+	],
+	[
+		'description from an expression, missing',
+		{ ...ticketCreate, description: '={{ $json.nothing }}' },
+		'Description is empty',
+	],
+	[
+		'malformed customer e-mail',
+		{ ...ticketCreate, customerEmail: 'not-an-email' },
+		'Customer Email "not-an-email" is not a valid e-mail address',
+	],
+	[
+		'custom fields not JSON',
+		{ ...ticketCreate, additionalFields: { customFieldsJson: '{tags: [vip]}' } },
+		'Custom Fields (JSON) is not valid JSON',
+	],
+	[
+		'custom fields an array',
+		{ ...ticketCreate, additionalFields: { customFieldsJson: '[1,2]' } },
+		'Custom Fields (JSON) must be a JSON object',
+	],
+	[
+		'custom priority left empty',
+		{ ...ticketCreate, additionalFields: { priority: '__custom__' } },
+		'Custom Priority is empty',
+	],
+	[
+		'limit 0',
+		{ resource: 'ticket', operation: 'getAll', returnAll: false, limit: 0 },
+		'Limit must be a whole number of at least 1 (got 0)',
+	],
 	[
 		'limit from an expression, not a number',
 		{ resource: 'ticket', operation: 'getAll', limit: '={{ "ten" }}' },
@@ -28,14 +66,51 @@ const rows: Array<[string, IDataObject, string]> = [
 		{ ...ticketGet, options: { timeout: '={{ "1 min" }}' } },
 		'Timeout must be a whole number of milliseconds from 1 to 3600000, not "1 min"',
 	],
-	['no ticket from an expression', { resource: 'ticket', operation: 'get', ticketId: byId('={{ "" }}') }, 'No ticket was chosen'],
-	['ticket id typed with a slash (n8n checks)', { resource: 'ticket', operation: 'get', ticketId: byId('a/b') }, "The 'Node' node has issues:\n- Not a valid ticket ID"],
-	['ticket id from an expression with a slash', { resource: 'ticket', operation: 'get', ticketId: byId('={{ "a/b" }}') }, '"a/b" is not a valid ticket ID'],
-	['ticket id from an expression, ".."', { resource: 'reply', operation: 'create', ticketId: byId('={{ ".." }}'), body: 'x' }, '".." is not a valid ticket ID'],
-	['reply body from an expression, empty', { resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: '={{ "" }}' }, 'Body is empty'],
-	['update with nothing', { resource: 'ticket', operation: 'update', ticketId: byId('tkt_1'), updateFields: {} }, 'Nothing to update'],
-	['customer e-mail malformed', { resource: 'customer', operation: 'create', email: 'a@b' }, 'Email "a@b" is not a valid e-mail address'],
-	['customer update e-mail malformed', { resource: 'customer', operation: 'update', customerId: byId('cus_1'), updateFields: { email: 'x' } }, 'Email "x" is not a valid e-mail address'],
+	[
+		'no ticket from an expression',
+		{ resource: 'ticket', operation: 'get', ticketId: byId('={{ "" }}') },
+		'No ticket was chosen',
+	],
+	[
+		'ticket id typed with a slash (n8n checks)',
+		{ resource: 'ticket', operation: 'get', ticketId: byId('a/b') },
+		"The 'Node' node has issues:\n- Not a valid ticket ID",
+	],
+	[
+		'ticket id from an expression with a slash',
+		{ resource: 'ticket', operation: 'get', ticketId: byId('={{ "a/b" }}') },
+		'"a/b" is not a valid ticket ID',
+	],
+	[
+		'ticket id from an expression, ".."',
+		{ resource: 'reply', operation: 'create', ticketId: byId('={{ ".." }}'), body: 'x' },
+		'".." is not a valid ticket ID',
+	],
+	[
+		'reply body from an expression, empty',
+		{ resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: '={{ "" }}' },
+		'Body is empty',
+	],
+	[
+		'update with nothing',
+		{ resource: 'ticket', operation: 'update', ticketId: byId('tkt_1'), updateFields: {} },
+		'Nothing to update',
+	],
+	[
+		'customer e-mail malformed',
+		{ resource: 'customer', operation: 'create', email: 'a@b' },
+		'Email "a@b" is not a valid e-mail address',
+	],
+	[
+		'customer update e-mail malformed',
+		{
+			resource: 'customer',
+			operation: 'update',
+			customerId: byId('cus_1'),
+			updateFields: { email: 'x' },
+		},
+		'Email "x" is not a valid e-mail address',
+	],
 ];
 
 describe('bad input is refused before any request', () => {

@@ -16,9 +16,18 @@ beforeEach(() => proxy.setRules([]));
 
 const credentials = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
 
-const create = { resource: 'ticket', operation: 'create', subject: '={{ $json.subject }}', customerEmail: '={{ $json.email }}' };
+const create = {
+	resource: 'ticket',
+	operation: 'create',
+	subject: '={{ $json.subject }}',
+	customerEmail: '={{ $json.email }}',
+};
 
-function createTickets(items: IDataObject[], options: IDataObject, settings: { continueOnFail?: boolean } = {}) {
+function createTickets(
+	items: IDataObject[],
+	options: IDataObject,
+	settings: { continueOnFail?: boolean } = {},
+) {
 	const parameters = { ...create, description: 'Created by the concurrency test', options };
 	return runWorkflow(itemsWorkflow(items, NODE, parameters, settings), credentials());
 }
@@ -38,7 +47,8 @@ function peakInFlight(log: readonly RequestLogEntry[]): number {
 
 function subjectCounts(tag: string): Map<string, number> {
 	const counts = new Map<string, number>();
-	for (const t of sandbox.store.listTickets()) if (t.subject.startsWith(tag)) counts.set(t.subject, (counts.get(t.subject) ?? 0) + 1);
+	for (const t of sandbox.store.listTickets())
+		if (t.subject.startsWith(tag)) counts.set(t.subject, (counts.get(t.subject) ?? 0) + 1);
 	return counts;
 }
 
@@ -46,7 +56,10 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 	it('keeps order, pairing and Continue On Fail per item, and creates no ticket twice', async () => {
 		const tag = `conc-${Date.now().toString(36)}`;
 		const bad = new Set([7, 41]);
-		const items = Array.from({ length: 80 }, (_, i) => ({ subject: `${tag} #${i}`, email: bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com` }));
+		const items = Array.from({ length: 80 }, (_, i) => ({
+			subject: `${tag} #${i}`,
+			email: bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com`,
+		}));
 		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, latencyMs: [5, 15], seed: 7 });
 		proxy.setRules([
 			{ method: 'POST', times: 2, answer: { kind: 'reset', when: 'before' } },
@@ -64,19 +77,25 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 		expect(proxy.misbehaved).toHaveLength(4);
 		const created = output.filter((o) => o.json.id !== undefined);
 		expect(created).toHaveLength(items.length - bad.size);
-		for (const o of created) expect(o.json.subject).toBe(items[(o.pairedItem as { item: number }).item].subject);
+		for (const o of created)
+			expect(o.json.subject).toBe(items[(o.pairedItem as { item: number }).item].subject);
 
 		const counts = subjectCounts(tag);
 		expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
 		expect(counts.size).toBe(created.length);
-		expect(sandbox.log.some((e) => e.fault === 429) && sandbox.log.some((e) => e.fault === 503)).toBe(true);
+		expect(
+			sandbox.log.some((e) => e.fault === 429) && sandbox.log.some((e) => e.fault === 503),
+		).toBe(true);
 		expect(peakInFlight(sandbox.log)).toBeGreaterThan(1);
 		expect(peakInFlight(sandbox.log)).toBeLessThanOrEqual(8);
 	});
 
 	it('without Continue On Fail fails with the error of the first failing item and starts no item after it', async () => {
 		const tag = `stop-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 60 }, (_, i) => ({ subject: `${tag} #${i}`, email: i === 20 || i === 25 ? `bad-${i}` : 'ok@example.com' }));
+		const items = Array.from({ length: 60 }, (_, i) => ({
+			subject: `${tag} #${i}`,
+			email: i === 20 || i === 25 ? `bad-${i}` : 'ok@example.com',
+		}));
 		sandbox.setFaults({ latencyMs: [5, 15] });
 
 		const result = await createTickets(items, { concurrentRequests: 8 });
@@ -93,7 +112,10 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 describe('Concurrent Requests under a rate limit', () => {
 	it('20 requests/s: every item succeeds, once, and the node slows down instead of flooding', async () => {
 		const tag = `rate-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 50 }, (_, i) => ({ subject: `${tag} #${i}`, email: 'rate@example.com' }));
+		const items = Array.from({ length: 50 }, (_, i) => ({
+			subject: `${tag} #${i}`,
+			email: 'rate@example.com',
+		}));
 		sandbox.setFaults({ rateLimit: { perSecond: 20 }, latencyMs: 5 });
 
 		const result = await createTickets(items, { concurrentRequests: 8 });
@@ -110,7 +132,10 @@ describe('Concurrent Requests under a rate limit', () => {
 describe('Concurrent Requests when the service asks for a longer wait than the node waits', () => {
 	it('Retry-After of 2 hours: every item ends at once with the wait in its error, none held back for hours', async () => {
 		const tag = `long-wait-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 12 }, (_, i) => ({ subject: `${tag} #${i}`, email: 'wait@example.com' }));
+		const items = Array.from({ length: 12 }, (_, i) => ({
+			subject: `${tag} #${i}`,
+			email: 'wait@example.com',
+		}));
 		sandbox.setFaults({ rate429: 1, retryAfter: 7200 });
 
 		const started = Date.now();
@@ -118,7 +143,9 @@ describe('Concurrent Requests when the service asks for a longer wait than the n
 
 		expect(Date.now() - started).toBeLessThan(20_000);
 		const output = result.output('Node');
-		expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual(items.map((_, i) => i));
+		expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual(
+			items.map((_, i) => i),
+		);
 		for (const o of output) expect(String(o.json.error)).toMatch(/asked to wait 7200 s/);
 		expect(subjectCounts(tag).size).toBe(0);
 	}, 30_000);
@@ -132,30 +159,55 @@ describe('Concurrent Requests on other operations', () => {
 			itemsWorkflow(
 				tickets.map((t) => ({ id: t.id })),
 				NODE,
-				{ resource: 'reply', operation: 'getAll', ticketId: byId('={{ $json.id }}'), returnAll: true, options: { concurrentRequests: 6 } },
+				{
+					resource: 'reply',
+					operation: 'getAll',
+					ticketId: byId('={{ $json.id }}'),
+					returnAll: true,
+					options: { concurrentRequests: 6 },
+				},
 			),
 			credentials(),
 		);
 		expect(result.error).toBeUndefined();
-		const expected = tickets.flatMap((t, item) => sandbox.store.listReplies(t.id).map((r) => ({ id: r.id, item })));
+		const expected = tickets.flatMap((t, item) =>
+			sandbox.store.listReplies(t.id).map((r) => ({ id: r.id, item })),
+		);
 		expect(expected.length).toBeGreaterThan(0);
-		expect(result.output('Node').map((o) => ({ id: o.json.id, item: (o.pairedItem as { item: number }).item }))).toEqual(expected);
+		expect(
+			result
+				.output('Node')
+				.map((o) => ({ id: o.json.id, item: (o.pairedItem as { item: number }).item })),
+		).toEqual(expected);
 		expect(peakInFlight(sandbox.log)).toBeGreaterThan(1);
 	});
 
 	it('Concurrent Requests 1 sends one item after another, in input order', async () => {
 		const tag = `seq-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 12 }, (_, i) => ({ subject: `${tag} #${i}`, email: 'seq@example.com' }));
+		const items = Array.from({ length: 12 }, (_, i) => ({
+			subject: `${tag} #${i}`,
+			email: 'seq@example.com',
+		}));
 		sandbox.setFaults({ latencyMs: [2, 10] });
 		const result = await createTickets(items, { concurrentRequests: 1 });
 		expect(result.error).toBeUndefined();
 		expect(peakInFlight(sandbox.log)).toBe(1);
-		expect(sandbox.log.map((e) => (e.body as IDataObject | undefined)?.subject)).toEqual(items.map((i) => i.subject));
+		expect(sandbox.log.map((e) => (e.body as IDataObject | undefined)?.subject)).toEqual(
+			items.map((i) => i.subject),
+		);
 	});
 
 	it('an impossible Concurrent Requests value is refused before any request', async () => {
-		const result = await createTickets([{ subject: 'a', email: 'a@example.com' }, { subject: 'b', email: 'b@example.com' }], { concurrentRequests: 0 });
-		expect(result.error?.message).toMatch(/Concurrent Requests must be a whole number from 1 to 100/);
+		const result = await createTickets(
+			[
+				{ subject: 'a', email: 'a@example.com' },
+				{ subject: 'b', email: 'b@example.com' },
+			],
+			{ concurrentRequests: 0 },
+		);
+		expect(result.error?.message).toMatch(
+			/Concurrent Requests must be a whole number from 1 to 100/,
+		);
 		expect(sandbox.log).toHaveLength(0);
 	});
 });

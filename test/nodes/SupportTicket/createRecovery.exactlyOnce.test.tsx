@@ -7,7 +7,12 @@ import type { Sandbox } from '../../../sandbox';
 import { load } from '../../examples/postgresExamples';
 import { NODE } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import { lossyGateway, type GatewayAnswer, type GatewayRequest, type LossyGateway } from './lossyGateway';
+import {
+	lossyGateway,
+	type GatewayAnswer,
+	type GatewayRequest,
+	type LossyGateway,
+} from './lossyGateway';
 
 // Exactly once in every shape n8n calls a create in: Retry On Fail, two instances, near-twins whose answers are lost.
 
@@ -33,10 +38,17 @@ const ticket = (subject: string): IDataObject => ({
 	description: 'Printer on fire',
 	customerEmail: 'retry@example.com',
 	// Evaluated again on every try: a repeat must still send what its key was first sent with.
-	additionalFields: { customFieldsJson: '={{ JSON.stringify({ external_ref: String(Math.random()) }) }}' },
+	additionalFields: {
+		customFieldsJson: '={{ JSON.stringify({ external_ref: String(Math.random()) }) }}',
+	},
 });
 
-const processedThen500: GatewayAnswer = (answer) => ({ ...answer, status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"internal_error","message":"Something went wrong."}}' });
+const processedThen500: GatewayAnswer = (answer) => ({
+	...answer,
+	status: 500,
+	headers: { 'content-type': 'application/json' },
+	body: '{"error":{"code":"internal_error","message":"Something went wrong."}}',
+});
 
 describe.each([
 	['honours Idempotency-Key', true],
@@ -48,19 +60,30 @@ describe.each([
 	it.each([
 		['processed, then answered 500', processedThen500],
 		['answered 500 unprocessed', 'failed' as const],
-	])('the second create %s: every item made once, none sent again once made, no 422', async (_case, fate) => {
-		const subject = `retry ${String(fate === 'failed')} ${String(idempotencyKeys)}`;
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? fate : 'pass'));
-		const workflow = itemsWorkflow([{ n: 1 }, { n: 2 }, { n: 3 }], NODE, ticket(subject), { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 });
-		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
-		expect(result.error).toBeUndefined();
-		const made = [1, 2, 3].map((n) => sandbox.store.listTickets().filter((t) => t.subject === `${subject} ${n}`));
-		expect(made.map((tickets) => tickets.length)).toEqual([1, 1, 1]);
-		expect(result.output('Node').map((o) => o.json.id)).toEqual(made.map(([t]) => t.id));
-		expect(sandbox.log.filter((e) => e.status === 422)).toEqual([]);
-		// The service saw one create per item: the unprocessed 500 never reached it.
-		expect(sandbox.countCalls({ method: 'POST' })).toBe(3);
-	});
+	])(
+		'the second create %s: every item made once, none sent again once made, no 422',
+		async (_case, fate) => {
+			const subject = `retry ${String(fate === 'failed')} ${String(idempotencyKeys)}`;
+			const credentials = await gateway(({ method, posts: n }) =>
+				method === 'POST' && n === 2 ? fate : 'pass',
+			);
+			const workflow = itemsWorkflow([{ n: 1 }, { n: 2 }, { n: 3 }], NODE, ticket(subject), {
+				retryOnFail: true,
+				maxTries: 2,
+				waitBetweenTries: 1,
+			});
+			const result = await runWorkflow(workflow, { supportTicketApi: credentials });
+			expect(result.error).toBeUndefined();
+			const made = [1, 2, 3].map((n) =>
+				sandbox.store.listTickets().filter((t) => t.subject === `${subject} ${n}`),
+			);
+			expect(made.map((tickets) => tickets.length)).toEqual([1, 1, 1]);
+			expect(result.output('Node').map((o) => o.json.id)).toEqual(made.map(([t]) => t.id));
+			expect(sandbox.log.filter((e) => e.status === 422)).toEqual([]);
+			// The service saw one create per item: the unprocessed 500 never reached it.
+			expect(sandbox.countCalls({ method: 'POST' })).toBe(3);
+		},
+	);
 });
 
 describe('two instances run the same example as their execution "1"', () => {
@@ -79,7 +102,9 @@ describe('two instances run the same example as their execution "1"', () => {
 			expect(result.error).toBeUndefined();
 		}
 		expect(sandbox.store.listTickets()).toHaveLength(before + 2);
-		const keys = sandbox.log.filter((e) => e.method === 'POST' && e.pathname.endsWith('/tickets')).map((e) => e.idempotencyKey);
+		const keys = sandbox.log
+			.filter((e) => e.method === 'POST' && e.pathname.endsWith('/tickets'))
+			.map((e) => e.idempotencyKey);
 		expect(new Set(keys).size).toBe(2);
 	});
 });
@@ -98,15 +123,21 @@ describe('near-twins: the same customer, subject and description, another priori
 		const bothArrived = new Promise<void>((resolve) => (arrived = resolve));
 		let lowMade = (): void => undefined;
 		const lowProcessed = new Promise<void>((resolve) => (lowMade = resolve));
-		const lostAfterRule = (priority: string, hold?: Promise<void>): GatewayAnswer => async (answer) => {
-			const id = String((JSON.parse(answer.body) as { data: IDataObject }).data.id);
-			madeFrom.set(id, priority);
-			sandbox.store.updateTicket(id, { priority: 'urgent' });
-			clock.ms += 1000;
-			lowMade();
-			await hold;
-			return { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' };
-		};
+		const lostAfterRule =
+			(priority: string, hold?: Promise<void>): GatewayAnswer =>
+			async (answer) => {
+				const id = String((JSON.parse(answer.body) as { data: IDataObject }).data.id);
+				madeFrom.set(id, priority);
+				sandbox.store.updateTicket(id, { priority: 'urgent' });
+				clock.ms += 1000;
+				lowMade();
+				await hold;
+				return {
+					status: 502,
+					headers: { 'content-type': 'text/html' },
+					body: '<html>Bad Gateway</html>',
+				};
+			};
 		const credentials = await gateway(async ({ method, posts, body }) => {
 			if (method !== 'POST') {
 				release();
@@ -120,18 +151,25 @@ describe('near-twins: the same customer, subject and description, another priori
 			return lostAfterRule('high');
 		});
 		const twin = (priority: string) => ({ priority });
-		const workflow = itemsWorkflow([twin('high'), twin('low')], NODE, {
-			resource: 'ticket',
-			operation: 'create',
-			subject,
-			description: 'Printer on fire',
-			customerEmail: 'twins@example.com',
-			additionalFields: { priority: '={{ $json.priority }}' },
-		}, { onError: 'continueRegularOutput' });
+		const workflow = itemsWorkflow(
+			[twin('high'), twin('low')],
+			NODE,
+			{
+				resource: 'ticket',
+				operation: 'create',
+				subject,
+				description: 'Printer on fire',
+				customerEmail: 'twins@example.com',
+				additionalFields: { priority: '={{ $json.priority }}' },
+			},
+			{ onError: 'continueRegularOutput' },
+		);
 		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
 		const made = sandbox.store.listTickets().filter((t) => t.subject === subject);
 		expect(made).toHaveLength(2);
-		const outcomes = result.output('Node').map((o) => (o.json.id ? madeFrom.get(String(o.json.id)) : String(o.json.error)));
+		const outcomes = result
+			.output('Node')
+			.map((o) => (o.json.id ? madeFrom.get(String(o.json.id)) : String(o.json.error)));
 		expect(outcomes[0]).toMatch(/^high$|may have been created/);
 		expect(outcomes[1]).toMatch(/^low$|may have been created/);
 	});

@@ -1,10 +1,23 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { chainWorkflow, credentialsFor, itemsWorkflow, runWorkflow, useSandbox, workflowNode } from '../../harness';
+import {
+	chainWorkflow,
+	credentialsFor,
+	itemsWorkflow,
+	runWorkflow,
+	useSandbox,
+	workflowNode,
+} from '../../harness';
 import type { Sandbox } from '../../../sandbox';
 import { byId, NODE, runNode } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import { lossyGateway, type GatewayAnswer, type GatewayRequest, type HeldAnswer, type LossyGateway } from './lossyGateway';
+import {
+	lossyGateway,
+	type GatewayAnswer,
+	type GatewayRequest,
+	type HeldAnswer,
+	type LossyGateway,
+} from './lossyGateway';
 
 // Which record a lost create made: found by what services do not rewrite, for the whole execution, or told truthfully.
 
@@ -38,26 +51,36 @@ const lostAfter =
 	(change: (id: string) => void): GatewayAnswer =>
 	(answer: HeldAnswer) => {
 		change(String((JSON.parse(answer.body) as { data: IDataObject }).data.id));
-		return { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' };
+		return {
+			status: 502,
+			headers: { 'content-type': 'text/html' },
+			body: '<html>Bad Gateway</html>',
+		};
 	};
 
 describe('create recovery', () => {
 	const { sandbox } = useSandbox({ seed: 3 });
 	const gateway = useGateway(sandbox);
-	const ticketsWith = (subject: string) => sandbox.store.listTickets().filter((t) => t.subject === subject);
+	const ticketsWith = (subject: string) =>
+		sandbox.store.listTickets().filter((t) => t.subject === subject);
 	const posts = () => sandbox.countCalls({ method: 'POST' });
 
 	it('1. a helpdesk rule changes priority and tags at once, the answer is lost: the ticket is found, not made twice', async () => {
 		const subject = 'rule edits it';
-		const rule = (id: string) => void sandbox.store.updateTicket(id, { priority: 'low', tags: ['vip'] });
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? lostAfter(rule) : 'pass'));
+		const rule = (id: string) =>
+			void sandbox.store.updateTicket(id, { priority: 'low', tags: ['vip'] });
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 1 ? lostAfter(rule) : 'pass',
+		);
 		const result = await runNode(ticket(subject), credentials);
 		expect(result.error).toBeUndefined();
 		const made = ticketsWith(subject);
 		expect(made).toHaveLength(1);
 		expect(result.output('Node').map((o) => o.json.id)).toEqual([made[0].id]);
 		expect(posts()).toBe(1);
-		expect(warnings).toEqual([expect.stringMatching(`but had been processed: found ticket ${made[0].id} and returned it`)]);
+		expect(warnings).toEqual([
+			expect.stringMatching(`but had been processed: found ticket ${made[0].id} and returned it`),
+		]);
 	});
 
 	it('2. every attempt processed and its answer lost while the list lags: the error says the ticket may exist up to 8 times', async () => {
@@ -65,17 +88,30 @@ describe('create recovery', () => {
 		const credentials = await gateway(({ method }) => (method === 'POST' ? 'lost' : 'lagging'));
 		const result = await runNode(ticket(subject), credentials);
 		expect(ticketsWith(subject)).toHaveLength(8);
-		expect(result.error?.message).toBe('The ticket may have been created up to 8 times: the answer to each attempt was lost (last: The service had an error (HTTP 502))');
-		expect(result.error?.description).toBe('It was not found among the newest ticket records: check for it before running this item again.');
+		expect(result.error?.message).toBe(
+			'The ticket may have been created up to 8 times: the answer to each attempt was lost (last: The service had an error (HTTP 502))',
+		);
+		expect(result.error?.description).toBe(
+			'It was not found among the newest ticket records: check for it before running this item again.',
+		);
 	});
 
 	it('3. the same create in two nodes of one execution, the second refused by a bare 503: two tickets, one each', async () => {
 		const subject = 'twice in one execution';
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? 'refused' : 'pass'));
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 2 ? 'refused' : 'pass',
+		);
 		const first = workflowNode('First', NODE, ticket(subject), { position: [220, 0] });
 		const second = workflowNode('Second', NODE, ticket(subject), { position: [440, 0] });
-		const start = workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined });
-		const result = await runWorkflow(chainWorkflow(start, first, second), { supportTicketApi: credentials });
+		const start = workflowNode(
+			'Start',
+			'n8n-nodes-base.manualTrigger',
+			{},
+			{ credentials: undefined },
+		);
+		const result = await runWorkflow(chainWorkflow(start, first, second), {
+			supportTicketApi: credentials,
+		});
 		expect(result.error).toBeUndefined();
 		const made = ticketsWith(subject);
 		expect(made).toHaveLength(2);
@@ -85,15 +121,32 @@ describe('create recovery', () => {
 
 	it('3. the same node run twice in one execution (two branches into it), the second run refused by a bare 503: two tickets, one each', async () => {
 		const subject = 'one node run twice';
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? 'refused' : 'pass'));
-		const start = workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined });
-		const branches = ['A', 'B'].map((name) => workflowNode(name, 'harness.items', { json: '[{}]' }, { credentials: undefined }));
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 2 ? 'refused' : 'pass',
+		);
+		const start = workflowNode(
+			'Start',
+			'n8n-nodes-base.manualTrigger',
+			{},
+			{ credentials: undefined },
+		);
+		const branches = ['A', 'B'].map((name) =>
+			workflowNode(name, 'harness.items', { json: '[{}]' }, { credentials: undefined }),
+		);
 		const create = workflowNode('Create', NODE, ticket(subject));
 		const connections = {
 			Start: { main: [branches.map((b) => ({ node: b.name, type: 'main' as const, index: 0 }))] },
-			...Object.fromEntries(branches.map((b) => [b.name, { main: [[{ node: 'Create', type: 'main' as const, index: 0 }]] }])),
+			...Object.fromEntries(
+				branches.map((b) => [
+					b.name,
+					{ main: [[{ node: 'Create', type: 'main' as const, index: 0 }]] },
+				]),
+			),
 		};
-		const result = await runWorkflow({ nodes: [start, ...branches, create], connections, settings: { executionOrder: 'v1' } }, { supportTicketApi: credentials });
+		const result = await runWorkflow(
+			{ nodes: [start, ...branches, create], connections, settings: { executionOrder: 'v1' } },
+			{ supportTicketApi: credentials },
+		);
 		expect(result.error).toBeUndefined();
 		const runs = result.run?.data.resultData.runData.Create ?? [];
 		expect(runs).toHaveLength(2);
@@ -110,7 +163,10 @@ describe('create recovery', () => {
 			if (method === 'POST') return n === 1 ? lostAfter(automation) : 'pass';
 			return lists <= 2 ? 'lagging' : 'pass';
 		});
-		const result = await runNode({ resource: 'customer', operation: 'create', email, additionalFields: { name: 'Lou' } }, credentials);
+		const result = await runNode(
+			{ resource: 'customer', operation: 'create', email, additionalFields: { name: 'Lou' } },
+			credentials,
+		);
 		expect(result.error).toBeUndefined();
 		const customer = sandbox.store.findCustomerByEmail(email);
 		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
@@ -124,7 +180,9 @@ describe('create recovery', () => {
 			for (const record of list.data) delete record.description;
 			return { ...answer, body: JSON.stringify(list) };
 		};
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' ? (n === 1 ? 'lost' : 'pass') : withoutDescription));
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' ? (n === 1 ? 'lost' : 'pass') : withoutDescription,
+		);
 		const result = await runNode(ticket(subject), credentials);
 		expect(result.error).toBeUndefined();
 		expect(ticketsWith(subject)).toHaveLength(1);
@@ -137,7 +195,11 @@ describe('create recovery', () => {
 		const credentials = await gateway(({ method, posts: n }) => {
 			if (method !== 'POST' || n !== 1) return 'pass';
 			// Another execution's create for the same customer lands while this one is refused by a gateway.
-			sandbox.store.createTicket({ subject: 'someone else', description: 'Another problem', customer: { email } });
+			sandbox.store.createTicket({
+				subject: 'someone else',
+				description: 'Another problem',
+				customer: { email },
+			});
 			return 'refused';
 		});
 		const result = await runNode(ticket(subject, { customerEmail: email }), credentials);
@@ -149,8 +211,13 @@ describe('create recovery', () => {
 
 	it('5b. a Date header 5 s ahead of the clock that stamps created_at: the ticket is found, not made twice', async () => {
 		const subject = 'date header ahead';
-		const dateAhead = (answer: HeldAnswer): HeldAnswer => ({ ...answer, headers: { ...answer.headers, date: new Date(Date.now() + 5_000).toUTCString() } });
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? 'lost' : dateAhead));
+		const dateAhead = (answer: HeldAnswer): HeldAnswer => ({
+			...answer,
+			headers: { ...answer.headers, date: new Date(Date.now() + 5_000).toUTCString() },
+		});
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 1 ? 'lost' : dateAhead,
+		);
 		const result = await runNode(ticket(subject), credentials);
 		expect(result.error).toBeUndefined();
 		expect(ticketsWith(subject)).toHaveLength(1);
@@ -165,10 +232,19 @@ describe('6. Idempotency-Key, against a service that honours it', () => {
 	it('each item sends its own key, the same on every attempt: the repeat of a lost create returns the first ticket', async () => {
 		const subject = 'honoured key';
 		// The first create is processed and its answer lost; the list lags, so the node sends it again.
-		const credentials = await gateway(({ method, posts: n, lists }) => (method === 'POST' ? (n === 1 ? 'lost' : 'pass') : lists <= 2 ? 'lagging' : 'pass'));
-		const result = await runWorkflow(itemsWorkflow([{ n: 1 }, { n: 2 }], NODE, ticket(subject, { subject: `={{ "${subject} " + $json.n }}` })), {
-			supportTicketApi: credentials,
-		});
+		const credentials = await gateway(({ method, posts: n, lists }) =>
+			method === 'POST' ? (n === 1 ? 'lost' : 'pass') : lists <= 2 ? 'lagging' : 'pass',
+		);
+		const result = await runWorkflow(
+			itemsWorkflow(
+				[{ n: 1 }, { n: 2 }],
+				NODE,
+				ticket(subject, { subject: `={{ "${subject} " + $json.n }}` }),
+			),
+			{
+				supportTicketApi: credentials,
+			},
+		);
 		expect(result.error).toBeUndefined();
 		// Three POSTs: the lost one and its repeat share a key, the other item has its own.
 		const keys = sandbox.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
@@ -176,18 +252,33 @@ describe('6. Idempotency-Key, against a service that honours it', () => {
 		expect(new Set(keys).size).toBe(2);
 		const made = sandbox.store.listTickets().filter((t) => t.subject.startsWith(subject));
 		expect(made).toHaveLength(2);
-		expect(result.output('Node').map((o) => o.json.id).sort()).toEqual(made.map((t) => t.id).sort());
+		expect(
+			result
+				.output('Node')
+				.map((o) => o.json.id)
+				.sort(),
+		).toEqual(made.map((t) => t.id).sort());
 	});
 
 	it('Retry On Fail runs the node again: the item made before the failure is not sent again, the refused one is sent with its key', async () => {
 		const subject = 'retried node';
 		// The second item's first create is refused as invalid: the node fails and n8n runs it again.
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 2 ? (answer) => ({ ...answer, status: 422 }) : 'pass'));
-		const workflow = itemsWorkflow([{ n: 1 }, { n: 2 }], NODE, ticket(subject, { subject: `={{ "${subject} " + $json.n }}`, options: { concurrentRequests: 1 } }), {
-			retryOnFail: true,
-			maxTries: 2,
-			waitBetweenTries: 1,
-		});
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 2 ? (answer) => ({ ...answer, status: 422 }) : 'pass',
+		);
+		const workflow = itemsWorkflow(
+			[{ n: 1 }, { n: 2 }],
+			NODE,
+			ticket(subject, {
+				subject: `={{ "${subject} " + $json.n }}`,
+				options: { concurrentRequests: 1 },
+			}),
+			{
+				retryOnFail: true,
+				maxTries: 2,
+				waitBetweenTries: 1,
+			},
+		);
 		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
 		expect(result.error).toBeUndefined();
 		const keys = sandbox.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
@@ -210,8 +301,13 @@ describe('a list in another order than newest first', () => {
 		}
 		clock.ms += 10 * 60_000;
 		sandbox.store.listQuirks.repliesOldestFirst = true;
-		const credentials = await gateway(({ method, posts: n }) => (method === 'POST' && n === 1 ? 'lost' : 'pass'));
-		const result = await runNode({ resource: 'reply', operation: 'create', ticketId: byId(ticketId), body: 'On its way' }, credentials);
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 1 ? 'lost' : 'pass',
+		);
+		const result = await runNode(
+			{ resource: 'reply', operation: 'create', ticketId: byId(ticketId), body: 'On its way' },
+			credentials,
+		);
 		expect(result.error).toBeUndefined();
 		const mine = sandbox.store.listReplies(ticketId).filter((r) => r.body === 'On its way');
 		expect(mine).toHaveLength(1);

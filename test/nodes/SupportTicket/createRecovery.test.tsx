@@ -14,7 +14,8 @@ import { lossyGateway, type HeldAnswer, type LossyGateway } from './lossyGateway
 
 const warnings = useWarningsWithoutWaits();
 
-const run = (sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) => runNode(parameters, credentialsFor(sandbox, baseUrl));
+const run = (sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) =>
+	runNode(parameters, credentialsFor(sandbox, baseUrl));
 
 /** Starts a gateway in front of the sandbox on a free loopback port; its base URL. */
 async function listen(server: Server): Promise<string> {
@@ -27,79 +28,130 @@ async function close(server: Server): Promise<void> {
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-const requests = (sandbox: Sandbox) => sandbox.log.map((e) => `${e.method} ${e.pathname} ${e.status}`);
+const requests = (sandbox: Sandbox) =>
+	sandbox.log.map((e) => `${e.method} ${e.pathname} ${e.status}`);
 const newTicket = (subject: string): IDataObject => ({
 	resource: 'ticket',
 	operation: 'create',
 	subject,
 	description: 'Printer on fire',
 	customerEmail: 'Recovery@Example.com',
-	additionalFields: { customerName: 'Rita', priority: 'high', customFieldsJson: '{"tags":["a","b"],"external_ref":"X-1"}' },
+	additionalFields: {
+		customerName: 'Rita',
+		priority: 'high',
+		customFieldsJson: '{"tags":["a","b"],"external_ref":"X-1"}',
+	},
 });
 
 describe('a create that may have been processed', () => {
 	const { sandbox } = useSandbox({ seed: 14 });
-	const ticketsWith = (subject: string) => sandbox.store.listTickets().filter((t) => t.subject === subject);
+	const ticketsWith = (subject: string) =>
+		sandbox.store.listTickets().filter((t) => t.subject === subject);
 
-	it.each(['processed-503', 'processed-drop'] as const)('ticket, %s: the ticket the service made is returned, none is made twice', async (fault) => {
-		const subject = `recovered ${fault}`;
-		sandbox.setFaults({ next: [fault] });
-		const result = await run(sandbox, newTicket(subject));
-		expect(result.error).toBeUndefined();
-		const made = ticketsWith(subject);
-		expect(made).toHaveLength(1);
-		expect(result.output('Node').map((o) => o.json)).toEqual([made[0]]);
-		expect(requests(sandbox)).toEqual([`POST /api/v1/external/tickets ${fault === 'processed-503' ? 503 : 0}`, 'GET /api/v1/external/tickets 200']);
-		expect(warnings).toEqual([expect.stringMatching(new RegExp(`create of a ticket \\(item 0\\) failed .* but had been processed: found ticket ${made[0].id} and returned it`))]);
-	});
+	it.each(['processed-503', 'processed-drop'] as const)(
+		'ticket, %s: the ticket the service made is returned, none is made twice',
+		async (fault) => {
+			const subject = `recovered ${fault}`;
+			sandbox.setFaults({ next: [fault] });
+			const result = await run(sandbox, newTicket(subject));
+			expect(result.error).toBeUndefined();
+			const made = ticketsWith(subject);
+			expect(made).toHaveLength(1);
+			expect(result.output('Node').map((o) => o.json)).toEqual([made[0]]);
+			expect(requests(sandbox)).toEqual([
+				`POST /api/v1/external/tickets ${fault === 'processed-503' ? 503 : 0}`,
+				'GET /api/v1/external/tickets 200',
+			]);
+			expect(warnings).toEqual([
+				expect.stringMatching(
+					new RegExp(
+						`create of a ticket \\(item 0\\) failed .* but had been processed: found ticket ${made[0].id} and returned it`,
+					),
+				),
+			]);
+		},
+	);
 
 	it('ticket, 503 without Retry-After that was a refusal: not found, so sent again, and made once', async () => {
 		const subject = 'refused without Retry-After';
 		sandbox.setFaults({ next: ['503-bare'] });
 		// Another customer: the tickets of the tests before are this one's for seconds (same customer, just created).
-		const result = await run(sandbox, { ...newTicket(subject), customerEmail: 'refused@example.com' });
+		const result = await run(sandbox, {
+			...newTicket(subject),
+			customerEmail: 'refused@example.com',
+		});
 		expect(result.error).toBeUndefined();
 		const made = ticketsWith(subject);
 		expect(made).toHaveLength(1);
 		expect(result.output('Node')[0].json.id).toBe(made[0].id);
-		expect(requests(sandbox)).toEqual(['POST /api/v1/external/tickets 503', 'GET /api/v1/external/tickets 200', 'GET /api/v1/external/tickets 200', 'POST /api/v1/external/tickets 201']);
+		expect(requests(sandbox)).toEqual([
+			'POST /api/v1/external/tickets 503',
+			'GET /api/v1/external/tickets 200',
+			'GET /api/v1/external/tickets 200',
+			'POST /api/v1/external/tickets 201',
+		]);
 		expect(warnings).toEqual([
-			expect.stringMatching(/create of a ticket \(item 0\) failed .* and was not found among the newest ticket records: sending it again/),
+			expect.stringMatching(
+				/create of a ticket \(item 0\) failed .* and was not found among the newest ticket records: sending it again/,
+			),
 			expect.stringMatching(/was sent again \(attempt 2\) and created ticket/),
 		]);
 	});
 
 	it('reply, processed and dropped: the reply is found among the ticket’s replies', async () => {
-		const ticket = sandbox.store.listTickets().find((t) => sandbox.store.listReplies(t.id).length > 0);
+		const ticket = sandbox.store
+			.listTickets()
+			.find((t) => sandbox.store.listReplies(t.id).length > 0);
 		expect(ticket).toBeDefined();
 		const before = sandbox.store.listReplies(ticket!.id).length;
 		sandbox.setFaults({ next: ['processed-drop'] });
-		const result = await run(sandbox, { resource: 'reply', operation: 'create', ticketId: byId(ticket!.id), body: 'We are on it' });
+		const result = await run(sandbox, {
+			resource: 'reply',
+			operation: 'create',
+			ticketId: byId(ticket!.id),
+			body: 'We are on it',
+		});
 		expect(result.error).toBeUndefined();
 		const replies = sandbox.store.listReplies(ticket!.id);
 		expect(replies).toHaveLength(before + 1);
 		expect(result.output('Node').map((o) => o.json)).toEqual([replies[0]]);
-		expect(requests(sandbox)).toEqual([`POST /api/v1/external/tickets/${ticket!.id}/replies 0`, `GET /api/v1/external/tickets/${ticket!.id}/replies 200`]);
+		expect(requests(sandbox)).toEqual([
+			`POST /api/v1/external/tickets/${ticket!.id}/replies 0`,
+			`GET /api/v1/external/tickets/${ticket!.id}/replies 200`,
+		]);
 	});
 
 	it('customer, processed then 503: the customer is found in the list', async () => {
 		sandbox.setFaults({ next: ['processed-503'] });
-		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'new.customer@example.com', additionalFields: { name: 'Nia' } });
+		const result = await run(sandbox, {
+			resource: 'customer',
+			operation: 'create',
+			email: 'new.customer@example.com',
+			additionalFields: { name: 'Nia' },
+		});
 		expect(result.error).toBeUndefined();
 		const customer = sandbox.store.findCustomerByEmail('new.customer@example.com');
 		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
-		expect(requests(sandbox)).toEqual(['POST /api/v1/external/customers 503', 'GET /api/v1/external/customers 200']);
+		expect(requests(sandbox)).toEqual([
+			'POST /api/v1/external/customers 503',
+			'GET /api/v1/external/customers 200',
+		]);
 	});
 
 	it('identical creates in one run stay distinct: each item gets its own ticket, none is made twice', async () => {
 		const subject = 'same for every item';
 		const items = Array.from({ length: 12 }, () => ({}));
 		sandbox.setFaults({ rateProcessedDrop: 0.3, rateProcessed503: 0.2, seed: 4 });
-		const result = await runWorkflow(itemsWorkflow(items, NODE, { ...newTicket(subject), options: { concurrentRequests: 4 } }), {
-			supportTicketApi: credentialsFor(sandbox),
-		});
+		const result = await runWorkflow(
+			itemsWorkflow(items, NODE, { ...newTicket(subject), options: { concurrentRequests: 4 } }),
+			{
+				supportTicketApi: credentialsFor(sandbox),
+			},
+		);
 		expect(result.error).toBeUndefined();
-		expect(sandbox.log.filter((e) => e.fault === 'processed-drop' || e.fault === 'processed-503').length).toBeGreaterThan(1);
+		expect(
+			sandbox.log.filter((e) => e.fault === 'processed-drop' || e.fault === 'processed-503').length,
+		).toBeGreaterThan(1);
 		const made = ticketsWith(subject);
 		expect(made).toHaveLength(items.length);
 		const returned = result.output('Node').map((o) => o.json.id);
@@ -112,8 +164,17 @@ describe('when the lookup fails too', () => {
 	const { sandbox } = useSandbox({ seed: 2 });
 	let gateway: LossyGateway;
 	// The POST is processed but answered 502; every list is answered 500.
-	const databaseDown = (): HeldAnswer => ({ status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"code":"internal_error","message":"Database is down"}}' });
-	beforeAll(async () => (gateway = await lossyGateway(sandbox.baseUrl, ({ method }) => (method === 'POST' ? 'lost' : databaseDown))));
+	const databaseDown = (): HeldAnswer => ({
+		status: 500,
+		headers: { 'content-type': 'application/json' },
+		body: '{"error":{"code":"internal_error","message":"Database is down"}}',
+	});
+	beforeAll(
+		async () =>
+			(gateway = await lossyGateway(sandbox.baseUrl, ({ method }) =>
+				method === 'POST' ? 'lost' : databaseDown,
+			)),
+	);
 	afterAll(() => gateway.stop());
 
 	it('fails the item with an error that says the ticket may exist, and does not send it again', async () => {
@@ -121,7 +182,9 @@ describe('when the lookup fails too', () => {
 		const result = await run(sandbox, newTicket('lookup fails'), gateway.baseUrl);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
-		expect(result.error?.message).toBe("The ticket may have been created: the service's answer left it open, and the node could not find out");
+		expect(result.error?.message).toBe(
+			"The ticket may have been created: the service's answer left it open, and the node could not find out",
+		);
 		expect(result.error?.description).toBe(
 			'The create failed (The service had an error (HTTP 502)), then reading the newest ticket records failed (The service had an error (HTTP 500)): check whether the ticket exists before running this item again.',
 		);
@@ -150,10 +213,20 @@ describe('what counts as this request’s record', () => {
 
 	it('an identical ticket created 10 s before the request is not taken for it: the create is sent again', async () => {
 		shiftMs = -10_000;
-		const older = sandbox.store.createTicket({ subject: 'made before', description: 'Printer on fire', customer: { email: 'recovery@example.com' } });
+		const older = sandbox.store.createTicket({
+			subject: 'made before',
+			description: 'Printer on fire',
+			customer: { email: 'recovery@example.com' },
+		});
 		shiftMs = 0;
 		sandbox.setFaults({ next: ['503-bare'] });
-		const result = await run(sandbox, { resource: 'ticket', operation: 'create', subject: 'made before', description: 'Printer on fire', customerEmail: 'recovery@example.com' });
+		const result = await run(sandbox, {
+			resource: 'ticket',
+			operation: 'create',
+			subject: 'made before',
+			description: 'Printer on fire',
+			customerEmail: 'recovery@example.com',
+		});
 		expect(result.error).toBeUndefined();
 		const made = sandbox.store.listTickets().filter((t) => t.subject === 'made before');
 		expect(made).toHaveLength(2);
@@ -162,9 +235,16 @@ describe('what counts as this request’s record', () => {
 	});
 
 	it('a ticket for an existing customer is found though the service kept that customer’s own name', async () => {
-		const existing = sandbox.store.createCustomer({ email: 'known@example.com', name: 'Known Name' });
+		const existing = sandbox.store.createCustomer({
+			email: 'known@example.com',
+			name: 'Known Name',
+		});
 		sandbox.setFaults({ next: ['processed-drop'] });
-		const result = await run(sandbox, { ...newTicket('existing customer'), customerEmail: 'KNOWN@example.com', additionalFields: { customerName: 'Another Name' } });
+		const result = await run(sandbox, {
+			...newTicket('existing customer'),
+			customerEmail: 'KNOWN@example.com',
+			additionalFields: { customerName: 'Another Name' },
+		});
 		expect(result.error).toBeUndefined();
 		const made = sandbox.store.listTickets().filter((t) => t.subject === 'existing customer');
 		expect(made).toHaveLength(1);
@@ -179,16 +259,40 @@ describe('a customer whose repeated create is refused because the e-mail is take
 	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
 	let gateway: LossyGateway;
 	// The first POST is processed but answered 502; the first two lists miss it (as a lagging replica would).
-	const empty = (): HeldAnswer => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}' });
-	beforeEach(async () => (gateway = await lossyGateway(sandbox.baseUrl, ({ method, posts, lists }) => (method === 'POST' ? (posts === 1 ? 'lost' : 'pass') : lists <= 2 ? empty : 'pass'))));
+	const empty = (): HeldAnswer => ({
+		status: 200,
+		headers: { 'content-type': 'application/json' },
+		body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}',
+	});
+	beforeEach(
+		async () =>
+			(gateway = await lossyGateway(sandbox.baseUrl, ({ method, posts, lists }) =>
+				method === 'POST' ? (posts === 1 ? 'lost' : 'pass') : lists <= 2 ? empty : 'pass',
+			)),
+	);
 	afterEach(() => gateway.stop());
 
 	it('takes the refusal as "it exists" when the customer with that e-mail matches what was sent', async () => {
-		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'lagging@example.com', additionalFields: { name: 'Lou' } }, gateway.baseUrl);
+		const result = await run(
+			sandbox,
+			{
+				resource: 'customer',
+				operation: 'create',
+				email: 'lagging@example.com',
+				additionalFields: { name: 'Lou' },
+			},
+			gateway.baseUrl,
+		);
 		expect(result.error).toBeUndefined();
 		const customer = sandbox.store.findCustomerByEmail('lagging@example.com');
 		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
-		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 201', 'GET 200', 'GET 200', 'POST 422', 'GET 200']);
+		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual([
+			'POST 201',
+			'GET 200',
+			'GET 200',
+			'POST 422',
+			'GET 200',
+		]);
 	});
 
 	it('but a customer that existed before the request is the service’s ordinary refusal', async () => {
@@ -196,7 +300,16 @@ describe('a customer whose repeated create is refused because the e-mail is take
 		sandbox.store.createCustomer({ email: 'taken@example.com', name: 'Tam' });
 		shiftMs = 0;
 		sandbox.setFaults({ next: ['503-bare'] });
-		const result = await run(sandbox, { resource: 'customer', operation: 'create', email: 'taken@example.com', additionalFields: { name: 'Tam' } }, gateway.baseUrl);
+		const result = await run(
+			sandbox,
+			{
+				resource: 'customer',
+				operation: 'create',
+				email: 'taken@example.com',
+				additionalFields: { name: 'Tam' },
+			},
+			gateway.baseUrl,
+		);
 		expect(result.error?.message).toMatch(/^The service rejected the data: email/);
 	});
 });
@@ -218,21 +331,29 @@ describe('identical creates in one run, one answered late and one lost', () => {
 			const n = incoming.method === 'POST' ? ++posts : 0;
 			void (async () => {
 				if (n === 2) await processed; // made after the first one
-				const forward = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-					const chunks: Buffer[] = [];
-					answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-					answer.on('end', async () => {
-						if (n === 1) {
-							firstProcessed();
-							await released;
-						}
-						if (n === 2) {
-							outgoing.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
-							return;
-						}
-						outgoing.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks), () => incoming.method === 'GET' && release());
-					});
-				});
+				const forward = request(
+					`${sandbox.baseUrl}${incoming.url}`,
+					{ method: incoming.method, headers: incoming.headers },
+					(answer) => {
+						const chunks: Buffer[] = [];
+						answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+						answer.on('end', async () => {
+							if (n === 1) {
+								firstProcessed();
+								await released;
+							}
+							if (n === 2) {
+								outgoing
+									.writeHead(502, { 'content-type': 'text/html' })
+									.end('<html>Bad Gateway</html>');
+								return;
+							}
+							outgoing
+								.writeHead(answer.statusCode ?? 502, answer.headers)
+								.end(Buffer.concat(chunks), () => incoming.method === 'GET' && release());
+						});
+					},
+				);
 				incoming.pipe(forward);
 			})();
 		});
@@ -242,9 +363,12 @@ describe('identical creates in one run, one answered late and one lost', () => {
 
 	it('the lost one does not take the record whose answer is still on its way: two tickets, one each', async () => {
 		const subject = 'twins, one answered late';
-		const result = await runWorkflow(itemsWorkflow([{}, {}], NODE, { ...newTicket(subject), options: { concurrentRequests: 2 } }), {
-			supportTicketApi: credentialsFor(sandbox, gatewayUrl),
-		});
+		const result = await runWorkflow(
+			itemsWorkflow([{}, {}], NODE, { ...newTicket(subject), options: { concurrentRequests: 2 } }),
+			{
+				supportTicketApi: credentialsFor(sandbox, gatewayUrl),
+			},
+		);
 		expect(result.error).toBeUndefined();
 		const made = sandbox.store.listTickets().filter((t) => t.subject === subject);
 		expect(made).toHaveLength(2);

@@ -16,18 +16,29 @@ export interface ZoneRun {
 /** Tickets at -3 h, -1 min, 0, +1 min, +30 min, +3 h around 2025-06-01T12:00:00Z; expected: those at or after it. */
 export async function createdAfterInThisZone(createdAfter: string): Promise<ZoneRun> {
 	let pinned = 0;
-	const sandbox = await startSandbox({ timestampFormat: 'iso-without-zone', now: () => pinned, maxSkewSeconds: 10 ** 9 });
+	const sandbox = await startSandbox({
+		timestampFormat: 'iso-without-zone',
+		now: () => pinned,
+		maxSkewSeconds: 10 ** 9,
+	});
 	try {
 		const boundary = Date.parse('2025-06-01T12:00:00Z');
 		const at = (offsetMs: number, n: number) => {
 			pinned = boundary + offsetMs;
-			return sandbox.store.createTicket({ subject: `Zone ${n}`, description: 'd', customer: { email: `zone${n}@example.com` } }).id;
+			return sandbox.store.createTicket({
+				subject: `Zone ${n}`,
+				description: 'd',
+				customer: { email: `zone${n}@example.com` },
+			}).id;
 		};
 		at(-3 * 3600_000, 1);
 		at(-60_000, 2);
 		const expected = [at(0, 3), at(60_000, 4), at(30 * 60_000, 5), at(3 * 3600_000, 6)].reverse();
 		pinned = Date.now();
-		const result = await runNode({ resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } }, credentialsFor(sandbox));
+		const result = await runNode(
+			{ resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } },
+			credentialsFor(sandbox),
+		);
 		if (result.error) throw result.error;
 		const items = result.output('Node').map((i) => i.json);
 		return {

@@ -9,28 +9,91 @@ const { sandbox, credentials } = useSandbox({ seed: 4 });
 
 let emails = 0;
 const operations: Array<[string, (json: string) => IDataObject]> = [
-	['ticket create', (json) => ({ resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com', additionalFields: { customFieldsJson: json } })],
-	['ticket update', (json) => ({ resource: 'ticket', operation: 'update', ticketId: byId('tkt_1'), updateFields: { customFieldsJson: json } })],
-	['reply create', (json) => ({ resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: 'B', additionalFields: { customFieldsJson: json } })],
-	['customer create', (json) => ({ resource: 'customer', operation: 'create', email: `numbers-${++emails}@example.com`, additionalFields: { customFieldsJson: json } })],
-	['customer update', (json) => ({ resource: 'customer', operation: 'update', customerId: byId('cus_1'), updateFields: { customFieldsJson: json } })],
+	[
+		'ticket create',
+		(json) => ({
+			resource: 'ticket',
+			operation: 'create',
+			subject: 'S',
+			description: 'D',
+			customerEmail: 'a@example.com',
+			additionalFields: { customFieldsJson: json },
+		}),
+	],
+	[
+		'ticket update',
+		(json) => ({
+			resource: 'ticket',
+			operation: 'update',
+			ticketId: byId('tkt_1'),
+			updateFields: { customFieldsJson: json },
+		}),
+	],
+	[
+		'reply create',
+		(json) => ({
+			resource: 'reply',
+			operation: 'create',
+			ticketId: byId('tkt_1'),
+			body: 'B',
+			additionalFields: { customFieldsJson: json },
+		}),
+	],
+	[
+		'customer create',
+		(json) => ({
+			resource: 'customer',
+			operation: 'create',
+			email: `numbers-${++emails}@example.com`,
+			additionalFields: { customFieldsJson: json },
+		}),
+	],
+	[
+		'customer update',
+		(json) => ({
+			resource: 'customer',
+			operation: 'update',
+			customerId: byId('cus_1'),
+			updateFields: { customFieldsJson: json },
+		}),
+	],
 ];
 
 const run = (parameters: IDataObject) => runNode(parameters, credentials);
 
 describe.each(operations)('%s', (_name, parameters) => {
 	it.each([
-		['an integer above 2^53', '{"external_id": 9007199254740993}', '9007199254740993', '9007199254740992'],
-		['a negative one, nested in a list', '{"refs": {"ids": [1, -9007199254740995]}}', '-9007199254740995', '-9007199254740996'],
-		['a decimal with more digits than a double holds', '{"amount": 0.12345678901234567890}', '0.12345678901234567890', '0.12345678901234568'],
+		[
+			'an integer above 2^53',
+			'{"external_id": 9007199254740993}',
+			'9007199254740993',
+			'9007199254740992',
+		],
+		[
+			'a negative one, nested in a list',
+			'{"refs": {"ids": [1, -9007199254740995]}}',
+			'-9007199254740995',
+			'-9007199254740996',
+		],
+		[
+			'a decimal with more digits than a double holds',
+			'{"amount": 0.12345678901234567890}',
+			'0.12345678901234567890',
+			'0.12345678901234568',
+		],
 		['a number too large for a double', '{"big": 1e400}', '1e400', 'null'],
-	])('%s is refused before any request, naming the number and what it would become', async (_case, json, written, becomes) => {
-		const result = await run(parameters(json));
-		expect(result.error?.message).toBe(`Custom Fields (JSON) of item 0 has the number ${written}, which would be sent as ${becomes}`);
-		expect(result.error).toMatchObject({ name: 'NodeOperationError' });
-		expect(result.error?.description).toContain(`"${written}"`);
-		expect(sandbox.log).toHaveLength(0);
-	});
+	])(
+		'%s is refused before any request, naming the number and what it would become',
+		async (_case, json, written, becomes) => {
+			const result = await run(parameters(json));
+			expect(result.error?.message).toBe(
+				`Custom Fields (JSON) of item 0 has the number ${written}, which would be sent as ${becomes}`,
+			);
+			expect(result.error).toMatchObject({ name: 'NodeOperationError' });
+			expect(result.error?.description).toContain(`"${written}"`);
+			expect(sandbox.log).toHaveLength(0);
+		},
+	);
 });
 
 describe('numbers a request carries exactly are sent', () => {
@@ -42,7 +105,11 @@ describe('numbers a request carries exactly are sent', () => {
 		['trailing zeros', '1.50', 1.5],
 		['a big integer written as text', '"9007199254740993"', '9007199254740993'],
 		['digits inside a text', '"order 9007199254740993"', 'order 9007199254740993'],
-		['digits after an escaped quote inside a text', '"say \\"9007199254740993\\" 1e400"', 'say "9007199254740993" 1e400'],
+		[
+			'digits after an escaped quote inside a text',
+			'"say \\"9007199254740993\\" 1e400"',
+			'say "9007199254740993" 1e400',
+		],
 	])('%s', async (_case, literal, sent) => {
 		const result = await run(operations[0][1](`{"n": ${literal}}`));
 		expect(result.error).toBeUndefined();

@@ -7,17 +7,26 @@ import { byId, runNode } from '../supportTicketNode';
 // What a user reads when the service says no, against the sandbox's own error bodies.
 const { sandbox, credentials } = useSandbox({ seed: 5 });
 
-async function failure(parameters: IDataObject, creds: ICredentialDataDecryptedObject = credentials) {
+async function failure(
+	parameters: IDataObject,
+	creds: ICredentialDataDecryptedObject = credentials,
+) {
 	const result = await runNode(parameters, creds);
 	expect(result.error).toBeDefined();
-	return { message: result.error?.message, description: result.error?.description ?? '', name: result.error?.name };
+	return {
+		message: result.error?.message,
+		description: result.error?.description ?? '',
+		name: result.error?.name,
+	};
 }
 
 const listTickets = { resource: 'ticket', operation: 'getAll', limit: 1 };
 
 describe('401: names the causes in the order to check them', () => {
 	const expect401 = (error: { message?: string; description: string }) => {
-		expect(error.message).toBe('Authentication failed (HTTP 401): the service did not accept the request signature');
+		expect(error.message).toBe(
+			'Authentication failed (HTTP 401): the service did not accept the request signature',
+		);
 		expect(error.description).toContain('the API Key and API Secret in the credential');
 		expect(error.description).toContain('the clock of the machine running n8n');
 		expect(error.description).toContain('the service refuses a timestamp a few minutes off');
@@ -25,8 +34,16 @@ describe('401: names the causes in the order to check them', () => {
 	};
 
 	it.each([
-		['wrong secret', { apiSecret: 'not-the-secret' }, 'The service said: "x-api-signature does not match.'],
-		['unknown key', { apiKey: 'unknown-key' }, 'The service said: "The x-api-key is not known to this service."'],
+		[
+			'wrong secret',
+			{ apiSecret: 'not-the-secret' },
+			'The service said: "x-api-signature does not match.',
+		],
+		[
+			'unknown key',
+			{ apiKey: 'unknown-key' },
+			'The service said: "The x-api-key is not known to this service."',
+		],
 	])('%s', async (_name, change, said) => {
 		const error = await failure(listTickets, { ...credentials, ...change });
 		expect401(error);
@@ -43,22 +60,51 @@ describe('401: names the causes in the order to check them', () => {
 		it('the service says how far off; the node says to check the clock', async () => {
 			const error = await failure(listTickets, credentialsFor(skewed));
 			expect401(error);
-			expect(error.description).toMatch(/The service said: "x-api-timestamp is 60\d seconds behind the server clock/);
+			expect(error.description).toMatch(
+				/The service said: "x-api-timestamp is 60\d seconds behind the server clock/,
+			);
 		});
 	});
 });
 
 describe('404: names what was not found', () => {
 	it.each([
-		['ticket get', { resource: 'ticket', operation: 'get', ticketId: byId('tkt_404') }, 'The ticket with ID "tkt_404" was not found'],
-		['ticket update', { resource: 'ticket', operation: 'update', ticketId: byId('tkt_404'), updateFields: { subject: 'x' } }, 'The ticket with ID "tkt_404" was not found'],
-		['reply create on a missing ticket', { resource: 'reply', operation: 'create', ticketId: byId('tkt_404'), body: 'Hi' }, 'The ticket with ID "tkt_404" was not found'],
-		['replies of a missing ticket', { resource: 'reply', operation: 'getAll', ticketId: byId('tkt_404'), returnAll: true }, 'The ticket with ID "tkt_404" was not found'],
-		['customer get', { resource: 'customer', operation: 'get', customerId: byId('cus_404') }, 'The customer with ID "cus_404" was not found'],
+		[
+			'ticket get',
+			{ resource: 'ticket', operation: 'get', ticketId: byId('tkt_404') },
+			'The ticket with ID "tkt_404" was not found',
+		],
+		[
+			'ticket update',
+			{
+				resource: 'ticket',
+				operation: 'update',
+				ticketId: byId('tkt_404'),
+				updateFields: { subject: 'x' },
+			},
+			'The ticket with ID "tkt_404" was not found',
+		],
+		[
+			'reply create on a missing ticket',
+			{ resource: 'reply', operation: 'create', ticketId: byId('tkt_404'), body: 'Hi' },
+			'The ticket with ID "tkt_404" was not found',
+		],
+		[
+			'replies of a missing ticket',
+			{ resource: 'reply', operation: 'getAll', ticketId: byId('tkt_404'), returnAll: true },
+			'The ticket with ID "tkt_404" was not found',
+		],
+		[
+			'customer get',
+			{ resource: 'customer', operation: 'get', customerId: byId('cus_404') },
+			'The customer with ID "cus_404" was not found',
+		],
 	])('%s', async (_name, parameters, message) => {
 		const error = await failure(parameters);
 		expect(error.message).toBe(message);
-		expect(error.description).toMatch(/^Check the ID, or pick the (ticket|customer) from the list\. The service said: "/);
+		expect(error.description).toMatch(
+			/^Check the ID, or pick the (ticket|customer) from the list\. The service said: "/,
+		);
 	});
 });
 
@@ -70,7 +116,11 @@ describe("422: the service's field messages", () => {
 			subject: 'S',
 			description: 'D',
 			customerEmail: 'a@example.com',
-			additionalFields: { priority: '__custom__', customPriority: 'critical', customFieldsJson: '{"id": "tkt_1"}' },
+			additionalFields: {
+				priority: '__custom__',
+				customPriority: 'critical',
+				customFieldsJson: '{"id": "tkt_1"}',
+			},
 		});
 		expect(error.message).toBe(
 			'The service rejected the data: id: is read-only and is assigned by the service; priority: must be one of low, normal, high, urgent',

@@ -13,11 +13,13 @@ import type { ZoneRun } from './createdAfterInZone';
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
-const getMany = (parameters: IDataObject) => runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
+const getMany = (parameters: IDataObject) =>
+	runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 
 const newestFirst = () => sandbox.store.listTickets();
 const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' });
-const atOrAfter = (iso: string) => newestFirst().filter((t) => Date.parse(t.created_at) >= Date.parse(iso));
+const atOrAfter = (iso: string) =>
+	newestFirst().filter((t) => Date.parse(t.created_at) >= Date.parse(iso));
 
 describe('Return All with Created After', () => {
 	// The date is the created_at of the ticket at this position, newest first.
@@ -34,19 +36,27 @@ describe('Return All with Created After', () => {
 	);
 
 	it('a date before every ticket reads everything in ⌈n/100⌉ calls; the newest date gives the newest ticket(s) in one call', async () => {
-		const all = await getMany({ returnAll: true, options: { createdAfter: '2000-01-01T00:00:00Z' } });
+		const all = await getMany({
+			returnAll: true,
+			options: { createdAfter: '2000-01-01T00:00:00Z' },
+		});
 		expect(all.output('Node')).toHaveLength(TICKETS);
 		expect(listCalls()).toBe(Math.ceil(TICKETS / 100));
 
 		sandbox.clearLog();
 		const newest = newestFirst()[0].created_at;
 		const atNewest = await getMany({ returnAll: true, options: { createdAfter: newest } });
-		expect(atNewest.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(newest).map((t) => t.id));
+		expect(atNewest.output('Node').map((i) => i.json.id)).toEqual(
+			atOrAfter(newest).map((t) => t.id),
+		);
 		expect(atNewest.output('Node').length).toBeGreaterThanOrEqual(1);
 		expect(listCalls()).toBe(1);
 
 		sandbox.clearLog();
-		const none = await getMany({ returnAll: true, options: { createdAfter: new Date(Date.parse(newest) + 1).toISOString() } });
+		const none = await getMany({
+			returnAll: true,
+			options: { createdAfter: new Date(Date.parse(newest) + 1).toISOString() },
+		});
 		expect(none.output('Node')).toHaveLength(0);
 		expect(listCalls()).toBe(1);
 	});
@@ -54,29 +64,63 @@ describe('Return All with Created After', () => {
 	it('with a Limit: stops at whichever comes first', async () => {
 		const after = newestFirst()[250].created_at;
 		const result = await getMany({ limit: 10, options: { createdAfter: after } });
-		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).slice(0, 10).map((t) => t.id));
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(
+			atOrAfter(after)
+				.slice(0, 10)
+				.map((t) => t.id),
+		);
 		expect(listCalls()).toBe(1);
 	});
 
 	it('with filters: the newer tickets that match', async () => {
 		const after = newestFirst()[500].created_at;
-		const result = await getMany({ returnAll: true, filters: { status: 'open' }, options: { createdAfter: after } });
-		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).filter((t) => t.status === 'open').map((t) => t.id));
+		const result = await getMany({
+			returnAll: true,
+			filters: { status: 'open' },
+			options: { createdAfter: after },
+		});
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(
+			atOrAfter(after)
+				.filter((t) => t.status === 'open')
+				.map((t) => t.id),
+		);
 	});
 
 	it('in One Page per Run: the page ends at the first older ticket and says there is no more', async () => {
 		const after = newestFirst()[130].created_at;
-		const first = (await getMany({ pagination: 'onePage', pageSize: 100, options: { createdAfter: after } })).output('Node')[0].json;
+		const first = (
+			await getMany({ pagination: 'onePage', pageSize: 100, options: { createdAfter: after } })
+		).output('Node')[0].json;
 		expect(first).toMatchObject({ count: 100, has_more: true });
-		const second = (await getMany({ pagination: 'onePage', pageSize: 100, cursor: first.next_cursor, options: { createdAfter: after } })).output('Node')[0].json;
+		const second = (
+			await getMany({
+				pagination: 'onePage',
+				pageSize: 100,
+				cursor: first.next_cursor,
+				options: { createdAfter: after },
+			})
+		).output('Node')[0].json;
 		const expected = atOrAfter(after).map((t) => t.id);
-		expect([...(first.data as IDataObject[]), ...(second.data as IDataObject[])].map((t) => t.id)).toEqual(expected);
-		expect(second).toMatchObject({ count: expected.length - 100, has_more: false, next_cursor: null });
+		expect(
+			[...(first.data as IDataObject[]), ...(second.data as IDataObject[])].map((t) => t.id),
+		).toEqual(expected);
+		expect(second).toMatchObject({
+			count: expected.length - 100,
+			has_more: false,
+			next_cursor: null,
+		});
 	});
 
 	it('with Pages per Run: the run stops at the first older ticket, not after its pages', async () => {
 		const after = newestFirst()[130].created_at;
-		const run = (await getMany({ pagination: 'onePage', pageSize: 100, pagesPerRun: 5, options: { createdAfter: after } })).output('Node')[0].json;
+		const run = (
+			await getMany({
+				pagination: 'onePage',
+				pageSize: 100,
+				pagesPerRun: 5,
+				options: { createdAfter: after },
+			})
+		).output('Node')[0].json;
 		expect((run.data as IDataObject[]).map((t) => t.id)).toEqual(atOrAfter(after).map((t) => t.id));
 		expect(run).toMatchObject({ has_more: false, next_cursor: null });
 		expect(listCalls()).toBe(2);
@@ -84,7 +128,10 @@ describe('Return All with Created After', () => {
 
 	it.each([
 		['ISO with zone', (iso: string) => iso],
-		['an expression giving ISO without zone: read as UTC', (iso: string) => `={{ ${JSON.stringify(iso.replace(/Z$/, ''))} }}`],
+		[
+			'an expression giving ISO without zone: read as UTC',
+			(iso: string) => `={{ ${JSON.stringify(iso.replace(/Z$/, ''))} }}`,
+		],
 		['an expression giving a Luxon DateTime', (iso: string) => `={{ DateTime.fromISO('${iso}') }}`],
 		['an expression giving a JavaScript Date', (iso: string) => `={{ new Date('${iso}') }}`],
 		['an expression giving epoch milliseconds', (iso: string) => `={{ ${Date.parse(iso)} }}`],
@@ -96,7 +143,10 @@ describe('Return All with Created After', () => {
 	});
 
 	it('an empty date (e.g. no watermark yet) means no limit', async () => {
-		const result = await getMany({ returnAll: true, options: { createdAfter: '={{ $json.nothing ?? "" }}' } });
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: '={{ $json.nothing ?? "" }}' },
+		});
 		expect(result.output('Node')).toHaveLength(TICKETS);
 	});
 });
@@ -107,20 +157,31 @@ describe('refused before any request', () => {
 		['by updated_at', { sortBy: 'updated_at' }],
 		['by updated_at, newest first', { sortBy: 'updated_at', sortOrder: 'desc' }],
 	])('Created After with another order: %s', async (_name, sort) => {
-		const result = await getMany({ returnAll: true, options: { createdAfter: '2025-01-01T00:00:00Z', ...sort } });
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: '2025-01-01T00:00:00Z', ...sort },
+		});
 		expect(result.error?.message).toBe('Created After needs the newest-first order');
-		expect(result.error?.description).toBe('Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.');
+		expect(result.error?.description).toBe(
+			'Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.',
+		);
 		expect(sandbox.log).toHaveLength(0);
 	});
 
 	it('explicit Created At, Descending is the default order and is accepted', async () => {
 		const after = newestFirst()[5].created_at;
-		const result = await getMany({ returnAll: true, options: { createdAfter: after, sortBy: 'created_at', sortOrder: 'desc' } });
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: after, sortBy: 'created_at', sortOrder: 'desc' },
+		});
 		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).map((t) => t.id));
 	});
 
 	it('a text that is not a date', async () => {
-		const result = await getMany({ returnAll: true, options: { createdAfter: '={{ "last tuesday" }}' } });
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: '={{ "last tuesday" }}' },
+		});
 		expect(result.error?.message).toBe('Created After "last tuesday" is not a date and time');
 		expect(result.error?.description).toContain('ISO 8601');
 		expect(sandbox.log).toHaveLength(0);
@@ -130,14 +191,27 @@ describe('refused before any request', () => {
 /** A sandbox whose clock the test can pin, so tickets can share one created_at or sit at chosen times. */
 async function pinnedSandbox(seed: number, timestampFormat?: TimestampFormat) {
 	let pinned: number | undefined;
-	const pinnable = await startSandbox({ seed, timestampFormat, now: () => pinned ?? Date.now(), maxSkewSeconds: 10 ** 9 });
+	const pinnable = await startSandbox({
+		seed,
+		timestampFormat,
+		now: () => pinned ?? Date.now(),
+		maxSkewSeconds: 10 ** 9,
+	});
 	return {
 		sandbox: pinnable,
 		pin: (ms?: number) => (pinned = ms),
-		newTicket: (n: number) => pinnable.store.createTicket({ subject: `Pinned ${n}`, description: 'd', customer: { email: `pinned${n}@example.com` } }),
+		newTicket: (n: number) =>
+			pinnable.store.createTicket({
+				subject: `Pinned ${n}`,
+				description: 'd',
+				customer: { email: `pinned${n}@example.com` },
+			}),
 		run: async (createdAfter?: unknown) => {
 			const options = createdAfter === undefined ? {} : { createdAfter };
-			const result = await runNode({ resource: 'ticket', operation: 'getAll', returnAll: true, options }, credentialsFor(pinnable));
+			const result = await runNode(
+				{ resource: 'ticket', operation: 'getAll', returnAll: true, options },
+				credentialsFor(pinnable),
+			);
 			expect(result.error).toBeUndefined();
 			return result.output('Node').map((i) => i.json);
 		},
@@ -167,8 +241,15 @@ describe('feeding back the newest created_at seen, as an incremental import does
 
 			const second = await importRun(watermark);
 			expect(second.map((t) => t.id)).toEqual(expect.arrayContaining([sameInstant.id, later.id]));
-			expect(second.every((t) => Date.parse(String(t.created_at)) >= Date.parse(watermark))).toBe(true);
-			expect([...copy.keys()].sort()).toEqual(env.sandbox.store.listTickets().map((t) => t.id).sort());
+			expect(second.every((t) => Date.parse(String(t.created_at)) >= Date.parse(watermark))).toBe(
+				true,
+			);
+			expect([...copy.keys()].sort()).toEqual(
+				env.sandbox.store
+					.listTickets()
+					.map((t) => t.id)
+					.sort(),
+			);
 
 			// Nothing new: only the boundary ticket comes again, and the copy does not change.
 			const third = await importRun(String(second[0].created_at));
@@ -188,17 +269,24 @@ describe.each([
 		// Fed back through an expression, as a workflow does (picked in the field it would be in the workflow's time zone).
 		['as the service sent it (no zone)', '={{ "2025-06-01T12:00:00.000" }}'],
 		['with Z', '2025-06-01T12:00:00.000Z'],
-	])('Created After %s: the tickets at or after it, none lost and no older one (both read as UTC)', async (_name, createdAfter) => {
-		// A child process, since TZ cannot change inside a jest test (see createdAfterInZone.tsx).
-		const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'createdAfterInZone.tsx'), createdAfter], {
-			env: { ...process.env, TZ: zone },
-		});
-		const run = JSON.parse(stdout) as ZoneRun;
-		expect(run.offsetInJune).toBe(offsetInJune); // the zone was in force, else this proves nothing
-		expect(run.sentCreatedAt).toContain('2025-06-01T12:00:00.000'); // the service sent no zone
-		expect(run.ids).toEqual(run.expected);
-		expect(run.ids).toHaveLength(4);
-	});
+	])(
+		'Created After %s: the tickets at or after it, none lost and no older one (both read as UTC)',
+		async (_name, createdAfter) => {
+			// A child process, since TZ cannot change inside a jest test (see createdAfterInZone.tsx).
+			const { stdout } = await promisify(execFile)(
+				process.execPath,
+				[path.join(__dirname, 'createdAfterInZone.tsx'), createdAfter],
+				{
+					env: { ...process.env, TZ: zone },
+				},
+			);
+			const run = JSON.parse(stdout) as ZoneRun;
+			expect(run.offsetInJune).toBe(offsetInJune); // the zone was in force, else this proves nothing
+			expect(run.sentCreatedAt).toContain('2025-06-01T12:00:00.000'); // the service sent no zone
+			expect(run.ids).toEqual(run.expected);
+			expect(run.ids).toHaveLength(4);
+		},
+	);
 });
 
 describe.each([

@@ -20,22 +20,43 @@ beforeAll(async () => {
 	const start = Date.parse('2025-05-31T18:00:00Z');
 	for (let n = 0; n <= 72; n++) {
 		pinned = start + n * 30 * 60_000;
-		const ticket = sandbox.store.createTicket({ subject: `Zone ${n}`, description: 'd', customer: { email: `zone${n}@example.com` } });
+		const ticket = sandbox.store.createTicket({
+			subject: `Zone ${n}`,
+			description: 'd',
+			customer: { email: `zone${n}@example.com` },
+		});
 		createdAt.set(ticket.id, ticket.created_at);
 	}
 	pinned = Date.now();
 });
 afterAll(async () => sandbox.stop());
 
-async function ticketsCreatedAfter(createdAfter: string, timezone?: string): Promise<{ ids: string[]; oldest: string }> {
-	const workflow = singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', returnAll: true, options: { createdAfter } });
-	const result = await runWorkflow(timezone ? { ...workflow, settings: { timezone } } : workflow, { supportTicketApi: credentialsFor(sandbox) });
+async function ticketsCreatedAfter(
+	createdAfter: string,
+	timezone?: string,
+): Promise<{ ids: string[]; oldest: string }> {
+	const workflow = singleNodeWorkflow(NODE, {
+		resource: 'ticket',
+		operation: 'getAll',
+		returnAll: true,
+		options: { createdAfter },
+	});
+	const result = await runWorkflow(timezone ? { ...workflow, settings: { timezone } } : workflow, {
+		supportTicketApi: credentialsFor(sandbox),
+	});
 	expect(result.error).toBeUndefined();
 	const tickets = result.output('Node').map((item) => item.json as IDataObject);
-	return { ids: tickets.map((t) => String(t.id)), oldest: String(tickets[tickets.length - 1].created_at) };
+	return {
+		ids: tickets.map((t) => String(t.id)),
+		oldest: String(tickets[tickets.length - 1].created_at),
+	};
 }
 
-const atOrAfter = (iso: string) => [...createdAt].filter(([, at]) => Date.parse(at) >= Date.parse(iso)).map(([id]) => id).reverse();
+const atOrAfter = (iso: string) =>
+	[...createdAt]
+		.filter(([, at]) => Date.parse(at) >= Date.parse(iso))
+		.map(([id]) => id)
+		.reverse();
 
 describe('Created After picked without a zone is read in the workflow time zone', () => {
 	it.each([
@@ -56,12 +77,18 @@ describe('Created After picked without a zone is read in the workflow time zone'
 
 describe('Created After from an expression', () => {
 	it('without a zone is read as UTC, like the service timestamps it usually is (a created_at fed back)', async () => {
-		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}" }}`, 'America/New_York')).oldest).toBe('2025-06-01T12:00:00.000Z');
-		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}.000" }}`, 'Asia/Tokyo')).oldest).toBe('2025-06-01T12:00:00.000Z');
+		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}" }}`, 'America/New_York')).oldest).toBe(
+			'2025-06-01T12:00:00.000Z',
+		);
+		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}.000" }}`, 'Asia/Tokyo')).oldest).toBe(
+			'2025-06-01T12:00:00.000Z',
+		);
 	});
 
 	it('a Luxon DateTime carries its own zone', async () => {
 		const fromIso = `={{ DateTime.fromISO("${BOUNDARY}", { zone: "Asia/Tokyo" }) }}`;
-		expect((await ticketsCreatedAfter(fromIso, 'America/New_York')).oldest).toBe('2025-06-01T03:00:00.000Z');
+		expect((await ticketsCreatedAfter(fromIso, 'America/New_York')).oldest).toBe(
+			'2025-06-01T03:00:00.000Z',
+		);
 	});
 });

@@ -53,7 +53,12 @@ describe('one page per run', () => {
 		expect(result.error).toBeUndefined();
 		const out = result.output('Node');
 		expect(out).toHaveLength(1);
-		const { data, count, has_more, next_cursor } = out[0].json as { data: IDataObject[]; count: number; has_more: boolean; next_cursor: string };
+		const { data, count, has_more, next_cursor } = out[0].json as {
+			data: IDataObject[];
+			count: number;
+			has_more: boolean;
+			next_cursor: string;
+		};
 		expect(Object.keys(out[0].json).sort()).toEqual(['count', 'data', 'has_more', 'next_cursor']);
 		expect(data.map((t) => t.id)).toEqual(newestFirstIds().slice(0, 40));
 		expect(count).toBe(40);
@@ -63,14 +68,17 @@ describe('one page per run', () => {
 	});
 
 	it('the cursor continues where the last page ended; the last page says has_more false and next_cursor null', async () => {
-		const first = (await page({ pageSize: 40, filters: { priority: 'urgent' } })).output('Node')[0].json;
+		const first = (await page({ pageSize: 40, filters: { priority: 'urgent' } })).output('Node')[0]
+			.json;
 		const urgent = sandbox.store.listTickets({ priority: 'urgent' }).map((t) => t.id);
 		expect(urgent.length).toBeGreaterThan(80);
 		expect(urgent.length).toBeLessThan(400);
 		let json = first;
 		const ids = (json.data as IDataObject[]).map((t) => t.id);
 		while (json.has_more) {
-			json = (await page({ pageSize: 40, filters: { priority: 'urgent' }, cursor: json.next_cursor })).output('Node')[0].json;
+			json = (
+				await page({ pageSize: 40, filters: { priority: 'urgent' }, cursor: json.next_cursor })
+			).output('Node')[0].json;
 			ids.push(...(json.data as IDataObject[]).map((t) => t.id));
 		}
 		expect(ids).toEqual(urgent);
@@ -79,21 +87,37 @@ describe('one page per run', () => {
 	});
 
 	it('replies and customers page the same way', async () => {
-		const ticket = sandbox.store.listTickets().find((t) => sandbox.store.listReplies(t.id).length >= 2);
+		const ticket = sandbox.store
+			.listTickets()
+			.find((t) => sandbox.store.listReplies(t.id).length >= 2);
 		expect(ticket).toBeDefined();
-		const replies = await page({ resource: 'reply', ticketId: byId(ticket?.id as string), pageSize: 1 });
-		expect(replies.output('Node')[0].json).toMatchObject({ count: 1, has_more: true, data: [sandbox.store.listReplies(ticket?.id as string)[0]] });
+		const replies = await page({
+			resource: 'reply',
+			ticketId: byId(ticket?.id as string),
+			pageSize: 1,
+		});
+		expect(replies.output('Node')[0].json).toMatchObject({
+			count: 1,
+			has_more: true,
+			data: [sandbox.store.listReplies(ticket?.id as string)[0]],
+		});
 
 		const customers = await page({ resource: 'customer', pageSize: 100 });
 		const all = sandbox.store.listCustomers();
-		expect(customers.output('Node')[0].json).toMatchObject({ count: 100, has_more: all.length > 100, data: all.slice(0, 100) });
+		expect(customers.output('Node')[0].json).toMatchObject({
+			count: 100,
+			has_more: all.length > 100,
+			data: all.slice(0, 100),
+		});
 	});
 
 	it('an empty list is still one item, so a loop ends cleanly', async () => {
 		const empty = await startSandbox({ seed: 0 });
 		try {
 			const result = await page({ resource: 'customer' }, credentialsFor(empty));
-			expect(result.output('Node').map((i) => i.json)).toEqual([{ data: [], count: 0, has_more: false, next_cursor: null }]);
+			expect(result.output('Node').map((i) => i.json)).toEqual([
+				{ data: [], count: 0, has_more: false, next_cursor: null },
+			]);
 		} finally {
 			await empty.stop();
 		}
@@ -102,12 +126,20 @@ describe('one page per run', () => {
 	it('Pages per Run reads that many pages one after another into the one item; next_cursor continues after the last', async () => {
 		const first = (await page({ pageSize: 100, pagesPerRun: 4 })).output('Node');
 		expect(first).toHaveLength(1);
-		expect(first[0].json).toMatchObject({ count: 400, has_more: true, next_cursor: expect.any(String) });
+		expect(first[0].json).toMatchObject({
+			count: 400,
+			has_more: true,
+			next_cursor: expect.any(String),
+		});
 		expect(sandbox.log.map((e) => e.query.per_page)).toEqual(['100', '100', '100', '100']);
-		const rest = (await page({ pageSize: 100, pagesPerRun: 100, cursor: first[0].json.next_cursor })).output('Node')[0].json;
+		const rest = (
+			await page({ pageSize: 100, pagesPerRun: 100, cursor: first[0].json.next_cursor })
+		).output('Node')[0].json;
 		// The list ends before the pages do: the item holds what is left and says it is the last.
 		expect(rest).toMatchObject({ count: TICKETS - 400, has_more: false, next_cursor: null });
-		expect([...(first[0].json.data as IDataObject[]), ...(rest.data as IDataObject[])].map((t) => t.id)).toEqual(newestFirstIds());
+		expect(
+			[...(first[0].json.data as IDataObject[]), ...(rest.data as IDataObject[])].map((t) => t.id),
+		).toEqual(newestFirstIds());
 		expect(sandbox.log).toHaveLength(4 + Math.ceil((TICKETS - 400) / 100));
 	});
 
@@ -124,7 +156,7 @@ describe('one page per run', () => {
 		expect(sandbox.log).toHaveLength(2);
 	});
 
-	it('Continue On Fail: has_more and the run\'s Cursor in the error item', async () => {
+	it("Continue On Fail: has_more and the run's Cursor in the error item", async () => {
 		const first = (await page({ pageSize: 50 })).output('Node')[0].json;
 		const run = { pageSize: 50, pagesPerRun: 3 };
 		failListAfter(1);

@@ -10,7 +10,13 @@ export interface HeldAnswer {
 
 // `pass` (or changed by a function), `lost` (processed, the client gets a 502), `refused` (a bare 503, never seen by
 // the service), `failed` (a 500, never seen by the service), `lagging` (an empty list, as a replica behind the primary answers).
-export type GatewayAnswer = 'pass' | 'lost' | 'refused' | 'failed' | 'lagging' | ((answer: HeldAnswer) => HeldAnswer | Promise<HeldAnswer>);
+export type GatewayAnswer =
+	| 'pass'
+	| 'lost'
+	| 'refused'
+	| 'failed'
+	| 'lagging'
+	| ((answer: HeldAnswer) => HeldAnswer | Promise<HeldAnswer>);
 
 /** Counts of the requests seen so far, this one included. */
 export interface GatewayRequest {
@@ -27,7 +33,10 @@ export interface LossyGateway {
 }
 
 /** A gateway in front of `serviceUrl` on a free loopback port; `decide` picks each request's fate. */
-export async function lossyGateway(serviceUrl: string, decide: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer>): Promise<LossyGateway> {
+export async function lossyGateway(
+	serviceUrl: string,
+	decide: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer>,
+): Promise<LossyGateway> {
 	let posts = 0;
 	let lists = 0;
 	const server: Server = createServer((incoming, outgoing) => {
@@ -41,24 +50,50 @@ export async function lossyGateway(serviceUrl: string, decide: (request: Gateway
 		const pass = async (body: Buffer) => {
 			const fate = await decide({ ...seen, body: body.toString('utf8') });
 			if (fate === 'refused' || fate === 'failed' || fate === 'lagging') {
-				if (fate === 'refused') outgoing.writeHead(503, { 'content-type': 'text/html' }).end('<html>Service Unavailable</html>');
-				else if (fate === 'failed') outgoing.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal_error","message":"Something went wrong."}}');
-				else outgoing.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}');
+				if (fate === 'refused')
+					outgoing
+						.writeHead(503, { 'content-type': 'text/html' })
+						.end('<html>Service Unavailable</html>');
+				else if (fate === 'failed')
+					outgoing
+						.writeHead(500, { 'content-type': 'application/json' })
+						.end('{"error":{"code":"internal_error","message":"Something went wrong."}}');
+				else
+					outgoing
+						.writeHead(200, { 'content-type': 'application/json' })
+						.end('{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}');
 				return;
 			}
-			const forward = request(`${serviceUrl}${incoming.url}`, { method, headers: incoming.headers }, (answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-				answer.on('end', () => {
-					void (async () => {
-						const held: HeldAnswer = { status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks).toString('utf8') };
-						const sent = fate === 'pass' ? held : fate === 'lost' ? { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' } : await fate(held);
-						const headers = { ...sent.headers };
-						delete headers['content-length'];
-						outgoing.writeHead(sent.status, headers).end(sent.body);
-					})();
-				});
-			});
+			const forward = request(
+				`${serviceUrl}${incoming.url}`,
+				{ method, headers: incoming.headers },
+				(answer) => {
+					const chunks: Buffer[] = [];
+					answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+					answer.on('end', () => {
+						void (async () => {
+							const held: HeldAnswer = {
+								status: answer.statusCode ?? 502,
+								headers: answer.headers,
+								body: Buffer.concat(chunks).toString('utf8'),
+							};
+							const sent =
+								fate === 'pass'
+									? held
+									: fate === 'lost'
+										? {
+												status: 502,
+												headers: { 'content-type': 'text/html' },
+												body: '<html>Bad Gateway</html>',
+											}
+										: await fate(held);
+							const headers = { ...sent.headers };
+							delete headers['content-length'];
+							outgoing.writeHead(sent.status, headers).end(sent.body);
+						})();
+					});
+				},
+			);
 			forward.end(body);
 		};
 	});

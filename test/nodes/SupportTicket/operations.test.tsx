@@ -25,9 +25,16 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 				customFieldsJson: '{"tags":["vip"],"external_ref":"CRM-42"}',
 			},
 		});
-		expect(created).toMatchObject({ subject: 'Cannot log in ✓', priority: 'high', tags: ['vip'], external_ref: 'CRM-42' });
+		expect(created).toMatchObject({
+			subject: 'Cannot log in ✓',
+			priority: 'high',
+			tags: ['vip'],
+			external_ref: 'CRM-42',
+		});
 		const id = created.id as string;
-		expect(sandbox.store.getTicket(id)).toMatchObject({ customer: { email: 'new.person@example.com', name: 'New Person' } });
+		expect(sandbox.store.getTicket(id)).toMatchObject({
+			customer: { email: 'new.person@example.com', name: 'New Person' },
+		});
 
 		const [fetched] = await run({ resource: 'ticket', operation: 'get', ticketId: byId(id) });
 		expect(fetched).toEqual(created);
@@ -44,9 +51,19 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 
 	it('reply: create, then get many lists it', async () => {
 		const ticket = sandbox.store.listTickets()[0];
-		const [reply] = await run({ resource: 'reply', operation: 'create', ticketId: byId(ticket.id), body: 'On it 🛠' });
+		const [reply] = await run({
+			resource: 'reply',
+			operation: 'create',
+			ticketId: byId(ticket.id),
+			body: 'On it 🛠',
+		});
 		expect(reply).toMatchObject({ body: 'On it 🛠' });
-		const replies = await run({ resource: 'reply', operation: 'getAll', ticketId: byId(ticket.id), returnAll: true });
+		const replies = await run({
+			resource: 'reply',
+			operation: 'getAll',
+			ticketId: byId(ticket.id),
+			returnAll: true,
+		});
 		expect(replies.map((r) => r.id)).toContain(reply.id);
 		expect(replies).toHaveLength(sandbox.store.listReplies(ticket.id).length);
 	});
@@ -62,7 +79,12 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 		const id = customer.id as string;
 		const [fetched] = await run({ resource: 'customer', operation: 'get', customerId: byId(id) });
 		expect(fetched).toEqual(customer);
-		const [updated] = await run({ resource: 'customer', operation: 'update', customerId: byId(id), updateFields: { name: 'Zoë B.' } });
+		const [updated] = await run({
+			resource: 'customer',
+			operation: 'update',
+			customerId: byId(id),
+			updateFields: { name: 'Zoë B.' },
+		});
 		expect(updated).toMatchObject({ id, name: 'Zoë B.' });
 		expect(sandbox.store.getCustomer(id)).toMatchObject({ name: 'Zoë B.' });
 		const all = await run({ resource: 'customer', operation: 'getAll', returnAll: true });
@@ -70,13 +92,23 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 	});
 
 	it('ticket get many: filters and sort are sent only when set, and match the service', async () => {
-		const open = await run({ resource: 'ticket', operation: 'getAll', returnAll: true, filters: { status: 'open' } });
+		const open = await run({
+			resource: 'ticket',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { status: 'open' },
+		});
 		expect(open.length).toBeGreaterThan(0);
 		expect(open.every((t) => t.status === 'open')).toBe(true);
 		expect(sandbox.log[0].query).toEqual({ per_page: '100', status: 'open' });
 
 		sandbox.clearLog();
-		const oldest = await run({ resource: 'ticket', operation: 'getAll', limit: 3, options: { sortBy: 'created_at', sortOrder: 'asc' } });
+		const oldest = await run({
+			resource: 'ticket',
+			operation: 'getAll',
+			limit: 3,
+			options: { sortBy: 'created_at', sortOrder: 'asc' },
+		});
 		expect(sandbox.log[0].query).toEqual({ per_page: '3', sort_by: 'created_at', sort: 'asc' });
 		const created = oldest.map((t) => t.created_at as string);
 		expect([...created].sort()).toEqual(created);
@@ -89,7 +121,14 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 			returnAll: true,
 			filters: { priority: '__custom__', customPriority: ' urgent ', status: 'open' },
 		});
-		expect(sandbox.log.map((e) => e.path)).toEqual(['/api/v1/external/tickets?per_page=100&status=open&priority=urgent']);
-		expect(tickets.map((t) => t.id)).toEqual(sandbox.store.listTickets().filter((t) => t.priority === 'urgent' && t.status === 'open').map((t) => t.id));
+		expect(sandbox.log.map((e) => e.path)).toEqual([
+			'/api/v1/external/tickets?per_page=100&status=open&priority=urgent',
+		]);
+		expect(tickets.map((t) => t.id)).toEqual(
+			sandbox.store
+				.listTickets()
+				.filter((t) => t.priority === 'urgent' && t.status === 'open')
+				.map((t) => t.id),
+		);
 	});
 });

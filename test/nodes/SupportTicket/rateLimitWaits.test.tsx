@@ -13,7 +13,18 @@ async function createAgainstLimit(sandbox: Sandbox, rateLimit: IDataObject) {
 	const items = Array.from({ length: ITEMS }, (_, i) => ({ subject: `${tag} #${i}` }));
 	sandbox.setFaults({ rateLimit: { perSecond: 10, ...rateLimit } });
 	const result = await runWorkflow(
-		itemsWorkflow(items, NODE, { resource: 'ticket', operation: 'create', subject: '={{ $json.subject }}', description: 'D', customerEmail: 'limit@example.com' }, { continueOnFail: true }),
+		itemsWorkflow(
+			items,
+			NODE,
+			{
+				resource: 'ticket',
+				operation: 'create',
+				subject: '={{ $json.subject }}',
+				description: 'D',
+				customerEmail: 'limit@example.com',
+			},
+			{ continueOnFail: true },
+		),
 		{ supportTicketApi: credentialsFor(sandbox) },
 	);
 	expect(result.error).toBeUndefined();
@@ -27,12 +38,15 @@ describe.each([
 	['the same clock', 0, 0],
 	['a clock 3 s behind', -3_000, 'http-date'],
 	['a clock 90 s ahead', 90_000, 'http-date'],
-] as const)('60 creates against 10 requests/s, on a service with %s', (_clock, offsetMs, retryAfter) => {
-	const { sandbox } = useSandbox({ now: () => Date.now() + offsetMs });
-	const form = retryAfter === 0 ? '"Retry-After: 0"' : 'Retry-After as an HTTP date';
-	it(`${form}: every item is created once, no item fails`, async () => {
-		const { failed, created } = await createAgainstLimit(sandbox, { retryAfter });
-		expect(failed).toEqual([]);
-		expect(created).toBe(ITEMS);
-	}, 60_000);
-});
+] as const)(
+	'60 creates against 10 requests/s, on a service with %s',
+	(_clock, offsetMs, retryAfter) => {
+		const { sandbox } = useSandbox({ now: () => Date.now() + offsetMs });
+		const form = retryAfter === 0 ? '"Retry-After: 0"' : 'Retry-After as an HTTP date';
+		it(`${form}: every item is created once, no item fails`, async () => {
+			const { failed, created } = await createAgainstLimit(sandbox, { retryAfter });
+			expect(failed).toEqual([]);
+			expect(created).toBe(ITEMS);
+		}, 60_000);
+	},
+);

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { itemsWorkflow, runWorkflow, singleNodeWorkflow, useSandbox, type WorkflowJson } from '../../harness';
+import {
+	itemsWorkflow,
+	runWorkflow,
+	singleNodeWorkflow,
+	useSandbox,
+	type WorkflowJson,
+} from '../../harness';
 import { reachableText } from '../../harness/reachableText';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
 import { byId, NODE } from '../supportTicketNode';
@@ -25,7 +31,13 @@ beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
-const create = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
+const create = {
+	resource: 'ticket',
+	operation: 'create',
+	subject: 'S',
+	description: 'D',
+	customerEmail: 'a@example.com',
+};
 
 interface Case {
 	name: string;
@@ -38,7 +50,11 @@ interface Case {
 }
 
 const cases: Case[] = [
-	{ name: 'get many succeeds', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 5 }), fails: false },
+	{
+		name: 'get many succeeds',
+		workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 5 }),
+		fails: false,
+	},
 	{ name: 'create succeeds', workflow: () => singleNodeWorkflow(NODE, create), fails: false },
 	{
 		name: 'create with a Unicode API Secret succeeds',
@@ -47,16 +63,28 @@ const cases: Case[] = [
 		secret: UNICODE_SECRET,
 		fails: false,
 	},
-	{ name: '401, wrong secret', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 1 }), secret: WRONG_SECRET, fails: true },
-	{ name: '404', workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_404') }), fails: true },
+	{
+		name: '401, wrong secret',
+		workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 1 }),
+		secret: WRONG_SECRET,
+		fails: true,
+	},
+	{
+		name: '404',
+		workflow: () =>
+			singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_404') }),
+		fails: true,
+	},
 	{
 		name: '422',
-		workflow: () => singleNodeWorkflow(NODE, { ...create, additionalFields: { customFieldsJson: '{"id":"x"}' } }),
+		workflow: () =>
+			singleNodeWorkflow(NODE, { ...create, additionalFields: { customFieldsJson: '{"id":"x"}' } }),
 		fails: true,
 	},
 	{
 		name: '429 with a wait too long',
-		workflow: () => singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', returnAll: true }),
+		workflow: () =>
+			singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', returnAll: true }),
 		setup: () => sandbox.setFaults({ next: [429], retryAfter: 600 }),
 		fails: true,
 	},
@@ -70,7 +98,8 @@ const cases: Case[] = [
 		name: 'connection reset on a create: the ticket is found by the lookup',
 		workflow: () => singleNodeWorkflow(NODE, create),
 		baseUrl: () => proxy.baseUrl,
-		setup: () => proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'reset', when: 'after' } }]),
+		setup: () =>
+			proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'reset', when: 'after' } }]),
 		fails: false,
 	},
 	{
@@ -92,7 +121,12 @@ const cases: Case[] = [
 	{
 		name: 'continue on fail: the error is an output item',
 		workflow: () =>
-			itemsWorkflow([{ id: 'tkt_404' }, { id: 'tkt_1' }], NODE, { resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') }, { continueOnFail: true }),
+			itemsWorkflow(
+				[{ id: 'tkt_404' }, { id: 'tkt_1' }],
+				NODE,
+				{ resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') },
+				{ continueOnFail: true },
+			),
 		fails: false,
 	},
 ];
@@ -120,7 +154,10 @@ describe('no secret in what n8n keeps or shows', () => {
 		for (const value of [...SECRETS, API_KEY]) expect(shown).not.toContain(value);
 
 		// The signed requests the harness recorded, and what the service received: no secret.
-		const sent = reachableText({ signed: result.credentialsHelper.authenticated, received: sandbox.log });
+		const sent = reachableText({
+			signed: result.credentialsHelper.authenticated,
+			received: sandbox.log,
+		});
 		for (const value of SECRETS) expect(sent).not.toContain(value);
 		if (c.name === 'get many succeeds') {
 			// The search reaches the headers: the key is there, as it must be on the wire.
@@ -130,7 +167,12 @@ describe('no secret in what n8n keeps or shows', () => {
 
 	it('the output of a continue-on-fail run is the error message, not the request', async () => {
 		const result = await runWorkflow(
-			itemsWorkflow([{ id: 'tkt_404' }], NODE, { resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') }, { continueOnFail: true }),
+			itemsWorkflow(
+				[{ id: 'tkt_404' }],
+				NODE,
+				{ resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') },
+				{ continueOnFail: true },
+			),
 			{ supportTicketApi: { baseUrl: sandbox.baseUrl, apiKey: API_KEY, apiSecret: API_SECRET } },
 		);
 		const [item] = result.output('Node') as Array<{ json: IDataObject }>;

@@ -11,7 +11,13 @@ const { sandbox, credentials } = useSandbox({ seed: 7 });
 const good = { subject: 'S', email: 'a@example.com', id: 'tkt_1' };
 const input = [good, { obj: { a: 1 }, list: ['a', 'b'], num: 42, bool: true }];
 
-const ticketCreate = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'a@example.com' };
+const ticketCreate = {
+	resource: 'ticket',
+	operation: 'create',
+	subject: 'S',
+	description: 'D',
+	customerEmail: 'a@example.com',
+};
 const ticketUpdate = { resource: 'ticket', operation: 'update', ticketId: byId('tkt_1') };
 const customerUpdate = { resource: 'customer', operation: 'update', customerId: byId('cus_1') };
 
@@ -25,26 +31,88 @@ const fields: Array<[string, (value: string) => IDataObject, () => string]> = [
 	['Description', (v) => ({ ...ticketCreate, description: v }), () => 'D'],
 	['Customer Email', (v) => ({ ...ticketCreate, customerEmail: v }), () => 'a@example.com'],
 	['Customer Name', (v) => ({ ...ticketCreate, additionalFields: { customerName: v } }), () => 'N'],
-	['Custom Priority', (v) => ({ ...ticketCreate, additionalFields: { priority: '__custom__', customPriority: v } }), () => 'high'],
-	['Custom Status', (v) => ({ ...ticketCreate, additionalFields: { status: '__custom__', customStatus: v } }), () => 'open'],
+	[
+		'Custom Priority',
+		(v) => ({ ...ticketCreate, additionalFields: { priority: '__custom__', customPriority: v } }),
+		() => 'high',
+	],
+	[
+		'Custom Status',
+		(v) => ({ ...ticketCreate, additionalFields: { status: '__custom__', customStatus: v } }),
+		() => 'open',
+	],
 	['Priority', (v) => ({ ...ticketCreate, additionalFields: { priority: v } }), () => 'high'],
 	['Subject', (v) => ({ ...ticketUpdate, updateFields: { subject: v } }), () => 'S'],
 	['Description', (v) => ({ ...ticketUpdate, updateFields: { description: v } }), () => 'D'],
 	['Status', (v) => ({ ...ticketUpdate, updateFields: { status: v } }), () => 'open'],
-	['Ticket ID', (v) => ({ ...ticketUpdate, ticketId: byId(v), updateFields: { subject: 'x' } }), () => 'tkt_1'],
-	['Ticket ID', (v) => ({ resource: 'ticket', operation: 'get', ticketId: byId(v) }), () => 'tkt_1'],
-	['Ticket ID', (v) => ({ resource: 'reply', operation: 'create', ticketId: byId(v), body: 'b' }), () => 'tkt_1'],
-	['Ticket ID', (v) => ({ resource: 'reply', operation: 'getAll', ticketId: byId(v), returnAll: true }), () => 'tkt_1'],
-	['Body', (v) => ({ resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: v }), () => 'B'],
+	[
+		'Ticket ID',
+		(v) => ({ ...ticketUpdate, ticketId: byId(v), updateFields: { subject: 'x' } }),
+		() => 'tkt_1',
+	],
+	[
+		'Ticket ID',
+		(v) => ({ resource: 'ticket', operation: 'get', ticketId: byId(v) }),
+		() => 'tkt_1',
+	],
+	[
+		'Ticket ID',
+		(v) => ({ resource: 'reply', operation: 'create', ticketId: byId(v), body: 'b' }),
+		() => 'tkt_1',
+	],
+	[
+		'Ticket ID',
+		(v) => ({ resource: 'reply', operation: 'getAll', ticketId: byId(v), returnAll: true }),
+		() => 'tkt_1',
+	],
+	[
+		'Body',
+		(v) => ({ resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: v }),
+		() => 'B',
+	],
 	['Email', (v) => ({ resource: 'customer', operation: 'create', email: v }), freshEmail],
-	['Name', (v) => ({ resource: 'customer', operation: 'create', email: `={{ $itemIndex === 0 ? "${freshEmail()}" : "other@example.com" }}`, additionalFields: { name: v } }), () => 'N'],
+	[
+		'Name',
+		(v) => ({
+			resource: 'customer',
+			operation: 'create',
+			email: `={{ $itemIndex === 0 ? "${freshEmail()}" : "other@example.com" }}`,
+			additionalFields: { name: v },
+		}),
+		() => 'N',
+	],
 	['Email', (v) => ({ ...customerUpdate, updateFields: { email: v } }), freshEmail],
 	['Name', (v) => ({ ...customerUpdate, updateFields: { name: v } }), () => 'N'],
-	['Customer ID', (v) => ({ ...customerUpdate, customerId: byId(v), updateFields: { name: 'n' } }), () => 'cus_1'],
-	['Customer ID', (v) => ({ resource: 'customer', operation: 'get', customerId: byId(v) }), () => 'cus_1'],
-	['Status', (v) => ({ resource: 'ticket', operation: 'getAll', returnAll: true, filters: { status: v } }), () => 'open'],
-	['Custom Priority', (v) => ({ resource: 'ticket', operation: 'getAll', returnAll: true, filters: { priority: '__custom__', customPriority: v } }), () => 'high'],
-	['Sort By', (v) => ({ resource: 'ticket', operation: 'getAll', returnAll: true, options: { sortBy: v } }), () => 'created_at'],
+	[
+		'Customer ID',
+		(v) => ({ ...customerUpdate, customerId: byId(v), updateFields: { name: 'n' } }),
+		() => 'cus_1',
+	],
+	[
+		'Customer ID',
+		(v) => ({ resource: 'customer', operation: 'get', customerId: byId(v) }),
+		() => 'cus_1',
+	],
+	[
+		'Status',
+		(v) => ({ resource: 'ticket', operation: 'getAll', returnAll: true, filters: { status: v } }),
+		() => 'open',
+	],
+	[
+		'Custom Priority',
+		(v) => ({
+			resource: 'ticket',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { priority: '__custom__', customPriority: v },
+		}),
+		() => 'high',
+	],
+	[
+		'Sort By',
+		(v) => ({ resource: 'ticket', operation: 'getAll', returnAll: true, options: { sortBy: v } }),
+		() => 'created_at',
+	],
 ];
 
 /** Each parameter for item 0 reads its good value, for item 1 the mapped one. */
@@ -53,28 +121,42 @@ function mapped(key: string, goodValue: string): string {
 }
 
 async function runWith(parameters: IDataObject) {
-	return await runWorkflow(itemsWorkflow(input, NODE, parameters), { supportTicketApi: credentials });
+	return await runWorkflow(itemsWorkflow(input, NODE, parameters), {
+		supportTicketApi: credentials,
+	});
 }
 
 describe.each([
 	['an object', 'obj', 'is an object, not text', '{"a":1}'],
 	['a list', 'list', 'is a list (array), not text', '["a","b"]'],
-])('%s mapped into a text field is refused before any request, naming the field and the item', (_kind, key, problem, shown) => {
-	it.each(fields)('%s', async (label, parameters, goodValue) => {
-		const result = await runWith(parameters(mapped(key, goodValue())));
-		expect(result.error?.message).toBe(`${label} of item 1 ${problem}`);
-		expect(result.error).toMatchObject({ name: 'NodeOperationError' });
-		expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
-		expect(result.error?.description).toContain(shown);
-		// Item 0 was sent (one request, or one list call); item 1 never reached the service.
-		expect(sandbox.log.every((entry) => !JSON.stringify(entry.body ?? '').includes('[object Object]') && !JSON.stringify(entry.body ?? '').includes('a,b'))).toBe(true);
-		expect(sandbox.log.length).toBeLessThanOrEqual(1);
-	});
-});
+])(
+	'%s mapped into a text field is refused before any request, naming the field and the item',
+	(_kind, key, problem, shown) => {
+		it.each(fields)('%s', async (label, parameters, goodValue) => {
+			const result = await runWith(parameters(mapped(key, goodValue())));
+			expect(result.error?.message).toBe(`${label} of item 1 ${problem}`);
+			expect(result.error).toMatchObject({ name: 'NodeOperationError' });
+			expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
+			expect(result.error?.description).toContain(shown);
+			// Item 0 was sent (one request, or one list call); item 1 never reached the service.
+			expect(
+				sandbox.log.every(
+					(entry) =>
+						!JSON.stringify(entry.body ?? '').includes('[object Object]') &&
+						!JSON.stringify(entry.body ?? '').includes('a,b'),
+				),
+			).toBe(true);
+			expect(sandbox.log.length).toBeLessThanOrEqual(1);
+		});
+	},
+);
 
 describe('values that are not text but have an obvious text', () => {
 	it('an object without toString (e.g. Object.create(null)) is refused with the same message, not a TypeError', async () => {
-		const result = await runWith({ ...ticketCreate, subject: '={{ $itemIndex === 0 ? "S" : Object.create(null) }}' });
+		const result = await runWith({
+			...ticketCreate,
+			subject: '={{ $itemIndex === 0 ? "S" : Object.create(null) }}',
+		});
 		expect(result.error?.message).toBe('Subject of item 1 is an object, not text');
 		expect(result.error).toMatchObject({ name: 'NodeOperationError' });
 		expect(sandbox.log).toHaveLength(1);
@@ -89,25 +171,43 @@ describe('values that are not text but have an obvious text', () => {
 		});
 		expect(result.error).toBeUndefined();
 		const sent = sandbox.log.map((entry) => entry.body as IDataObject);
-		expect(sent[1]).toMatchObject({ subject: '42', description: 'true', customer: { name: '1.5' } });
+		expect(sent[1]).toMatchObject({
+			subject: '42',
+			description: 'true',
+			customer: { name: '1.5' },
+		});
 	});
 
 	it('a date and time is sent as ISO 8601 text', async () => {
-		const result = await runWith({ ...ticketCreate, subject: '={{ $itemIndex === 0 ? "S" : new Date(Date.UTC(2025, 5, 1, 12)) }}' });
+		const result = await runWith({
+			...ticketCreate,
+			subject: '={{ $itemIndex === 0 ? "S" : new Date(Date.UTC(2025, 5, 1, 12)) }}',
+		});
 		expect(result.error).toBeUndefined();
 		expect((sandbox.log[1].body as IDataObject).subject).toBe('2025-06-01T12:00:00.000Z');
 	});
 
 	it('NaN is refused', async () => {
-		const result = await runWith({ ...ticketCreate, subject: '={{ $itemIndex === 0 ? "S" : 0 / 0 }}' });
+		const result = await runWith({
+			...ticketCreate,
+			subject: '={{ $itemIndex === 0 ? "S" : 0 / 0 }}',
+		});
 		expect(result.error?.message).toBe('Subject of item 1 is NaN, not text');
 		expect(sandbox.log).toHaveLength(1);
 	});
 
 	it('with Continue On Fail, the bad item becomes an error item and the others are sent', async () => {
-		const result = await runWorkflow(itemsWorkflow(input, NODE, { ...ticketCreate, subject: mapped('obj', 'S') }, { continueOnFail: true }), {
-			supportTicketApi: credentials,
-		});
+		const result = await runWorkflow(
+			itemsWorkflow(
+				input,
+				NODE,
+				{ ...ticketCreate, subject: mapped('obj', 'S') },
+				{ continueOnFail: true },
+			),
+			{
+				supportTicketApi: credentials,
+			},
+		);
 		expect(result.error).toBeUndefined();
 		const out = result.output('Node').map((item) => item.json);
 		expect(out[0]).toMatchObject({ subject: 'S' });

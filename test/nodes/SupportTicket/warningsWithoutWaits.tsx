@@ -8,7 +8,9 @@ export function useWarningsWithoutWaits(): string[] {
 	const warnings: string[] = [];
 	beforeEach(() => {
 		warnings.length = 0;
-		jest.spyOn(Container.get(Logger), 'warn').mockImplementation((message: string) => void warnings.push(message));
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((message: string) => void warnings.push(message));
 		jest.spyOn(sleeping, 'sleep').mockResolvedValue(undefined);
 	});
 	afterEach(() => jest.restoreAllMocks());

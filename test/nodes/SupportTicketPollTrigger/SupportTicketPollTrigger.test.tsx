@@ -1,13 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { chainWorkflow, createPoller, credentialsFor, runWorkflow, workflowNode, type WorkflowJson } from '../../harness';
+import {
+	chainWorkflow,
+	createPoller,
+	credentialsFor,
+	runWorkflow,
+	workflowNode,
+	type WorkflowJson,
+} from '../../harness';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { byId, NODE, POLL_TRIGGER } from '../supportTicketNode';
 
 /** Poll Trigger → Support Ticket (get each ticket again): proves the items run the workflow. */
 function pollWorkflow(parameters: IDataObject, withGet = true): WorkflowJson {
 	const trigger = workflowNode('On New', POLL_TRIGGER, parameters);
-	const get = workflowNode('Get Ticket', NODE, { resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') }, { position: [220, 0] });
+	const get = workflowNode(
+		'Get Ticket',
+		NODE,
+		{ resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.id }}') },
+		{ position: [220, 0] },
+	);
 	return withGet ? chainWorkflow(trigger, get) : chainWorkflow(trigger);
 }
 
@@ -19,10 +31,16 @@ async function sandboxWithClock(seed: number) {
 }
 
 function newTicket(sandbox: Sandbox, n: number, extra: IDataObject = {}) {
-	return sandbox.store.createTicket({ subject: `Poll ${n}`, description: 'd', customer: { email: `poll${n}@example.com` }, ...extra });
+	return sandbox.store.createTicket({
+		subject: `Poll ${n}`,
+		description: 'd',
+		customer: { email: `poll${n}@example.com` },
+		...extra,
+	});
 }
 
-const ids = (items: Array<{ json: IDataObject }> | null) => (items ?? []).map((item) => item.json.id as string);
+const ids = (items: Array<{ json: IDataObject }> | null) =>
+	(items ?? []).map((item) => item.json.id as string);
 
 describe('Support Ticket Poll Trigger: New Ticket', () => {
 	let env: Awaited<ReturnType<typeof sandboxWithClock>>;
@@ -30,7 +48,11 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 	afterEach(async () => env.sandbox.stop());
 
 	it('first poll records the starting point; later polls emit each new ticket once, oldest first, and run the workflow', async () => {
-		const poller = await createPoller(pollWorkflow({ event: 'newTicket' }), env.credentials, 'On New');
+		const poller = await createPoller(
+			pollWorkflow({ event: 'newTicket' }),
+			env.credentials,
+			'On New',
+		);
 		expect((await poller.poll()).items).toBeNull();
 
 		const created: string[] = [];
@@ -46,12 +68,22 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 		expect((await poller.poll()).items).toBeNull();
 	});
 
-	it('tickets sharing one created_at, also the watermark\'s own, each appear exactly once across polls', async () => {
-		const poller = await createPoller(pollWorkflow({ event: 'newTicket' }, false), env.credentials, 'On New');
+	it("tickets sharing one created_at, also the watermark's own, each appear exactly once across polls", async () => {
+		const poller = await createPoller(
+			pollWorkflow({ event: 'newTicket' }, false),
+			env.credentials,
+			'On New',
+		);
 		await poller.poll();
 		env.clock.ms += 60_000;
-		const sameInstant = [newTicket(env.sandbox, 1).id, newTicket(env.sandbox, 2).id, newTicket(env.sandbox, 3).id];
-		expect(new Set(sameInstant.map((id) => env.sandbox.store.getTicket(id)?.created_at)).size).toBe(1);
+		const sameInstant = [
+			newTicket(env.sandbox, 1).id,
+			newTicket(env.sandbox, 2).id,
+			newTicket(env.sandbox, 3).id,
+		];
+		expect(new Set(sameInstant.map((id) => env.sandbox.store.getTicket(id)?.created_at)).size).toBe(
+			1,
+		);
 		expect(ids((await poller.poll()).items).sort()).toEqual([...sameInstant].sort());
 
 		// Two more in the very same millisecond as the watermark, then one later.
@@ -63,7 +95,11 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 	});
 
 	it('more new tickets than Max Pages per Poll allows: the rest comes with the next polls, none skipped or repeated', async () => {
-		const poller = await createPoller(pollWorkflow({ event: 'newTicket', options: { maxPagesPerPoll: 1 } }, false), env.credentials, 'On New');
+		const poller = await createPoller(
+			pollWorkflow({ event: 'newTicket', options: { maxPagesPerPoll: 1 } }, false),
+			env.credentials,
+			'On New',
+		);
 		await poller.poll();
 		const created: string[] = [];
 		for (let n = 0; n < 250; n++) {
@@ -83,18 +119,25 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 		for (let poll = 0; poll < 10 && seen.length < created.length; poll++) {
 			env.sandbox.clearLog();
 			seen.push(...ids((await poller.poll()).items));
-			expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
+			expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(
+				1,
+			);
 		}
 		expect(seen.length).toBe(created.length);
 		expect(new Set(seen)).toEqual(new Set(created));
 		expect((await poller.poll()).items).toBeNull();
 		// All 260 are inside the overlap window (2.6 s): each poll reads it on, one page at a time, and notes only those.
-		const state = (poller.staticData['node:On New'] as { pollState: { window: unknown[] } }).pollState;
+		const state = (poller.staticData['node:On New'] as { pollState: { window: unknown[] } })
+			.pollState;
 		expect(state.window.length).toBeLessThanOrEqual(created.length + 1);
 	});
 
 	it('a backlog cursor the service no longer accepts (restart, new cursor key): that stretch is read again from the top, none lost or repeated, and polling goes on', async () => {
-		const poller = await createPoller(pollWorkflow({ event: 'newTicket', options: { maxPagesPerPoll: 1 } }, false), env.credentials, 'On New');
+		const poller = await createPoller(
+			pollWorkflow({ event: 'newTicket', options: { maxPagesPerPoll: 1 } }, false),
+			env.credentials,
+			'On New',
+		);
 		await poller.poll();
 		const created: string[] = [];
 		for (let n = 0; n < 250; n++) {
@@ -103,7 +146,9 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 		}
 		const seen = ids((await poller.poll()).items);
 		expect(seen).toHaveLength(100);
-		expect(poller.staticData).toMatchObject({ 'node:On New': { pollState: { pass: { cursor: expect.any(String) } } } });
+		expect(poller.staticData).toMatchObject({
+			'node:On New': { pollState: { pass: { cursor: expect.any(String) } } },
+		});
 
 		env.sandbox.renewCursorKey();
 		for (let n = 250; n < 255; n++) {
@@ -118,7 +163,9 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 		}
 		expect(seen).toHaveLength(created.length);
 		expect(new Set(seen)).toEqual(new Set(created));
-		expect(warnings).toEqual([expect.stringMatching(/rejected the saved page cursor .*read again from the newest/)]);
+		expect(warnings).toEqual([
+			expect.stringMatching(/rejected the saved page cursor .*read again from the newest/),
+		]);
 		expect(env.sandbox.log.filter((entry) => entry.errorCode === 'invalid_cursor')).toHaveLength(1);
 
 		env.clock.ms += 10;
@@ -128,7 +175,11 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 	});
 
 	it('filters: only matching tickets; changing the filter starts afresh instead of reusing cursors', async () => {
-		const urgentOnly = await createPoller(pollWorkflow({ event: 'newTicket', filters: { priority: 'urgent' } }, false), env.credentials, 'On New');
+		const urgentOnly = await createPoller(
+			pollWorkflow({ event: 'newTicket', filters: { priority: 'urgent' } }, false),
+			env.credentials,
+			'On New',
+		);
 		await urgentOnly.poll();
 		env.clock.ms += 1000;
 		const urgent = newTicket(env.sandbox, 1, { priority: 'urgent' }).id;
@@ -138,7 +189,10 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 		expect(listCalls.every((entry) => entry.query.priority === 'urgent')).toBe(true);
 
 		const lowOnly = await createPoller(
-			{ ...pollWorkflow({ event: 'newTicket', filters: { priority: 'low' } }, false), staticData: urgentOnly.staticData },
+			{
+				...pollWorkflow({ event: 'newTicket', filters: { priority: 'low' } }, false),
+				staticData: urgentOnly.staticData,
+			},
 			env.credentials,
 			'On New',
 		);
@@ -146,7 +200,11 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 	});
 
 	it('Emit Existing Items on First Poll emits every existing ticket once', async () => {
-		const poller = await createPoller(pollWorkflow({ event: 'newTicket', options: { emitExisting: true } }, false), env.credentials, 'On New');
+		const poller = await createPoller(
+			pollWorkflow({ event: 'newTicket', options: { emitExisting: true } }, false),
+			env.credentials,
+			'On New',
+		);
 		const first = await poller.poll();
 		expect(first.items).toHaveLength(env.sandbox.store.ticketCount);
 		expect(new Set(ids(first.items)).size).toBe(env.sandbox.store.ticketCount);
@@ -156,7 +214,9 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 	it('a manual test run returns the newest ticket, so fields can be mapped, and moves no watermark', async () => {
 		env.clock.ms += 1000;
 		const newest = newTicket(env.sandbox, 99).id;
-		const run = await runWorkflow(pollWorkflow({ event: 'newTicket' }), env.credentials, { nodeName: 'On New' });
+		const run = await runWorkflow(pollWorkflow({ event: 'newTicket' }), env.credentials, {
+			nodeName: 'On New',
+		});
 		expect(run.error).toBeUndefined();
 		expect(ids(run.output('On New'))).toEqual([newest]);
 		expect(run.output('Get Ticket')[0].json.id).toBe(newest);
@@ -169,7 +229,11 @@ describe('Support Ticket Poll Trigger: Updated Ticket and New Customer', () => {
 	afterEach(async () => env.sandbox.stop());
 
 	it('Updated Ticket emits each change; a ticket changed twice between polls comes once, in its latest state', async () => {
-		const poller = await createPoller(pollWorkflow({ event: 'updatedTicket' }, false), env.credentials, 'On New');
+		const poller = await createPoller(
+			pollWorkflow({ event: 'updatedTicket' }, false),
+			env.credentials,
+			'On New',
+		);
 		await poller.poll();
 		const [a, b] = env.sandbox.store.listTickets({}).slice(5, 7);
 		env.clock.ms += 1000;
@@ -183,7 +247,11 @@ describe('Support Ticket Poll Trigger: Updated Ticket and New Customer', () => {
 			[b.id, 'solved'],
 			[a.id, 'closed'],
 		]);
-		expect(env.sandbox.log.some((entry) => entry.query.sort_by === 'updated_at' && entry.query.sort === 'desc')).toBe(true);
+		expect(
+			env.sandbox.log.some(
+				(entry) => entry.query.sort_by === 'updated_at' && entry.query.sort === 'desc',
+			),
+		).toBe(true);
 		expect((await poller.poll()).items).toBeNull();
 		env.clock.ms += 1000;
 		env.sandbox.store.updateTicket(b.id, { priority: 'urgent' });
@@ -191,7 +259,11 @@ describe('Support Ticket Poll Trigger: Updated Ticket and New Customer', () => {
 	});
 
 	it('New Customer emits customers created between polls', async () => {
-		const poller = await createPoller(pollWorkflow({ event: 'newCustomer' }, false), env.credentials, 'On New');
+		const poller = await createPoller(
+			pollWorkflow({ event: 'newCustomer' }, false),
+			env.credentials,
+			'On New',
+		);
 		await poller.poll();
 		env.clock.ms += 1000;
 		const c1 = env.sandbox.store.createCustomer({ email: 'c1@example.com' }).id;

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { chainWorkflow, createPoller, credentialsFor, workflowNode, type Poller } from '../../harness';
+import {
+	chainWorkflow,
+	createPoller,
+	credentialsFor,
+	workflowNode,
+	type Poller,
+} from '../../harness';
 import { startSandbox, type Sandbox, type TimestampFormat } from '../../../sandbox';
 import { POLL_TRIGGER } from '../supportTicketNode';
 
@@ -15,7 +21,9 @@ interface Env {
 	poller(parameters: IDataObject, staticData?: IDataObject): Promise<Poller>;
 }
 
-async function environment(options: { seed?: number; timestampFormat?: TimestampFormat; offset?: number } = {}): Promise<Env> {
+async function environment(
+	options: { seed?: number; timestampFormat?: TimestampFormat; offset?: number } = {},
+): Promise<Env> {
 	const clock = { n8n: START, offset: options.offset ?? 0 };
 	const sandbox = await startSandbox({
 		seed: options.seed ?? 20,
@@ -29,13 +37,18 @@ async function environment(options: { seed?: number; timestampFormat?: Timestamp
 		sandbox,
 		clock,
 		poller: (parameters, staticData) =>
-			createPoller({ ...chainWorkflow(workflowNode('On Change', POLL_TRIGGER, parameters)), staticData }, credentials, 'On Change'),
+			createPoller(
+				{ ...chainWorkflow(workflowNode('On Change', POLL_TRIGGER, parameters)), staticData },
+				credentials,
+				'On Change',
+			),
 	};
 }
 
 type Items = Array<{ json: IDataObject }> | null;
 const ids = (items: Items) => (items ?? []).map((item) => String(item.json.id));
-const states = (items: Items, field: string) => (items ?? []).map((item) => [String(item.json.id), item.json[field]]);
+const states = (items: Items, field: string) =>
+	(items ?? []).map((item) => [String(item.json.id), item.json[field]]);
 
 let env: Env;
 afterEach(async () => {
@@ -44,7 +57,12 @@ afterEach(async () => {
 });
 
 function createTicket(n: number, extra: IDataObject = {}): string {
-	return env.sandbox.store.createTicket({ subject: `Change ${n}`, description: 'd', customer: { email: `change${n}@example.com` }, ...extra }).id;
+	return env.sandbox.store.createTicket({
+		subject: `Change ${n}`,
+		description: 'd',
+		customer: { email: `change${n}@example.com` },
+		...extra,
+	}).id;
 }
 
 describe('Updated Ticket: a change is identified by what changed, not only by when', () => {
@@ -126,7 +144,10 @@ describe('records that become visible below the newest timestamp seen (overlap w
 		env = await environment();
 		const poller = await env.poller({ event: 'updatedTicket', options: { overlapMinutes: 2 } });
 		await poller.poll();
-		const [a, b] = env.sandbox.store.listTickets({}).slice(8, 10).map((t) => t.id as string);
+		const [a, b] = env.sandbox.store
+			.listTickets({})
+			.slice(8, 10)
+			.map((t) => t.id as string);
 		env.clock.n8n += MINUTE;
 		env.sandbox.store.updateTicket(a, { status: 'pending' });
 		expect(ids((await poller.poll()).items)).toEqual([a]);
@@ -197,10 +218,14 @@ describe('records that become visible below the newest timestamp seen (overlap w
 					const late = k === 2 ? 2 * MINUTE : 0; // one change per round committed 2 min late
 					env.clock.n8n -= late;
 					const id = tickets[(round * 3 + k) % tickets.length];
-					latest.set(id, String(env.sandbox.store.updateTicket(id, { subject: `round ${round} ${k}` }).subject));
+					latest.set(
+						id,
+						String(env.sandbox.store.updateTicket(id, { subject: `round ${round} ${k}` }).subject),
+					);
 					env.clock.n8n += late;
 				}
-				for (const item of (await poller.poll()).items ?? []) emitted.push(`${String(item.json.id)} ${String(item.json.subject)}`);
+				for (const item of (await poller.poll()).items ?? [])
+					emitted.push(`${String(item.json.id)} ${String(item.json.subject)}`);
 			}
 			expect(emitted.length).toBe(new Set(emitted).size);
 			for (const [id, subject] of latest) expect(emitted).toContain(`${id} ${subject}`);
@@ -248,32 +273,40 @@ describe('a backlog bigger than one poll', () => {
 	it.each([
 		['within 3 seconds (all inside the window)', 3],
 		['over 66 minutes (n8n was down; most below the window)', 4_000],
-	])('1,000 tickets changed %s, Max Pages per Poll 1, while tickets keep changing: every latest state once, none twice, one call per poll', async (_, spacing) => {
-		env = await environment({ seed: 1000 });
-		const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 1 } });
-		await poller.poll();
-		const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
-		const latest = new Map<string, string>();
-		let step = spacing;
-		const change = (id: string, text: string) => {
-			env.clock.n8n += step;
-			latest.set(id, String(env.sandbox.store.updateTicket(id, { subject: text }).updated_at));
-		};
-		tickets.forEach((id, n) => change(id, `bulk ${n}`));
-		step = 3_000; // between polls
-		const emitted: string[] = [];
-		for (let poll = 0; poll < 40; poll++) {
-			env.sandbox.clearLog();
-			const outcome = await poller.poll();
-			expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
-			for (const item of outcome.items ?? []) emitted.push(`${String(item.json.id)} ${String(item.json.updated_at)}`);
-			// Keep changing: tickets already emitted and tickets not read yet.
-			if (poll < 8) for (let k = 0; k < 5; k++) change(tickets[(poll * 97 + k * 131) % tickets.length], `again ${poll} ${k}`);
-		}
-		expect(emitted.length - new Set(emitted).size).toBe(0);
-		for (const [id, at] of latest) expect(emitted).toContain(`${id} ${at}`);
-		expect((await poller.poll()).items).toBeNull();
-	});
+	])(
+		'1,000 tickets changed %s, Max Pages per Poll 1, while tickets keep changing: every latest state once, none twice, one call per poll',
+		async (_, spacing) => {
+			env = await environment({ seed: 1000 });
+			const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 1 } });
+			await poller.poll();
+			const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
+			const latest = new Map<string, string>();
+			let step = spacing;
+			const change = (id: string, text: string) => {
+				env.clock.n8n += step;
+				latest.set(id, String(env.sandbox.store.updateTicket(id, { subject: text }).updated_at));
+			};
+			tickets.forEach((id, n) => change(id, `bulk ${n}`));
+			step = 3_000; // between polls
+			const emitted: string[] = [];
+			for (let poll = 0; poll < 40; poll++) {
+				env.sandbox.clearLog();
+				const outcome = await poller.poll();
+				expect(
+					env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' }),
+				).toBe(1);
+				for (const item of outcome.items ?? [])
+					emitted.push(`${String(item.json.id)} ${String(item.json.updated_at)}`);
+				// Keep changing: tickets already emitted and tickets not read yet.
+				if (poll < 8)
+					for (let k = 0; k < 5; k++)
+						change(tickets[(poll * 97 + k * 131) % tickets.length], `again ${poll} ${k}`);
+			}
+			expect(emitted.length - new Set(emitted).size).toBe(0);
+			for (const [id, at] of latest) expect(emitted).toContain(`${id} ${at}`);
+			expect((await poller.poll()).items).toBeNull();
+		},
+	);
 });
 
 describe('Updated Customer', () => {
@@ -291,13 +324,17 @@ describe('Updated Customer', () => {
 			[customers[110].id, 'Renamed'],
 			[created, null],
 		]);
-		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/customers' })).toBe(2);
+		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/customers' })).toBe(
+			2,
+		);
 		expect((await poller.poll()).items).toBeNull();
-		const state = (poller.staticData['node:On Change'] as { pollState: { known: unknown[] } }).pollState;
+		const state = (poller.staticData['node:On Change'] as { pollState: { known: unknown[] } })
+			.pollState;
 		expect(state.known).toHaveLength(env.sandbox.store.customerCount);
 		const bytes = JSON.stringify(state).length;
 		expect(bytes / state.known.length).toBeLessThan(36);
-		if (process.env.POLL_STATE_FIGURES) console.log(`state with ${state.known.length} customers: ${bytes} bytes`);
+		if (process.env.POLL_STATE_FIGURES)
+			console.log(`state with ${state.known.length} customers: ${bytes} bytes`);
 	});
 
 	it('spread over several polls (Max Pages per Poll 1, 350 customers): a change after activation on a page not yet read is emitted; nothing before it is', async () => {
@@ -308,7 +345,8 @@ describe('Updated Customer', () => {
 		env.clock.n8n += MINUTE;
 		env.sandbox.store.updateCustomer(customers[340].id, { name: 'Renamed after activation' });
 		const emitted: unknown[] = [];
-		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
+		for (let poll = 0; poll < 4; poll++)
+			emitted.push(...states((await poller.poll()).items, 'name'));
 		expect(emitted).toEqual([[customers[340].id, 'Renamed after activation']]);
 	});
 
@@ -321,7 +359,8 @@ describe('Updated Customer', () => {
 		env.sandbox.store.updateCustomer(customers[5].id, { name: 'First Page' });
 		env.sandbox.store.updateCustomer(customers[115].id, { name: 'Second Page' });
 		const emitted: unknown[] = [];
-		for (let poll = 0; poll < 4; poll++) emitted.push(...states((await poller.poll()).items, 'name'));
+		for (let poll = 0; poll < 4; poll++)
+			emitted.push(...states((await poller.poll()).items, 'name'));
 		expect(emitted.sort()).toEqual(
 			[
 				[customers[5].id, 'First Page'],
@@ -345,12 +384,16 @@ describe('bounded state and calls', () => {
 		expect((await poller.poll()).items).toHaveLength(1000);
 		env.sandbox.clearLog();
 		expect((await poller.poll()).items).toBeNull();
-		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(11);
-		const state = (poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState;
+		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(
+			11,
+		);
+		const state = (poller.staticData['node:On Change'] as { pollState: { window: unknown[] } })
+			.pollState;
 		expect(state.window).toHaveLength(1000);
 		const bytes = JSON.stringify(state).length;
 		expect(bytes).toBeLessThan(1000 * 48);
-		if (process.env.POLL_STATE_FIGURES) console.log(`state with 1,000 records in the window: ${bytes} bytes`);
+		if (process.env.POLL_STATE_FIGURES)
+			console.log(`state with 1,000 records in the window: ${bytes} bytes`);
 
 		// The window hangs below the newest change: the next change 10 minutes later leaves the 1,000 behind.
 		env.clock.n8n += 10 * MINUTE;
@@ -359,7 +402,10 @@ describe('bounded state and calls', () => {
 		env.sandbox.clearLog();
 		expect((await poller.poll()).items).toBeNull();
 		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
-		expect((poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState.window).toHaveLength(1);
+		expect(
+			(poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState
+				.window,
+		).toHaveLength(1);
 	});
 
 	it('the order is checked across pages too: a page that starts newer than the last one ended fails the poll', async () => {

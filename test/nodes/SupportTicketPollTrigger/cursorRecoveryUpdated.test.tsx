@@ -8,7 +8,10 @@ it('Updated Ticket: rejected backlog cursor while tickets change, every latest c
 	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
 	const sandbox = await startSandbox({ seed: 300, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
 	try {
-		const trigger = workflowNode('On Update', 'n8n-nodes-support-ticket.supportTicketPollTrigger', { event: 'updatedTicket', options: { maxPagesPerPoll: 1 } });
+		const trigger = workflowNode('On Update', 'n8n-nodes-support-ticket.supportTicketPollTrigger', {
+			event: 'updatedTicket',
+			options: { maxPagesPerPoll: 1 },
+		});
 		const credentials = { supportTicketApi: credentialsFor(sandbox) };
 		const poller = await createPoller(chainWorkflow(trigger), credentials, 'On Update');
 		clock.ms += 60_000;
@@ -23,7 +26,8 @@ it('Updated Ticket: rejected backlog cursor while tickets change, every latest c
 		};
 		all.slice(0, 250).forEach((id, n) => update(id, n));
 		const emitted: Array<[string, string]> = [];
-		const take = (items: Array<{ json: IDataObject }> | null) => (items ?? []).forEach((i) => emitted.push([String(i.json.id), String(i.json.updated_at)]));
+		const take = (items: Array<{ json: IDataObject }> | null) =>
+			(items ?? []).forEach((i) => emitted.push([String(i.json.id), String(i.json.updated_at)]));
 		take((await poller.poll()).items);
 		expect(emitted).toHaveLength(100);
 

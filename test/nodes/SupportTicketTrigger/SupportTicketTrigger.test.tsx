@@ -1,6 +1,13 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { chainWorkflow, startWebhookReceiver, useSandbox, workflowNode, type WebhookReceiver, type WorkflowJson } from '../../harness';
+import {
+	chainWorkflow,
+	startWebhookReceiver,
+	useSandbox,
+	workflowNode,
+	type WebhookReceiver,
+	type WorkflowJson,
+} from '../../harness';
 import { byId, NODE } from '../supportTicketNode';
 import { deliver, nowSeconds } from './deliveries';
 
@@ -11,9 +18,19 @@ const { sandbox, credentials } = useSandbox({ seed: 3 });
 
 /** Support Ticket Trigger → Support Ticket (get the ticket the event names): the webhook sync recipe. */
 function syncWorkflow(parameters: IDataObject = {}): WorkflowJson {
-	const trigger = workflowNode('On Event', TRIGGER, { events: ['*'], ...parameters }, { webhookId: 'b5a5c1c4-0000-4000-8000-000000000001' });
+	const trigger = workflowNode(
+		'On Event',
+		TRIGGER,
+		{ events: ['*'], ...parameters },
+		{ webhookId: 'b5a5c1c4-0000-4000-8000-000000000001' },
+	);
 	const ticketId = byId('={{ $json.data.ticket_id ?? $json.data.id }}');
-	const getTicket = workflowNode('Get Ticket', NODE, { resource: 'ticket', operation: 'get', ticketId }, { position: [220, 0] });
+	const getTicket = workflowNode(
+		'Get Ticket',
+		NODE,
+		{ resource: 'ticket', operation: 'get', ticketId },
+		{ position: [220, 0] },
+	);
 	return chainWorkflow(trigger, getTicket);
 }
 
@@ -22,7 +39,11 @@ async function withReceiver<T>(
 	creds: ICredentialDataDecryptedObject,
 	body: (receiver: WebhookReceiver) => Promise<T>,
 ): Promise<T> {
-	const receiver = await startWebhookReceiver(syncWorkflow(parameters), { supportTicketApi: creds }, 'On Event');
+	const receiver = await startWebhookReceiver(
+		syncWorkflow(parameters),
+		{ supportTicketApi: creds },
+		'On Event',
+	);
 	try {
 		return await body(receiver);
 	} finally {
@@ -37,12 +58,19 @@ async function settledDeliveries(receiver: WebhookReceiver, hook: string) {
 	return sandbox.deliveries.filter((d) => d.webhookId === hook);
 }
 
-describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', () => {
+describe("Support Ticket Trigger receiving the sandbox's signed deliveries", () => {
 	it('starts the workflow once per event with the delivery as the item, and the next node reads the ticket', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
-			const hook = sandbox.addWebhook({ url: receiver.url, events: ['ticket.created', 'ticket.updated', 'reply.created'] });
+			const hook = sandbox.addWebhook({
+				url: receiver.url,
+				events: ['ticket.created', 'ticket.updated', 'reply.created'],
+			});
 			try {
-				const ticket = sandbox.store.createTicket({ subject: 'Printer on fire', description: 'Again', customer: { email: 'ops@example.com' } });
+				const ticket = sandbox.store.createTicket({
+					subject: 'Printer on fire',
+					description: 'Again',
+					customer: { email: 'ops@example.com' },
+				});
 				sandbox.store.updateTicket(ticket.id, { status: 'pending' });
 				sandbox.store.createReply(ticket.id, { body: 'We are on it' });
 				const mine = await settledDeliveries(receiver, hook);
@@ -53,11 +81,18 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 				]);
 				expect(receiver.executions).toHaveLength(3);
 				const triggered = receiver.executions.map((run) => run.output('On Event')[0].json);
-				expect(triggered.map((item) => item.event)).toEqual(['ticket.created', 'ticket.updated', 'reply.created']);
+				expect(triggered.map((item) => item.event)).toEqual([
+					'ticket.created',
+					'ticket.updated',
+					'reply.created',
+				]);
 				expect(triggered[0]).toEqual(mine[0].payload);
 				for (const run of receiver.executions) {
 					expect(run.error).toBeUndefined();
-					expect(run.output('Get Ticket')[0].json).toMatchObject({ id: ticket.id, subject: 'Printer on fire' });
+					expect(run.output('Get Ticket')[0].json).toMatchObject({
+						id: ticket.id,
+						subject: 'Printer on fire',
+					});
 				}
 			} finally {
 				sandbox.removeWebhook(hook);
@@ -66,30 +101,38 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 	});
 
 	it('answers 200 and starts nothing for events that are not selected; custom and prefix names can be added', async () => {
-		await withReceiver({ events: ['ticket.created'], options: { customEvents: 'customer.*' } }, credentials, async (receiver) => {
-			const hook = sandbox.addWebhook({ url: receiver.url });
-			try {
-				const ticket = sandbox.store.createTicket({ subject: 's', description: 'd', customer: { email: 'filter@example.com' } });
-				sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
-				sandbox.store.createCustomer({ email: 'filtered.in@example.com' });
-				sandbox.emit('ticket.merged', { id: ticket.id });
-				const mine = await settledDeliveries(receiver, hook);
-				// A ticket for a new e-mail address also creates its customer (customer.created first).
-				expect(mine.map((d) => [d.event, d.status])).toEqual([
-					['customer.created', 200],
-					['ticket.created', 200],
-					['ticket.updated', 200],
-					['customer.created', 200],
-					['ticket.merged', 200],
-				]);
-				const started = receiver.executions.map((run) => run.output('On Event')[0].json.event);
-				expect(started).toEqual(['customer.created', 'ticket.created', 'customer.created']);
-				expect(receiver.deliveries[2].body).toContain('event ticket.updated is not selected');
-				expect(receiver.deliveries[4].body).toContain('event ticket.merged is not selected');
-			} finally {
-				sandbox.removeWebhook(hook);
-			}
-		});
+		await withReceiver(
+			{ events: ['ticket.created'], options: { customEvents: 'customer.*' } },
+			credentials,
+			async (receiver) => {
+				const hook = sandbox.addWebhook({ url: receiver.url });
+				try {
+					const ticket = sandbox.store.createTicket({
+						subject: 's',
+						description: 'd',
+						customer: { email: 'filter@example.com' },
+					});
+					sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
+					sandbox.store.createCustomer({ email: 'filtered.in@example.com' });
+					sandbox.emit('ticket.merged', { id: ticket.id });
+					const mine = await settledDeliveries(receiver, hook);
+					// A ticket for a new e-mail address also creates its customer (customer.created first).
+					expect(mine.map((d) => [d.event, d.status])).toEqual([
+						['customer.created', 200],
+						['ticket.created', 200],
+						['ticket.updated', 200],
+						['customer.created', 200],
+						['ticket.merged', 200],
+					]);
+					const started = receiver.executions.map((run) => run.output('On Event')[0].json.event);
+					expect(started).toEqual(['customer.created', 'ticket.created', 'customer.created']);
+					expect(receiver.deliveries[2].body).toContain('event ticket.updated is not selected');
+					expect(receiver.deliveries[4].body).toContain('event ticket.merged is not selected');
+				} finally {
+					sandbox.removeWebhook(hook);
+				}
+			},
+		);
 	});
 
 	it('verifies with the separate Webhook Secret when the credential has one', async () => {
@@ -101,7 +144,8 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 				sandbox.store.createCustomer({ email: 'two.hooks@example.com' });
 				await sandbox.webhooksIdle();
 				await receiver.idle();
-				const status = (id: string) => sandbox.deliveries.filter((d) => d.webhookId === id).map((d) => d.status);
+				const status = (id: string) =>
+					sandbox.deliveries.filter((d) => d.webhookId === id).map((d) => d.status);
 				expect(status(good)).toEqual([200]);
 				expect(status(signedWithApiSecret)).toEqual([401]);
 				expect(receiver.executions).toHaveLength(1);
@@ -149,37 +193,138 @@ describe('Support Ticket Trigger receiving the sandbox\'s signed deliveries', ()
 describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 	// One moment for all: an event sent again has the same bytes.
 	const createdAt = new Date().toISOString();
-	const payload = (id: string) => JSON.stringify({ id, event: 'ticket.created', created_at: createdAt, data: { id: 'tkt_1' } });
+	const payload = (id: string) =>
+		JSON.stringify({ id, event: 'ticket.created', created_at: createdAt, data: { id: 'tkt_1' } });
 
 	it('a matrix of forgeries: each answered 401 with its cause, none starts the workflow; genuine ones do', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
 			const secret = sandbox.apiSecret;
 			const url = receiver.url;
-			const cases: Array<{ name: string; send: () => Promise<{ status: number; body: string }>; status: number; cause?: string }> = [
-				{ name: 'genuine', send: () => deliver({ url, secret, body: payload('evt_a1') }), status: 200 },
-				{ name: 'forged signature', send: () => deliver({ url, secret, body: payload('evt_a2'), signature: 'ab'.repeat(32) }), status: 401, cause: 'invalid_signature' },
-				{ name: 'tampered body', send: () => deliver({ url, secret, body: payload('evt_a3'), sentBody: payload('evt_a3').replace('tkt_1', 'tkt_2') }), status: 401, cause: 'invalid_signature' },
-				{ name: 'wrong secret', send: () => deliver({ url, secret: 'not-the-secret', body: payload('evt_a4') }), status: 401, cause: 'invalid_signature' },
-				{ name: 'signed for another path', send: () => deliver({ url, secret, body: payload('evt_a5'), signedPath: '/webhook/other/support-ticket' }), status: 401, cause: 'invalid_signature' },
-				{ name: 'missing signature header', send: () => deliver({ url, secret, body: payload('evt_a6'), headers: { 'x-api-signature': null } }), status: 401, cause: 'missing_headers' },
-				{ name: 'missing timestamp header', send: () => deliver({ url, secret, body: payload('evt_a7'), headers: { 'x-api-timestamp': null } }), status: 401, cause: 'missing_headers' },
-				{ name: 'millisecond timestamp', send: () => deliver({ url, secret, body: payload('evt_a8'), timestamp: String(Date.now()) }), status: 401, cause: 'timestamp_in_milliseconds' },
-				{ name: 'timestamp 10 minutes old', send: () => deliver({ url, secret, body: payload('evt_a9'), timestamp: nowSeconds(-600) }), status: 401, cause: 'timestamp_outside_window' },
-				{ name: 'timestamp 10 minutes ahead', send: () => deliver({ url, secret, body: payload('evt_a10'), timestamp: nowSeconds(600) }), status: 401, cause: 'timestamp_outside_window' },
-				{ name: 'signature header repeated', send: () => deliver({ url, secret, body: payload('evt_a11'), headers: { 'x-api-signature': ['ab'.repeat(32), 'cd'.repeat(32)] } }), status: 401, cause: 'missing_headers' },
-				{ name: 'replayed event id', send: () => deliver({ url, secret, body: payload('evt_a1') }), status: 200 },
-				{ name: 'genuine, second event', send: () => deliver({ url, secret, body: payload('evt_a12') }), status: 200 },
+			const cases: Array<{
+				name: string;
+				send: () => Promise<{ status: number; body: string }>;
+				status: number;
+				cause?: string;
+			}> = [
+				{
+					name: 'genuine',
+					send: () => deliver({ url, secret, body: payload('evt_a1') }),
+					status: 200,
+				},
+				{
+					name: 'forged signature',
+					send: () => deliver({ url, secret, body: payload('evt_a2'), signature: 'ab'.repeat(32) }),
+					status: 401,
+					cause: 'invalid_signature',
+				},
+				{
+					name: 'tampered body',
+					send: () =>
+						deliver({
+							url,
+							secret,
+							body: payload('evt_a3'),
+							sentBody: payload('evt_a3').replace('tkt_1', 'tkt_2'),
+						}),
+					status: 401,
+					cause: 'invalid_signature',
+				},
+				{
+					name: 'wrong secret',
+					send: () => deliver({ url, secret: 'not-the-secret', body: payload('evt_a4') }),
+					status: 401,
+					cause: 'invalid_signature',
+				},
+				{
+					name: 'signed for another path',
+					send: () =>
+						deliver({
+							url,
+							secret,
+							body: payload('evt_a5'),
+							signedPath: '/webhook/other/support-ticket',
+						}),
+					status: 401,
+					cause: 'invalid_signature',
+				},
+				{
+					name: 'missing signature header',
+					send: () =>
+						deliver({ url, secret, body: payload('evt_a6'), headers: { 'x-api-signature': null } }),
+					status: 401,
+					cause: 'missing_headers',
+				},
+				{
+					name: 'missing timestamp header',
+					send: () =>
+						deliver({ url, secret, body: payload('evt_a7'), headers: { 'x-api-timestamp': null } }),
+					status: 401,
+					cause: 'missing_headers',
+				},
+				{
+					name: 'millisecond timestamp',
+					send: () =>
+						deliver({ url, secret, body: payload('evt_a8'), timestamp: String(Date.now()) }),
+					status: 401,
+					cause: 'timestamp_in_milliseconds',
+				},
+				{
+					name: 'timestamp 10 minutes old',
+					send: () =>
+						deliver({ url, secret, body: payload('evt_a9'), timestamp: nowSeconds(-600) }),
+					status: 401,
+					cause: 'timestamp_outside_window',
+				},
+				{
+					name: 'timestamp 10 minutes ahead',
+					send: () =>
+						deliver({ url, secret, body: payload('evt_a10'), timestamp: nowSeconds(600) }),
+					status: 401,
+					cause: 'timestamp_outside_window',
+				},
+				{
+					name: 'signature header repeated',
+					send: () =>
+						deliver({
+							url,
+							secret,
+							body: payload('evt_a11'),
+							headers: { 'x-api-signature': ['ab'.repeat(32), 'cd'.repeat(32)] },
+						}),
+					status: 401,
+					cause: 'missing_headers',
+				},
+				{
+					name: 'replayed event id',
+					send: () => deliver({ url, secret, body: payload('evt_a1') }),
+					status: 200,
+				},
+				{
+					name: 'genuine, second event',
+					send: () => deliver({ url, secret, body: payload('evt_a12') }),
+					status: 200,
+				},
 			];
 			const outcome: Array<{ name: string; status: number; cause?: string }> = [];
 			for (const c of cases) {
 				const answer = await c.send();
-				const cause = answer.status === 401 ? (JSON.parse(answer.body) as { error: string }).error : undefined;
+				const cause =
+					answer.status === 401 ? (JSON.parse(answer.body) as { error: string }).error : undefined;
 				outcome.push({ name: c.name, status: answer.status, ...(cause ? { cause } : {}) });
 			}
 			await receiver.idle();
-			expect(outcome).toEqual(cases.map((c) => ({ name: c.name, status: c.status, ...(c.cause ? { cause: c.cause } : {}) })));
+			expect(outcome).toEqual(
+				cases.map((c) => ({
+					name: c.name,
+					status: c.status,
+					...(c.cause ? { cause: c.cause } : {}),
+				})),
+			);
 			// Only the two genuine first deliveries started the workflow; the replay was answered but dropped.
-			expect(receiver.executions.map((run) => run.output('On Event')[0].json.id)).toEqual(['evt_a1', 'evt_a12']);
+			expect(receiver.executions.map((run) => run.output('On Event')[0].json.id)).toEqual([
+				'evt_a1',
+				'evt_a12',
+			]);
 			expect(receiver.deliveries.find((d) => d.body.includes('already received'))).toBeDefined();
 		});
 	});
@@ -188,11 +333,21 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 		const publicPath = '/n8n/webhook/b5a5c1c4-0000-4000-8000-000000000001/support-ticket';
 		const body = payload('evt_p1');
 		await withReceiver({}, credentials, async (receiver) => {
-			const answer = await deliver({ url: `${receiver.url}?tenant=7`, secret: sandbox.apiSecret, body, signedPath: `${publicPath}?tenant=7` });
+			const answer = await deliver({
+				url: `${receiver.url}?tenant=7`,
+				secret: sandbox.apiSecret,
+				body,
+				signedPath: `${publicPath}?tenant=7`,
+			});
 			expect(answer.status).toBe(401);
 		});
 		await withReceiver({ options: { publicPath } }, credentials, async (receiver) => {
-			const answer = await deliver({ url: `${receiver.url}?tenant=7`, secret: sandbox.apiSecret, body, signedPath: `${publicPath}?tenant=7` });
+			const answer = await deliver({
+				url: `${receiver.url}?tenant=7`,
+				secret: sandbox.apiSecret,
+				body,
+				signedPath: `${publicPath}?tenant=7`,
+			});
 			expect(answer.status).toBe(200);
 			await receiver.idle();
 			expect(receiver.executions).toHaveLength(1);
@@ -200,25 +355,47 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 	});
 
 	it('with verification off, accepts an unsigned delivery (the panel warns), and can include the headers', async () => {
-		await withReceiver({ verifySignature: false, options: { includeHeaders: true } }, credentials, async (receiver) => {
-			const answer = await deliver({ url: receiver.url, secret: 'x', body: payload('evt_u1'), headers: { 'x-api-signature': null, 'x-api-timestamp': null } });
-			expect(answer.status).toBe(200);
-			await receiver.idle();
-			const item = receiver.executions[0].output('On Event')[0].json;
-			expect(item).toMatchObject({ id: 'evt_u1', event: 'ticket.created', headers: { 'content-type': 'application/json' } });
-		});
+		await withReceiver(
+			{ verifySignature: false, options: { includeHeaders: true } },
+			credentials,
+			async (receiver) => {
+				const answer = await deliver({
+					url: receiver.url,
+					secret: 'x',
+					body: payload('evt_u1'),
+					headers: { 'x-api-signature': null, 'x-api-timestamp': null },
+				});
+				expect(answer.status).toBe(200);
+				await receiver.idle();
+				const item = receiver.executions[0].output('On Event')[0].json;
+				expect(item).toMatchObject({
+					id: 'evt_u1',
+					event: 'ticket.created',
+					headers: { 'content-type': 'application/json' },
+				});
+			},
+		);
 	});
 
 	it('a wider timestamp window accepts a 10-minute-old delivery', async () => {
 		await withReceiver({ options: { toleranceSeconds: 900 } }, credentials, async (receiver) => {
-			const answer = await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: payload('evt_w1'), timestamp: nowSeconds(-600) });
+			const answer = await deliver({
+				url: receiver.url,
+				secret: sandbox.apiSecret,
+				body: payload('evt_w1'),
+				timestamp: nowSeconds(-600),
+			});
 			expect(answer.status).toBe(200);
 		});
 	});
 
 	it('Drop Repeated Deliveries off: a repeated event id starts the workflow again', async () => {
 		await withReceiver({ options: { dropDuplicates: false } }, credentials, async (receiver) => {
-			for (let i = 0; i < 2; i++) expect((await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: payload('evt_r1') })).status).toBe(200);
+			for (let i = 0; i < 2; i++)
+				expect(
+					(await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: payload('evt_r1') }))
+						.status,
+				).toBe(200);
 			await receiver.idle();
 			expect(receiver.executions).toHaveLength(2);
 		});
@@ -226,18 +403,35 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 });
 
 describe('Support Ticket Trigger: which deliveries count as repeated (signed bytes only)', () => {
-	const envelope = (id: string) => JSON.stringify({ id, event: 'ticket.updated', created_at: new Date().toISOString(), data: { id: 'tkt_1' } });
-	const started = (receiver: WebhookReceiver) => receiver.executions.map((run) => run.output('On Event')[0].json);
+	const envelope = (id: string) =>
+		JSON.stringify({
+			id,
+			event: 'ticket.updated',
+			created_at: new Date().toISOString(),
+			data: { id: 'tkt_1' },
+		});
+	const started = (receiver: WebhookReceiver) =>
+		receiver.executions.map((run) => run.output('On Event')[0].json);
 
 	it('a captured delivery replayed with a new x-event-id header is dropped: the header is not signed', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
 			const timestamp = nowSeconds();
 			const body = envelope('evt_h1');
-			const sent = (eventId: string) => deliver({ url: receiver.url, secret: sandbox.apiSecret, body, timestamp, headers: { 'x-event-id': eventId } });
+			const sent = (eventId: string) =>
+				deliver({
+					url: receiver.url,
+					secret: sandbox.apiSecret,
+					body,
+					timestamp,
+					headers: { 'x-event-id': eventId },
+				});
 			expect((await sent('evt_h1')).status).toBe(200);
 			const replay = await sent('evt_forged_new_id');
 			expect(replay.status).toBe(200);
-			expect(JSON.parse(replay.body)).toMatchObject({ started: false, reason: 'event evt_h1 was already received' });
+			expect(JSON.parse(replay.body)).toMatchObject({
+				started: false,
+				reason: 'event evt_h1 was already received',
+			});
 			await receiver.idle();
 			expect(started(receiver).map((item) => item.id)).toEqual(['evt_h1']);
 		});
@@ -245,35 +439,58 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 
 	it('a payload that is the resource itself (no data envelope): every update starts the workflow; only a byte-identical replay is dropped', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
-			const resource = (status: string) => JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', status });
-			const first = { url: receiver.url, secret: sandbox.apiSecret, body: resource('pending'), timestamp: nowSeconds() };
+			const resource = (status: string) =>
+				JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', status });
+			const first = {
+				url: receiver.url,
+				secret: sandbox.apiSecret,
+				body: resource('pending'),
+				timestamp: nowSeconds(),
+			};
 			expect((await deliver(first)).status).toBe(200);
-			expect((await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: resource('solved') })).status).toBe(200);
+			expect(
+				(await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: resource('solved') }))
+					.status,
+			).toBe(200);
 			const replay = await deliver(first);
-			expect(JSON.parse(replay.body)).toMatchObject({ started: false, reason: 'event tkt_1 was already received' });
+			expect(JSON.parse(replay.body)).toMatchObject({
+				started: false,
+				reason: 'event tkt_1 was already received',
+			});
 			await receiver.idle();
 			expect(started(receiver).map((item) => item.status)).toEqual(['pending', 'solved']);
 		});
 	});
 
 	/** An event whose envelope `id` is the ticket's, as some services send: the same id on every event of that ticket. */
-	const ticketEvent = (status: string) => JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', data: { id: 'tkt_1', status } });
-	const answerOf = async (sent: Promise<{ body: string }>) => JSON.parse((await sent).body) as IDataObject;
+	const ticketEvent = (status: string) =>
+		JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', data: { id: 'tkt_1', status } });
+	const answerOf = async (sent: Promise<{ body: string }>) =>
+		JSON.parse((await sent).body) as IDataObject;
 
-	it('events that share an envelope id (the ticket\'s) each start the workflow; only the same bytes again are dropped', async () => {
+	it("events that share an envelope id (the ticket's) each start the workflow; only the same bytes again are dropped", async () => {
 		await withReceiver({}, credentials, async (receiver) => {
-			const send = (status: string) => deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
+			const send = (status: string) =>
+				deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
 			expect(await answerOf(send('pending'))).toEqual({ received: true, started: true });
 			expect(await answerOf(send('solved'))).toEqual({ received: true, started: true });
-			expect(await answerOf(send('pending'))).toEqual({ received: true, started: false, reason: 'event tkt_1 was already received' });
+			expect(await answerOf(send('pending'))).toEqual({
+				received: true,
+				started: false,
+				reason: 'event tkt_1 was already received',
+			});
 			await receiver.idle();
-			expect(started(receiver).map((item) => (item.data as IDataObject).status)).toEqual(['pending', 'solved']);
+			expect(started(receiver).map((item) => (item.data as IDataObject).status)).toEqual([
+				'pending',
+				'solved',
+			]);
 		});
 	});
 
 	it('two deliveries at the same moment of distinct events sharing an envelope id both start the workflow; the race can only let a repeat through', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
-			const send = (status: string) => deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
+			const send = (status: string) =>
+				deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
 			expect(await answerOf(send('open'))).toMatchObject({ started: true });
 			// Both load the static data (which knows tkt_1) before either saves it.
 			receiver.together(2);
@@ -283,7 +500,11 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 				{ received: true, started: true },
 			]);
 			await receiver.idle();
-			expect(started(receiver).map((item) => (item.data as IDataObject).status).sort()).toEqual(['open', 'pending', 'solved']);
+			expect(
+				started(receiver)
+					.map((item) => (item.data as IDataObject).status)
+					.sort(),
+			).toEqual(['open', 'pending', 'solved']);
 			// The last save wins, so one of the two was forgotten: its repeat starts the workflow again.
 			const repeats = [await answerOf(send('pending')), await answerOf(send('solved'))];
 			expect(repeats.map((answer) => answer.started).sort()).toEqual([false, true]);
@@ -301,9 +522,16 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 			expect(answer.status).toBe(200);
 			await receiver.idle();
 			const headers = started(receiver)[0].headers as IDataObject;
-			expect(headers).toMatchObject({ 'content-type': 'application/json', 'x-api-timestamp': expect.any(String) });
+			expect(headers).toMatchObject({
+				'content-type': 'application/json',
+				'x-api-timestamp': expect.any(String),
+			});
 			expect(Object.keys(headers)).not.toEqual(expect.arrayContaining(['x-api-key']));
-			expect(Object.keys(headers).filter((name) => ['x-api-key', 'authorization', 'cookie'].includes(name))).toEqual([]);
+			expect(
+				Object.keys(headers).filter((name) =>
+					['x-api-key', 'authorization', 'cookie'].includes(name),
+				),
+			).toEqual([]);
 			expect(JSON.stringify(started(receiver)[0])).not.toContain('sandbox-key');
 		});
 	});

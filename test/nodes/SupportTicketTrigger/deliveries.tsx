@@ -31,7 +31,9 @@ export function signDelivery(parts: DeliveryParts): Record<string, string | stri
 	const url = new URL(parts.url);
 	const timestamp = parts.timestamp ?? nowSeconds();
 	const path = parts.signedPath ?? url.pathname + url.search;
-	const signature = parts.signature ?? hmacSha256Hex(parts.secret, signedMessage(timestamp, 'POST', path, sha256Hex(parts.body)));
+	const signature =
+		parts.signature ??
+		hmacSha256Hex(parts.secret, signedMessage(timestamp, 'POST', path, sha256Hex(parts.body)));
 	const headers: Record<string, string | string[]> = {
 		'content-type': 'application/json',
 		'x-api-key': 'sandbox-key',
@@ -52,7 +54,9 @@ export function deliver(parts: DeliveryParts): Promise<Answer> {
 		const req = request(parts.url, { method: 'POST', headers }, (res) => {
 			const chunks: Buffer[] = [];
 			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+			res.on('end', () =>
+				resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+			);
 		});
 		req.on('error', reject);
 		req.end(body);

@@ -7,7 +7,8 @@ describe('rememberDelivery', () => {
 		const staticData: IDataObject = {};
 		expect(rememberDelivery(staticData, 'evt_1', 3)).toBe(true);
 		expect(rememberDelivery(staticData, 'evt_1', 3)).toBe(false);
-		for (const id of ['evt_2', 'evt_3', 'evt_4']) expect(rememberDelivery(staticData, id, 3)).toBe(true);
+		for (const id of ['evt_2', 'evt_3', 'evt_4'])
+			expect(rememberDelivery(staticData, id, 3)).toBe(true);
 		expect(staticData.seenEventIds).toEqual(['evt_2', 'evt_3', 'evt_4']);
 		// The oldest id was forgotten, so it counts as new again: the bound is what keeps static data small.
 		expect(rememberDelivery(staticData, 'evt_1', 3)).toBe(true);

@@ -1,7 +1,12 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
-import { chainWorkflow, startWebhookReceiver, workflowNode, type WebhookReceiver } from '../../harness';
+import {
+	chainWorkflow,
+	startWebhookReceiver,
+	workflowNode,
+	type WebhookReceiver,
+} from '../../harness';
 import { createRandom, pick, randomInt, type Random } from '../../../sandbox/prng';
 import { deliver, nowSeconds, signDelivery, type Answer, type DeliveryParts } from './deliveries';
 
@@ -10,10 +15,26 @@ const PREVIOUS = 'previous sëcret 🔑 "rotated"';
 const DELIVERIES = 1000;
 
 const MUTATIONS = [
-	'none', 'header-case', 'api-key', 'body-byte', 'body-appended', 'body-reserialized', 'path', 'query',
-	'timestamp-shift', 'timestamp-stale', 'timestamp-ms', 'signature-byte', 'signature-other-secret',
-	'signature-missing', 'timestamp-missing', 'signature-duplicated', 'huge-genuine', 'huge-tampered',
-	'signature-previous-secret', 'replay',
+	'none',
+	'header-case',
+	'api-key',
+	'body-byte',
+	'body-appended',
+	'body-reserialized',
+	'path',
+	'query',
+	'timestamp-shift',
+	'timestamp-stale',
+	'timestamp-ms',
+	'signature-byte',
+	'signature-other-secret',
+	'signature-missing',
+	'timestamp-missing',
+	'signature-duplicated',
+	'huge-genuine',
+	'huge-tampered',
+	'signature-previous-secret',
+	'replay',
 ] as const;
 type Mutation = (typeof MUTATIONS)[number];
 /** Mutations after which the delivery is still exactly what the secret's holder signed. */
@@ -49,7 +70,10 @@ function outcomeOf(answer: Answer): Outcome {
 
 function flipCharacter(random: Random, text: string, alphabet: string): string {
 	const at = randomInt(random, 0, text.length - 1);
-	const replacement = alphabet[(alphabet.indexOf(text[at]) + randomInt(random, 1, alphabet.length - 1)) % alphabet.length];
+	const replacement =
+		alphabet[
+			(alphabet.indexOf(text[at]) + randomInt(random, 1, alphabet.length - 1)) % alphabet.length
+		];
 	return text.slice(0, at) + replacement + text.slice(at + 1);
 }
 
@@ -65,7 +89,10 @@ function makeDelivery(
 		id: `evt_m${n}`,
 		event: pick(random, ['ticket.created', 'ticket.updated', 'reply.created', 'customer.created']),
 		created_at: new Date().toISOString(),
-		data: { id: `tkt_${n}`, subject: `Sübject ${n} ${'x'.repeat(huge ? 2 * 1024 * 1024 : randomInt(random, 0, 300))}` },
+		data: {
+			id: `tkt_${n}`,
+			subject: `Sübject ${n} ${'x'.repeat(huge ? 2 * 1024 * 1024 : randomInt(random, 0, 300))}`,
+		},
 	};
 	const body = JSON.stringify(payload);
 	// Fixed here, so a replay sends the very same bytes.
@@ -93,20 +120,33 @@ function makeDelivery(
 		case 'body-reserialized':
 			return { ...parts, sentBody: JSON.stringify(payload, null, 2) };
 		case 'path':
-			return { ...parts, signedPath: new URL(url).pathname.replace('support-ticket', 'support-tickets') };
+			return {
+				...parts,
+				signedPath: new URL(url).pathname.replace('support-ticket', 'support-tickets'),
+			};
 		case 'query':
-			return { ...parts, url: `${url}?tenant=${n}`, signedPath: `${new URL(url).pathname}?tenant=${n + 1}` };
+			return {
+				...parts,
+				url: `${url}?tenant=${n}`,
+				signedPath: `${new URL(url).pathname}?tenant=${n + 1}`,
+			};
 		case 'timestamp-shift': {
 			// Signed at one time, sent with another inside the window: the signature no longer matches.
 			const signedAt = nowSeconds(-randomInt(random, 1, 200));
 			return { ...parts, timestamp: signedAt, headers: { 'x-api-timestamp': nowSeconds() } };
 		}
 		case 'timestamp-stale':
-			return { ...parts, timestamp: nowSeconds(pick(random, [-1, 1]) * randomInt(random, 301, 100_000)) };
+			return {
+				...parts,
+				timestamp: nowSeconds(pick(random, [-1, 1]) * randomInt(random, 301, 100_000)),
+			};
 		case 'timestamp-ms':
 			return { ...parts, timestamp: String(Date.now()) };
 		case 'signature-byte':
-			return { ...parts, signature: flipCharacter(random, deliverySignature(parts), '0123456789abcdef') };
+			return {
+				...parts,
+				signature: flipCharacter(random, deliverySignature(parts), '0123456789abcdef'),
+			};
 		case 'signature-other-secret':
 			return { ...parts, secret: `${secret}x` };
 		case 'signature-missing':
@@ -114,7 +154,10 @@ function makeDelivery(
 		case 'timestamp-missing':
 			return { ...parts, headers: { 'x-api-timestamp': null } };
 		case 'signature-duplicated':
-			return { ...parts, headers: { 'x-api-signature': [deliverySignature(parts), deliverySignature(parts)] } };
+			return {
+				...parts,
+				headers: { 'x-api-signature': [deliverySignature(parts), deliverySignature(parts)] },
+			};
 		case 'huge-tampered':
 			return { ...parts, sentBody: body.replace('Sübject', 'Subject') };
 	}
@@ -128,7 +171,12 @@ function deliverySignature(parts: DeliveryParts): string {
 describe.each(SETUPS)(`Security matrix, $name: ${DELIVERIES} generated deliveries`, (setup) => {
 	let receiver: WebhookReceiver;
 	beforeAll(async () => {
-		const trigger = workflowNode('On Event', 'n8n-nodes-support-ticket.supportTicketTrigger', { events: ['*'] }, { webhookId: 'matrix' });
+		const trigger = workflowNode(
+			'On Event',
+			'n8n-nodes-support-ticket.supportTicketTrigger',
+			{ events: ['*'] },
+			{ webhookId: 'matrix' },
+		);
 		const supportTicketApi = {
 			baseUrl: 'http://127.0.0.1:9',
 			apiKey: 'matrix-key',
@@ -146,7 +194,12 @@ describe.each(SETUPS)(`Security matrix, $name: ${DELIVERIES} generated deliverie
 		const logger = Container.get(Logger);
 		const logged: string[] = [];
 		const spies = (['error', 'warn', 'info'] as const).map((level) =>
-			jest.spyOn(logger, level).mockImplementation((message: string, meta?: object) => void logged.push(`${message} ${JSON.stringify(meta ?? {})}`)),
+			jest
+				.spyOn(logger, level)
+				.mockImplementation(
+					(message: string, meta?: object) =>
+						void logged.push(`${message} ${JSON.stringify(meta ?? {})}`),
+				),
 		);
 		const random = createRandom(20261122);
 		const counts = new Map<Mutation, Record<Outcome | 'sent', number>>();
@@ -154,14 +207,16 @@ describe.each(SETUPS)(`Security matrix, $name: ${DELIVERIES} generated deliverie
 		let lastStarted: DeliveryParts | undefined;
 		for (let n = 0; n < DELIVERIES; n++) {
 			// Every mutation at least a few times, then random ones; the huge ones (2 MB) sparingly.
-			let mutation = n < MUTATIONS.length * 3 ? MUTATIONS[n % MUTATIONS.length] : pick(random, MUTATIONS);
+			let mutation =
+				n < MUTATIONS.length * 3 ? MUTATIONS[n % MUTATIONS.length] : pick(random, MUTATIONS);
 			if (mutation.startsWith('huge') && n >= MUTATIONS.length * 3) mutation = 'none';
 			if (mutation === 'replay' && !lastStarted) mutation = 'none';
 			const secret = pick(random, setup.signingSecrets);
 			// A replay sends the last delivery that started the workflow again, byte for byte.
-			const parts = mutation === 'replay' && lastStarted
-				? lastStarted
-				: makeDelivery(random, receiver.url, n, mutation, secret);
+			const parts =
+				mutation === 'replay' && lastStarted
+					? lastStarted
+					: makeDelivery(random, receiver.url, n, mutation, secret);
 			const outcome = outcomeOf(await deliver(parts));
 			const none = { sent: 0, started: 0, dropped: 0, refused: 0, crashed: 0 };
 			const count = counts.get(mutation) ?? none;
@@ -175,7 +230,9 @@ describe.each(SETUPS)(`Security matrix, $name: ${DELIVERIES} generated deliverie
 		}
 		await receiver.idle();
 		for (const spy of spies) spy.mockRestore();
-		expect(logged.filter((line) => line.includes('rejected a delivery')).length).toBeGreaterThan(500);
+		expect(logged.filter((line) => line.includes('rejected a delivery')).length).toBeGreaterThan(
+			500,
+		);
 		const echoes = (text: string) => text.includes(SECRET) || text.includes(PREVIOUS);
 		expect(logged.filter(echoes)).toEqual([]);
 		expect(receiver.deliveries.filter((answer) => echoes(answer.body))).toEqual([]);
@@ -188,6 +245,8 @@ describe.each(SETUPS)(`Security matrix, $name: ${DELIVERIES} generated deliverie
 		expect([...counts.values()].reduce((sum, c) => sum + c.sent, 0)).toBe(DELIVERIES);
 		expect(counts.size).toBe(MUTATIONS.length);
 		// Exactly the genuine deliveries started the workflow, each once.
-		expect(receiver.executions.map((run) => run.output('On Event')[0].json.id)).toEqual(expectedStarts);
+		expect(receiver.executions.map((run) => run.output('On Event')[0].json.id)).toEqual(
+			expectedStarts,
+		);
 	});
 });

@@ -1,4 +1,8 @@
-import { isSelectedEvent, parseEventList, readEventName } from '../../../nodes/SupportTicketTrigger/selectEvent';
+import {
+	isSelectedEvent,
+	parseEventList,
+	readEventName,
+} from '../../../nodes/SupportTicketTrigger/selectEvent';
 
 describe('event selection', () => {
 	it('reads the event name from a top-level or nested field, only when it is a string', () => {
@@ -10,7 +14,11 @@ describe('event selection', () => {
 	});
 
 	it('parses additional names separated by commas or lines', () => {
-		expect(parseEventList(' ticket.merged, ,sla.breached\ncustomer.* ')).toEqual(['ticket.merged', 'sla.breached', 'customer.*']);
+		expect(parseEventList(' ticket.merged, ,sla.breached\ncustomer.* ')).toEqual([
+			'ticket.merged',
+			'sla.breached',
+			'customer.*',
+		]);
 		expect(parseEventList(undefined)).toEqual([]);
 	});
 

@@ -6,10 +6,14 @@ const PREVIOUS = 'prévious 🔑 secret';
 const PATH = '/webhook/abc/support-ticket?x=1';
 const NOW_MS = 1_790_000_000_000;
 const TS = String(NOW_MS / 1000);
-const BODY = Buffer.from('{"id":"evt_1","event":"ticket.created","data":{"subject":"Grüße"}}', 'utf8');
+const BODY = Buffer.from(
+	'{"id":"evt_1","event":"ticket.created","data":{"subject":"Grüße"}}',
+	'utf8',
+);
 
 // Signed with the sandbox's independent signer, so one bug cannot cancel itself out.
-const sign = (body: Buffer, path = PATH, ts = TS, secret = SECRET) => hmacSha256Hex(secret, signedMessage(ts, 'POST', path, sha256Hex(body)));
+const sign = (body: Buffer, path = PATH, ts = TS, secret = SECRET) =>
+	hmacSha256Hex(secret, signedMessage(ts, 'POST', path, sha256Hex(body)));
 
 function check(overrides: {
 	headers?: Record<string, string | string[] | undefined>;
@@ -38,24 +42,80 @@ describe('verifyWebhookSignature', () => {
 	});
 
 	it('accepts an upper-case hex signature (hex is case-insensitive)', () => {
-		expect(check({ headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY).toUpperCase() } })).toEqual({ valid: true });
+		expect(
+			check({ headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY).toUpperCase() } }),
+		).toEqual({ valid: true });
 	});
 
 	it.each([
-		['one byte of the body changed', { rawBody: Buffer.from(BODY.toString().replace('Grüße', 'Grüsse')) }, 'invalid_signature'],
-		['the body re-serialized with spaces', { rawBody: Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 1)) }, 'invalid_signature'],
-		['another query string', { signedPath: '/webhook/abc/support-ticket?x=2' }, 'invalid_signature'],
+		[
+			'one byte of the body changed',
+			{ rawBody: Buffer.from(BODY.toString().replace('Grüße', 'Grüsse')) },
+			'invalid_signature',
+		],
+		[
+			'the body re-serialized with spaces',
+			{ rawBody: Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 1)) },
+			'invalid_signature',
+		],
+		[
+			'another query string',
+			{ signedPath: '/webhook/abc/support-ticket?x=2' },
+			'invalid_signature',
+		],
 		['no raw body available', { rawBody: undefined }, 'invalid_signature'],
 		['timestamp header missing', { headers: { 'x-api-signature': sign(BODY) } }, 'missing_headers'],
 		['signature header missing', { headers: { 'x-api-timestamp': TS } }, 'missing_headers'],
-		['signature header repeated (list)', { headers: { 'x-api-timestamp': TS, 'x-api-signature': [sign(BODY), sign(BODY)] } }, 'missing_headers'],
-		['signature header repeated (joined by Node)', { headers: { 'x-api-timestamp': TS, 'x-api-signature': `${sign(BODY)}, ${sign(BODY)}` } }, 'missing_headers'],
-		['timestamp in milliseconds', { headers: { 'x-api-timestamp': String(NOW_MS), 'x-api-signature': sign(BODY, PATH, String(NOW_MS)) } }, 'timestamp_in_milliseconds'],
-		['timestamp 301 s old', { headers: { 'x-api-timestamp': String(NOW_MS / 1000 - 301), 'x-api-signature': sign(BODY, PATH, String(NOW_MS / 1000 - 301)) } }, 'timestamp_outside_window'],
-		['timestamp not a number', { headers: { 'x-api-timestamp': '17e8', 'x-api-signature': sign(BODY) } }, 'invalid_timestamp'],
-		['signature not hex', { headers: { 'x-api-timestamp': TS, 'x-api-signature': 'z'.repeat(64) } }, 'invalid_signature'],
-		['signature truncated', { headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY).slice(0, 62) } }, 'invalid_signature'],
-		['signed with another secret', { headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY, PATH, TS, 'other') } }, 'invalid_signature'],
+		[
+			'signature header repeated (list)',
+			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': [sign(BODY), sign(BODY)] } },
+			'missing_headers',
+		],
+		[
+			'signature header repeated (joined by Node)',
+			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': `${sign(BODY)}, ${sign(BODY)}` } },
+			'missing_headers',
+		],
+		[
+			'timestamp in milliseconds',
+			{
+				headers: {
+					'x-api-timestamp': String(NOW_MS),
+					'x-api-signature': sign(BODY, PATH, String(NOW_MS)),
+				},
+			},
+			'timestamp_in_milliseconds',
+		],
+		[
+			'timestamp 301 s old',
+			{
+				headers: {
+					'x-api-timestamp': String(NOW_MS / 1000 - 301),
+					'x-api-signature': sign(BODY, PATH, String(NOW_MS / 1000 - 301)),
+				},
+			},
+			'timestamp_outside_window',
+		],
+		[
+			'timestamp not a number',
+			{ headers: { 'x-api-timestamp': '17e8', 'x-api-signature': sign(BODY) } },
+			'invalid_timestamp',
+		],
+		[
+			'signature not hex',
+			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': 'z'.repeat(64) } },
+			'invalid_signature',
+		],
+		[
+			'signature truncated',
+			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY).slice(0, 62) } },
+			'invalid_signature',
+		],
+		[
+			'signed with another secret',
+			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY, PATH, TS, 'other') } },
+			'invalid_signature',
+		],
 	])('rejects: %s', (_name, overrides, reason) => {
 		const result = check(overrides as Parameters<typeof check>[0]);
 		expect(result).toMatchObject({ valid: false, reason });
@@ -64,9 +124,16 @@ describe('verifyWebhookSignature', () => {
 
 	it('a timestamp exactly at the edge of the window passes; a wider window accepts older ones', () => {
 		const edge = String(NOW_MS / 1000 - 300);
-		expect(check({ headers: { 'x-api-timestamp': edge, 'x-api-signature': sign(BODY, PATH, edge) } })).toEqual({ valid: true });
+		expect(
+			check({ headers: { 'x-api-timestamp': edge, 'x-api-signature': sign(BODY, PATH, edge) } }),
+		).toEqual({ valid: true });
 		const old = String(NOW_MS / 1000 - 900);
-		expect(check({ headers: { 'x-api-timestamp': old, 'x-api-signature': sign(BODY, PATH, old) }, toleranceSeconds: 900 })).toEqual({ valid: true });
+		expect(
+			check({
+				headers: { 'x-api-timestamp': old, 'x-api-signature': sign(BODY, PATH, old) },
+				toleranceSeconds: 900,
+			}),
+		).toEqual({ valid: true });
 	});
 
 	describe('during a rotation (the Webhook Secret, then the previous one)', () => {

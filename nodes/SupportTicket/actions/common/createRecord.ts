@@ -1,11 +1,26 @@
-import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
-import { apiRequest, type RequestTrace, type RunShared } from '../../../shared/transport/apiRequest';
+import {
+	apiRequest,
+	type RequestTrace,
+	type RunShared,
+} from '../../../shared/transport/apiRequest';
 import type { ErrorContext } from '../../../shared/transport/describeApiError';
 import { DEFAULT_RETRY_POLICY, retryDelayMs } from '../../../shared/transport/retryPolicy';
 import { toNodeError } from '../../../shared/transport/toNodeError';
 import { executionCreates, type KeyedCreate } from './executionCreates';
-import { findCreatedRecord, onWire, type CreatedKind, type CreatedRecordSearch } from './findCreatedRecord';
+import {
+	findCreatedRecord,
+	onWire,
+	type CreatedKind,
+	type CreatedRecordSearch,
+} from './findCreatedRecord';
 import { idempotencyKeyFor, noteLeftOpen } from './idempotencyKey';
 
 export interface CreateRequest {
@@ -28,20 +43,39 @@ const SETTLE_MAX_MS = 60_000;
  * (Retry On Fail) returns its record, or repeats its request; an answer that leaves open whether it was
  * processed leads to a look-up, then to sending again.
  */
-export async function createRecord(this: IExecuteFunctions, request: CreateRequest, kind: CreatedKind, shared: RunShared): Promise<IDataObject> {
+export async function createRecord(
+	this: IExecuteFunctions,
+	request: CreateRequest,
+	kind: CreatedKind,
+	shared: RunShared,
+): Promise<IDataObject> {
 	const creates = executionCreates(this);
 	const key = idempotencyKeyFor(this, request.itemIndex, creates);
 	const earlier = creates.byKey.get(key);
 	if (earlier?.record) {
-		log(this, request, kind, `had been made in an earlier try of this execution: returned ${kind.noun} ${String(earlier.record.id)} without sending it again`);
+		log(
+			this,
+			request,
+			kind,
+			`had been made in an earlier try of this execution: returned ${kind.noun} ${String(earlier.record.id)} without sending it again`,
+		);
 		return earlier.record;
 	}
 	// A key stands for one request: a repeat sends what was first sent, even where an expression now gives another value.
-	const self: KeyedCreate = earlier ?? { listPath: request.listPath, body: onWire(request.body), sentAt: Date.now() };
+	const self: KeyedCreate = earlier ?? {
+		listPath: request.listPath,
+		body: onWire(request.body),
+		sentAt: Date.now(),
+	};
 	creates.byKey.set(key, self);
 	const outcome = { mayExist: earlier !== undefined };
 	try {
-		self.record = await sendOrFind.call(this, request, kind, shared, { key, self, lookFirst: earlier !== undefined, outcome });
+		self.record = await sendOrFind.call(this, request, kind, shared, {
+			key,
+			self,
+			lookFirst: earlier !== undefined,
+			outcome,
+		});
 		return self.record;
 	} finally {
 		self.sending = undefined;
@@ -60,7 +94,13 @@ interface Attempt {
 	outcome: { mayExist: boolean };
 }
 
-async function sendOrFind(this: IExecuteFunctions, request: CreateRequest, kind: CreatedKind, shared: RunShared, attempt: Attempt): Promise<IDataObject> {
+async function sendOrFind(
+	this: IExecuteFunctions,
+	request: CreateRequest,
+	kind: CreatedKind,
+	shared: RunShared,
+	attempt: Attempt,
+): Promise<IDataObject> {
 	const { key, self, outcome } = attempt;
 	const creates = executionCreates(this);
 	const seen = new Set<string>();
@@ -71,7 +111,16 @@ async function sendOrFind(this: IExecuteFunctions, request: CreateRequest, kind:
 			const trace: RequestTrace = {};
 			// The claim is part of the promise, so a look-up waiting for it sees the record claimed.
 			const sending = apiRequest
-				.call(this, { method: 'POST', path: request.path, body: self.body, itemIndex: request.itemIndex, context: request.context, ...shared, trace, idempotencyKey: key })
+				.call(this, {
+					method: 'POST',
+					path: request.path,
+					body: self.body,
+					itemIndex: request.itemIndex,
+					context: request.context,
+					...shared,
+					trace,
+					idempotencyKey: key,
+				})
 				.then((response) => {
 					const record = response.data as IDataObject;
 					if (record?.id !== undefined) creates.claimed.add(`${kind.noun}:${String(record.id)}`);
@@ -80,18 +129,35 @@ async function sendOrFind(this: IExecuteFunctions, request: CreateRequest, kind:
 			self.sending = sending;
 			try {
 				const record = await sending;
-				if (round > 1) log(this, request, kind, `was sent again (attempt ${round}) and created ${kind.noun} ${String(record?.id)}`);
+				if (round > 1)
+					log(
+						this,
+						request,
+						kind,
+						`was sent again (attempt ${round}) and created ${kind.noun} ${String(record?.id)}`,
+					);
 				return record;
 			} catch (error) {
 				// A repeat refused as a duplicate (an e-mail taken) may be refused by the record the first attempt made.
 				const refusedRepeat = outcome.mayExist && httpCode(error) === '422';
-				if (!trace.createMayExist && !refusedRepeat) throw toNodeError(this.getNode(), error, request.itemIndex);
+				if (!trace.createMayExist && !refusedRepeat)
+					throw toNodeError(this.getNode(), error, request.itemIndex);
 				outcome.mayExist = true;
 				lastFailure = error;
 			}
 		}
 
-		const query = { kind, listPath: request.listPath, sent: self.body, sentAt: self.sentAt, itemIndex: request.itemIndex, context: request.context, creates, self, seen };
+		const query = {
+			kind,
+			listPath: request.listPath,
+			sent: self.body,
+			sentAt: self.sentAt,
+			itemIndex: request.itemIndex,
+			context: request.context,
+			creates,
+			self,
+			seen,
+		};
 		const lookUp = async (): Promise<CreatedRecordSearch> => {
 			try {
 				return await findCreatedRecord.call(this, query, shared);
@@ -102,18 +168,39 @@ async function sendOrFind(this: IExecuteFunctions, request: CreateRequest, kind:
 		let found = await lookUp();
 		if (!found.record && found.ambiguous.length === 0 && lastFailure !== undefined) {
 			// A gateway gives up (504, a timeout) while the service still works on the create: look again after as long as it had run.
-			await sleep(Math.min(SETTLE_MAX_MS, Math.max(Date.now() - attemptStarted, retryDelayMs(round, undefined, DEFAULT_RETRY_POLICY))));
+			await sleep(
+				Math.min(
+					SETTLE_MAX_MS,
+					Math.max(
+						Date.now() - attemptStarted,
+						retryDelayMs(round, undefined, DEFAULT_RETRY_POLICY),
+					),
+				),
+			);
 			found = await lookUp();
 		}
 		if (found.record) {
-			log(this, request, kind, `failed (${describe(lastFailure)}) but had been processed: found ${kind.noun} ${String(found.record.id)} and returned it`);
+			log(
+				this,
+				request,
+				kind,
+				`failed (${describe(lastFailure)}) but had been processed: found ${kind.noun} ${String(found.record.id)} and returned it`,
+			);
 			return found.record;
 		}
-		if (found.ambiguous.length > 0) throw cannotTell(this, kind, request.itemIndex, lastFailure, found.ambiguous);
-		if (httpCode(lastFailure) === '422') throw toNodeError(this.getNode(), lastFailure, request.itemIndex);
+		if (found.ambiguous.length > 0)
+			throw cannotTell(this, kind, request.itemIndex, lastFailure, found.ambiguous);
+		if (httpCode(lastFailure) === '422')
+			throw toNodeError(this.getNode(), lastFailure, request.itemIndex);
 		// A gateway's or a connection's failure is worth sending again; an error in the service itself is not.
 		if (httpCode(lastFailure) === '500') throw notFound(this, kind, request.itemIndex);
-		if (round < MAX_ROUNDS) log(this, request, kind, `failed (${describe(lastFailure)}) and was not found among the newest ${kind.noun} records: sending it again`);
+		if (round < MAX_ROUNDS)
+			log(
+				this,
+				request,
+				kind,
+				`failed (${describe(lastFailure)}) and was not found among the newest ${kind.noun} records: sending it again`,
+			);
 	}
 	const others = seen.size ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
@@ -132,7 +219,13 @@ function notFound(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number):
 	});
 }
 
-function cannotTell(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number, failure: unknown, ids: string[]): NodeApiError {
+function cannotTell(
+	ctx: IExecuteFunctions,
+	kind: CreatedKind,
+	itemIndex: number,
+	failure: unknown,
+	ids: string[],
+): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created: ${ids.join(', ')} fit this item and another item equally`,
 		description: `The create failed (${describe(failure)}) and the service changed what tells these items apart. Check which ${kind.noun} is this item's before running it again.`,
@@ -140,7 +233,13 @@ function cannotTell(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number
 	});
 }
 
-function lookUpFailed(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number, failure: unknown, error: unknown): NodeApiError {
+function lookUpFailed(
+	ctx: IExecuteFunctions,
+	kind: CreatedKind,
+	itemIndex: number,
+	failure: unknown,
+	error: unknown,
+): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created: the service's answer left it open, and the node could not find out`,
 		description: `The create failed (${describe(failure)}), then reading the newest ${kind.noun} records failed (${describe(error)}): check whether the ${kind.noun} exists before running this item again.`,
@@ -148,7 +247,8 @@ function lookUpFailed(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: numb
 	});
 }
 
-const httpCode = (error: unknown): string | undefined => (error as { httpCode?: string } | undefined)?.httpCode;
+const httpCode = (error: unknown): string | undefined =>
+	(error as { httpCode?: string } | undefined)?.httpCode;
 
 function describe(error: unknown): string {
 	if (error === undefined) return 'in an earlier try';
@@ -156,6 +256,14 @@ function describe(error: unknown): string {
 	return message ?? (code ? `HTTP ${code}` : 'no answer');
 }
 
-function log(ctx: IExecuteFunctions, request: CreateRequest, kind: CreatedKind, what: string): void {
-	ctx.logger.warn(`Support Ticket: the create of a ${kind.noun} (item ${request.itemIndex}) ${what}`, { itemIndex: request.itemIndex });
+function log(
+	ctx: IExecuteFunctions,
+	request: CreateRequest,
+	kind: CreatedKind,
+	what: string,
+): void {
+	ctx.logger.warn(
+		`Support Ticket: the create of a ${kind.noun} (item ${request.itemIndex}) ${what}`,
+		{ itemIndex: request.itemIndex },
+	);
 }

@@ -3,7 +3,11 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { ID_FIELD_PATTERN } from '../../../shared/parameters/idPattern';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 
-export function idLocator(resource: 'ticket' | 'customer', name: string, searchMethod: string): INodeProperties {
+export function idLocator(
+	resource: 'ticket' | 'customer',
+	name: string,
+	searchMethod: string,
+): INodeProperties {
 	const label = resource === 'ticket' ? 'Ticket' : 'Customer';
 	return {
 		displayName: label,
@@ -57,7 +61,10 @@ export function resourceProperties(
 }
 
 /** Optional fields of a create ("Additional Fields") or an update ("Update Fields"), added one by one. */
-export function fieldsCollection(use: 'create' | 'update', options: INodeProperties[]): INodeProperties {
+export function fieldsCollection(
+	use: 'create' | 'update',
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName: use === 'create' ? 'Additional Fields' : 'Update Fields',
 		name: use === 'create' ? 'additionalFields' : 'updateFields',
@@ -91,7 +98,8 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 				{
 					name: 'Handled by the Node',
 					value: 'auto',
-					description: 'Return all results, or up to a limit, reading every page needed in this run',
+					description:
+						'Return all results, or up to a limit, reading every page needed in this run',
 				},
 				{
 					name: 'One Page per Run',
@@ -145,7 +153,8 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 			displayOptions: { show: { ...show, pagination: ['onePage'] } },
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 1,
-			description: 'How many pages to read one after another into the one item, e.g. 10 for 1,000 items per run; next_cursor continues after the last',
+			description:
+				'How many pages to read one after another into the one item, e.g. 10 for 1,000 items per run; next_cursor continues after the last',
 		},
 	];
 }
@@ -161,7 +170,8 @@ export const concurrencyOptions = optionsCollection([
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 		default: DEFAULT_CONCURRENT_REQUESTS,
-		description: 'How many input items are sent to the service at once (1: one after another). Output keeps the input order; on 429 or 503 the node slows down.',
+		description:
+			'How many input items are sent to the service at once (1: one after another). Output keeps the input order; on 429 or 503 the node slows down.',
 	},
 	timeoutOption,
 ]);

@@ -33,15 +33,26 @@ export function executionCreates(ctx: IExecuteFunctions): ExecutionCreates {
 	const key = flowContext(ctx) ?? ctx;
 	let creates = byExecution.get(key);
 	if (!creates) {
-		creates = { claimed: new Set(), byKey: new Map(), leftOpen: new WeakMap(), runId: randomUUID() };
+		creates = {
+			claimed: new Set(),
+			byKey: new Map(),
+			leftOpen: new WeakMap(),
+			runId: randomUUID(),
+		};
 		byExecution.set(key, creates);
 	}
 	return creates;
 }
 
 /** The other creates of this list whose record is not known: a record may be theirs. */
-export function unresolvedCreates(creates: ExecutionCreates, listPath: string, except: KeyedCreate): KeyedCreate[] {
-	return [...creates.byKey.values()].filter((create) => create !== except && create.listPath === listPath && !create.record);
+export function unresolvedCreates(
+	creates: ExecutionCreates,
+	listPath: string,
+	except: KeyedCreate,
+): KeyedCreate[] {
+	return [...creates.byKey.values()].filter(
+		(create) => create !== except && create.listPath === listPath && !create.record,
+	);
 }
 
 /** Undefined without execution data (a partial context): the record then holds for this node run. */

@@ -56,13 +56,24 @@ interface Candidate {
  * The record this create made, if listed: identified by the resource, created after the send, claimed by no other
  * item; among several, the one agreeing most with what was sent, then the oldest (identical creates run in order).
  */
-export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedRecordQuery, shared: RunShared): Promise<CreatedRecordSearch> {
+export async function findCreatedRecord(
+	this: IExecuteFunctions,
+	query: CreatedRecordQuery,
+	shared: RunShared,
+): Promise<CreatedRecordSearch> {
 	const candidates: Candidate[] = [];
 	const trace: RequestTrace = {};
 	let pages = 0;
 	let newestFirst = true;
 	let previousAt = Number.POSITIVE_INFINITY;
-	for await (const page of listPages.call(this, { path: query.listPath, perPage: LOOKUP_PER_PAGE, itemIndex: query.itemIndex, context: query.context, ...shared, trace })) {
+	for await (const page of listPages.call(this, {
+		path: query.listPath,
+		perPage: LOOKUP_PER_PAGE,
+		itemIndex: query.itemIndex,
+		context: query.context,
+		...shared,
+		trace,
+	})) {
 		const notBefore = earliestCreation(query.sentAt, trace.serviceClockOffsetMs);
 		let olderSeen = false;
 		let dated = 0;
@@ -73,17 +84,28 @@ export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedR
 			if (createdAt > previousAt) newestFirst = false;
 			previousAt = createdAt;
 			if (createdAt < notBefore) olderSeen = true;
-			else if (query.kind.identifies(query.sent, record)) candidates.push({ record, createdAt, ...agreement(query.sent, record) });
+			else if (query.kind.identifies(query.sent, record))
+				candidates.push({ record, createdAt, ...agreement(query.sent, record) });
 		}
 		// Without a creation time the node cannot tell this request's record from an older twin.
-		if (page.items.length > 0 && dated === 0) throw new Error(`the ${query.kind.noun} records carry no readable created_at`);
+		if (page.items.length > 0 && dated === 0)
+			throw new Error(`the ${query.kind.noun} records carry no readable created_at`);
 		// Newest first, once a record is older than the request the rest are too; a list in another order is read on.
 		if ((olderSeen && newestFirst) || page.nextCursor === undefined) break;
-		if (++pages >= MAX_LOOKUP_PAGES) throw new Error(`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records to look through`);
+		if (++pages >= MAX_LOOKUP_PAGES)
+			throw new Error(
+				`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records to look through`,
+			);
 	}
 	// Creates of this execution still waiting for their answer may have made records of this list: their answers claim them first.
-	await Promise.allSettled(unresolvedCreates(query.creates, query.listPath, query.self).map((other) => other.sending));
-	const search = choose(query, candidates, unresolvedCreates(query.creates, query.listPath, query.self));
+	await Promise.allSettled(
+		unresolvedCreates(query.creates, query.listPath, query.self).map((other) => other.sending),
+	);
+	const search = choose(
+		query,
+		candidates,
+		unresolvedCreates(query.creates, query.listPath, query.self),
+	);
 	if (search.record) query.creates.claimed.add(`${query.kind.noun}:${String(search.record.id)}`);
 	return search;
 }
@@ -91,10 +113,16 @@ export async function findCreatedRecord(this: IExecuteFunctions, query: CreatedR
 /** Where the clocks are not known to agree, created_at may follow either: look further back. */
 function earliestCreation(sentAt: number, offsetMs: number | undefined): number {
 	const agree = offsetMs !== undefined && Math.abs(offsetMs) <= CLOCK_MARGIN_MS;
-	return Math.min(sentAt, sentAt + (offsetMs ?? 0)) - (agree ? CLOCK_MARGIN_MS : UNKNOWN_CLOCK_MARGIN_MS);
+	return (
+		Math.min(sentAt, sentAt + (offsetMs ?? 0)) - (agree ? CLOCK_MARGIN_MS : UNKNOWN_CLOCK_MARGIN_MS)
+	);
 }
 
-function choose(query: CreatedRecordQuery, candidates: Candidate[], others: KeyedCreate[]): CreatedRecordSearch {
+function choose(
+	query: CreatedRecordQuery,
+	candidates: Candidate[],
+	others: KeyedCreate[],
+): CreatedRecordSearch {
 	const ambiguous: string[] = [];
 	let best: Candidate | undefined;
 	for (const candidate of candidates) {
@@ -103,33 +131,52 @@ function choose(query: CreatedRecordQuery, candidates: Candidate[], others: Keye
 			query.seen.add(id);
 			continue;
 		}
-		const rivals = others.map((other) => other.body).filter((body) => query.kind.identifies(body, candidate.record));
+		const rivals = others
+			.map((other) => other.body)
+			.filter((body) => query.kind.identifies(body, candidate.record));
 		// A record that differs from what this create sent but is exactly what another sent is that one's.
-		if (candidate.differing > 0 && rivals.some((body) => agreement(body, candidate.record).differing === 0)) {
+		if (
+			candidate.differing > 0 &&
+			rivals.some((body) => agreement(body, candidate.record).differing === 0)
+		) {
 			query.seen.add(id);
 			continue;
 		}
 		// Another create with other data fits it as well (a helpdesk rule rewrote what tells them apart): whose it is cannot be told.
-		if (rivals.some((body) => !sameBody(body, query.sent) && !fitsBetter(candidate, agreement(body, candidate.record)))) {
+		if (
+			rivals.some(
+				(body) =>
+					!sameBody(body, query.sent) && !fitsBetter(candidate, agreement(body, candidate.record)),
+			)
+		) {
 			ambiguous.push(id);
 			continue;
 		}
-		const better = !best || candidate.agreeing > best.agreeing || (candidate.agreeing === best.agreeing && candidate.createdAt <= best.createdAt);
+		const better =
+			!best ||
+			candidate.agreeing > best.agreeing ||
+			(candidate.agreeing === best.agreeing && candidate.createdAt <= best.createdAt);
 		if (better) best = candidate;
 	}
 	return { record: best?.record, ambiguous };
 }
 
 const fitsBetter = (ours: Candidate, theirs: { agreeing: number; differing: number }): boolean =>
-	ours.differing < theirs.differing || (ours.differing === theirs.differing && ours.agreeing > theirs.agreeing);
+	ours.differing < theirs.differing ||
+	(ours.differing === theirs.differing && ours.agreeing > theirs.agreeing);
 
-const sameBody = (a: IDataObject, b: IDataObject): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameBody = (a: IDataObject, b: IDataObject): boolean =>
+	JSON.stringify(a) === JSON.stringify(b);
 
 /** What the service would have had: JSON drops undefined and turns dates into text. */
-export const onWire = (body: IDataObject): IDataObject => JSON.parse(JSON.stringify(body)) as IDataObject;
+export const onWire = (body: IDataObject): IDataObject =>
+	JSON.parse(JSON.stringify(body)) as IDataObject;
 
 /** How many sent fields the record has with the same value, and with another: a field the answer leaves out counts for neither. */
-function agreement(sent: IDataObject, record: IDataObject): { agreeing: number; differing: number } {
+function agreement(
+	sent: IDataObject,
+	record: IDataObject,
+): { agreeing: number; differing: number } {
 	let agreeing = 0;
 	let differing = 0;
 	for (const [field, value] of Object.entries(sent)) {
@@ -146,20 +193,36 @@ const spaced = (text: string): string => text.replace(/\s+/g, ' ').trim();
 function agrees(found: unknown, sent: unknown): boolean {
 	if (found === sent) return true;
 	if (typeof found === 'string' && typeof sent === 'string') return spaced(found) === spaced(sent);
-	if (typeof found === 'number' && typeof sent === 'string') return sent.trim() !== '' && Number(sent) === found;
-	if (typeof found === 'string' && typeof sent === 'number') return found.trim() !== '' && Number(found) === sent;
-	if (typeof found !== 'object' || typeof sent !== 'object' || found === null || sent === null) return false;
+	if (typeof found === 'number' && typeof sent === 'string')
+		return sent.trim() !== '' && Number(sent) === found;
+	if (typeof found === 'string' && typeof sent === 'number')
+		return found.trim() !== '' && Number(found) === sent;
+	if (typeof found !== 'object' || typeof sent !== 'object' || found === null || sent === null)
+		return false;
 	if (Array.isArray(found) || Array.isArray(sent)) {
-		return Array.isArray(found) && Array.isArray(sent) && found.length === sent.length && found.every((item, i) => agrees(item, sent[i]));
+		return (
+			Array.isArray(found) &&
+			Array.isArray(sent) &&
+			found.length === sent.length &&
+			found.every((item, i) => agrees(item, sent[i]))
+		);
 	}
-	return Object.entries(sent).every(([key, value]) => (found as IDataObject)[key] === undefined || agrees((found as IDataObject)[key], value));
+	return Object.entries(sent).every(
+		([key, value]) =>
+			(found as IDataObject)[key] === undefined || agrees((found as IDataObject)[key], value),
+	);
 }
 
 /** For `identifies`: the answer's value agrees when it has none (a list may leave fields out). */
 export function sameEmail(found: unknown, sent: unknown): boolean {
-	return found === undefined || (typeof found === 'string' && found.toLowerCase() === String(sent).toLowerCase());
+	return (
+		found === undefined ||
+		(typeof found === 'string' && found.toLowerCase() === String(sent).toLowerCase())
+	);
 }
 
 export function sameText(found: unknown, sent: unknown): boolean {
-	return found === undefined || (typeof found === 'string' && spaced(found) === spaced(String(sent)));
+	return (
+		found === undefined || (typeof found === 'string' && spaced(found) === spaced(String(sent)))
+	);
 }

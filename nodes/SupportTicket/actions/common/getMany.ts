@@ -4,7 +4,8 @@ import { listPages, MAX_PER_PAGE, type ListRequest } from '../../../shared/trans
 import { readPaging, type Paging } from '../../../shared/parameters/readParameters';
 import { withErrorItemFields } from './errorItem';
 
-export interface GetManyRequest extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs'> {
+export interface GetManyRequest
+	extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs'> {
 	/** Ends the list before the first item for which this is true; no further page is fetched. */
 	endsBefore?: (item: IDataObject) => boolean;
 }
@@ -21,14 +22,27 @@ interface OnePage extends IDataObject {
 }
 
 /** The list part of every Get Many: all items or up to a limit, or one run's page(s) as one item, as Pagination says. */
-export async function getMany(this: IExecuteFunctions, itemIndex: number, request: GetManyRequest): Promise<IDataObject[]> {
+export async function getMany(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	request: GetManyRequest,
+): Promise<IDataObject[]> {
 	const paging = readPaging(this, itemIndex);
 	if (paging.mode === 'onePage') return [await readRun.call(this, itemIndex, request, paging)];
 	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
 	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
 	const all: IDataObject[] = [];
-	for await (const page of listPages.call(this, { path, qs, context: request.context, limiter, baseURL, timeoutMs, itemIndex, perPage })) {
+	for await (const page of listPages.call(this, {
+		path,
+		qs,
+		context: request.context,
+		limiter,
+		baseURL,
+		timeoutMs,
+		itemIndex,
+		perPage,
+	})) {
 		const { items, ended } = cut(page.items, endsBefore);
 		for (const item of items) {
 			all.push(item);
@@ -84,7 +98,10 @@ function nameFailedPage(error: unknown, page: number, itemsBefore: number, path:
 }
 
 /** The page's items before the first one `endsBefore` picks, and whether the list ends there. */
-function cut(items: IDataObject[], endsBefore: GetManyRequest['endsBefore']): { items: IDataObject[]; ended: boolean } {
+function cut(
+	items: IDataObject[],
+	endsBefore: GetManyRequest['endsBefore'],
+): { items: IDataObject[]; ended: boolean } {
 	const stop = endsBefore ? items.findIndex(endsBefore) : -1;
 	return stop === -1 ? { items, ended: false } : { items: items.slice(0, stop), ended: true };
 }

@@ -8,8 +8,23 @@ import * as update from './update.operation';
 export const operations = { create, get, getAll, update };
 
 export const description = resourceProperties('customer', operations, [
-	{ name: 'Create', value: 'create', description: 'Create a customer', action: 'Create a customer' },
+	{
+		name: 'Create',
+		value: 'create',
+		description: 'Create a customer',
+		action: 'Create a customer',
+	},
 	{ name: 'Get', value: 'get', description: 'Get a customer by ID', action: 'Get a customer' },
-	{ name: 'Get Many', value: 'getAll', description: 'List customers, newest first', action: 'Get many customers' },
-	{ name: 'Update', value: 'update', description: "Change a customer's e-mail, name or custom fields", action: 'Update a customer' },
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		description: 'List customers, newest first',
+		action: 'Get many customers',
+	},
+	{
+		name: 'Update',
+		value: 'update',
+		description: "Change a customer's e-mail, name or custom fields",
+		action: 'Update a customer',
+	},
 ]);

@@ -1,9 +1,19 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord } from '../common/createRecord';
 import { sameEmail, type CreatedKind } from '../common/findCreatedRecord';
-import { checkEmail, parseCustomFields, readTexts, requireText } from '../../../shared/parameters/readParameters';
+import {
+	checkEmail,
+	parseCustomFields,
+	readTexts,
+	requireText,
+} from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
@@ -17,13 +27,22 @@ const properties: INodeProperties[] = [
 		description: "The customer's e-mail address",
 	},
 	fieldsCollection('create', [
-		{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Nathan Smith',
+		},
 		customFieldsJson,
 	]),
 	concurrencyOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customer'], operation: ['create'] } },
+	properties,
+);
 
 export const concurrent = true;
 
@@ -33,11 +52,30 @@ export const createdCustomer: CreatedKind = {
 	identifies: (sent, record) => sameEmail(record.email, sent.email),
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
-	const email = checkEmail(this, requireText(this, 'email', 'Email', itemIndex), 'Email', itemIndex);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
+	const email = checkEmail(
+		this,
+		requireText(this, 'email', 'Email', itemIndex),
+		'Email',
+		itemIndex,
+	);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), email };
+	const body: IDataObject = {
+		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
+		email,
+	};
 	const { name } = readTexts(this, fields, { name: 'Name' }, itemIndex);
 	if (name) body.name = name;
-	return [await createRecord.call(this, { path: '/customers', listPath: '/customers', body, itemIndex }, createdCustomer, shared)];
+	return [
+		await createRecord.call(
+			this,
+			{ path: '/customers', listPath: '/customers', body, itemIndex },
+			createdCustomer,
+			shared,
+		),
+	];
 }

@@ -1,17 +1,32 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 import { pagingFields } from '../common/descriptions';
 import { getMany } from '../common/getMany';
 
-const properties: INodeProperties[] = [...pagingFields({ resource: ['customer'], operation: ['getAll'] }), optionsCollection([timeoutOption])];
+const properties: INodeProperties[] = [
+	...pagingFields({ resource: ['customer'], operation: ['getAll'] }),
+	optionsCollection([timeoutOption]),
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customer'], operation: ['getAll'] } },
+	properties,
+);
 
 /** One item after another: each page needs the cursor of the page before. */
 export const concurrent = false;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
 	return await getMany.call(this, itemIndex, { path: '/customers', ...shared });
 }

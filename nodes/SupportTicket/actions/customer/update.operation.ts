@@ -1,24 +1,59 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import { assertSomethingToUpdate, checkEmail, parseCustomFields, readId, readTexts } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common/descriptions';
+import {
+	assertSomethingToUpdate,
+	checkEmail,
+	parseCustomFields,
+	readId,
+	readTexts,
+} from '../../../shared/parameters/readParameters';
+import {
+	concurrencyOptions,
+	customFieldsJson,
+	fieldsCollection,
+	idLocator,
+} from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	idLocator('customer', 'customerId', 'searchCustomers'),
 	fieldsCollection('update', [
-		{ displayName: 'Email', name: 'email', type: 'string', default: '', placeholder: 'e.g. name@email.com' },
-		{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. Nathan Smith' },
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. name@email.com',
+		},
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Nathan Smith',
+		},
 		customFieldsJson,
 	]),
 	concurrencyOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['customer'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customer'], operation: ['update'] } },
+	properties,
+);
 
 export const concurrent = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'customerId', 'customer', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {

@@ -6,6 +6,16 @@ import * as getAll from './getAll.operation';
 export const operations = { create, getAll };
 
 export const description = resourceProperties('reply', operations, [
-	{ name: 'Create', value: 'create', description: 'Add a reply to a ticket', action: 'Create a reply' },
-	{ name: 'Get Many', value: 'getAll', description: 'List the replies of a ticket', action: 'Get many replies' },
+	{
+		name: 'Create',
+		value: 'create',
+		description: 'Add a reply to a ticket',
+		action: 'Create a reply',
+	},
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		description: 'List the replies of a ticket',
+		action: 'Get many replies',
+	},
 ]);

@@ -1,10 +1,20 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord } from '../common/createRecord';
 import { sameText, type CreatedKind } from '../common/findCreatedRecord';
 import { parseCustomFields, readId, requireText } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common/descriptions';
+import {
+	concurrencyOptions,
+	customFieldsJson,
+	fieldsCollection,
+	idLocator,
+} from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
@@ -22,7 +32,10 @@ const properties: INodeProperties[] = [
 	concurrencyOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['reply'], operation: ['create'] } },
+	properties,
+);
 
 export const concurrent = true;
 
@@ -32,11 +45,25 @@ export const createdReply: CreatedKind = {
 	identifies: (sent, record) => sameText(record.body, sent.body),
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const text = requireText(this, 'body', 'Body', itemIndex);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex), body: text };
+	const body: IDataObject = {
+		...parseCustomFields(this, fields.customFieldsJson, itemIndex),
+		body: text,
+	};
 	const replies = `/tickets/${path}/replies`;
-	return [await createRecord.call(this, { path: replies, listPath: replies, body, itemIndex, context: { resource: 'ticket', id } }, createdReply, shared)];
+	return [
+		await createRecord.call(
+			this,
+			{ path: replies, listPath: replies, body, itemIndex, context: { resource: 'ticket', id } },
+			createdReply,
+			shared,
+		),
+	];
 }

@@ -1,4 +1,9 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { readId } from '../../../shared/parameters/readParameters';
@@ -11,11 +16,22 @@ const properties: INodeProperties[] = [
 	concurrencyOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['reply'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['reply'], operation: ['getAll'] } },
+	properties,
+);
 
 export const concurrent = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
-	return await getMany.call(this, itemIndex, { path: `/tickets/${path}/replies`, context: { resource: 'ticket', id }, ...shared });
+	return await getMany.call(this, itemIndex, {
+		path: `/tickets/${path}/replies`,
+		context: { resource: 'ticket', id },
+		...shared,
+	});
 }

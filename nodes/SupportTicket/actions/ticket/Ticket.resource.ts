@@ -8,7 +8,12 @@ import * as update from './update.operation';
 export const operations = { create, get, getAll, update };
 
 export const description = resourceProperties('ticket', operations, [
-	{ name: 'Create', value: 'create', description: 'Create a ticket for a customer', action: 'Create a ticket' },
+	{
+		name: 'Create',
+		value: 'create',
+		description: 'Create a ticket for a customer',
+		action: 'Create a ticket',
+	},
 	{ name: 'Get', value: 'get', description: 'Get a ticket by ID', action: 'Get a ticket' },
 	{
 		name: 'Get Many',

@@ -1,9 +1,20 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord } from '../common/createRecord';
 import { sameEmail, sameText, type CreatedKind } from '../common/findCreatedRecord';
-import { checkEmail, parseCustomFields, readTexts, requireText, readTicketState } from '../../../shared/parameters/readParameters';
+import {
+	checkEmail,
+	parseCustomFields,
+	readTexts,
+	requireText,
+	readTicketState,
+} from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
@@ -50,7 +61,10 @@ const properties: INodeProperties[] = [
 	concurrencyOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['ticket'], operation: ['create'] } },
+	properties,
+);
 
 export const concurrent = true;
 
@@ -58,13 +72,27 @@ export const concurrent = true;
 export const createdTicket: CreatedKind = {
 	noun: 'ticket',
 	identifies: (sent, record) =>
-		sameEmail((record.customer as IDataObject | undefined)?.email, (sent.customer as IDataObject).email) && sameText(record.subject, sent.subject) && sameText(record.description, sent.description),
+		sameEmail(
+			(record.customer as IDataObject | undefined)?.email,
+			(sent.customer as IDataObject).email,
+		) &&
+		sameText(record.subject, sent.subject) &&
+		sameText(record.description, sent.description),
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
 	const subject = requireText(this, 'subject', 'Subject', itemIndex);
 	const text = requireText(this, 'description', 'Description', itemIndex);
-	const email = checkEmail(this, requireText(this, 'customerEmail', 'Customer Email', itemIndex), 'Customer Email', itemIndex);
+	const email = checkEmail(
+		this,
+		requireText(this, 'customerEmail', 'Customer Email', itemIndex),
+		'Customer Email',
+		itemIndex,
+	);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 
 	const body: IDataObject = { ...parseCustomFields(this, fields.customFieldsJson, itemIndex) };
@@ -76,5 +104,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, shared
 	if (priority !== undefined) body.priority = priority;
 	if (status !== undefined) body.status = status;
 
-	return [await createRecord.call(this, { path: '/tickets', listPath: '/tickets', body, itemIndex }, createdTicket, shared)];
+	return [
+		await createRecord.call(
+			this,
+			{ path: '/tickets', listPath: '/tickets', body, itemIndex },
+			createdTicket,
+			shared,
+		),
+	];
 }

@@ -1,16 +1,31 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
 import { readId } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, idLocator } from '../common/descriptions';
 
-const properties: INodeProperties[] = [idLocator('ticket', 'ticketId', 'searchTickets'), concurrencyOptions];
+const properties: INodeProperties[] = [
+	idLocator('ticket', 'ticketId', 'searchTickets'),
+	concurrencyOptions,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['ticket'], operation: ['get'] } },
+	properties,
+);
 
 export const concurrent = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const response = await apiRequest.call(this, {
 		method: 'GET',

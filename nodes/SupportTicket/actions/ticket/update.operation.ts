@@ -1,26 +1,61 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import { assertSomethingToUpdate, parseCustomFields, readId, readTexts, readTicketState } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, customFieldsJson, fieldsCollection, idLocator } from '../common/descriptions';
+import {
+	assertSomethingToUpdate,
+	parseCustomFields,
+	readId,
+	readTexts,
+	readTicketState,
+} from '../../../shared/parameters/readParameters';
+import {
+	concurrencyOptions,
+	customFieldsJson,
+	fieldsCollection,
+	idLocator,
+} from '../common/descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
 	fieldsCollection('update', [
-		{ displayName: 'Subject', name: 'subject', type: 'string', default: '', placeholder: 'e.g. Cannot log in' },
-		{ displayName: 'Description', name: 'description', type: 'string', default: '', typeOptions: { rows: 4 } },
+		{
+			displayName: 'Subject',
+			name: 'subject',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Cannot log in',
+		},
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			default: '',
+			typeOptions: { rows: 4 },
+		},
 		customFieldsJson,
 		...ticketStateFields('set'),
 	]),
 	concurrencyOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['ticket'], operation: ['update'] } },
+	properties,
+);
 
 export const concurrent = true;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, shared: RunShared): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	shared: RunShared,
+): Promise<IDataObject[]> {
 	const { id, path } = readId(this, 'ticketId', 'ticket', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {

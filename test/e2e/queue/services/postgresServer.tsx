@@ -19,7 +19,9 @@ const DATABASE = 'n8n';
 function serverBinDir(): { dir: string; version: string } {
 	const override = process.env.QUEUE_E2E_POSTGRES_BIN;
 	if (override) {
-		const reported = execFileSync(path.join(override, 'postgres'), ['--version'], { encoding: 'utf8' });
+		const reported = execFileSync(path.join(override, 'postgres'), ['--version'], {
+			encoding: 'utf8',
+		});
 		return { dir: override, version: reported.replace(/^.*\)\s*/, '').trim() };
 	}
 	const root = '/usr/lib/postgresql';
@@ -28,7 +30,10 @@ function serverBinDir(): { dir: string; version: string } {
 				.filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
 				.sort((a, b) => Number(b) - Number(a))
 		: [];
-	if (versions.length === 0) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
+	if (versions.length === 0)
+		throw new Error(
+			'PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)',
+		);
 	return { dir: path.join(root, versions[0], 'bin'), version: versions[0] };
 }
 
@@ -56,18 +61,33 @@ export async function startPostgres(workDir: string) {
 		if (owner) chownSync(clusterDir, owner.uid, owner.gid);
 		const dataDir = path.join(clusterDir, 'data');
 		// Trust on loopback only: a throwaway cluster that lives as long as the suite.
-		execFileSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', USER, '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], {
-			stdio: 'pipe',
-			uid: owner?.uid,
-			gid: owner?.gid,
-			cwd: clusterDir,
-		});
+		execFileSync(
+			path.join(bin, 'initdb'),
+			['-D', dataDir, '-U', USER, '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'],
+			{
+				stdio: 'pipe',
+				uid: owner?.uid,
+				gid: owner?.gid,
+				cwd: clusterDir,
+			},
+		);
 		server = startService({
 			name: 'postgres',
 			command: path.join(bin, 'postgres'),
 			// The socket goes into the cluster folder (the system's /var/run/postgresql may not exist);
 			// fsync off: the data is thrown away at the end.
-			args: ['-D', dataDir, '-p', String(port), '-k', clusterDir, '-c', `listen_addresses=${host}`, '-c', 'fsync=off'],
+			args: [
+				'-D',
+				dataDir,
+				'-p',
+				String(port),
+				'-k',
+				clusterDir,
+				'-c',
+				`listen_addresses=${host}`,
+				'-c',
+				'fsync=off',
+			],
 			cwd: clusterDir,
 			logFile: path.join(workDir, 'postgres.log'),
 			uid: owner?.uid,
@@ -77,10 +97,28 @@ export async function startPostgres(workDir: string) {
 		});
 		await server.waitForOutput('database system is ready to accept connections', 60_000);
 		let scripts = 0;
-		const psqlArgs = (database: string) => ['-h', host, '-p', String(port), '-U', USER, '-d', database, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'];
+		const psqlArgs = (database: string) => [
+			'-h',
+			host,
+			'-p',
+			String(port),
+			'-U',
+			USER,
+			'-d',
+			database,
+			'-X',
+			'-q',
+			'-A',
+			'-t',
+			'-v',
+			'ON_ERROR_STOP=1',
+		];
 		/** `input`: `-c <sql>` or `-f <file>`. */
 		const psql = async (database: string, ...input: ['-c' | '-f', string]): Promise<string> => {
-			const { stdout } = await execFileAsync('psql', [...psqlArgs(database), ...input], { timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
+			const { stdout } = await execFileAsync('psql', [...psqlArgs(database), ...input], {
+				timeout: 30_000,
+				maxBuffer: 64 * 1024 * 1024,
+			});
 			return stdout;
 		};
 		await psql('postgres', '-c', `CREATE DATABASE ${DATABASE}`);
@@ -91,7 +129,10 @@ export async function startPostgres(workDir: string) {
 			database: DATABASE,
 			version,
 			/** Runs one query and returns its rows as objects (`json_agg` of the query). */
-			query: async <Row,>(sql: string): Promise<Row[]> => JSON.parse(await psql(DATABASE, '-c', `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`)) as Row[],
+			query: async <Row,>(sql: string): Promise<Row[]> =>
+				JSON.parse(
+					await psql(DATABASE, '-c', `SELECT coalesce(json_agg(q), '[]'::json) FROM (${sql}) q`),
+				) as Row[],
 			/** Locks `table` (ACCESS EXCLUSIVE) in a session of its own: every statement on it waits until release(). */
 			lockTable: async (table: string): Promise<{ release(): Promise<void> }> => {
 				const session = spawn('psql', psqlArgs(DATABASE), { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -103,9 +144,13 @@ export async function startPostgres(workDir: string) {
 						if (output.includes('locked')) resolve();
 					});
 					session.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-					void exited.then((code) => reject(new Error(`psql ended (${code}) before it locked ${table}: ${output}`)));
+					void exited.then((code) =>
+						reject(new Error(`psql ended (${code}) before it locked ${table}: ${output}`)),
+					);
 				});
-				session.stdin.write(`BEGIN;\nLOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n`);
+				session.stdin.write(
+					`BEGIN;\nLOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n`,
+				);
 				const timer = setTimeout(() => session.kill(), 30_000);
 				await locked.finally(() => clearTimeout(timer));
 				return {
@@ -113,7 +158,8 @@ export async function startPostgres(workDir: string) {
 						session.stdin.end('COMMIT;\n');
 						const end = setTimeout(() => session.kill(), 30_000);
 						const code = await exited.finally(() => clearTimeout(end));
-						if (code !== 0) throw new Error(`psql ended (${code}) while holding ${table}: ${output}`);
+						if (code !== 0)
+							throw new Error(`psql ended (${code}) while holding ${table}: ${output}`);
 					},
 				};
 			},

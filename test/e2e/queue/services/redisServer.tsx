@@ -17,13 +17,32 @@ export async function startRedis(workDir: string) {
 		name: 'redis-server',
 		command: 'redis-server',
 		// No config file: only what is given here. Nothing is written to disk.
-		args: ['--port', String(port), '--bind', host, '--save', '', '--appendonly', 'no', '--dir', workDir, '--daemonize', 'no', '--protected-mode', 'yes'],
+		args: [
+			'--port',
+			String(port),
+			'--bind',
+			host,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			workDir,
+			'--daemonize',
+			'no',
+			'--protected-mode',
+			'yes',
+		],
 		logFile: path.join(workDir, 'redis.log'),
 	});
 	const stop = (): Promise<void> => server.stop('SIGTERM', 10_000);
 	/** One command with redis-cli; its reply as JSON (RESP3: hashes become objects). */
 	const command = async (...args: string[]): Promise<unknown> => {
-		const { stdout } = await execFileAsync('redis-cli', ['-h', host, '-p', String(port), '--json', ...args], { timeout: 10_000 });
+		const { stdout } = await execFileAsync(
+			'redis-cli',
+			['-h', host, '-p', String(port), '--json', ...args],
+			{ timeout: 10_000 },
+		);
 		return JSON.parse(stdout) as unknown;
 	};
 	try {

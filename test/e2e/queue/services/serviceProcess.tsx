@@ -33,15 +33,24 @@ export async function stopEveryService(): Promise<void> {
 
 /** Runs each stop, last first, once; a stop that fails is logged and the rest still run. */
 export async function stopInReverse(stops: Array<() => Promise<void>>): Promise<void> {
-	for (const stop of stops.splice(0).reverse()) await stop().catch((error: unknown) => console.log(`  could not stop: ${String(error)}`));
+	for (const stop of stops.splice(0).reverse())
+		await stop().catch((error: unknown) => console.log(`  could not stop: ${String(error)}`));
 }
 
 /** In its own process group, so stopping it stops what it started (n8n's task runners); output to a log file and memory. */
 export function startService(options: ServiceOptions) {
 	const log = createWriteStream(options.logFile, { flags: 'a' });
 	const { cwd, env, uid, gid } = options;
-	const child = spawn(options.command, options.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, uid, gid });
-	if (child.pid === undefined) throw new Error(`could not start ${options.name} (${options.command})`);
+	const child = spawn(options.command, options.args, {
+		cwd,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+		uid,
+		gid,
+	});
+	if (child.pid === undefined)
+		throw new Error(`could not start ${options.name} (${options.command})`);
 	const pid = child.pid;
 	let text = '';
 	const listeners = new Set<() => void>();
@@ -69,12 +78,24 @@ export function startService(options: ServiceOptions) {
 	/** Resolves once `line` appears in its output; rejects when it exits first or `timeoutMs` passes. */
 	const waitForOutput = (line: string | RegExp, timeoutMs: number): Promise<void> =>
 		new Promise((resolve, reject) => {
-			const matches = (): boolean => (typeof line === 'string' ? text.includes(line) : line.test(text));
+			const matches = (): boolean =>
+				typeof line === 'string' ? text.includes(line) : line.test(text);
 			const check = (): void => {
 				if (matches()) finish();
-				else if (gone) finish(new Error(`${options.name} exited before printing ${String(line)}:\n${tail(text)}`));
+				else if (gone)
+					finish(
+						new Error(`${options.name} exited before printing ${String(line)}:\n${tail(text)}`),
+					);
 			};
-			const timer = setTimeout(() => finish(new Error(`${options.name} did not print ${String(line)} within ${timeoutMs} ms:\n${tail(text)}`)), timeoutMs);
+			const timer = setTimeout(
+				() =>
+					finish(
+						new Error(
+							`${options.name} did not print ${String(line)} within ${timeoutMs} ms:\n${tail(text)}`,
+						),
+					),
+				timeoutMs,
+			);
 			const finish = (error?: Error): void => {
 				clearTimeout(timer);
 				listeners.delete(check);
@@ -86,7 +107,10 @@ export function startService(options: ServiceOptions) {
 		});
 
 	/** `signal`, then SIGKILL after `graceMs`; resolves once it is gone, its whole group with it. Idempotent. */
-	const stop = async (signal: NodeJS.Signals = options.stopSignal ?? 'SIGTERM', graceMs = 30_000): Promise<void> => {
+	const stop = async (
+		signal: NodeJS.Signals = options.stopSignal ?? 'SIGTERM',
+		graceMs = 30_000,
+	): Promise<void> => {
 		if (!gone) {
 			signalGroup(pid, signal);
 			const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);

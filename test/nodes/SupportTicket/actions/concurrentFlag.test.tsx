@@ -4,19 +4,39 @@ import { resources } from '../../../../nodes/SupportTicket/actions/resources';
 
 // What the router runs concurrently must match Options → Concurrent Requests, or the option does nothing.
 const offersConcurrentRequests = (description: INodeProperties[]) =>
-	description.some((property) => property.name === 'options' && (property.options ?? []).some((option) => 'name' in option && option.name === 'concurrentRequests'));
+	description.some(
+		(property) =>
+			property.name === 'options' &&
+			(property.options ?? []).some(
+				(option) => 'name' in option && option.name === 'concurrentRequests',
+			),
+	);
 
 describe('which operations run items concurrently', () => {
 	const rows = Object.entries(resources).flatMap(([resource, { operations }]) =>
 		Object.entries(operations).map(([operation, module]) => ({ resource, operation, module })),
 	);
 
-	it.each(rows)('$resource → $operation: the concurrent flag matches Options → Concurrent Requests', ({ module }) => {
-		expect(module.concurrent).toBe(offersConcurrentRequests(module.description));
-	});
+	it.each(rows)(
+		'$resource → $operation: the concurrent flag matches Options → Concurrent Requests',
+		({ module }) => {
+			expect(module.concurrent).toBe(offersConcurrentRequests(module.description));
+		},
+	);
 
 	it('Get Many of tickets and customers read page after page; every other operation runs concurrently', () => {
-		const concurrent = rows.filter(({ module }) => module.concurrent).map(({ resource, operation }) => `${resource}.${operation}`);
-		expect(concurrent).toEqual(['ticket.create', 'ticket.get', 'ticket.update', 'reply.create', 'reply.getAll', 'customer.create', 'customer.get', 'customer.update']);
+		const concurrent = rows
+			.filter(({ module }) => module.concurrent)
+			.map(({ resource, operation }) => `${resource}.${operation}`);
+		expect(concurrent).toEqual([
+			'ticket.create',
+			'ticket.get',
+			'ticket.update',
+			'reply.create',
+			'reply.getAll',
+			'customer.create',
+			'customer.get',
+			'customer.update',
+		]);
 	});
 });

@@ -23,7 +23,11 @@ describe('"From list" pickers', () => {
 		const ticket = sandbox.store.listTickets()[5];
 		const result = await listSearch(NODE, 'searchTickets', credentials, ticket.id);
 		expect(result.results.map((r) => r.value)).toContain(ticket.id);
-		expect(result.results.every((r) => r.name.toLowerCase().includes(ticket.id) || String(r.value).includes(ticket.id))).toBe(true);
+		expect(
+			result.results.every(
+				(r) => r.name.toLowerCase().includes(ticket.id) || String(r.value).includes(ticket.id),
+			),
+		).toBe(true);
 	});
 
 	it('a typed filter finds a match beyond the first page, reading on in one call', async () => {
@@ -32,7 +36,9 @@ describe('"From list" pickers', () => {
 		sandbox.store.updateTicket(oldest.id, { subject: 'The Zebra printer' });
 		sandbox.clearLog();
 		const result = await listSearch(NODE, 'searchTickets', credentials, ' zebra PRINTER ');
-		expect(result.results).toEqual([{ name: `The Zebra printer (${oldest.id})`, value: oldest.id }]);
+		expect(result.results).toEqual([
+			{ name: `The Zebra printer (${oldest.id})`, value: oldest.id },
+		]);
 		expect(sandbox.log.map((e) => e.status)).toEqual([200, 200, 200]);
 	});
 
@@ -46,6 +52,9 @@ describe('"From list" pickers', () => {
 	it('list customers with name and e-mail', async () => {
 		const result = await listSearch(NODE, 'searchCustomers', credentials);
 		const first = sandbox.store.listCustomers()[0];
-		expect(result.results[0]).toEqual({ name: first.name ? `${first.name} <${first.email}>` : first.email, value: first.id });
+		expect(result.results[0]).toEqual({
+			name: first.name ? `${first.name} <${first.email}>` : first.email,
+			value: first.id,
+		});
 	});
 });

@@ -2,7 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readDateTime } from '../../../../nodes/shared/parameters/readParameters';
 
-const ctx = { getNode: () => ({ name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} }) } as unknown as IExecuteFunctions;
+const ctx = {
+	getNode: () => ({ name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} }),
+} as unknown as IExecuteFunctions;
 const read = (value: unknown) => readDateTime(ctx, value, 'Created After', 0);
 
 describe('readDateTime (Created After)', () => {
@@ -16,7 +18,9 @@ describe('readDateTime (Created After)', () => {
 		expect(read('  ')).toBeUndefined();
 		expect(read(undefined)).toBeUndefined();
 		expect(read(null)).toBeUndefined();
-		expect(() => read('last tuesday')).toThrow('Created After "last tuesday" is not a date and time');
+		expect(() => read('last tuesday')).toThrow(
+			'Created After "last tuesday" is not a date and time',
+		);
 		expect(read(1748779200)).toBe(ms); // epoch seconds
 		expect(read(ms)).toBe(ms); // epoch milliseconds
 		expect(() => read(true)).toThrow('Created After boolean is not a date and time');
@@ -24,16 +28,23 @@ describe('readDateTime (Created After)', () => {
 
 	// Without a workflow zone it is parseServiceTimestamp's reading, the same in any machine zone (serviceTimestamp.test.tsx).
 	describe("a time without zone read in a time zone (a date picked in the field: the workflow's zone)", () => {
-		const inZone = (value: string, zone: string) => new Date(readDateTime(ctx, value, 'Created After', 0, zone) ?? NaN).toISOString();
+		const inZone = (value: string, zone: string) =>
+			new Date(readDateTime(ctx, value, 'Created After', 0, zone) ?? NaN).toISOString();
 
 		it('is the instant the clock there shows it; a zone or Unix time in the value wins', () => {
 			expect(inZone('2025-06-01T12:00:00', 'America/New_York')).toBe('2025-06-01T16:00:00.000Z');
-			expect(inZone('2025-01-15T12:00:00.250', 'America/New_York')).toBe('2025-01-15T17:00:00.250Z');
+			expect(inZone('2025-01-15T12:00:00.250', 'America/New_York')).toBe(
+				'2025-01-15T17:00:00.250Z',
+			);
 			expect(inZone('2025-06-01 12:00', 'Asia/Kathmandu')).toBe('2025-06-01T06:15:00.000Z');
 			expect(inZone('2025-06-01', 'Pacific/Kiritimati')).toBe('2025-05-31T10:00:00.000Z');
 			expect(inZone('2025-06-01T12:00:00Z', 'America/New_York')).toBe('2025-06-01T12:00:00.000Z');
-			expect(inZone('2025-06-01T12:00:00+02:00', 'America/New_York')).toBe('2025-06-01T10:00:00.000Z');
-			expect(new Date(readDateTime(ctx, 1748779200, 'x', 0, 'Asia/Tokyo') ?? NaN).toISOString()).toBe('2025-06-01T12:00:00.000Z');
+			expect(inZone('2025-06-01T12:00:00+02:00', 'America/New_York')).toBe(
+				'2025-06-01T10:00:00.000Z',
+			);
+			expect(
+				new Date(readDateTime(ctx, 1748779200, 'x', 0, 'Asia/Tokyo') ?? NaN).toISOString(),
+			).toBe('2025-06-01T12:00:00.000Z');
 		});
 
 		it('around a change of offset: a time that happens twice is its first occurrence, a skipped one moves forward', () => {
@@ -44,7 +55,9 @@ describe('readDateTime (Created After)', () => {
 		});
 
 		it('an unknown time zone is an error naming it', () => {
-			expect(() => readDateTime(ctx, '2025-06-01T12:00:00', 'Created After', 0, 'Mars/Olympus')).toThrow('The workflow\'s time zone "Mars/Olympus" is unknown');
+			expect(() =>
+				readDateTime(ctx, '2025-06-01T12:00:00', 'Created After', 0, 'Mars/Olympus'),
+			).toThrow('The workflow\'s time zone "Mars/Olympus" is unknown');
 		});
 	});
 });

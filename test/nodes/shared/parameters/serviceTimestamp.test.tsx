@@ -24,8 +24,14 @@ describe('parseServiceTimestamp', () => {
 			const { parseServiceTimestamp } = require(${JSON.stringify(require.resolve('../../../../nodes/shared/parameters/serviceTimestamp'))});
 			process.stdout.write(JSON.stringify([new Date(${ms}).getTimezoneOffset(),
 				parseServiceTimestamp('2025-06-01T12:00:00'), parseServiceTimestamp('2025-06-01 12:00'), parseServiceTimestamp('2025-06-01')]));`;
-		const seen = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata'].map((zone) =>
-			JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...process.env, TZ: zone }, encoding: 'utf8' })) as number[],
+		const seen = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata'].map(
+			(zone) =>
+				JSON.parse(
+					execFileSync(process.execPath, ['-e', script], {
+						env: { ...process.env, TZ: zone },
+						encoding: 'utf8',
+					}),
+				) as number[],
 		);
 		const midnight = Date.parse('2025-06-01T00:00:00Z');
 		expect(seen).toEqual([

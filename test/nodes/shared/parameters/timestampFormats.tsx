@@ -2,10 +2,20 @@
 // (nodes/shared/parameters/serviceTimestamp.ts) and the examples' reader (test/examples/timestamps.test.tsx) must both
 // give exactly this: a row one of them reads differently is a copy that disagrees with the node.
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+	| string
+	| number
+	| boolean
+	| null
+	| JsonValue[]
+	| { [key: string]: JsonValue };
 
 /** [what it is, the value as the service sends it, epoch ms or 'unreadable'] */
-export type TimestampFormat = readonly [name: string, value: JsonValue, expected: number | 'unreadable'];
+export type TimestampFormat = readonly [
+	name: string,
+	value: JsonValue,
+	expected: number | 'unreadable',
+];
 
 const AT = Date.parse('2026-11-02T10:00:00.000Z');
 const FRACTION = '123456789';
@@ -28,11 +38,19 @@ export const TIMESTAMP_FORMATS: readonly TimestampFormat[] = [
 	// Date.parse keeps whole milliseconds and cuts the rest (.9999999 is .999, not the next second).
 	...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((digits): TimestampFormat => {
 		const fraction = FRACTION.slice(0, digits);
-		return [`ISO, ${digits}-digit fraction of a second`, `2026-11-02T10:00:00.${fraction}Z`, AT + Number(fraction.padEnd(3, '0').slice(0, 3))];
+		return [
+			`ISO, ${digits}-digit fraction of a second`,
+			`2026-11-02T10:00:00.${fraction}Z`,
+			AT + Number(fraction.padEnd(3, '0').slice(0, 3)),
+		];
 	}),
 	['ISO, 9-digit fraction and +hh', '2026-11-02T12:00:00.123456789+02', AT + 123],
 	['ISO, a fraction is cut, not rounded', '2026-11-02T10:00:00.9999999Z', AT + 999],
-	['ISO, 24:00 is the midnight ending the day', '2026-11-01T24:00:00Z', Date.parse('2026-11-02T00:00:00Z')],
+	[
+		'ISO, 24:00 is the midnight ending the day',
+		'2026-11-01T24:00:00Z',
+		Date.parse('2026-11-02T00:00:00Z'),
+	],
 	['ISO, 29 February of a leap year', '2028-02-29T10:00:00Z', Date.parse('2028-02-29T10:00:00Z')],
 	['a date alone: UTC midnight', '2026-11-02', Date.parse('2026-11-02T00:00:00Z')],
 	['spaces around', ' 2026-11-02T10:00:00.123Z ', AT + 123],
@@ -44,7 +62,11 @@ export const TIMESTAMP_FORMATS: readonly TimestampFormat[] = [
 	['Unix seconds as text', String(AT / 1000), AT],
 	['Unix seconds with a fraction as text', `${AT / 1000}.5`, AT + 500],
 	['Unix milliseconds as text, spaces around', ` ${AT + 123} `, AT + 123],
-	['Unix seconds as text of the earliest real tickets (9 digits, 1973)', '100000000', 100_000_000_000],
+	[
+		'Unix seconds as text of the earliest real tickets (9 digits, 1973)',
+		'100000000',
+		100_000_000_000,
+	],
 	['a number of fewer than 9 digits: seconds all the same', 86_400, 86_400_000],
 
 	['a word', 'yesterday', 'unreadable'],
@@ -77,5 +99,6 @@ export const TIMESTAMP_FORMATS: readonly TimestampFormat[] = [
 
 /** The rows read as an instant: [what it is, the text or number, epoch ms]. */
 export const READABLE_TIMESTAMPS = TIMESTAMP_FORMATS.filter(
-	(row): row is readonly [string, string | number, number] => typeof row[2] === 'number' && (typeof row[1] === 'string' || typeof row[1] === 'number'),
+	(row): row is readonly [string, string | number, number] =>
+		typeof row[2] === 'number' && (typeof row[1] === 'string' || typeof row[1] === 'number'),
 );

@@ -12,7 +12,9 @@ describe('serializeQuery', () => {
 	});
 
 	it('keeps key order, skips null and undefined, repeats array keys', () => {
-		expect(serializeQuery({ b: 2, a: undefined, c: null, d: ['x', 'y'], e: true })).toBe('b=2&d=x&d=y&e=true');
+		expect(serializeQuery({ b: 2, a: undefined, c: null, d: ['x', 'y'], e: true })).toBe(
+			'b=2&d=x&d=y&e=true',
+		);
 	});
 
 	it('refuses nested objects instead of guessing a format', () => {

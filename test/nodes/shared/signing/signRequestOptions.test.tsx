@@ -8,7 +8,10 @@ const NOW = 1_700_000_000_500;
 
 function signedPathAndBody(options: IHttpRequestOptions) {
 	const url = new URL(options.url);
-	return { pathWithQuery: `${url.pathname}${url.search}`, body: (options.body as string | undefined) ?? '' };
+	return {
+		pathWithQuery: `${url.pathname}${url.search}`,
+		body: (options.body as string | undefined) ?? '',
+	};
 }
 
 /** Verifies the way a server would: from the URL and body that the options will send. */
@@ -35,9 +38,21 @@ function deepFreeze<T>(value: T): T {
 
 describe('joinUrl (axios combineURLs semantics)', () => {
 	it.each([
-		['https://s.example.com', '/api/v1/external/tickets', 'https://s.example.com/api/v1/external/tickets'],
-		['https://s.example.com/', '/api/v1/external/tickets', 'https://s.example.com/api/v1/external/tickets'],
-		['https://s.example.com/support/', 'api/v1/external/tickets', 'https://s.example.com/support/api/v1/external/tickets'],
+		[
+			'https://s.example.com',
+			'/api/v1/external/tickets',
+			'https://s.example.com/api/v1/external/tickets',
+		],
+		[
+			'https://s.example.com/',
+			'/api/v1/external/tickets',
+			'https://s.example.com/api/v1/external/tickets',
+		],
+		[
+			'https://s.example.com/support/',
+			'api/v1/external/tickets',
+			'https://s.example.com/support/api/v1/external/tickets',
+		],
 		['https://s.example.com/support', '/api/v1/x', 'https://s.example.com/support/api/v1/x'],
 		['https://ignored.example.com', 'http://127.0.0.1:1/a', 'http://127.0.0.1:1/a'],
 		[undefined, 'http://127.0.0.1:1/a', 'http://127.0.0.1:1/a'],
@@ -48,9 +63,15 @@ describe('joinUrl (axios combineURLs semantics)', () => {
 
 describe('signRequestOptions', () => {
 	it('joins baseURL (trailing slash, path prefix), moves qs into the URL and signs that path', () => {
-		const input = { baseURL: 'https://s.example.com/support/', url: '/api/v1/external/tickets', qs: { per_page: 1, status: 'on hold' } };
+		const input = {
+			baseURL: 'https://s.example.com/support/',
+			url: '/api/v1/external/tickets',
+			qs: { per_page: 1, status: 'on hold' },
+		};
 		const signed = signRequestOptions(input, credentials, NOW);
-		expect(signed.url).toBe('https://s.example.com/support/api/v1/external/tickets?per_page=1&status=on%20hold');
+		expect(signed.url).toBe(
+			'https://s.example.com/support/api/v1/external/tickets?per_page=1&status=on%20hold',
+		);
 		expect(signed).not.toHaveProperty('qs');
 		expect(signed).not.toHaveProperty('baseURL');
 		expect(signed.method).toBe('GET');
@@ -59,60 +80,100 @@ describe('signRequestOptions', () => {
 	});
 
 	it('appends qs to a query already in the URL', () => {
-		const signed = signRequestOptions({ url: 'http://h/api?a=1', qs: { b: 'x y' } }, credentials, NOW);
+		const signed = signRequestOptions(
+			{ url: 'http://h/api?a=1', qs: { b: 'x y' } },
+			credentials,
+			NOW,
+		);
 		expect(signed.url).toBe('http://h/api?a=1&b=x%20y');
 	});
 
 	it('stringifies an object body once, compactly, and sets Content-Type (replacing any casing)', () => {
 		const headers = { 'content-type': 'text/plain', 'X-Other': 'kept' };
-		const input = { method: 'POST' as const, url: 'http://h/api/v1/external/tickets', body: { subject: 'Ünïcødé ✓', n: 1 }, headers };
+		const input = {
+			method: 'POST' as const,
+			url: 'http://h/api/v1/external/tickets',
+			body: { subject: 'Ünïcødé ✓', n: 1 },
+			headers,
+		};
 		const signed = signRequestOptions(input, credentials, NOW);
 		expect(signed.body).toBe('{"subject":"Ünïcødé ✓","n":1}');
-		expect(signed.headers).toEqual(expect.objectContaining({ 'Content-Type': 'application/json', 'X-Other': 'kept' }));
+		expect(signed.headers).toEqual(
+			expect.objectContaining({ 'Content-Type': 'application/json', 'X-Other': 'kept' }),
+		);
 		expect(signed.headers).not.toHaveProperty('content-type');
 		expectValidSignature(signed);
 	});
 
 	it('sends a JSON string body trimmed, as axios would', () => {
-		const signed = signRequestOptions({ method: 'PATCH', url: 'http://h/x', body: '  {"a": 1}\n' }, credentials, NOW);
+		const signed = signRequestOptions(
+			{ method: 'PATCH', url: 'http://h/x', body: '  {"a": 1}\n' },
+			credentials,
+			NOW,
+		);
 		expect(signed.body).toBe('{"a": 1}');
 		expectValidSignature(signed);
 	});
 
 	it('sends a non-JSON string body as a JSON string literal, as axios would', () => {
-		const signed = signRequestOptions({ method: 'POST', url: 'http://h/x', body: 'hello' }, credentials, NOW);
+		const signed = signRequestOptions(
+			{ method: 'POST', url: 'http://h/x', body: 'hello' },
+			credentials,
+			NOW,
+		);
 		expect(signed.body).toBe('"hello"');
 		expectValidSignature(signed);
 	});
 
 	it('drops an empty body on GET and signs the empty string', () => {
-		const signed = signRequestOptions({ method: 'GET', url: 'http://h/x', body: {} }, credentials, NOW);
+		const signed = signRequestOptions(
+			{ method: 'GET', url: 'http://h/x', body: {} },
+			credentials,
+			NOW,
+		);
 		expect(signed).not.toHaveProperty('body');
 		expect(signed.headers).not.toHaveProperty('Content-Type');
 		expectValidSignature(signed);
 	});
 
 	it('signs the path the HTTP client will send: escaped, dot segments resolved, no fragment', () => {
-		const signed = signRequestOptions({ url: 'http://h/api/v1/external/a/../tickets/ü#frag' }, credentials, NOW);
+		const signed = signRequestOptions(
+			{ url: 'http://h/api/v1/external/a/../tickets/ü#frag' },
+			credentials,
+			NOW,
+		);
 		expect(signed.url).toBe('http://h/api/v1/external/tickets/%C3%BC');
 		expectValidSignature(signed);
 	});
 
 	it('never mutates its input', () => {
-		const original: IHttpRequestOptions = { method: 'POST', baseURL: 'http://h', url: '/x', qs: { a: 1 }, body: { b: 2 }, headers: { 'x-api-signature': 'old' } };
+		const original: IHttpRequestOptions = {
+			method: 'POST',
+			baseURL: 'http://h',
+			url: '/x',
+			qs: { a: 1 },
+			body: { b: 2 },
+			headers: { 'x-api-signature': 'old' },
+		};
 		const input = deepFreeze<IHttpRequestOptions>(structuredClone(original));
 		expect(() => signRequestOptions(input, credentials, NOW)).not.toThrow();
 		expect(input).toEqual(original);
 	});
 
 	it('is idempotent on its own output (n8n re-authenticates after a 401)', () => {
-		const once = signRequestOptions({ method: 'POST', baseURL: 'http://h/p/', url: '/x', qs: { a: 'b c' }, body: { z: 'ü' } }, credentials, NOW);
+		const once = signRequestOptions(
+			{ method: 'POST', baseURL: 'http://h/p/', url: '/x', qs: { a: 'b c' }, body: { z: 'ü' } },
+			credentials,
+			NOW,
+		);
 		expect(signRequestOptions(once, credentials, NOW)).toEqual(once);
 
 		const later = signRequestOptions(once, credentials, NOW + 5_000);
 		expect({ ...later, headers: undefined }).toEqual({ ...once, headers: undefined });
 		expect((later.headers as IDataObject)['x-api-timestamp']).toBe('1700000005');
-		expect(Object.keys(later.headers as IDataObject).sort()).toEqual(Object.keys(once.headers as IDataObject).sort());
+		expect(Object.keys(later.headers as IDataObject).sort()).toEqual(
+			Object.keys(once.headers as IDataObject).sort(),
+		);
 	});
 
 	// The same request in different shapes signs the same: SupportTicketApi.credentials.test.tsx, through the engine.
@@ -132,12 +193,19 @@ describe('signRequestOptions: legacy request options (n8n HTTP Request node, req
 		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets?status=open&a=x%20y');
 		expect(signed).not.toHaveProperty('uri');
 		expect(signed.method).toBe('POST');
-		expect(signed.body).toBe('{"subject":"S","description":"D","customer":{"email":"a@example.com"}}');
+		expect(signed.body).toBe(
+			'{"subject":"S","description":"D","customer":{"email":"a@example.com"}}',
+		);
 		expectValidSignature(signed);
 	});
 
 	it('signs a legacy string body as the bytes axios will send', () => {
-		const legacy = { uri: 'https://s.example.com/x', method: 'PATCH', body: ' {"status":"open"} ', json: false } as unknown as IHttpRequestOptions;
+		const legacy = {
+			uri: 'https://s.example.com/x',
+			method: 'PATCH',
+			body: ' {"status":"open"} ',
+			json: false,
+		} as unknown as IHttpRequestOptions;
 		const signed = signRequestOptions(legacy, credentials, NOW);
 		expect(signed.body).toBe('{"status":"open"}');
 		expectValidSignature(signed);
@@ -146,7 +214,11 @@ describe('signRequestOptions: legacy request options (n8n HTTP Request node, req
 
 describe('signRequestOptions: Base URL', () => {
 	it('trims spaces around the Base URL', () => {
-		const signed = signRequestOptions({ baseURL: '  https://s.example.com/ \n', url: '/api/v1/external/tickets' }, credentials, NOW);
+		const signed = signRequestOptions(
+			{ baseURL: '  https://s.example.com/ \n', url: '/api/v1/external/tickets' },
+			credentials,
+			NOW,
+		);
 		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets');
 	});
 
@@ -155,8 +227,12 @@ describe('signRequestOptions: Base URL', () => {
 		['', '(empty)'],
 		['ftp://s.example.com', 'ftp://s.example.com'],
 	])('explains what a Base URL looks like when given %j', (baseURL, shown) => {
-		expect(() => signRequestOptions({ baseURL, url: '/api/v1/external/tickets' }, credentials, NOW)).toThrow(
-			new RegExp(`Base URL .*${shown.replace(/[.()]/g, '\\$&')}.* is not a web address\\. Enter the full address of the service, e\\.g\\. https://support\\.example\\.com`),
+		expect(() =>
+			signRequestOptions({ baseURL, url: '/api/v1/external/tickets' }, credentials, NOW),
+		).toThrow(
+			new RegExp(
+				`Base URL .*${shown.replace(/[.()]/g, '\\$&')}.* is not a web address\\. Enter the full address of the service, e\\.g\\. https://support\\.example\\.com`,
+			),
 		);
 	});
 });

@@ -11,11 +11,22 @@ import {
 // misunderstanding between the package and its tests cannot hide.
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-const vectors: Array<{ name: string; secret: string; parts: SignedParts; bodyHash: string; signature: string }> = [
+const vectors: Array<{
+	name: string;
+	secret: string;
+	parts: SignedParts;
+	bodyHash: string;
+	signature: string;
+}> = [
 	{
 		name: 'GET without a body (empty-string hash)',
 		secret: 'sandbox-secret',
-		parts: { timestamp: '1700000000', method: 'GET', pathWithQuery: '/api/v1/external/tickets?per_page=1', body: '' },
+		parts: {
+			timestamp: '1700000000',
+			method: 'GET',
+			pathWithQuery: '/api/v1/external/tickets?per_page=1',
+			body: '',
+		},
 		bodyHash: EMPTY_SHA256,
 		signature: 'a3b97987d6d261924bdf1d8c1b5bfa072c393a80a9d34c3974a24b968fa1bd87',
 	},
@@ -58,17 +69,25 @@ const vectors: Array<{ name: string; secret: string; parts: SignedParts; bodyHas
 ];
 
 describe('signature', () => {
-	it.each(vectors)('$name: body hash, string to sign (no separators), signature; a one-character change fails', (vector) => {
-		const { secret, parts, bodyHash, signature } = vector;
-		expect(sha256Hex(parts.body)).toBe(bodyHash);
-		expect(sha256Hex(Buffer.from(parts.body as string, 'utf8'))).toBe(bodyHash);
-		expect(buildStringToSign(parts)).toBe(`${parts.timestamp}${parts.method}${parts.pathWithQuery}${bodyHash}`);
-		expect(computeSignature(secret, parts)).toBe(signature);
-		const nowMs = Number(parts.timestamp) * 1000;
-		expect(verifySignature({ ...parts, secret, signature, nowMs })).toEqual({ valid: true });
-		const flipped = signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0');
-		expect(verifySignature({ ...parts, secret, signature: flipped, nowMs })).toMatchObject({ valid: false, reason: 'invalid_signature' });
-	});
+	it.each(vectors)(
+		'$name: body hash, string to sign (no separators), signature; a one-character change fails',
+		(vector) => {
+			const { secret, parts, bodyHash, signature } = vector;
+			expect(sha256Hex(parts.body)).toBe(bodyHash);
+			expect(sha256Hex(Buffer.from(parts.body as string, 'utf8'))).toBe(bodyHash);
+			expect(buildStringToSign(parts)).toBe(
+				`${parts.timestamp}${parts.method}${parts.pathWithQuery}${bodyHash}`,
+			);
+			expect(computeSignature(secret, parts)).toBe(signature);
+			const nowMs = Number(parts.timestamp) * 1000;
+			expect(verifySignature({ ...parts, secret, signature, nowMs })).toEqual({ valid: true });
+			const flipped = signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0');
+			expect(verifySignature({ ...parts, secret, signature: flipped, nowMs })).toMatchObject({
+				valid: false,
+				reason: 'invalid_signature',
+			});
+		},
+	);
 
 	it('upper-cases the method', () => {
 		const { secret, parts, signature } = vectors[0];
@@ -102,7 +121,9 @@ describe('signature', () => {
 		});
 
 		it('accepts the edge of a custom window', () => {
-			expect(verifySignature({ ...base, nowMs: nowMs + 60_000, toleranceSeconds: 60 })).toEqual({ valid: true });
+			expect(verifySignature({ ...base, nowMs: nowMs + 60_000, toleranceSeconds: 60 })).toEqual({
+				valid: true,
+			});
 			const late = verifySignature({ ...base, nowMs: nowMs + 61_000, toleranceSeconds: 60 });
 			expect(late).toMatchObject({ valid: false, reason: 'timestamp_outside_window' });
 		});

@@ -62,7 +62,9 @@ describe('RequestLimiter', () => {
 
 	it('halves once for refusals of requests sent together', async () => {
 		const limiter = await atMaximum(8, { now: 0 });
-		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 429 }))));
+		await Promise.all(
+			Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 429 }))),
+		);
 		expect(limiter.concurrency).toBe(4);
 		await limiter.run(async () => ({ statusCode: 503 }));
 		expect(limiter.concurrency).toBe(2);
@@ -103,7 +105,9 @@ describe('RequestLimiter', () => {
 		}
 		expect(levels).toEqual([5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
 		clock.now += 10_000;
-		await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 200 }))));
+		await Promise.all(
+			Array.from({ length: 8 }, () => limiter.run(async () => ({ statusCode: 200 }))),
+		);
 		expect(limiter.concurrency).toBe(8);
 	});
 
@@ -141,13 +145,21 @@ describe('RequestLimiter', () => {
 		await limiter.run(async () => ({ statusCode: 429, headers: { 'retry-after': '0.2' } }));
 		const started = Date.now();
 		const sentAt: number[] = [];
-		await Promise.all(Array.from({ length: 3 }, () => limiter.run(async () => (sentAt.push(Date.now() - started), { statusCode: 200 }))));
+		await Promise.all(
+			Array.from({ length: 3 }, () =>
+				limiter.run(async () => (sentAt.push(Date.now() - started), { statusCode: 200 })),
+			),
+		);
 		expect(Math.min(...sentAt)).toBeGreaterThanOrEqual(150);
 	});
 
 	it('frees the slot of an attempt that threw (dropped connection)', async () => {
 		const limiter = new RequestLimiter(1);
-		await expect(limiter.run(async () => Promise.reject(new Error('ECONNRESET')))).rejects.toThrow('ECONNRESET');
-		await expect(limiter.run(async () => ({ statusCode: 200 }))).resolves.toEqual({ statusCode: 200 });
+		await expect(limiter.run(async () => Promise.reject(new Error('ECONNRESET')))).rejects.toThrow(
+			'ECONNRESET',
+		);
+		await expect(limiter.run(async () => ({ statusCode: 200 }))).resolves.toEqual({
+			statusCode: 200,
+		});
 	});
 });

@@ -10,7 +10,11 @@ let proxy: MisbehavingProxy;
 beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 
-const getTicket = (id: string) => runNode({ resource: 'ticket', operation: 'get', ticketId: byId(id) }, credentialsFor(sandbox, proxy.baseUrl));
+const getTicket = (id: string) =>
+	runNode(
+		{ resource: 'ticket', operation: 'get', ticketId: byId(id) },
+		credentialsFor(sandbox, proxy.baseUrl),
+	);
 
 describe('a GET that hits a connection reset is repeated and succeeds', () => {
 	it.each(['before', 'after'] as const)('reset %s the service answered', async (when) => {
@@ -26,7 +30,9 @@ describe('a GET that hits a connection reset is repeated and succeeds', () => {
 	it('a connection that keeps dropping fails after the bounded number of attempts', async () => {
 		proxy.setRules([{ method: 'GET', times: 100, answer: { kind: 'reset', when: 'before' } }]);
 		const result = await getTicket('tkt_1');
-		expect(result.error?.message).toBe('Could not reach the service: the connection was dropped, still after 5 attempts');
+		expect(result.error?.message).toBe(
+			'Could not reach the service: the connection was dropped, still after 5 attempts',
+		);
 		expect(result.error?.description).toMatch(/^Network error ECONNRESET: check the Base URL/);
 		expect(proxy.received).toHaveLength(5);
 		expect(sandbox.log).toHaveLength(0);

@@ -7,7 +7,12 @@ import {
 	useSandbox,
 	workflowNode,
 } from '../../../harness';
-import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from '../../../harness/misbehavingProxy';
+import {
+	startMisbehavingProxy,
+	startRawServer,
+	type MisbehavingProxy,
+	type RawServer,
+} from '../../../harness/misbehavingProxy';
 import { byId, NODE, POLL_TRIGGER, runNode } from '../../supportTicketNode';
 
 // A 200 that is not the API's JSON is an error, never an empty or shortened result.
@@ -15,7 +20,8 @@ const TICKETS = 250;
 const { sandbox } = useSandbox({ seed: TICKETS });
 let proxy: MisbehavingProxy;
 let webApp: RawServer;
-const HTML = '<!DOCTYPE html><html><head><title>Acme Help Center</title></head><body>Welcome to the Acme Help Center, sign in to continue</body></html>';
+const HTML =
+	'<!DOCTYPE html><html><head><title>Acme Help Center</title></head><body>Welcome to the Acme Help Center, sign in to continue</body></html>';
 
 beforeAll(async () => {
 	proxy = await startMisbehavingProxy(sandbox.baseUrl);
@@ -37,21 +43,65 @@ const page2 = /cursor=/;
 
 describe('a page of Return All answered 200 with something that is not a list of the API', () => {
 	it.each([
-		['an HTML page', { 'content-type': 'text/html' }, HTML, /^The service answered with something that is not the API's JSON: text\/html, first 80 characters "<!DOCTYPE html><html><head><title>Acme Help Center<\/title><\/head><body>Welcome t…"$/],
-		['cut-off JSON', { 'content-type': 'application/json' }, '{"data":[{"id":"tkt_1","subject":"Printer', /^The service answered with something that is not the API's JSON: application\/json, first 80 characters "\{"data":\[\{"id":"tkt_1","subject":"Printer"$/],
-		['JSON without a data array', { 'content-type': 'application/json' }, '{"tickets":[],"meta":{"has_more":false}}', /^The service answered a list without its "data" array$/],
-		['JSON whose data is not an array', { 'content-type': 'application/json' }, '{"data":{"id":"tkt_1"},"meta":{"has_more":false}}', /^The service answered a list without its "data" array$/],
-	])('%s on page 2 fails the node, naming the page, instead of returning page 1 alone', async (_name, headers, body, message) => {
-		proxy.setRules([{ method: 'GET', path: page2, times: 1, answer: { kind: 'replace', status: 200, headers, body } }]);
-		const result = await runNode(returnAll, viaProxy());
-		expect(result.error?.message).toMatch(message);
-		expect(result.error?.description).toContain('Page 2 of the list, after 100 items');
-		expect(proxy.received.map((r) => r.target.includes('cursor=') ? 'next' : 'first')).toEqual(['first', 'next']);
-	});
+		[
+			'an HTML page',
+			{ 'content-type': 'text/html' },
+			HTML,
+			/^The service answered with something that is not the API's JSON: text\/html, first 80 characters "<!DOCTYPE html><html><head><title>Acme Help Center<\/title><\/head><body>Welcome t…"$/,
+		],
+		[
+			'cut-off JSON',
+			{ 'content-type': 'application/json' },
+			'{"data":[{"id":"tkt_1","subject":"Printer',
+			/^The service answered with something that is not the API's JSON: application\/json, first 80 characters "\{"data":\[\{"id":"tkt_1","subject":"Printer"$/,
+		],
+		[
+			'JSON without a data array',
+			{ 'content-type': 'application/json' },
+			'{"tickets":[],"meta":{"has_more":false}}',
+			/^The service answered a list without its "data" array$/,
+		],
+		[
+			'JSON whose data is not an array',
+			{ 'content-type': 'application/json' },
+			'{"data":{"id":"tkt_1"},"meta":{"has_more":false}}',
+			/^The service answered a list without its "data" array$/,
+		],
+	])(
+		'%s on page 2 fails the node, naming the page, instead of returning page 1 alone',
+		async (_name, headers, body, message) => {
+			proxy.setRules([
+				{
+					method: 'GET',
+					path: page2,
+					times: 1,
+					answer: { kind: 'replace', status: 200, headers, body },
+				},
+			]);
+			const result = await runNode(returnAll, viaProxy());
+			expect(result.error?.message).toMatch(message);
+			expect(result.error?.description).toContain('Page 2 of the list, after 100 items');
+			expect(proxy.received.map((r) => (r.target.includes('cursor=') ? 'next' : 'first'))).toEqual([
+				'first',
+				'next',
+			]);
+		},
+	);
 
 	it('a bare array is still read as the page (a tolerated shape)', async () => {
 		const tickets = sandbox.store.listTickets().slice(0, 2);
-		proxy.setRules([{ method: 'GET', times: 1, answer: { kind: 'replace', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(tickets) } }]);
+		proxy.setRules([
+			{
+				method: 'GET',
+				times: 1,
+				answer: {
+					kind: 'replace',
+					status: 200,
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(tickets),
+				},
+			},
+		]);
 		const result = await runNode(returnAll, viaProxy());
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((item) => item.json.id)).toEqual(tickets.map((t) => t.id));
@@ -65,27 +115,60 @@ describe('list entries that are not objects', () => {
 		['an array', '[]'],
 	])('%s fails with an error naming the page and the entry', async (what, entry) => {
 		const body = `{"data":[{"id":"tkt_1"},${entry}],"meta":{"has_more":false}}`;
-		proxy.setRules([{ method: 'GET', times: 1, answer: { kind: 'replace', status: 200, headers: { 'content-type': 'application/json' }, body } }]);
+		proxy.setRules([
+			{
+				method: 'GET',
+				times: 1,
+				answer: {
+					kind: 'replace',
+					status: 200,
+					headers: { 'content-type': 'application/json' },
+					body,
+				},
+			},
+		]);
 		const result = await runNode(returnAll, viaProxy());
-		expect(result.error?.message).toBe(`The service sent a list entry that is not an object: entry 2 is ${what}`);
+		expect(result.error?.message).toBe(
+			`The service sent a list entry that is not an object: entry 2 is ${what}`,
+		);
 		expect(result.error?.description).toContain('Page 1 of the list');
 	});
 });
 
 describe('a Base URL that points at a web app answering 200 with HTML to everything', () => {
-	const expected = /^The service answered with something that is not the API's JSON: text\/html; charset=utf-8, first 80 characters "<!DOCTYPE html>/;
+	const expected =
+		/^The service answered with something that is not the API's JSON: text\/html; charset=utf-8, first 80 characters "<!DOCTYPE html>/;
 
 	it.each([
 		['Get', { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }],
-		['Update', { resource: 'ticket', operation: 'update', ticketId: byId('tkt_1'), updateFields: { status: 'solved' } }],
-		['Create', { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'web@example.com' }],
+		[
+			'Update',
+			{
+				resource: 'ticket',
+				operation: 'update',
+				ticketId: byId('tkt_1'),
+				updateFields: { status: 'solved' },
+			},
+		],
+		[
+			'Create',
+			{
+				resource: 'ticket',
+				operation: 'create',
+				subject: 'S',
+				description: 'D',
+				customerEmail: 'web@example.com',
+			},
+		],
 		['Return All', returnAll],
 	])('%s fails and says so, with no made-up item', async (_name, parameters) => {
 		const result = await runNode(parameters, atWebApp());
 		expect(result.error?.message).toMatch(expected);
 		expect(result.error?.description).toContain('Check the Base URL in the credential');
 		// A create answered "success" may have been processed, whatever its body: not repeated, and the user is told.
-		expect(result.error?.description?.includes('The create was not repeated')).toBe(parameters.operation === 'create');
+		expect(result.error?.description?.includes('The create was not repeated')).toBe(
+			parameters.operation === 'create',
+		);
 	});
 
 	it('the credential Test fails', async () => {
@@ -95,16 +178,37 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 	});
 
 	it('the list search ("From list") fails instead of showing an empty list', async () => {
-		await expect(listSearch(NODE, 'searchTickets', { supportTicketApi: atWebApp() })).rejects.toThrow(expected);
+		await expect(
+			listSearch(NODE, 'searchTickets', { supportTicketApi: atWebApp() }),
+		).rejects.toThrow(expected);
 	});
 
 	it('the poll trigger fails the poll and saves nothing', async () => {
 		const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
-		const poller = await createPoller(chainWorkflow(trigger), { supportTicketApi: viaProxy() }, 'On New');
+		const poller = await createPoller(
+			chainWorkflow(trigger),
+			{ supportTicketApi: viaProxy() },
+			'On New',
+		);
 		expect((await poller.poll()).items).toBeNull();
 		const saved = JSON.stringify(poller.staticData);
-		sandbox.store.createTicket({ subject: 'New one', description: 'd', customer: { email: 'new@example.com' } });
-		proxy.setRules([{ method: 'GET', times: 100, answer: { kind: 'replace', status: 200, headers: { 'content-type': 'text/html' }, body: HTML } }]);
+		sandbox.store.createTicket({
+			subject: 'New one',
+			description: 'd',
+			customer: { email: 'new@example.com' },
+		});
+		proxy.setRules([
+			{
+				method: 'GET',
+				times: 100,
+				answer: {
+					kind: 'replace',
+					status: 200,
+					headers: { 'content-type': 'text/html' },
+					body: HTML,
+				},
+			},
+		]);
 		await expect(poller.poll()).rejects.toThrow(/not the API's JSON: text\/html/);
 		expect(JSON.stringify(poller.staticData)).toBe(saved);
 	});

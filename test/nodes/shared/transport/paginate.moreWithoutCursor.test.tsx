@@ -20,18 +20,22 @@ const { sandbox, credentials } = useSandbox({ seed: TICKETS });
 
 const MESSAGE = 'The service reported more items but gave no cursor to read them';
 
-const getMany = (parameters: IDataObject) => runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
+const getMany = (parameters: IDataObject) =>
+	runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 
 describe('Get Many, Handled by the Node', () => {
-	it.each(['null', 'missing', 'empty'] as const)('Return All, next_cursor %s: an error naming the items read, after one call', async (lost) => {
-		sandbox.setResponseShape({ hasMoreWithoutCursor: lost });
-		const result = await getMany({ returnAll: true });
-		expect(result.error?.message).toBe(MESSAGE);
-		expect(result.error?.description).toBe(
-			'Reading stopped after 100 items rather than return an incomplete list. This is a fault of the service; try again later.',
-		);
-		expect(sandbox.log.map((entry) => entry.status)).toEqual([200]);
-	});
+	it.each(['null', 'missing', 'empty'] as const)(
+		'Return All, next_cursor %s: an error naming the items read, after one call',
+		async (lost) => {
+			sandbox.setResponseShape({ hasMoreWithoutCursor: lost });
+			const result = await getMany({ returnAll: true });
+			expect(result.error?.message).toBe(MESSAGE);
+			expect(result.error?.description).toBe(
+				'Reading stopped after 100 items rather than return an incomplete list. This is a fault of the service; try again later.',
+			);
+			expect(sandbox.log.map((entry) => entry.status)).toEqual([200]);
+		},
+	);
 
 	it('has_more as the text "true" with next_cursor null is the same error', async () => {
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null', hasMoreAsText: true });
@@ -40,23 +44,38 @@ describe('Get Many, Handled by the Node', () => {
 
 	it('Limit reached on that page: the items and no error; Limit beyond it: the error for that item', async () => {
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-		const result = await runWorkflow(itemsWorkflow([{ limit: 100 }, { limit: 150 }], NODE, { resource: 'ticket', operation: 'getAll', limit: '={{ $json.limit }}' }), {
-			supportTicketApi: credentials,
-		});
+		const result = await runWorkflow(
+			itemsWorkflow([{ limit: 100 }, { limit: 150 }], NODE, {
+				resource: 'ticket',
+				operation: 'getAll',
+				limit: '={{ $json.limit }}',
+			}),
+			{
+				supportTicketApi: credentials,
+			},
+		);
 		expect(result.error?.message).toBe(MESSAGE);
 		expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
 
 		sandbox.clearLog();
 		const enough = await getMany({ limit: 100 });
 		expect(enough.error).toBeUndefined();
-		expect(enough.output('Node').map((item) => item.json.id)).toEqual(sandbox.store.listTickets().slice(0, 100).map((t) => t.id));
+		expect(enough.output('Node').map((item) => item.json.id)).toEqual(
+			sandbox.store
+				.listTickets()
+				.slice(0, 100)
+				.map((t) => t.id),
+		);
 		expect(sandbox.log).toHaveLength(1);
 	});
 
 	it('Created After passed on that page: the items and no error', async () => {
 		const newest = sandbox.store.listTickets();
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-		const result = await getMany({ returnAll: true, options: { createdAfter: newest[39].created_at } });
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: newest[39].created_at },
+		});
 		expect(result.error).toBeUndefined();
 		const expected = newest.filter((t) => t.created_at >= newest[39].created_at).map((t) => t.id);
 		expect(result.output('Node').map((item) => item.json.id)).toEqual(expected);
@@ -68,12 +87,18 @@ describe('Get Many, One Page per Run', () => {
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'missing' });
 		const result = await getMany({ pagination: 'onePage', pageSize: 40 });
 		expect(result.error?.message).toBe(MESSAGE);
-		expect(result.error?.description).toMatch(/^Reading stopped after 40 items rather than return an incomplete list\./);
+		expect(result.error?.description).toMatch(
+			/^Reading stopped after 40 items rather than return an incomplete list\./,
+		);
 	});
 
 	it('the last page still ends the loop cleanly', async () => {
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-		const result = await getMany({ pagination: 'onePage', pageSize: 100, filters: { priority: 'urgent' } });
+		const result = await getMany({
+			pagination: 'onePage',
+			pageSize: 100,
+			filters: { priority: 'urgent' },
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node')[0].json).toMatchObject({ has_more: false, next_cursor: null });
 	});
@@ -82,7 +107,9 @@ describe('Get Many, One Page per Run', () => {
 describe('"From list" picker', () => {
 	it('an error instead of a list that cannot be scrolled on', async () => {
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-		await expect(listSearch(NODE, 'searchTickets', { supportTicketApi: credentials })).rejects.toThrow(MESSAGE);
+		await expect(
+			listSearch(NODE, 'searchTickets', { supportTicketApi: credentials }),
+		).rejects.toThrow(MESSAGE);
 	});
 });
 
@@ -92,16 +119,30 @@ describe('Poll Trigger', () => {
 		const service = await startSandbox({ seed: 120, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
 		try {
 			const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
-			const poller = await createPoller(chainWorkflow(trigger), { supportTicketApi: credentialsFor(service) }, 'On New');
+			const poller = await createPoller(
+				chainWorkflow(trigger),
+				{ supportTicketApi: credentialsFor(service) },
+				'On New',
+			);
 			const create = (count: number) =>
 				Array.from({ length: count }, (_, n) => {
 					clock.ms += 1000;
-					return service.store.createTicket({ subject: `New ${n}`, description: 'd', customer: { email: `new${n}@example.com` } }).id;
+					return service.store.createTicket({
+						subject: `New ${n}`,
+						description: 'd',
+						customer: { email: `new${n}@example.com` },
+					}).id;
 				});
 			service.setResponseShape({ hasMoreWithoutCursor: 'null' });
-			const manual = await runWorkflow(chainWorkflow(trigger), { supportTicketApi: credentialsFor(service) }, { nodeName: 'On New' });
+			const manual = await runWorkflow(
+				chainWorkflow(trigger),
+				{ supportTicketApi: credentialsFor(service) },
+				{ nodeName: 'On New' },
+			);
 			expect(manual.error).toBeUndefined();
-			expect(manual.output('On New').map((item) => item.json.id)).toEqual([service.store.listTickets()[0].id]);
+			expect(manual.output('On New').map((item) => item.json.id)).toEqual([
+				service.store.listTickets()[0].id,
+			]);
 			expect((await poller.poll()).items).toBeNull();
 
 			const few = create(3);

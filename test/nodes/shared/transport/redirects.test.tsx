@@ -1,7 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../../../harness';
-import { startMisbehavingProxy, startRawServer, type MisbehavingProxy, type RawServer } from '../../../harness/misbehavingProxy';
+import {
+	credentialsFor,
+	runWorkflow,
+	singleNodeWorkflow,
+	testCredential,
+	useSandbox,
+} from '../../../harness';
+import {
+	startMisbehavingProxy,
+	startRawServer,
+	type MisbehavingProxy,
+	type RawServer,
+} from '../../../harness/misbehavingProxy';
 import { byId, runNode } from '../../supportTicketNode';
 
 // A redirect is never followed: a signature does not cover the host (another origin could replay it), and a 301/302
@@ -27,54 +38,90 @@ beforeEach(() => {
 });
 
 const credentials = () => credentialsFor(sandbox, proxy.baseUrl);
-const getTicket = () => runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }, credentials());
-const redirectTo = (status: number, location: string) => ({ kind: 'replace' as const, status, headers: { location } });
+const getTicket = () =>
+	runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }, credentials());
+const redirectTo = (status: number, location: string) => ({
+	kind: 'replace' as const,
+	status,
+	headers: { location },
+});
 
 describe('the node does not follow redirects', () => {
 	it('a 307 to another origin sends it nothing and says where to point the Base URL', async () => {
 		const location = `${foreign.baseUrl}/api/v1/external/tickets/tkt_1`;
 		proxy.setRules([{ times: 1, answer: redirectTo(307, location) }]);
 		const result = await getTicket();
-		expect(result.error?.message).toBe(`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}`);
+		expect(result.error?.message).toBe(
+			`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}`,
+		);
 		expect(foreign.received).toHaveLength(0);
 		expect(proxy.received).toHaveLength(1);
 	});
 
-	it.each([301, 302])('a %i on a create is not turned into a GET and does not blame the API key', async (status) => {
-		const before = sandbox.store.ticketCount;
-		const location = `${foreign.baseUrl}/support/api/v1/external/tickets`;
-		proxy.setRules([{ times: 1, answer: redirectTo(status, location) }]);
-		const parameters: IDataObject = { resource: 'ticket', operation: 'create', subject: 'S', description: 'D', customerEmail: 'r@example.com' };
-		const result = await runNode(parameters, credentials());
-		expect(result.error?.message).toBe(`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}/support`);
-		expect(result.error?.description).not.toMatch(/API key/i);
-		expect(foreign.received).toHaveLength(0);
-		expect(proxy.received.map((r) => r.method)).toEqual(['POST']);
-		expect(sandbox.store.ticketCount).toBe(before);
-	});
+	it.each([301, 302])(
+		'a %i on a create is not turned into a GET and does not blame the API key',
+		async (status) => {
+			const before = sandbox.store.ticketCount;
+			const location = `${foreign.baseUrl}/support/api/v1/external/tickets`;
+			proxy.setRules([{ times: 1, answer: redirectTo(status, location) }]);
+			const parameters: IDataObject = {
+				resource: 'ticket',
+				operation: 'create',
+				subject: 'S',
+				description: 'D',
+				customerEmail: 'r@example.com',
+			};
+			const result = await runNode(parameters, credentials());
+			expect(result.error?.message).toBe(
+				`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}/support`,
+			);
+			expect(result.error?.description).not.toMatch(/API key/i);
+			expect(foreign.received).toHaveLength(0);
+			expect(proxy.received.map((r) => r.method)).toEqual(['POST']);
+			expect(sandbox.store.ticketCount).toBe(before);
+		},
+	);
 
 	it('a redirect somewhere outside the API names the address and asks to check the Base URL', async () => {
 		proxy.setRules([{ times: 1, answer: redirectTo(302, '/login?next=%2Fapi') }]);
 		const result = await getTicket();
-		expect(result.error?.message).toBe(`The service redirected to ${proxy.baseUrl}/login?next=%2Fapi: check the Base URL in the credential`);
+		expect(result.error?.message).toBe(
+			`The service redirected to ${proxy.baseUrl}/login?next=%2Fapi: check the Base URL in the credential`,
+		);
 	});
 });
 
 describe('requests signed by the credential for other nodes (HTTP Request node) do not follow redirects either', () => {
-	it.each([false, true])('legacy request %p: the other origin receives no API key or signature', async (legacy) => {
-		proxy.setRules([{ times: 1, answer: redirectTo(307, `${foreign.baseUrl}/api/v1/external/tickets`) }]);
-		const result = await runWorkflow(
-			singleNodeWorkflow('harness.signedRequest', { method: 'GET', url: '/api/v1/external/tickets', legacy }),
-			{ supportTicketApi: credentials() },
-		);
-		expect(foreign.received).toHaveLength(0);
-		// What the node sees is the redirect itself, not the other origin's answer.
-		const seen = result.error ? String(result.error.message) : JSON.stringify(result.output('Node')[0].json);
-		expect(seen).not.toContain('from another origin');
-	});
+	it.each([false, true])(
+		'legacy request %p: the other origin receives no API key or signature',
+		async (legacy) => {
+			proxy.setRules([
+				{ times: 1, answer: redirectTo(307, `${foreign.baseUrl}/api/v1/external/tickets`) },
+			]);
+			const result = await runWorkflow(
+				singleNodeWorkflow('harness.signedRequest', {
+					method: 'GET',
+					url: '/api/v1/external/tickets',
+					legacy,
+				}),
+				{ supportTicketApi: credentials() },
+			);
+			expect(foreign.received).toHaveLength(0);
+			// What the node sees is the redirect itself, not the other origin's answer.
+			const seen = result.error
+				? String(result.error.message)
+				: JSON.stringify(result.output('Node')[0].json);
+			expect(seen).not.toContain('from another origin');
+		},
+	);
 
 	it('the credential Test fails on a redirect, saying so', async () => {
-		proxy.setRules([{ times: 1, answer: redirectTo(301, `${foreign.baseUrl}/api/v1/external/tickets?per_page=1`) }]);
+		proxy.setRules([
+			{
+				times: 1,
+				answer: redirectTo(301, `${foreign.baseUrl}/api/v1/external/tickets?per_page=1`),
+			},
+		]);
 		const result = await testCredential('supportTicketApi', credentials());
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The service answered with a redirect/);

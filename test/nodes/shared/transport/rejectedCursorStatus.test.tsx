@@ -8,7 +8,11 @@ import { byId, runNode } from '../../supportTicketNode';
 // The poll trigger's recovery from a rejected cursor: SupportTicketPollTrigger.test.tsx (the same isCursorRejected).
 const { sandbox, credentials } = useSandbox({ seed: 60 });
 
-const onePage = (parameters: IDataObject) => runNode({ resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }, credentials);
+const onePage = (parameters: IDataObject) =>
+	runNode(
+		{ resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters },
+		credentials,
+	);
 
 describe.each([400, 404, 410, 422] as const)('a cursor rejected with HTTP %i', (status) => {
 	beforeEach(() => sandbox.setResponseShape({ rejectedCursorStatus: status }));
@@ -19,7 +23,9 @@ describe.each([400, 404, 410, 422] as const)('a cursor rejected with HTTP %i', (
 		expect(result.error?.description).toMatch(
 			/^Cursor must be the next_cursor of the previous page, with the same filters, sort and page size \(cursors may expire\); leave it empty to start from the first page\. The service said: "/,
 		);
-		expect(sandbox.log.map((entry) => [entry.status, entry.errorCode])).toEqual([[status, 'invalid_cursor']]);
+		expect(sandbox.log.map((entry) => [entry.status, entry.errorCode])).toEqual([
+			[status, 'invalid_cursor'],
+		]);
 	});
 
 	it('a cursor of another query (the page size changed in the loop)', async () => {
@@ -43,7 +49,9 @@ it('Pages per Run: a cursor given within the run, then refused: what a new run d
 		const description = result.error?.description ?? '';
 		expect(description).toMatch(/^Page 2 of this run, after 10 tickets; nothing of this run/);
 		expect(description).toContain('a new run starts again from Cursor. The service refused');
-		expect(description).toContain('If a new run is refused too, clear Cursor to start from the first');
+		expect(description).toContain(
+			'If a new run is refused too, clear Cursor to start from the first',
+		);
 		expect(description).not.toContain('Run the node again to start from the first page');
 		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 400]);
 	} finally {
@@ -53,7 +61,10 @@ it('Pages per Run: a cursor given within the run, then refused: what a new run d
 
 it('a 404 for a missing ticket is still "not found", not a cursor problem', async () => {
 	sandbox.setResponseShape({ rejectedCursorStatus: 404 });
-	const result = await runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_999') }, credentials);
+	const result = await runNode(
+		{ resource: 'ticket', operation: 'get', ticketId: byId('tkt_999') },
+		credentials,
+	);
 	expect(result.error?.message).toBe('The ticket with ID "tkt_999" was not found');
 });
 
@@ -62,17 +73,54 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 	it.each([
 		[410, { error: { code: 'cursor_expired', message: 'Gone' } }],
 		[404, { error: { code: 'not_found', message: 'Cursor not found' } }],
-		[422, { error: { code: 'validation_failed', message: 'Invalid', details: { fields: { cursor: ['has expired'] } } } }],
+		[
+			422,
+			{
+				error: {
+					code: 'validation_failed',
+					message: 'Invalid',
+					details: { fields: { cursor: ['has expired'] } },
+				},
+			},
+		],
 		[422, { message: 'The given cursor is invalid.' }],
 	])('HTTP %i %j to a request with a cursor', (status, body) => {
-		expect(describeApiError(status, body, { cursorFrom: 'previousPage' as const }).message).toBe(rejected);
+		expect(describeApiError(status, body, { cursorFrom: 'previousPage' as const }).message).toBe(
+			rejected,
+		);
 	});
 
 	it.each([
-		['a 404 that names the cursor, to a request without one', 404, { error: { code: 'not_found', message: 'Cursor not found' } }, {}],
-		['a 404 that names no cursor, to a request with one (the ticket of a reply list is gone)', 404, { error: { code: 'not_found', message: "ticket 'tkt_5' was not found." } }, { cursorFrom: 'previousPage' as const }],
-		['a 422 about other fields', 422, { error: { code: 'validation_failed', message: 'Invalid', details: { fields: { per_page: ['too big'] } } } }, { cursorFrom: 'previousPage' as const }],
-		['a 500 that names the cursor', 500, { error: { code: 'internal_error', message: 'cursor store down' } }, { cursorFrom: 'previousPage' as const }],
+		[
+			'a 404 that names the cursor, to a request without one',
+			404,
+			{ error: { code: 'not_found', message: 'Cursor not found' } },
+			{},
+		],
+		[
+			'a 404 that names no cursor, to a request with one (the ticket of a reply list is gone)',
+			404,
+			{ error: { code: 'not_found', message: "ticket 'tkt_5' was not found." } },
+			{ cursorFrom: 'previousPage' as const },
+		],
+		[
+			'a 422 about other fields',
+			422,
+			{
+				error: {
+					code: 'validation_failed',
+					message: 'Invalid',
+					details: { fields: { per_page: ['too big'] } },
+				},
+			},
+			{ cursorFrom: 'previousPage' as const },
+		],
+		[
+			'a 500 that names the cursor',
+			500,
+			{ error: { code: 'internal_error', message: 'cursor store down' } },
+			{ cursorFrom: 'previousPage' as const },
+		],
 	])('not for %s', (_name, status, body, context) => {
 		expect(describeApiError(status, body, context).message).not.toBe(rejected);
 	});
@@ -82,7 +130,9 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 		const poll = describeApiError(400, body, { poll: true }).description;
 		expect(poll).toMatch(/next poll reads these records again from the newest one/);
 		expect(poll).not.toMatch(/run the node/i);
-		expect(describeApiError(400, body).description).toMatch(/Run the node again to start from the first page/);
+		expect(describeApiError(400, body).description).toMatch(
+			/Run the node again to start from the first page/,
+		);
 		const inRun = { cursorFrom: 'previousPage', onePagePerRun: true } as const;
 		const run = describeApiError(400, body, inRun).description;
 		expect(run).toMatch(/clear Cursor to start from the first page/);

@@ -9,7 +9,8 @@ import { byId, runNode } from '../../supportTicketNode';
 const MAX_FIRST_BACKOFF_MS = 500;
 const { sandbox } = useSandbox({ seed: 5 });
 
-const run = (parameters: IDataObject, baseUrl = sandbox.baseUrl) => runNode(parameters, credentialsFor(sandbox, baseUrl));
+const run = (parameters: IDataObject, baseUrl = sandbox.baseUrl) =>
+	runNode(parameters, credentialsFor(sandbox, baseUrl));
 
 const getTicket = () => ({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') });
 const gapMs = () => sandbox.log[1].startedAt - sandbox.log[0].startedAt;
@@ -35,15 +36,27 @@ describe('Retry-After is honoured', () => {
 		expect(gapMs()).toBeGreaterThan(MAX_FIRST_BACKOFF_MS);
 	});
 
-	it.each([429, 503] as const)('for a create: a %i with Retry-After (the service refused it) is repeated after the wait, and makes one ticket', async (status) => {
-		const before = sandbox.store.ticketCount;
-		sandbox.setFaults({ next: [status], retryAfter: 1 });
-		const result = await run({ resource: 'ticket', operation: 'create', subject: 'Waited', description: 'D', customerEmail: `w${status}@example.com` });
-		expect(result.error).toBeUndefined();
-		expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual([`POST ${status}`, 'POST 201']);
-		expect(gapMs()).toBeGreaterThanOrEqual(1000);
-		expect(sandbox.store.ticketCount).toBe(before + 1);
-	});
+	it.each([429, 503] as const)(
+		'for a create: a %i with Retry-After (the service refused it) is repeated after the wait, and makes one ticket',
+		async (status) => {
+			const before = sandbox.store.ticketCount;
+			sandbox.setFaults({ next: [status], retryAfter: 1 });
+			const result = await run({
+				resource: 'ticket',
+				operation: 'create',
+				subject: 'Waited',
+				description: 'D',
+				customerEmail: `w${status}@example.com`,
+			});
+			expect(result.error).toBeUndefined();
+			expect(sandbox.log.map((e) => `${e.method} ${e.status}`)).toEqual([
+				`POST ${status}`,
+				'POST 201',
+			]);
+			expect(gapMs()).toBeGreaterThanOrEqual(1000);
+			expect(sandbox.store.ticketCount).toBe(before + 1);
+		},
+	);
 });
 
 describe('a wait longer than the node waits on its own ends the request at once', () => {
@@ -51,7 +64,9 @@ describe('a wait longer than the node waits on its own ends the request at once'
 		sandbox.setFaults({ next: [429], retryAfter: 120 });
 		const result = await run(getTicket());
 		expect(sandbox.log).toHaveLength(1);
-		expect(result.error?.message).toBe('The service is rate limiting requests (HTTP 429) and asked to wait 120 s');
+		expect(result.error?.message).toBe(
+			'The service is rate limiting requests (HTTP 429) and asked to wait 120 s',
+		);
 		expect(result.error?.description).toMatch(
 			/^The node waits at most 60 s per request: run again after that, or lower the pace of the workflow/,
 		);
@@ -62,7 +77,10 @@ describe('a wait longer than the node waits on its own ends the request at once'
 		// The sandbox's dates are one second ahead; a far date comes from this stand-in service.
 		beforeAll(async () => {
 			server = await startRawServer((_req, res) => {
-				res.writeHead(503, { 'retry-after': new Date(Date.now() + 2 * 3600_000).toUTCString(), 'content-type': 'application/json' });
+				res.writeHead(503, {
+					'retry-after': new Date(Date.now() + 2 * 3600_000).toUTCString(),
+					'content-type': 'application/json',
+				});
 				res.end('{"error":{"code":"unavailable","message":"Down for maintenance"}}');
 			});
 		});
@@ -71,7 +89,9 @@ describe('a wait longer than the node waits on its own ends the request at once'
 		it('is not waited for, and not anticipated', async () => {
 			const result = await run(getTicket(), server.baseUrl);
 			expect(server.received).toHaveLength(1);
-			expect(result.error?.message).toMatch(/^The service had an error \(HTTP 503\) and asked to wait (7199|7200) s$/);
+			expect(result.error?.message).toMatch(
+				/^The service had an error \(HTTP 503\) and asked to wait (7199|7200) s$/,
+			);
 			expect(result.error?.description).toContain('The service said: "Down for maintenance"');
 		});
 	});

@@ -63,22 +63,32 @@ describe('retry policy', () => {
 		expect(mayHaveBeenProcessed('GET', failure)).toBe(false);
 	});
 
-	it('reads an HTTP date against the answer\'s Date header: the service\'s clock, not this machine\'s', () => {
+	it("reads an HTTP date against the answer's Date header: the service's clock, not this machine's", () => {
 		const now = Date.parse('2026-11-22T12:00:00Z');
 		// The service's clock is 3 s behind: its date 1 s ahead of its clock is 1 s, not 0.
-		expect(parseRetryAfter('Sun, 22 Nov 2026 11:59:58 GMT', now, 'Sun, 22 Nov 2026 11:59:57 GMT')).toBe(1000);
+		expect(
+			parseRetryAfter('Sun, 22 Nov 2026 11:59:58 GMT', now, 'Sun, 22 Nov 2026 11:59:57 GMT'),
+		).toBe(1000);
 		// 90 s ahead: 1 s, not 91 s.
-		expect(parseRetryAfter('Sun, 22 Nov 2026 12:01:31 GMT', now, 'Sun, 22 Nov 2026 12:01:30 GMT')).toBe(1000);
+		expect(
+			parseRetryAfter('Sun, 22 Nov 2026 12:01:31 GMT', now, 'Sun, 22 Nov 2026 12:01:30 GMT'),
+		).toBe(1000);
 		// A far date on the service's own clock is a wait the service means.
-		expect(parseRetryAfter('Sun, 22 Nov 2026 14:00:00 GMT', now, 'Sun, 22 Nov 2026 12:00:00 GMT')).toBe(2 * 3600_000);
+		expect(
+			parseRetryAfter('Sun, 22 Nov 2026 14:00:00 GMT', now, 'Sun, 22 Nov 2026 12:00:00 GMT'),
+		).toBe(2 * 3600_000);
 		// Seconds need no clock.
 		expect(parseRetryAfter('2', now, 'Sun, 22 Nov 2026 10:00:00 GMT')).toBe(2000);
 	});
 
-	it('without a Date header, a date beyond the budget counts as the budget\'s limit (the clocks may differ)', () => {
+	it("without a Date header, a date beyond the budget counts as the budget's limit (the clocks may differ)", () => {
 		const now = Date.parse('2026-11-22T12:00:00Z');
-		expect(parseRetryAfter('Sun, 22 Nov 2026 12:01:31 GMT', now)).toBe(DEFAULT_RETRY_POLICY.budgetMs);
-		expect(parseRetryAfter('Sun, 22 Nov 2026 14:00:00 GMT', now, 'not a date')).toBe(DEFAULT_RETRY_POLICY.budgetMs);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 12:01:31 GMT', now)).toBe(
+			DEFAULT_RETRY_POLICY.budgetMs,
+		);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 14:00:00 GMT', now, 'not a date')).toBe(
+			DEFAULT_RETRY_POLICY.budgetMs,
+		);
 		// In seconds it is what the service said.
 		expect(parseRetryAfter('7200', now)).toBe(7200_000);
 	});

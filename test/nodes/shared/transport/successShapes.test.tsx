@@ -17,7 +17,12 @@ async function outputOf(parameters: IDataObject) {
 describe('204 No Content', () => {
 	it('Update gives an item with the id that was updated, and the change is made once', async () => {
 		sandbox.setResponseShape({ single: 'noContent' });
-		const items = await outputOf({ resource: 'ticket', operation: 'update', ticketId: byId('tkt_2'), updateFields: { status: 'solved' } });
+		const items = await outputOf({
+			resource: 'ticket',
+			operation: 'update',
+			ticketId: byId('tkt_2'),
+			updateFields: { status: 'solved' },
+		});
 		expect(items.map((item) => item.json)).toEqual([{ id: 'tkt_2' }]);
 		expect(sandbox.log.map((entry) => [entry.method, entry.status])).toEqual([['PATCH', 204]]);
 		expect(sandbox.store.getTicket('tkt_2')?.status).toBe('solved');
@@ -26,14 +31,23 @@ describe('204 No Content', () => {
 	it('Create gives an empty object (the service named no id), sent once', async () => {
 		sandbox.setResponseShape({ single: 'noContent' });
 		const before = sandbox.store.customerCount;
-		const items = await outputOf({ resource: 'customer', operation: 'create', email: 'nocontent@example.com' });
+		const items = await outputOf({
+			resource: 'customer',
+			operation: 'create',
+			email: 'nocontent@example.com',
+		});
 		expect(items.map((item) => item.json)).toEqual([{}]);
 		expect(sandbox.store.customerCount).toBe(before + 1);
 	});
 
 	it('Reply Create gives no item claiming the ticket id as the reply id (a workflow writing replies by id would overwrite them)', async () => {
 		sandbox.setResponseShape({ single: 'noContent' });
-		const [item] = await outputOf({ resource: 'reply', operation: 'create', ticketId: byId('tkt_2'), body: 'Hi' });
+		const [item] = await outputOf({
+			resource: 'reply',
+			operation: 'create',
+			ticketId: byId('tkt_2'),
+			body: 'Hi',
+		});
 		expect(item.json.id).not.toBe('tkt_2');
 	});
 });
@@ -51,7 +65,10 @@ describe('has_more given as text', () => {
 		const many = await startSandbox({ seed: 150 });
 		try {
 			many.setResponseShape({ hasMoreAsText: true });
-			const run = await runNode({ resource: 'ticket', operation: 'getAll', returnAll: true }, credentialsFor(many));
+			const run = await runNode(
+				{ resource: 'ticket', operation: 'getAll', returnAll: true },
+				credentialsFor(many),
+			);
 			expect(run.error).toBeUndefined();
 			expect(run.output('Node')).toHaveLength(150);
 			expect(many.log.map((entry) => entry.status)).toEqual([200, 200]);
