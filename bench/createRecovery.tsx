@@ -62,7 +62,7 @@ async function runOnce(
 	const said = { found: 0, sentAgain: 0 };
 	logger.warn = (message: string) => {
 		if (/but had been processed: found/.test(message)) said.found++;
-		if (/twice: sending it again/.test(message)) said.sentAgain++;
+		if (/: sending it again/.test(message)) said.sentAgain++;
 	};
 	try {
 		const tag = `recovery-${concurrentRequests}-${Date.now().toString(36)}`;
