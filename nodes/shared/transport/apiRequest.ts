@@ -12,6 +12,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import type { RunActivity } from './runActivity';
 import { toNodeError } from './toNodeError';
 import { CREDENTIAL_TYPE } from './credentialType';
 import { readBaseUrl } from '../signing/baseUrl';
@@ -56,6 +57,8 @@ export interface ApiRequest {
 	baseURL?: string;
 	/** How long one attempt may go without an answer (Options → Timeout); DEFAULT_TIMEOUT_MS if unset. */
 	timeoutMs?: number;
+	/** Counts waits and retries for the run's execution hints. */
+	activity?: RunActivity;
 	/** A list answer must carry a `data` array (a bare array is taken as one). */
 	answer?: 'list' | 'record';
 	/** Filled in for a caller that needs more than the answer's body (a create's recovery). */
@@ -73,7 +76,7 @@ export interface RequestTrace {
 }
 
 /** What the items of one node run share. */
-export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs'>;
+export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs' | 'activity'>;
 
 /** The credential's Base URL, checked here too so the message names the item. Each read decrypts the credential: read it once. */
 export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Promise<string> {
@@ -169,6 +172,10 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			);
 		}
 		waitedMs += delay;
+		const rateLimited =
+			'status' in failure && (failure.status === 429 || failure.retryAfter === true);
+		if (rateLimited) request.activity?.note('rateLimitWaitMs', delay);
+		else request.activity?.note('retries');
 		await sleep(delay);
 	}
 }

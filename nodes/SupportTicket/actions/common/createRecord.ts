@@ -21,7 +21,7 @@ import {
 	type CreatedKind,
 	type CreatedRecordSearch,
 } from './findCreatedRecord';
-import { idempotencyKeyFor, noteLeftOpen } from './idempotencyKey';
+import { idempotencyKeyFor } from './idempotencyKey';
 
 export interface CreateRequest {
 	/** The POST path, e.g. `/tickets/tkt_1/replies`. */
@@ -53,6 +53,7 @@ export async function createRecord(
 	const key = idempotencyKeyFor(this, request.itemIndex, creates);
 	const earlier = creates.byKey.get(key);
 	if (earlier?.record) {
+		shared.activity?.note('createsFromEarlierTry');
 		log(
 			this,
 			request,
@@ -61,6 +62,7 @@ export async function createRecord(
 		);
 		return earlier.record;
 	}
+	if (earlier?.madeUnread) throw madeUnread(this, kind, request.itemIndex);
 	// A key stands for one request: a repeat sends what was first sent, even where an expression now gives another value.
 	const self: KeyedCreate = earlier ?? {
 		listPath: request.listPath,
@@ -79,9 +81,10 @@ export async function createRecord(
 		return self.record;
 	} finally {
 		self.sending = undefined;
-		if (!self.record && outcome.mayExist) noteLeftOpen(this, request.itemIndex, creates, key);
+		// Made: only the record is needed from now on.
+		if (self.record) self.body = {};
 		// Refused outright: nothing exists under this key, and a later try may send other data with it.
-		else if (!self.record) creates.byKey.delete(key);
+		else if (!outcome.mayExist && !self.madeUnread) creates.byKey.delete(key);
 	}
 }
 
@@ -138,6 +141,8 @@ async function sendOrFind(
 					);
 				return record;
 			} catch (error) {
+				// A success whose body the node cannot read: the record exists, so no try sends it again.
+				if (httpCode(error)?.startsWith('2')) self.madeUnread = true;
 				// A repeat refused as a duplicate (an e-mail taken) may be refused by the record the first attempt made.
 				const refusedRepeat = outcome.mayExist && httpCode(error) === '422';
 				if (!trace.createMayExist && !refusedRepeat)
@@ -180,6 +185,7 @@ async function sendOrFind(
 			found = await lookUp();
 		}
 		if (found.record) {
+			shared.activity?.note('createsFound');
 			log(
 				this,
 				request,
@@ -194,19 +200,29 @@ async function sendOrFind(
 			throw toNodeError(this.getNode(), lastFailure, request.itemIndex);
 		// A gateway's or a connection's failure is worth sending again; an error in the service itself is not.
 		if (httpCode(lastFailure) === '500') throw notFound(this, kind, request.itemIndex);
-		if (round < MAX_ROUNDS)
+		if (round < MAX_ROUNDS) {
+			shared.activity?.note('createsSentAgain');
 			log(
 				this,
 				request,
 				kind,
 				`failed (${describe(lastFailure)}) and was not found among the newest ${kind.noun} records: sending it again`,
 			);
+		}
 	}
 	const others = seen.size ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
 	throw new NodeApiError(this.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: the answer to each attempt was lost (last: ${describe(lastFailure)})`,
 		description: `It was not found among the newest ${kind.noun} records${others}: check for it before running this item again.`,
 		itemIndex: request.itemIndex,
+	});
+}
+
+function madeUnread(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
+		message: `The ${kind.noun} was created in an earlier try, but the service's answer could not be read`,
+		description: `It is not sent again. Find the ${kind.noun} in the helpdesk; the earlier try's error says what the service answered.`,
+		itemIndex,
 	});
 }
 
@@ -227,8 +243,8 @@ function cannotTell(
 	ids: string[],
 ): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
-		message: `The ${kind.noun} may have been created: ${ids.join(', ')} fit this item and another item equally`,
-		description: `The create failed (${describe(failure)}) and the service changed what tells these items apart. Check which ${kind.noun} is this item's before running it again.`,
+		message: `The ${kind.noun} may have been created: ${ids.join(', ')} could each be this item's`,
+		description: `The create failed (${describe(failure)}), and more than one ${kind.noun} fits what it sent (another item or execution, or a rule that rewrote what tells them apart). Check which is this item's before running it again.`,
 		itemIndex,
 	});
 }

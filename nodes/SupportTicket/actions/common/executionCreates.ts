@@ -6,12 +6,14 @@ import type { IContextObject, IDataObject, IExecuteFunctions } from 'n8n-workflo
 export interface KeyedCreate {
 	/** The list its record appears in. */
 	listPath: string;
-	/** The body as it first went on the wire: every repeat under this key sends it again. */
+	/** The body as it first went on the wire: every repeat under this key sends it again (dropped once made). */
 	body: IDataObject;
 	/** When it was first sent, on this machine's clock. */
 	sentAt: number;
 	sending?: Promise<unknown>;
 	record?: IDataObject;
+	/** The service answered success with a body the node could not read: made, never sent again. */
+	madeUnread?: boolean;
 }
 
 /** What the creates of one execution share, in every node, every round of a loop and every try. */
@@ -20,25 +22,23 @@ export interface ExecutionCreates {
 	claimed: Set<string>;
 	/** Each key sent and not refused outright: a later try (Retry On Fail) returns its record or repeats it. */
 	byKey: Map<string, KeyedCreate>;
-	/** The key of each input item whose create was left open: the tool caller's next try passes the same object. */
-	leftOpen: WeakMap<IDataObject, string>;
-	/** Stands in for the execution id where n8n gives none. */
-	runId: string;
+	/** Random, per execution: execution ids repeat after a database is restored from a backup. */
+	nonce: string;
 }
 
 // Keyed by the execution's flow context: one object per execution, in a queue worker too (it runs the whole execution), and freed with it.
 const byExecution = new WeakMap<object, ExecutionCreates>();
 
 export function executionCreates(ctx: IExecuteFunctions): ExecutionCreates {
-	const key = flowContext(ctx) ?? ctx;
+	const flow = flowContext(ctx);
+	const key = flow ?? ctx;
 	let creates = byExecution.get(key);
 	if (!creates) {
-		creates = {
-			claimed: new Set(),
-			byKey: new Map(),
-			leftOpen: new WeakMap(),
-			runId: randomUUID(),
-		};
+		// Saved with the execution, so a try resumed elsewhere (queue mode) keeps its keys.
+		if (flow) flow.supportTicketNonce ??= randomUUID();
+		const nonce =
+			typeof flow?.supportTicketNonce === 'string' ? flow.supportTicketNonce : randomUUID();
+		creates = { claimed: new Set(), byKey: new Map(), nonce };
 		byExecution.set(key, creates);
 	}
 	return creates;

@@ -124,6 +124,7 @@ function choose(
 	others: KeyedCreate[],
 ): CreatedRecordSearch {
 	const ambiguous: string[] = [];
+	const fitting: Candidate[] = [];
 	let best: Candidate | undefined;
 	for (const candidate of candidates) {
 		const id = String(candidate.record.id);
@@ -152,12 +153,21 @@ function choose(
 			ambiguous.push(id);
 			continue;
 		}
+		fitting.push(candidate);
 		const better =
 			!best ||
 			candidate.agreeing > best.agreeing ||
 			(candidate.agreeing === best.agreeing && candidate.createdAt <= best.createdAt);
 		if (better) best = candidate;
 	}
+	// More records fit as well as the best than this execution's identical creates explain: another
+	// execution, a person or an earlier repeat made one, and which is this create's cannot be told.
+	const twins = others.filter((other) => sameBody(other.body, query.sent)).length;
+	const asGood = fitting.filter(
+		(c) => best && c.agreeing === best.agreeing && c.differing === best.differing,
+	);
+	if (asGood.length > 1 + twins)
+		return { ambiguous: [...ambiguous, ...asGood.map((c) => String(c.record.id))] };
 	return { record: best?.record, ambiguous };
 }
 

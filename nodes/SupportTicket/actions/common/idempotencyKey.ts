@@ -1,13 +1,17 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ExecutionCreates } from './executionCreates';
 
+// n8n-core's tool caller gives a tool call no id, and an agent's batch may run two calls under one run index;
+// each try of a call gets the same input object, so the object stands for the call.
+const toolCalls = new WeakMap<IDataObject, string>();
+
 /**
  * One key per request a user or an agent means, the same on every repeat of it: an item of a node run
- * (Retry On Fail runs it again under the same run index) or a tool call (n8n's engine gives each its
- * `toolCallId`). Unique across instances, workflows and executions.
+ * (Retry On Fail runs it again under the same run index) or a tool call. Unique across instances,
+ * workflows and executions.
  */
 export function idempotencyKeyFor(
 	ctx: IExecuteFunctions,
@@ -19,36 +23,27 @@ export function idempotencyKeyFor(
 	const runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
 	let request: string;
 	if (typeof input.toolCallId === 'string' && input.toolCallId !== '') {
-		request = `tool call ${input.toolCallId}`;
+		// n8n's engine runs each tool call as a run of its own; models number calls per conversation only.
+		request = `tool call ${input.toolCallId} in run ${runIndex}`;
+	} else if (node.type.endsWith('Tool')) {
+		if (!toolCalls.has(input)) toolCalls.set(input, randomUUID());
+		request = `tool call ${toolCalls.get(input)}`;
 	} else {
 		const source = ctx.getExecuteData().source?.main?.[0];
 		const from = source
 			? `${source.previousNode}:${source.previousNodeOutput ?? 0}:${source.previousNodeRun ?? 0}`
 			: '';
 		request = `run ${runIndex} from ${from} item ${itemIndex}`;
-		// n8n-core's tool caller tries again under the next run index, with the same tool input object.
-		const earlier = creates.leftOpen.get(input);
-		if (earlier) return earlier;
 	}
 	const where = [
 		ctx.getInstanceId(),
 		ctx.getWorkflow().id ?? '',
-		ctx.getExecutionId() ?? creates.runId,
+		ctx.getExecutionId() ?? '',
+		creates.nonce,
 		node.id ?? node.name,
 	];
 	const hex = createHash('sha256')
 		.update([...where, request].join('\n'))
 		.digest('hex');
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** Notes a create left open, so another try on the same input (the tool caller's Retry On Fail) repeats its key. */
-export function noteLeftOpen(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	creates: ExecutionCreates,
-	key: string,
-): void {
-	const input = ctx.getInputData()[itemIndex]?.json;
-	if (input) creates.leftOpen.set(input, key);
 }
