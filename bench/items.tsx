@@ -15,8 +15,16 @@ import type { SignedTarget } from './sandboxProcess';
 import { NODE_TYPE } from './traversal';
 
 export type ItemOperation = 'create' | 'get';
-/** `node-<k>`: this node with Concurrent Requests k; `http-request[-retry]`: n8n's node, with Retry On Fail (3 tries, 1 s apart). */
-export type ItemSide = `node-${number}` | 'http-request' | 'http-request-retry';
+/**
+ * `node-<k>`: this node with Concurrent Requests k; `http-request[-retry]`: n8n's node, with
+ * Retry On Fail (3 tries, 1 s apart); `http-request-batch-<n>`: n8n's node, Batching n items per
+ * batch, 1 ms apart.
+ */
+export type ItemSide =
+	| `node-${number}`
+	| 'http-request'
+	| 'http-request-retry'
+	| `http-request-batch-${number}`;
 
 const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 
@@ -47,10 +55,12 @@ function itemWorkflow(
 		});
 	}
 	const url = `${baseUrl}/api/v1/external/tickets`;
+	const batchSize = Number(side.slice('http-request-batch-'.length));
 	const auth = {
 		authentication: 'predefinedCredentialType',
 		nodeCredentialType: 'supportTicketApi',
-		options: {},
+		// Batch Interval 0 turns batching off: 1 ms is the shortest pause between batches.
+		options: batchSize > 0 ? { batching: { batch: { batchSize, batchInterval: 1 } } } : {},
 	};
 	const jsonBody =
 		'={{ JSON.stringify({ subject: $json.subject, description: "bench", customer: { email: $json.email } }) }}';
@@ -124,6 +134,8 @@ export type ItemScenario = {
 	faults: FaultOptions;
 	sides: ItemSide[];
 	rounds: number;
+	/** Summary: these node sides' wall time ÷ the fastest HTTP Request side's (first: a target). */
+	againstFastestHttpRequest?: ItemSide[];
 };
 /**
  * From the sandbox log: `succeeded` answered 2xx, `refused` 429; creates: `created` distinct subjects of this run answered 201,

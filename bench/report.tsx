@@ -185,6 +185,8 @@ export const TARGETS = {
 	perTicketGrowth: 1.25,
 	speedUp: 6,
 	overHttpRequest: 1.0,
+	/** Concurrent Requests at its highest ÷ the HTTP Request node at its best batching (issue 42). */
+	widestOverHttpRequest: 0.9,
 	rateTolerance: 0.1,
 };
 
@@ -220,13 +222,53 @@ const ITEM_SIDE_MEANING: Record<string, string> = {
 	'node-1': 'this node, Concurrent Requests 1 (one item after another)',
 };
 const itemSideMeaning = (side: ItemSide): string =>
-	ITEM_SIDE_MEANING[side] ?? `this node, Concurrent Requests ${side.slice('node-'.length)}`;
+	ITEM_SIDE_MEANING[side] ??
+	(side.startsWith('http-request-batch-')
+		? `the same, Batching ${side.slice('http-request-batch-'.length)} items per batch, 1 ms apart`
+		: `this node, Concurrent Requests ${side.slice('node-'.length)}`);
 
 const itemLabel = (c: ItemComparison): string =>
 	`${count(c.count)} ${c.operation === 'create' ? 'ticket creates' : 'ticket gets'}, ${c.title}`;
 
 /** A Summary row: figure, measured, target and whether it was met (no verdict when undefined). */
 type Row = [figure: string, measured: string, target: string, met?: boolean];
+
+const lost = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.lost);
+const duplicates = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.duplicates);
+
+/** Each node side's wall time ÷ the HTTP Request side of the lowest median, round by round. */
+function fastestHttpRequestRows(c: ItemComparison, nodeSides: ItemSide[]): Row[] {
+	const label = itemLabel(c);
+	const http = c.sides.filter((side) => side.startsWith('http-request'));
+	const medianWall = (side: ItemSide): number => median(ofSide(c, side).map(wall));
+	const fastest = http.reduce((best, side) => (medianWall(side) < medianWall(best) ? side : best));
+	const walls = http.map((side) => `${side} ${f0(medianWall(side))}`).join(', ');
+	const nodes = c.measurements.filter((m) => m.side.startsWith('node-'));
+	return [
+		...nodeSides.map((side, i): Row => {
+			const overHttp = roundRatios(c, wall, fastest, side);
+			const target = TARGETS.widestOverHttpRequest;
+			return [
+				`${label}: wall time ${side} ÷ HTTP Request node at its fastest batching (${fastest})`,
+				spread(overHttp),
+				i === 0 ? `≤ ${target}` : 'for reference',
+				i === 0 ? median(overHttp) <= target : undefined,
+			];
+		}),
+		[`${label}: HTTP Request node, median wall ms per batching`, walls, 'for reference'],
+		[
+			`${label}: client CPU ${nodeSides[0]} ÷ ${fastest}`,
+			spread(roundRatios(c, cpu, fastest, nodeSides[0])),
+			'for reference',
+		],
+		[
+			`${label}: duplicates / lost items, every node side and round`,
+			`${duplicates(nodes)} / ${lost(nodes)}`,
+			'0 / 0',
+			duplicates(nodes) + lost(nodes) === 0,
+		],
+	];
+}
 
 /** Latency scenarios: `concurrent` against `node-1` and `http-request`; rate-limited ones: failures and the rate. */
 function itemSummaryRows({
@@ -237,8 +279,7 @@ function itemSummaryRows({
 	return items.flatMap((c): Row[] => {
 		const label = itemLabel(c);
 		const [node, sequential] = [ofSide(c, concurrent), ofSide(c, 'node-1')];
-		const lost = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.lost);
-		const duplicates = (ms: ItemMeasurement[]): number => sum(ms, (m) => m.duplicates);
+		if (c.againstFastestHttpRequest) return fastestHttpRequestRows(c, c.againstFastestHttpRequest);
 		if (c.faults.rateLimit === undefined) {
 			const [speedUp, overHttp, cpuOverHttp] = [
 				roundRatios(c, wall, concurrent, 'node-1'),
@@ -413,7 +454,7 @@ function signingSummaryRows(signing: MicroResult[]): Row[] {
 /** A failed section's one line (the whole reason is in its own section). */
 const firstLine = (text: string): string => text.split('\n')[0].slice(0, 160).replace(/\|/g, '/');
 
-function summaryTable(results: BenchResults): string {
+export function summaryTable(results: BenchResults): string {
 	const rows: Row[] = [
 		...itemSummaryRows(results),
 		...(results.traversals ? traversalSummaryRows(results.traversals) : []),
@@ -441,7 +482,7 @@ function summaryTable(results: BenchResults): string {
 	);
 }
 
-function itemsTables(c: ItemComparison): string {
+export function itemsTables(c: ItemComparison): string {
 	const create = c.operation === 'create';
 	const row = (m: ItemMeasurement): string[] => [
 		String(m.round),

@@ -2,7 +2,10 @@
  * `npm run bench`: what a user waits for, side by side, each figure a ratio; writes bench/results.md.
  *
  *   node build/bench/run.js [--rounds 5] [--item-rounds 3] [--items 1000] [--large 100000] [--out bench/results.md]
+ *   node build/bench/run.js --widest-only [--item-rounds 3] [--items 1000] [--out FILE]
  *
+ * `--widest-only`: only the creates at the highest Concurrent Requests against the HTTP Request
+ * node (≈ 1 min); prints its Summary rows and table; writes a report only to `--out`.
  * A first argument picks another measurement, which takes the other arguments: `--memory`
  * (pageMemory.tsx), `--data-tables` (dataTableSize.tsx), `--large-import` (largeImport.tsx), `--soak`
  * (soak.tsx).
@@ -13,9 +16,12 @@
  */
 import { writeFileSync } from 'node:fs';
 
-import { DEFAULT_CONCURRENT_REQUESTS } from '../nodes/SupportTicket/actions/common/descriptions';
+import {
+	DEFAULT_CONCURRENT_REQUESTS,
+	MAX_CONCURRENT_REQUESTS,
+} from '../nodes/SupportTicket/actions/common/descriptions';
 import { ensureQueueServices, runVariant } from '../test/harness/variants';
-import { ensureN8n, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
+import { ensureN8n, type N8nInstall, PRIMARY_N8N_VERSION } from '../test/e2e/n8n/n8nInstall';
 import { isolateUserFolder, repoPath } from '../test/harness';
 import { benchCreateRecovery, createRecoveryViolations } from './createRecovery';
 import { compareItems, type ItemScenario, type ItemSide, itemViolations } from './items';
@@ -25,9 +31,11 @@ import {
 	type BenchResults,
 	type BenchSection,
 	checkOptions,
+	itemsTables,
 	option,
 	renderResults,
 	startRun,
+	summaryTable,
 } from './report';
 import { startSandboxProcess } from './sandboxProcess';
 import { measureSigningCosts } from './signingCost';
@@ -40,7 +48,24 @@ const RETURN_ALL_LATENCY_MS = 5;
 const ITEM_LATENCY_MS = 30;
 const RATE_LIMIT_PER_SECOND = 20;
 const CONCURRENT: ItemSide = `node-${DEFAULT_CONCURRENT_REQUESTS}`;
+const WIDEST: ItemSide = `node-${MAX_CONCURRENT_REQUESTS}`;
+/** The HTTP Request node's batchings beside the widest node side: none (its defaults) and one. */
+const HTTP_REQUEST_BATCHINGS: ItemSide[] = ['http-request', 'http-request-batch-100'];
 const log = (line: string): void => console.log(line);
+
+/** Creates at the highest and the default Concurrent Requests ÷ the HTTP Request node's best. */
+const widestCreates = (count: number, rounds: number): ItemScenario => ({
+	title: `${ITEM_LATENCY_MS} ms latency, ${WIDEST} and ${CONCURRENT}`,
+	operation: 'create',
+	count,
+	faults: { latencyMs: ITEM_LATENCY_MS },
+	sides: [WIDEST, CONCURRENT, ...HTTP_REQUEST_BATCHINGS],
+	rounds,
+	againstFastestHttpRequest: [WIDEST, CONCURRENT],
+});
+
+const httpRequestNodeFile = (install: N8nInstall): string =>
+	`${install.dir}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
 
 function itemScenarios(count: number, rounds: number): ItemScenario[] {
 	const latency = {
@@ -60,6 +85,7 @@ function itemScenarios(count: number, rounds: number): ItemScenario[] {
 	return [
 		{ ...latency, operation: 'create' },
 		{ ...latency, operation: 'get' },
+		widestCreates(count, rounds),
 		{ ...limited, operation: 'create' },
 		{ ...limited, operation: 'get' },
 	];
@@ -75,15 +101,50 @@ const returnAll = (
 	expectedCalls: Math.ceil(tickets / 100),
 });
 
+/** `--widest-only`: that scenario alone; Summary rows and table on stdout; a report to `--out`. */
+async function widestOnly(itemCount: number, itemRounds: number): Promise<void> {
+	const run = startRun();
+	const [install, sandbox] = await Promise.all([
+		ensureN8n(PRIMARY_N8N_VERSION, log),
+		startSandboxProcess(itemCount),
+	]);
+	try {
+		const items = await compareItems(
+			[widestCreates(itemCount, itemRounds)],
+			sandbox.target,
+			{ ticketIds: [], httpRequestNodeFile: httpRequestNodeFile(install) },
+			log,
+		);
+		const results: BenchResults = {
+			run: run.finish(),
+			rounds: 0,
+			concurrent: CONCURRENT,
+			ratePerSecond: RATE_LIMIT_PER_SECOND,
+			items,
+			violations: items.flatMap(itemViolations),
+			failures: [],
+			pending: BENCH_SECTIONS.filter((name) => name !== 'Per-item operations'),
+		};
+		const out = option('out', '');
+		if (out) writeFileSync(out, renderResults(results));
+		log(`${summaryTable({ ...results, pending: [] })}\n\n${items.map(itemsTables).join('\n\n')}`);
+		for (const violation of results.violations) console.error(`VIOLATION: ${violation}`);
+		if (results.violations.length > 0) process.exitCode = 1;
+	} finally {
+		await sandbox.stop();
+	}
+}
+
 async function main(): Promise<void> {
 	checkOptions(
 		['rounds', 'item-rounds', 'items', 'large', 'out'],
-		[],
+		['widest-only'],
 		', or first one of --memory, --data-tables, --large-import, --soak and its options',
 	);
 	const [rounds, itemRounds, itemCount, large] = ['rounds', 'item-rounds', 'items', 'large'].map(
 		(name, i) => Number(option(name, ['5', '3', '1000', '100000'][i])),
 	);
+	if (process.argv.includes('--widest-only')) return widestOnly(itemCount, itemRounds);
 	const out = option('out', repoPath('bench', 'results.md'));
 	const run = startRun();
 	log(`bench: ${rounds} rounds`);
@@ -139,11 +200,10 @@ async function main(): Promise<void> {
 				`per-item scenarios: ${itemCount} items, ${itemRounds} round(s) at ${ITEM_LATENCY_MS} ms latency, 1 under the rate limit`,
 			);
 			const ticketIds = Array.from({ length: itemCount }, (_, i) => `tkt_${i + 1}`);
-			const httpRequestNodeFile = `${(await n8n).dir}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
 			results.items = await compareItems(
 				itemScenarios(itemCount, itemRounds),
 				itemSandbox.target,
-				{ ticketIds, httpRequestNodeFile },
+				{ ticketIds, httpRequestNodeFile: httpRequestNodeFile(await n8n) },
 				log,
 			);
 			results.violations.push(...results.items.flatMap(itemViolations));

@@ -12,7 +12,15 @@ import { ApiError, notFound } from './errors';
 import { type FaultInjector, isProcessedFault } from './faults';
 import { type HttpResponse, isJsonContentType, MAX_BODY_BYTES, type RequestBody } from './http';
 import type { IdempotencyKeys } from './idempotencyKeys';
-import { assertNoQuery, parsePageQuery, parseQueryString, parseTicketListQuery } from './listQuery';
+import {
+	assertNoQuery,
+	parsePageQuery,
+	parseQueryString,
+	parseSortablePageQuery,
+	parseTicketListQuery,
+	type PageQuery,
+} from './listQuery';
+import type { SortOrder } from './keysetIndex';
 import type { RequestLogEntry } from './requestLog';
 import type { Page, SandboxStore } from './store';
 import { errorStatus, reshapeSuccess, type ResponseShape } from './responseShape';
@@ -209,14 +217,17 @@ function route(
 				store.updateTicket(id, jsonBody(request, body)),
 			);
 		case 'GET replies': {
-			const query = parsePageQuery(params, endpoint);
+			const { query, sort } = pageListQuery(context, params, endpoint);
 			store.assertTicketExists(id);
-			const canonical = canonicalQuery(`/tickets/${id}/replies`, [['per_page', query.perPage]]);
+			const canonical = canonicalQuery(`/tickets/${id}/replies`, [
+				['per_page', query.perPage],
+				['sort', sort],
+			]);
 			const after =
 				query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
 			return listResponse(
 				context,
-				store.pageReplies(id, query.perPage, after),
+				store.pageReplies(id, query.perPage, after, sort),
 				query.perPage,
 				canonical,
 			);
@@ -228,13 +239,16 @@ function route(
 				body: { data: store.createReply(id, jsonBody(request, body)) },
 			});
 		case 'GET customers': {
-			const query = parsePageQuery(params, endpoint);
-			const canonical = canonicalQuery('/customers', [['per_page', query.perPage]]);
+			const { query, sort } = pageListQuery(context, params, endpoint);
+			const canonical = canonicalQuery('/customers', [
+				['per_page', query.perPage],
+				['sort', sort],
+			]);
 			const after =
 				query.cursor === undefined ? undefined : context.cursors.decode(query.cursor, canonical);
 			return listResponse(
 				context,
-				store.pageCustomers(query.perPage, after),
+				store.pageCustomers(query.perPage, after, sort),
 				query.perPage,
 				canonical,
 			);
@@ -252,6 +266,18 @@ function route(
 		default:
 			throw new Error(`unhandled route ${method} ${matched.name}`);
 	}
+}
+
+/** A reply or customer list's query, and the order asked for where one is honoured (pageListSort). */
+function pageListQuery(
+	context: ApiContext,
+	params: Map<string, string>,
+	endpoint: string,
+): { query: PageQuery; sort?: SortOrder } {
+	const mode = context.store.listQuirks.pageListSort;
+	if (mode === undefined) return { query: parsePageQuery(params, endpoint) };
+	const query = parseSortablePageQuery(params, endpoint);
+	return { query, sort: mode === 'honour' ? query.sort : undefined };
 }
 
 /** GET or PATCH of one record: an unknown id is a 404 before the body is looked at. */

@@ -15,10 +15,16 @@ const TICKET_SORT_KEYS: readonly TicketSortKey[] = ['created_at', 'updated_at'];
 const SORT_ORDERS: readonly SortOrder[] = ['asc', 'desc'];
 const TICKET_LIST_PARAMETERS = ['per_page', 'cursor', 'status', 'priority', 'sort_by', 'sort'];
 const PAGE_PARAMETERS = ['per_page', 'cursor'];
+const SORTABLE_PAGE_PARAMETERS = [...PAGE_PARAMETERS, 'sort_by', 'sort'];
 
 export interface PageQuery {
 	perPage: number;
 	cursor?: string;
+}
+
+/** A reply or customer list that takes `sort_by=created_at` and `sort` (ListQuirks.pageListSort). */
+export interface SortablePageQuery extends PageQuery {
+	sort?: SortOrder;
 }
 
 export interface TicketListQuery extends PageQuery {
@@ -62,6 +68,16 @@ export function parseTicketListQuery(
 export function parsePageQuery(params: Map<string, string>, endpoint: string): PageQuery {
 	assertKnown(params, PAGE_PARAMETERS, endpoint);
 	return parsePagination(params);
+}
+
+/** Reply and customer lists of a service that takes `sort_by=created_at` and `sort` there too. */
+export function parseSortablePageQuery(
+	params: Map<string, string>,
+	endpoint: string,
+): SortablePageQuery {
+	assertKnown(params, SORTABLE_PAGE_PARAMETERS, endpoint);
+	optionalChoice(params, 'sort_by', ['created_at']);
+	return { ...parsePagination(params), sort: optionalChoice(params, 'sort', SORT_ORDERS) };
 }
 
 function parsePagination(params: Map<string, string>): PageQuery {

@@ -180,21 +180,22 @@ export class SandboxStore {
 		return toPage(page.items, page.hasMore, index, renderTicket);
 	}
 
-	pageCustomers(limit: number, after?: KeysetPosition): Page<Customer> {
-		const page = this.customersByCreatedAt.page({ order: 'desc', limit, after });
+	pageCustomers(limit: number, after?: KeysetPosition, order: SortOrder = 'desc'): Page<Customer> {
+		const page = this.customersByCreatedAt.page({ order, limit, after });
 		return toPage(page.items, page.hasMore, this.customersByCreatedAt, renderCustomer);
 	}
 
 	/** Throws a 404 ApiError for an unknown ticket. */
-	pageReplies(ticketId: string, limit: number, after?: KeysetPosition): Page<Reply> {
+	pageReplies(
+		ticketId: string,
+		limit: number,
+		after?: KeysetPosition,
+		order: SortOrder = this.listQuirks.repliesOldestFirst ? 'asc' : 'desc',
+	): Page<Reply> {
 		const ticket = this.requireTicket(ticketId);
 		const index = this.repliesByTicket.get(ticket);
 		if (index === undefined) return { items: [], hasMore: false };
-		const page = index.page({
-			order: this.listQuirks.repliesOldestFirst ? 'asc' : 'desc',
-			limit,
-			after,
-		});
+		const page = index.page({ order, limit, after });
 		return toPage(page.items, page.hasMore, index, renderReply);
 	}
 

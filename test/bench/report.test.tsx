@@ -10,8 +10,10 @@ import {
 	renderResults,
 	SUMMARY_END,
 	SUMMARY_START,
+	summaryTable,
 	upsertMemorySection,
 } from '../../bench/report';
+import type { ItemComparison, ItemMeasurement, ItemSide } from '../../bench/items';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'memory-section-'));
 const memoryFile = path.join(dir, 'memory-results.md');
@@ -112,5 +114,77 @@ describe('results.md while a bench runs, and after a section failed', () => {
 			'## Creates when answers are lost (bench/createRecovery.tsx)\n\n| Concurrent Requests | tickets |\n|---|---:|\n| 16 | 1,000 |',
 		);
 		expect(text).not.toContain('lost no item');
+	});
+});
+
+describe('the Summary row of Concurrent Requests 1,000 against the HTTP Request node', () => {
+	const measurement = (side: ItemSide, round: number, wallMs: number): ItemMeasurement => ({
+		side,
+		round,
+		wallMs,
+		cpuMs: wallMs,
+		maxRssBytes: 0,
+		rssBeforeBytes: 0,
+		maxRssBeforeBytes: 0,
+		heapBeforeBytes: 0,
+		heapAfterBytes: 0,
+		outputItems: 1000,
+		errorItems: 0,
+		succeeded: 1000,
+		refused: 0,
+		duplicates: 0,
+		lost: 0,
+		created: 1000,
+		ratePerSecond: 0,
+	});
+	const walls = {
+		'node-1000': [800, 900],
+		'node-100': [1200, 1300],
+		'http-request': [1100, 1000],
+		'http-request-batch-100': [1000, 1000],
+	};
+	const comparison: ItemComparison = {
+		title: '30 ms latency, up to 1,000 at once',
+		operation: 'create',
+		count: 1000,
+		faults: { latencyMs: 30 },
+		sides: Object.keys(walls) as ItemSide[],
+		rounds: 2,
+		againstFastestHttpRequest: ['node-1000', 'node-100'],
+		measurements: Object.entries(walls).flatMap(([side, ms]) =>
+			ms.map((wallMs, i) => measurement(side as ItemSide, i + 1, wallMs)),
+		),
+	};
+
+	it('divides each node side by the fastest batching (lowest median), round by round', () => {
+		const text = summaryTable({
+			run: {
+				startedAt: new Date(0),
+				durationSeconds: 1,
+				command: 'npm run bench -- --widest-only',
+				loadBefore: '1',
+				loadAfter: '1',
+				machine: 'test',
+			},
+			rounds: 0,
+			concurrent: 'node-100',
+			ratePerSecond: 20,
+			items: [comparison],
+			violations: [],
+			failures: [],
+			pending: [],
+		});
+		const label = '1,000 ticket creates, 30 ms latency, up to 1,000 at once';
+		const fastest = 'HTTP Request node at its fastest batching (http-request-batch-100)';
+		expect(text).toContain(
+			`| ${label}: wall time node-1000 ÷ ${fastest} | 0.85 (rounds 0.80–0.90) | ≤ 0.9 | met |`,
+		);
+		expect(text).toContain(
+			`| ${label}: wall time node-100 ÷ ${fastest} | 1.25 (rounds 1.20–1.30) | for reference |  |`,
+		);
+		const medians = 'http-request 1050, http-request-batch-100 1000';
+		expect(text).toContain(
+			`| ${label}: HTTP Request node, median wall ms per batching | ${medians} |`,
+		);
 	});
 });

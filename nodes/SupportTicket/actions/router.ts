@@ -9,7 +9,8 @@ import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRe
 import { toNodeError } from '../../shared/transport/toNodeError';
 import { isWholeNumber, readNumber, readTimeout } from '../../shared/parameters/readParameters';
 import { RequestLimiter } from '../../shared/transport/concurrency';
-import { DEFAULT_CONCURRENT_REQUESTS } from './common/descriptions';
+import { RunActivity } from '../../shared/transport/runActivity';
+import { DEFAULT_CONCURRENT_REQUESTS, MAX_CONCURRENT_REQUESTS } from './common/descriptions';
 import { errorItemFields } from './common/errorItem';
 import { resources } from './resources';
 
@@ -45,6 +46,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const concurrency = handler.concurrent ? readConcurrency(this, items.length) : 1;
 	const limiter = concurrency > 1 ? new RequestLimiter(concurrency) : undefined;
+	const activity = new RunActivity();
 	// Read once (n8n decrypts the credential on every read); a wrong Base URL fails every item alike.
 	let baseURL: Promise<string> | undefined;
 	const outputs: INodeExecutionData[][] = new Array<INodeExecutionData[]>(items.length);
@@ -60,6 +62,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			limiter,
 			baseURL: await baseURL,
 			timeoutMs,
+			activity,
 		});
 		// One pairedItem per input item, as n8n's constructExecutionMetaData does: Return All of 100,000 allocates 100,000 fewer objects.
 		const pairedItem = { item: itemIndex };
@@ -91,6 +94,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await Promise.all(Array.from({ length: concurrency }, worker));
 	if (failedIndex !== Number.POSITIVE_INFINITY)
 		throw toNodeError(this.getNode(), failedError, failedIndex);
+	// Under the output in the editor; the log lines stay for queue-mode operators.
+	const hints = activity.hints();
+	if (hints.length > 0) this.addExecutionHints(...hints);
 	// One input item (a Get Many): its output as it is, not copied.
 	return [outputs.length === 1 ? outputs[0] : outputs.flat()];
 }
@@ -99,10 +105,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 function readConcurrency(ctx: IExecuteFunctions, itemCount: number): number {
 	if (itemCount <= 1) return 1;
 	const value = readNumber(ctx, 'options.concurrentRequests', 0, DEFAULT_CONCURRENT_REQUESTS);
-	if (!isWholeNumber(value, 1, 100)) {
+	if (!isWholeNumber(value, 1, MAX_CONCURRENT_REQUESTS)) {
+		const range = `from 1 to ${MAX_CONCURRENT_REQUESTS.toLocaleString('en')}`;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Concurrent Requests must be a whole number from 1 to 100, not ${JSON.stringify(value)}`,
+			`Concurrent Requests must be a whole number ${range}, not ${JSON.stringify(value)}`,
 			{
 				description:
 					'Set Options → Concurrent Requests to e.g. 8, or 1 to send one item after another.',

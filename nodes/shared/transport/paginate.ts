@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { apiRequest, readServiceBaseUrl, type ApiFunctions, type RequestTrace } from './apiRequest';
+import type { RunActivity } from './runActivity';
 import type { RequestLimiter } from './concurrency';
 import { pageText, type ErrorContext } from './describeApiError';
 import type { QueryInput } from '../signing/serializeQuery';
@@ -23,6 +24,7 @@ export interface ListRequest {
 	baseURL?: string;
 	timeoutMs?: number;
 	trace?: RequestTrace;
+	activity?: RunActivity;
 }
 
 /** The error of a request whose page cursor the service refused (expired, or made by another instance). */
@@ -153,6 +155,7 @@ export async function* listPages(
 			timeoutMs,
 			answer: 'list',
 			trace,
+			activity: request.activity,
 		});
 		const items = checkEntries(this, response.data as unknown[], itemIndex, context);
 		const next = readNextPage(response.meta);

@@ -144,14 +144,14 @@ describe('numbers from expressions as text are read as numbers', () => {
 	});
 
 	it('Timeout and Concurrent Requests', async () => {
-		const result = await getTwo({ timeout: '={{ "5000" }}', concurrentRequests: '={{ "2" }}' });
+		const result = await getTwo({ timeout: '={{ "5000" }}', concurrentRequests: '={{ "200" }}' });
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((i) => i.json.id)).toEqual(['tkt_1', 'tkt_2']);
 	});
 
 	it('Concurrent Requests that is not a number is refused as before', async () => {
 		const result = await getTwo({ concurrentRequests: '={{ "many" }}' });
-		const message = 'Concurrent Requests must be a whole number from 1 to 100, not "many"';
+		const message = 'Concurrent Requests must be a whole number from 1 to 1,000, not "many"';
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.log).toHaveLength(0);
 	});

@@ -197,17 +197,51 @@ describe('Concurrent Requests on other operations', () => {
 		);
 	});
 
-	it('an impossible Concurrent Requests value is refused before any request', async () => {
-		const result = await createTickets(
-			[
-				{ subject: 'a', email: 'a@example.com' },
-				{ subject: 'b', email: 'b@example.com' },
-			],
-			{ concurrentRequests: 0 },
+	it.each([0, 1001])(
+		'Concurrent Requests %p is refused before any request, naming the range',
+		async (concurrentRequests) => {
+			const result = await createTickets(
+				[
+					{ subject: 'a', email: 'a@example.com' },
+					{ subject: 'b', email: 'b@example.com' },
+				],
+				{ concurrentRequests },
+			);
+			expect(result.error?.message).toBe(
+				`Concurrent Requests must be a whole number from 1 to 1,000, not ${concurrentRequests}`,
+			);
+			expect(sandbox.log).toHaveLength(0);
+		},
+	);
+});
+
+describe('Concurrent Requests above 100', () => {
+	it('300 items at 300: starts at 16, widens past 100, output in input order', async () => {
+		const tag = `wide-${Date.now().toString(36)}`;
+		const items = Array.from({ length: 300 }, (_, i) => ({
+			subject: `${tag} #${i}`,
+			email: `w${i % 7}@example.com`,
+		}));
+		// Long enough to handle a round of answers within it (client and sandbox share one process).
+		sandbox.setFaults({ latencyMs: 500 });
+		// At the sandbox, as each answer is about to go out: requests arrived and not yet answered.
+		const inFlight: number[] = [];
+		sandbox.setAnswerGate(() => {
+			inFlight.push(sandbox.log.filter((e) => e.status === 0).length);
+			return undefined;
+		});
+		const result = await createTickets(items, { concurrentRequests: 300 }).finally(() =>
+			sandbox.setAnswerGate(undefined),
 		);
-		expect(result.error?.message).toMatch(
-			/Concurrent Requests must be a whole number from 1 to 100/,
-		);
-		expect(sandbox.log).toHaveLength(0);
+
+		expect(result.error).toBeUndefined();
+		const output = result.output('Node');
+		expect(output.map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
+		expect(output.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
+		// The slow start is the same as at 100: 16 at first, then one more per success.
+		expect(inFlight[0]).toBeLessThanOrEqual(16);
+		expect(Math.max(...inFlight)).toBeGreaterThan(100);
+		expect(Math.max(...inFlight)).toBeLessThanOrEqual(300);
 	});
 });

@@ -161,6 +161,8 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 
 /** Used when Options → Concurrent Requests is not set; chosen from bench/results.md. */
 export const DEFAULT_CONCURRENT_REQUESTS = 100;
+/** The highest Concurrent Requests: each request on its way holds a connection of its own. */
+export const MAX_CONCURRENT_REQUESTS = 1000;
 
 /** Options of the operations whose items send their own requests, so they can run concurrently. */
 export const concurrencyOptions = optionsCollection([
@@ -168,7 +170,7 @@ export const concurrencyOptions = optionsCollection([
 		displayName: 'Concurrent Requests',
 		name: 'concurrentRequests',
 		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS, numberPrecision: 0 },
 		default: DEFAULT_CONCURRENT_REQUESTS,
 		description:
 			'How many input items are sent to the service at once (1: one after another). Output keeps the input order; on 429 or 503 the node slows down.',

@@ -1,11 +1,28 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { listPages, MAX_PER_PAGE, type ListRequest } from '../../../shared/transport/paginate';
+import { readBothEnds } from '../../../shared/transport/readBothEnds';
 import { readPaging, type Paging } from '../../../shared/parameters/readParameters';
+import { moreInfo } from '../../../shared/descriptions/moreInfo';
 import { withErrorItemFields } from './errorItem';
 
+/** Options → Read From Both Ends of every Get Many (docs/operations.md#read-from-both-ends). */
+export const readFromBothEndsOption: INodeProperties = {
+	displayName: 'Read From Both Ends',
+	name: 'readFromBothEnds',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether Return All reads the list from the newest and the oldest end at once: about twice ' +
+		'as fast; items created in the same instant may come in another order. ' +
+		`${moreInfo('operations.md#read-from-both-ends')}.`,
+};
+
 export interface GetManyRequest
-	extends Pick<ListRequest, 'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs'> {
+	extends Pick<
+		ListRequest,
+		'path' | 'qs' | 'context' | 'limiter' | 'baseURL' | 'timeoutMs' | 'activity'
+	> {
 	/** Ends the list before the first item for which this is true; no further page is fetched. */
 	endsBefore?: (item: IDataObject) => boolean;
 }
@@ -29,20 +46,16 @@ export async function getMany(
 ): Promise<IDataObject[]> {
 	const paging = readPaging(this, itemIndex);
 	if (paging.mode === 'onePage') return [await readRun.call(this, itemIndex, request, paging)];
-	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
+	const { path, qs, context, limiter, baseURL, timeoutMs, activity, endsBefore } = request;
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
 	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
+	const list = { path, qs, context, limiter, activity, baseURL, timeoutMs, itemIndex, perPage };
+	const bothEnds = this.getNodeParameter('options.readFromBothEnds', itemIndex, false) === true;
+	// All of the list in its own order only: a Limit, Created After or a sort set is one chain.
+	const ownOrder = qs?.sort_by === undefined && qs?.sort === undefined && !endsBefore;
+	if (bothEnds && ownOrder && limit === undefined) return await readBothEnds.call(this, list);
 	const all: IDataObject[] = [];
-	for await (const page of listPages.call(this, {
-		path,
-		qs,
-		context: request.context,
-		limiter,
-		baseURL,
-		timeoutMs,
-		itemIndex,
-		perPage,
-	})) {
+	for await (const page of listPages.call(this, list)) {
 		const { items, ended } = cut(page.items, endsBefore);
 		for (const item of items) {
 			all.push(item);
@@ -60,12 +73,23 @@ async function readRun(
 	request: GetManyRequest,
 	{ pageSize: perPage, pages, cursor }: OnePageRun,
 ): Promise<OnePage> {
-	const { path, qs, limiter, baseURL, timeoutMs, endsBefore } = request;
+	const { path, qs, limiter, baseURL, timeoutMs, activity, endsBefore } = request;
 	const context = { ...request.context, onePagePerRun: true as const };
 	const data: IDataObject[] = [];
 	let nextCursor: string | undefined;
 	let pagesRead = 0;
-	const list = { path, qs, limiter, baseURL, timeoutMs, itemIndex, context, perPage, cursor };
+	const list = {
+		path,
+		qs,
+		limiter,
+		baseURL,
+		timeoutMs,
+		activity,
+		itemIndex,
+		context,
+		perPage,
+		cursor,
+	};
 	try {
 		for await (const page of listPages.call(this, list)) {
 			const { items, ended } = cut(page.items, endsBefore);

@@ -8,11 +8,11 @@ import {
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 import { pagingFields } from '../common/descriptions';
-import { getMany } from '../common/getMany';
+import { getMany, readFromBothEndsOption } from '../common/getMany';
 
 const properties: INodeProperties[] = [
 	...pagingFields({ resource: ['customer'], operation: ['getAll'] }),
-	optionsCollection([timeoutOption]),
+	optionsCollection([readFromBothEndsOption, timeoutOption]),
 ];
 
 export const description = updateDisplayOptions(

@@ -8,12 +8,17 @@ import {
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { readId } from '../../../shared/parameters/readParameters';
 import { concurrencyOptions, idLocator, pagingFields } from '../common/descriptions';
-import { getMany } from '../common/getMany';
+import { optionsCollection } from '../../../shared/descriptions/optionsCollection';
+import { getMany, readFromBothEndsOption } from '../common/getMany';
+
+// Alphabetical, as n8n's own option lists: Concurrent Requests, Read From Both Ends, Timeout.
+const options = [...(concurrencyOptions.options as INodeProperties[]), readFromBothEndsOption];
+options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
 	...pagingFields({ resource: ['reply'], operation: ['getAll'] }),
-	concurrencyOptions,
+	optionsCollection(options),
 ];
 
 export const description = updateDisplayOptions(

@@ -18,7 +18,7 @@ import type { QueryInput } from '../../../shared/signing/serializeQuery';
 import { pagingFields } from '../common/descriptions';
 import { moreInfo } from '../../../shared/descriptions/moreInfo';
 import { ticketFilters } from '../../../shared/descriptions/ticketFields';
-import { getMany } from '../common/getMany';
+import { getMany, readFromBothEndsOption } from '../common/getMany';
 
 const properties: INodeProperties[] = [
 	...pagingFields({ resource: ['ticket'], operation: ['getAll'] }),
@@ -31,6 +31,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			description: `Only tickets created at or after this moment, e.g. the newest created_at you imported (write by ID: tickets of that instant come again). ${moreInfo('operations.md#created-after')}.`,
 		},
+		readFromBothEndsOption,
 		{
 			displayName: 'Sort By',
 			name: 'sortBy',

@@ -60,6 +60,22 @@ describe('RequestLimiter', () => {
 		expect(limiter.concurrency).toBe(32);
 	});
 
+	it('maximum 1,000: starts at 16 too, doubles per round trip up to 1,000', async () => {
+		const limiter = new RequestLimiter(1000);
+		const active: Array<(answer: Answer) => void> = [];
+		const runs = Array.from({ length: 3000 }, () =>
+			limiter.run(() => new Promise<Answer>((resolve) => active.push(resolve))),
+		);
+		// Everything on its way is answered together, as by a service of fixed latency.
+		const rounds: number[] = [];
+		for (await tick(); active.length > 0; await tick()) {
+			rounds.push(active.length);
+			for (const resolve of active.splice(0)) resolve({ statusCode: 200 });
+		}
+		await Promise.all(runs);
+		expect(rounds).toEqual([16, 32, 64, 128, 256, 512, 1000, 992]);
+	});
+
 	it('halves once for refusals of requests sent together', async () => {
 		const limiter = await atMaximum(8, { now: 0 });
 		await Promise.all(

@@ -1,0 +1,121 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { parseServiceTimestamp } from '../parameters/serviceTimestamp';
+import type { ApiFunctions } from './apiRequest';
+import { listPages, type ListPage, type ListRequest } from './paginate';
+
+/** One end of the list: what it read so far, in its order, and where it stands. */
+interface End {
+	readonly pages: AsyncGenerator<ListPage, void>;
+	/** -1: the newest end (created_at only falls); 1: the oldest end (it only rises). */
+	readonly direction: -1 | 1;
+	readonly items: IDataObject[];
+	/** created_at of the last item read, epoch ms; NaN before the first. */
+	last: number;
+	/** How many items at the end share `last`. */
+	atLast: number;
+	done: boolean;
+	/** Why this end cannot be used: an item out of created_at order, or without a readable one. */
+	fault?: string;
+}
+
+/**
+ * Return All from the newest end and the oldest end (`sort_by=created_at&sort=asc`) at once, newest
+ * first; one chain where the service does not list it oldest first (docs/api.md#paging).
+ */
+export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promise<IDataObject[]> {
+	const newest = openEnd(listPages.call(this, list), -1);
+	// A list of one page costs one call, as one chain.
+	await step(newest);
+	if (newest.done) return newest.items;
+	const firstPageEnd = newest.last;
+	const oldestFirst = { ...list.qs, sort_by: 'created_at', sort: 'asc' };
+	const oldest = openEnd(listPages.call(this, { ...list, qs: oldestFirst }), 1);
+	const [, refused] = await Promise.all([
+		step(newest),
+		step(oldest).then(() => undefined, refusal),
+	]);
+	// A service that ignores sort=asc answers its newest page again.
+	const startsOlder = oldest.items.length > 0 && createdAt(oldest.items[0]) < firstPageEnd;
+	if (!startsOlder) oldest.fault = refused ?? 'did not come back oldest first';
+	for (;;) {
+		if (newest.done) return newest.items;
+		const fault = newest.fault ?? oldest.fault;
+		if (fault !== undefined) return await oneEnd.call(this, list, newest, oldest, fault);
+		if (oldest.done || oldest.last > newest.last) {
+			list.activity?.note('listsFromBothEnds');
+			return joined(newest, oldest);
+		}
+		if (oldest.last < newest.last) await Promise.all([step(newest), step(oldest)]);
+		// Both ends stand at one created_at: the end with more of it goes on through it alone.
+		else await step(newest.atLast >= oldest.atLast ? newest : oldest);
+	}
+}
+
+function openEnd(pages: AsyncGenerator<ListPage, void>, direction: -1 | 1): End {
+	return { pages, direction, items: [], last: NaN, atLast: 0, done: false };
+}
+
+async function step(end: End): Promise<void> {
+	const { value: page, done } = await end.pages.next();
+	end.done = done === true || page.nextCursor === undefined;
+	if (done) return;
+	if (page.missingCursor) throw page.missingCursor;
+	for (const item of page.items) {
+		end.items.push(item);
+		const time = createdAt(item);
+		if (Number.isNaN(time)) end.fault ??= 'has a created_at the node cannot read';
+		else if ((time - end.last) * end.direction < 0)
+			end.fault ??= 'did not come back in created_at order';
+		end.atLast = time === end.last ? end.atLast + 1 : 1;
+		end.last = time;
+	}
+}
+
+/** Why to read from one end when the oldest end's first page was refused (4xx); else an error. */
+function refusal(error: unknown): string {
+	const status = Number((error as { httpCode?: unknown } | null)?.httpCode);
+	if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+		return `was refused oldest first (HTTP ${status})`;
+	throw error;
+}
+
+/**
+ * The newest end above its last created_at, then the oldest end from there: the newest end holds
+ * every item newer than its last one, the oldest end (past it) every item at or before it.
+ */
+function joined(newest: End, oldest: End): IDataObject[] {
+	const items = newest.items;
+	items.length -= newest.atLast;
+	let end = oldest.items.length;
+	while (end > 0 && createdAt(oldest.items[end - 1]) > newest.last) end--;
+	for (let i = end - 1; i >= 0; i--) items.push(oldest.items[i]);
+	oldest.items.length = 0;
+	return items;
+}
+
+/** The newest end read on alone, reusing what it read: the list as one chain gives it. */
+async function oneEnd(
+	this: ApiFunctions,
+	list: ListRequest,
+	newest: End,
+	oldest: End,
+	reason: string,
+): Promise<IDataObject[]> {
+	oldest.items.length = 0;
+	void oldest.pages.return();
+	// Once per run: a reply Get Many of many tickets would say it for each.
+	if (!list.activity?.counts.listsFromOneEnd) {
+		this.logger.warn(
+			`Read From Both Ends: ${list.path} ${reason}, so it was read from the newest end only. ` +
+				'Turn the option off for this list to save a call.',
+		);
+	}
+	list.activity?.note('listsFromOneEnd');
+	for await (const page of newest.pages) {
+		for (const item of page.items) newest.items.push(item);
+	}
+	return newest.items;
+}
+
+const createdAt = (item: IDataObject): number => parseServiceTimestamp(item.created_at) ?? NaN;

@@ -1,0 +1,157 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { useSandbox, type SandboxFixture } from '../../harness';
+import type { Sandbox } from '../../../sandbox';
+import { runNode } from '../supportTicketNode';
+import { countListRounds, oldestFirstCalls } from './listRounds';
+
+// Options → Read From Both Ends: the newest end and the oldest end of the list read at once.
+const BOTH_ENDS = { readFromBothEnds: true };
+
+/** Ticket Get Many (Return All unless the parameters say otherwise): its items and list calls. */
+async function readTickets({ sandbox, credentials }: SandboxFixture, parameters: IDataObject = {}) {
+	sandbox.clearLog();
+	const result = await runNode(
+		{ resource: 'ticket', operation: 'getAll', returnAll: true, ...parameters },
+		credentials,
+	);
+	if (result.error) throw result.error;
+	const items = result.output('Node').map((item) => item.json);
+	const calls = sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' });
+	return { items, calls };
+}
+
+/** Each ticket once, and newest first (ties in any order). */
+function expectEachOnceNewestFirst(items: IDataObject[]) {
+	const ids = items.map((t) => t.id);
+	expect(new Set(ids).size).toBe(ids.length);
+	const times = items.map((t) => Date.parse(t.created_at as string));
+	expect(times).toEqual([...times].sort((a, b) => b - a));
+}
+
+/** Creates `count` tickets as list answers number `answers` (1: the first) go out. */
+function createTicketsDuringRead(sandbox: Sandbox, answers: number[], count: number) {
+	const customer = { email: 'during@example.com' };
+	let answered = 0;
+	sandbox.setAnswerGate((entry) => {
+		if (entry.method !== 'GET' || !answers.includes(++answered)) return undefined;
+		for (let n = 0; n < count; n++)
+			sandbox.store.createTicket({
+				subject: `During ${answered}.${n}`,
+				description: '-',
+				customer,
+			});
+		return undefined;
+	});
+}
+
+describe('Return All from both ends, 1,050 tickets (every 10th created_at shared by 3)', () => {
+	const fixture = useSandbox({ seed: 1050 });
+	const { sandbox } = fixture;
+	afterEach(() => sandbox.setAnswerGate(undefined));
+
+	it('the same items in the same order as one chain, in 6 round trips instead of 11', async () => {
+		const oneChain = await readTickets(fixture);
+		expect(oneChain.calls).toBe(11);
+		const rounds = countListRounds(sandbox);
+		const bothEnds = await readTickets(fixture, { options: BOTH_ENDS });
+		expect(bothEnds.items).toEqual(oneChain.items);
+		// The first page alone (a list of one page costs one call), then both ends at once.
+		expect(rounds).toEqual([1, 2, 2, 2, 2, 2]);
+		expect(bothEnds.calls).toBe(11);
+		expect(oldestFirstCalls(sandbox).map((e) => e.query.sort_by)).toEqual(
+			new Array(5).fill('created_at'),
+		);
+	});
+
+	it('a status filter: the oldest end sends it too; the same items as one chain', async () => {
+		const filters = { status: 'open' };
+		const oneChain = await readTickets(fixture, { filters });
+		const bothEnds = await readTickets(fixture, { filters, options: BOTH_ENDS });
+		expect(bothEnds.items).toEqual(oneChain.items);
+		expect(bothEnds.calls).toBeLessThanOrEqual(oneChain.calls + 2);
+		expect(oldestFirstCalls(sandbox).length).toBeGreaterThan(0);
+		expect(sandbox.log.every((e) => e.query.status === 'open')).toBe(true);
+	});
+
+	const createdAfter = () => sandbox.store.listTickets()[499].created_at;
+	it.each([
+		['Sort By', () => ({ options: { sortBy: 'created_at' } })],
+		['Sort Order', () => ({ options: { sortOrder: 'desc' } })],
+		['Created After', () => ({ options: { createdAfter: createdAfter() } })],
+		['a Limit', () => ({ returnAll: false, limit: 250 })],
+	])('with %s, one chain as without the option', async (_name, parameters) => {
+		const without = await readTickets(fixture, parameters());
+		const rounds = countListRounds(sandbox, 50);
+		const { options = {}, ...rest } = parameters() as IDataObject & { options?: IDataObject };
+		const withIt = await readTickets(fixture, { ...rest, options: { ...options, ...BOTH_ENDS } });
+		expect(withIt.items).toEqual(without.items);
+		expect(withIt.calls).toBe(without.calls);
+		expect(rounds).toEqual(new Array(without.calls).fill(1));
+		expect(oldestFirstCalls(sandbox)).toHaveLength(0);
+	});
+
+	it('tickets created during the read: none twice, none there at the start missing', async () => {
+		const atStart = sandbox.store.listTickets().map((t) => t.id);
+		createTicketsDuringRead(sandbox, [2, 5, 8], 3);
+		const { items } = await readTickets(fixture, { options: BOTH_ENDS });
+		expect(sandbox.store.ticketCount).toBe(atStart.length + 9);
+		expectEachOnceNewestFirst(items);
+		expect(items.map((t) => t.id)).toEqual(expect.arrayContaining(atStart));
+		expect(oldestFirstCalls(sandbox).length).toBeGreaterThan(0);
+	});
+});
+
+/** Tickets in groups sharing one created_at (the pinned clock), oldest group first, 1 ms apart. */
+function createTickets(sandbox: Sandbox, clock: { ms: number }, groups: number[]) {
+	const customer = { email: 'ties@example.com' };
+	for (const size of groups) {
+		clock.ms += 1;
+		for (let n = 0; n < size; n++)
+			sandbox.store.createTicket({ subject: `At ${clock.ms} #${n}`, description: '-', customer });
+	}
+}
+
+const singles = (count: number) => new Array<number>(count).fill(1);
+
+// One chain reads each in ⌈n/100⌉ round trips; from both ends, rounds follow from where they meet.
+describe.each([
+	[
+		'a created_at shared by 3 at the meeting point, read partly by each end',
+		[...singles(180), ...new Array<number>(30).fill(3), 180, ...singles(150)],
+		[1, 2, 2, 2],
+	],
+	[
+		'a created_at shared by 140 that both ends reach in the same round',
+		[...singles(180), 140, ...singles(180)],
+		[1, 2, 2, 1],
+	],
+	['one created_at for all 350 tickets', [350], [1, 2, 1, 1]],
+])('Return All from both ends: %s', (_name, groups, expectedRounds) => {
+	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
+	const fixture = useSandbox({ now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+	const { sandbox } = fixture;
+	beforeAll(() => createTickets(sandbox, clock, groups));
+	afterEach(() => sandbox.setAnswerGate(undefined));
+
+	it('the same items in the same order as one chain, at most two calls more', async () => {
+		const oneChain = await readTickets(fixture);
+		const rounds = countListRounds(sandbox);
+		const bothEnds = await readTickets(fixture, { options: BOTH_ENDS });
+		expect(bothEnds.items).toEqual(oneChain.items);
+		expectEachOnceNewestFirst(bothEnds.items);
+		expect(rounds).toEqual(expectedRounds);
+		expect(bothEnds.calls).toBeLessThanOrEqual(oneChain.calls + 2);
+		expect(oldestFirstCalls(sandbox).length).toBeGreaterThan(0);
+	});
+
+	it('tickets created in the same instant during the read: none twice, none missing', async () => {
+		const atStart = sandbox.store.listTickets().map((t) => t.id);
+		createTicketsDuringRead(sandbox, [1, 2, 3], 5);
+		const { items } = await readTickets(fixture, { options: BOTH_ENDS });
+		expect(sandbox.store.ticketCount).toBe(atStart.length + 15);
+		expectEachOnceNewestFirst(items);
+		expect(items.map((t) => t.id)).toEqual(expect.arrayContaining(atStart));
+		expect(oldestFirstCalls(sandbox).length).toBeGreaterThan(0);
+	});
+});

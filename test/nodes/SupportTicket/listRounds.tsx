@@ -1,0 +1,54 @@
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
+import type { Sandbox } from '../../../sandbox';
+
+const LIST = /\/(tickets|customers|replies)$/;
+
+/**
+ * A gateway that holds each list answer until a second one is ready (or `aloneMs` passed), then
+ * sends both: the sizes returned are the list round trips one after another (2: two lists in flight
+ * at once). Counts rounds, not time; `sandbox.setAnswerGate(undefined)` removes it.
+ */
+export function countListRounds(sandbox: Sandbox, aloneMs = 500): number[] {
+	const rounds: number[] = [];
+	let held: (() => void) | undefined;
+	sandbox.setAnswerGate((entry) => {
+		if (entry.method !== 'GET' || !LIST.test(entry.pathname)) return undefined;
+		if (held !== undefined) {
+			held();
+			held = undefined;
+			rounds.push(2);
+			return undefined;
+		}
+		return new Promise<void>((resolve) => {
+			const alone = setTimeout(() => {
+				held = undefined;
+				rounds.push(1);
+				resolve();
+			}, aloneMs);
+			held = () => {
+				clearTimeout(alone);
+				resolve();
+			};
+		});
+	});
+	return rounds;
+}
+
+/** The list requests of the log whose query asked for the oldest first. */
+export const oldestFirstCalls = (sandbox: Sandbox) =>
+	sandbox.log.filter((e) => e.method === 'GET' && e.query.sort === 'asc');
+
+/** What the node wrote to n8n's log as warnings during each test of the enclosing block. */
+export function useLoggedWarnings(): string[] {
+	const warnings: string[] = [];
+	beforeEach(() => {
+		warnings.length = 0;
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((message: string) => void warnings.push(message));
+	});
+	afterEach(() => jest.restoreAllMocks());
+	return warnings;
+}
