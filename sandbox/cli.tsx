@@ -9,6 +9,7 @@
 import { ADMIN_PREFIX } from './admin';
 import { API_PREFIX } from './api';
 import { validateChangeDriverOptions } from './changeDriver';
+import { flagsTakenByNpm, portInUse } from './cliMistakes';
 import { validateFaultOptions } from './faults';
 import { type SandboxOptions, startSandbox } from './server';
 import { validateWebhookChaos } from './webhookChaos';
@@ -101,6 +102,8 @@ function integer(flag: string, value: string): number {
 async function main(): Promise<void> {
 	let options: CliOptions | 'help';
 	try {
+		const npmTook = flagsTakenByNpm(USAGE, process.argv.slice(2), process.env);
+		if (npmTook !== undefined) throw new Error(npmTook);
 		options = parseArguments(process.argv.slice(2));
 	} catch (error) {
 		console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
@@ -113,7 +116,15 @@ async function main(): Promise<void> {
 	}
 
 	const started = Date.now();
-	const sandbox = await startSandbox(options.sandbox);
+	const sandbox = await startSandbox(options.sandbox).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === 'EADDRINUSE') return undefined;
+		throw error;
+	});
+	if (sandbox === undefined) {
+		console.error(portInUse(options.sandbox.port ?? 4010));
+		process.exitCode = 1;
+		return;
+	}
 	if (options.faults !== undefined) sandbox.setFaults(validateFaultOptions(options.faults));
 	for (const url of options.webhooks) sandbox.addWebhook({ url });
 	if (options.driver !== undefined)

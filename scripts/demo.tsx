@@ -86,6 +86,8 @@ async function main(): Promise<void> {
 			});
 			sandbox.store.updateTicket(ticket.id, { status: 'pending' });
 			await sandbox.webhooksIdle();
+			// n8n logs the refusal unindented, between this line and the result.
+			console.log('  a forged delivery, which the trigger must refuse (the expected warning):');
 			const forged = await fetch(receiver.url, {
 				method: 'POST',
 				headers: {

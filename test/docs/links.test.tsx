@@ -1,26 +1,26 @@
-// Every relative link in the docs reaches a file and, with a #anchor, a heading (GitHub's slug); so does every
-// `docs/<file>.md#<anchor>` the source names.
+// Every relative link in the docs reaches a file and, with a #anchor, a heading (GitHub's slug);
+// every repo path a doc names in backticks exists; so does every `docs/<file>.md#<anchor>` the
+// source names.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 
 import { repoPath } from '../harness';
 
 const root = repoPath();
-const inDir = (dir: string) =>
-	existsSync(repoPath(dir))
-		? readdirSync(repoPath(dir))
-				.filter((f) => f.endsWith('.md'))
-				.map((f) => join(dir, f))
-		: [];
-const files = [
-	'README.md',
-	'CONTRIBUTING.md',
-	'CHANGELOG.md',
-	...inDir('docs'),
-	...inDir('bench'),
-	'sandbox/README.md',
-	'test/e2e/README.md',
-].filter((f) => existsSync(repoPath(f)));
+
+/** What is not the repo's own: installed or compiled output, and git's and tools' folders. */
+const NOT_SOURCE = new Set(['node_modules', 'dist', 'build', 'coverage', '.git', '.tmp']);
+
+/** Every file of the repo, relative to its root, outside NOT_SOURCE. */
+const repoFiles = (dir = ''): string[] =>
+	readdirSync(repoPath(dir), { withFileTypes: true }).flatMap((entry) => {
+		if (NOT_SOURCE.has(entry.name)) return [];
+		const path = join(dir, entry.name);
+		return entry.isDirectory() ? repoFiles(path) : [path];
+	});
+
+const allFiles = repoFiles();
+const files = allFiles.filter((f) => f.endsWith('.md'));
 
 /** GitHub's heading anchor: lowercase, punctuation other than hyphens and spaces removed, spaces → hyphens. */
 const slug = (heading: string) =>
@@ -71,6 +71,58 @@ const brokenLinks = () => {
 	return broken;
 };
 
+const TOP_FOLDERS = readdirSync(root, { withFileTypes: true })
+	.filter((entry) => entry.isDirectory() && !NOT_SOURCE.has(entry.name))
+	.map((entry) => entry.name);
+const EXTENSION = /\.(tsx?|jsx?|mjs|cjs|json|md|sh|ya?ml|jpe?g|png|svg|csv)$/;
+/** Paths inside other packages (`n8n/dist/utils.js`): not ours to check. */
+const OTHER_PACKAGES = /^(n8n|n8n-core|n8n-workflow|n8n-nodes-base|node_modules)\//;
+
+/** A word in backticks that names a file or folder of the repo, the way the docs write them. */
+const looksLikeRepoPath = (word: string) =>
+	(EXTENSION.test(word) || TOP_FOLDERS.some((top) => word.startsWith(`${top}/`))) &&
+	!/^[a-z][\w+.-]*:|^[/~]|[<>{}$]/i.test(word) &&
+	!/^\.[a-z]+$/.test(word) &&
+	!OTHER_PACKAGES.test(word);
+
+const folders = new Set(
+	allFiles.flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i).join('/'))),
+);
+const asPattern = (glob: string) =>
+	new RegExp(`(^|/)${glob.replace(/[.+?^()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+
+/**
+ * Whether a cited path exists: from the repo root, from the doc's folder, or below a folder the
+ * text names (`actions/router.ts`, `cli.tsx`); compiled code in `build/` and `dist/` by its source.
+ */
+const citedPathExists = (doc: string, cited: string) => {
+	const path = cited.replace(/\/$/, '');
+	if (path.includes('*')) return allFiles.some((f) => asPattern(path).test(f));
+	const output = /^(?:build|dist)\/(.*?)(\.js)?$/.exec(path);
+	if (output && !output[2]) return true; // what a build writes, other than compiled code
+	const sources = output ? [`${output[1]}.ts`, `${output[1]}.tsx`] : [path];
+	return sources.some((source) => {
+		const fromDoc = normalize(join(dirname(doc), source));
+		return [...allFiles, ...folders].some(
+			(f) => f === source || f === fromDoc || f.endsWith(`/${source}`),
+		);
+	});
+};
+
+const staleCitedPaths = () => {
+	const stale: string[] = [];
+	for (const file of files) {
+		const text = readFileSync(repoPath(file), 'utf8').replace(/```[\s\S]*?```/g, '');
+		for (const [, code] of text.matchAll(/`([^`\n]+)`/g))
+			for (const word of code.split(/\s+/)) {
+				const cited = word.replace(/^[('"]+|[)'",;.:]+$/g, '').replace(/(#|:\d).*$/, '');
+				if (looksLikeRepoPath(cited) && !citedPathExists(file, cited))
+					stale.push(`${file}: ${cited}`);
+			}
+	}
+	return stale;
+};
+
 /** Source folders whose comments and test names point into docs/ as `docs/<file>.md#<anchor>`. */
 const SOURCE_DIRS = ['nodes', 'credentials', 'sandbox', 'test', 'bench', 'scripts'];
 
@@ -107,12 +159,40 @@ describe('documentation links', () => {
 		expect(slug('End-to-end tests / dev / screenshot')).toBe('end-to-end-tests--dev--screenshot');
 	});
 
-	it('checks README, CONTRIBUTING, CHANGELOG, docs/, bench/ and the test READMEs', () => {
-		expect(files).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md']));
+	it('checks every .md of the repo', () => {
+		expect(files).toEqual(
+			expect.arrayContaining([
+				'README.md',
+				'CHANGELOG.md',
+				'docs/api.md',
+				'nodes/shared/README.md',
+			]),
+		);
 	});
 
 	it('every relative link points at an existing file and, with #anchor, at a heading there', () => {
 		expect(brokenLinks()).toEqual([]);
+	});
+
+	it('every repo path a doc names in backticks exists', () => {
+		expect(staleCitedPaths()).toEqual([]);
+	});
+
+	it('takes a word for a repo path by its folder or extension', () => {
+		const cited = ['sandbox/cli.tsx', 'test/harness', 'package.json', 'queue/queueCluster.ts'];
+		expect(cited.filter(looksLikeRepoPath)).toEqual(cited);
+		const notPaths = [
+			'.png',
+			'n8n/dist/utils.js',
+			'~/.cache/x.json',
+			'https://a.b/c.md',
+			'a <b>.ts',
+		];
+		expect(notPaths.filter(looksLikeRepoPath)).toEqual([]);
+		expect(citedPathExists('CONTRIBUTING.md', 'actions/router.ts')).toBe(true);
+		expect(citedPathExists('README.md', 'build/test/e2e/run.js')).toBe(true);
+		expect(citedPathExists('README.md', 'examples/sync-*.json')).toBe(true);
+		expect(citedPathExists('test/e2e/README.md', 'queue/queueCluster.ts')).toBe(false);
 	});
 
 	it('every docs/<file>.md#<anchor> named in the source points at a heading there', () => {

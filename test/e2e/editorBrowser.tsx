@@ -102,8 +102,13 @@ export async function withBrowserPage(
 }
 
 /** JPEG, because `n8n-node build` copies every .png and .svg of the checkout into dist/ (it would ship them). */
-export async function saveDocsScreenshot(page: Page, fileName: string): Promise<string> {
-	const output = repoPath('docs', fileName);
+/** Saves the page as `folder/fileName` (default docs/); returns its path from the repo root. */
+export async function saveDocsScreenshot(
+	page: Page,
+	fileName: string,
+	folder = repoPath('docs'),
+): Promise<string> {
+	const output = path.join(folder, fileName);
 	mkdirSync(path.dirname(output), { recursive: true });
 	// Nothing hovered (hover shows extra controls).
 	await page.mouse.move(1, 1);

@@ -172,7 +172,8 @@ function requestedVersions(argv: string[]): string[] {
 		if (argv[i] === '--n8n' && argv[i + 1]) versions.push(argv[++i]);
 		else
 			throw new Error(
-				`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')}) | --queue | --ui [--url URL --sandbox URL]`,
+				`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')}) | ` +
+					'--queue | --ui [--url URL --sandbox URL] [--update-screenshots]',
 			);
 	}
 	return versions.length ? versions : Object.keys(N8N_TARGETS);

@@ -1,8 +1,11 @@
-// `npm run test:e2e -- --ui [--url URL --sandbox URL]`: the editor in Chromium as a user meets it (CONTRIBUTING.md); each
-// step saves docs/ui-<step>.jpg, and assertions read the page, never pixels.
+// `npm run test:e2e -- --ui [--url URL --sandbox URL] [--update-screenshots]`: the editor in
+// Chromium as a user meets it (CONTRIBUTING.md); each step saves build/screenshots/ui-<step>.jpg
+// (docs/ with --update-screenshots), and assertions read the page, never pixels.
 import type { Locator, Page } from 'playwright-core';
 
+import type { Sandbox } from '../../sandbox';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from '../../sandbox';
+import { repoPath } from '../harness/repoPath';
 import { waitUntil } from '../harness/wait';
 import {
 	chromiumMissing,
@@ -16,18 +19,33 @@ import { reportTotals } from './suite';
 interface UiTestOptions {
 	url?: string;
 	sandbox: string;
+	/** Screenshots into docs/; otherwise build/screenshots/, so a run leaves the checkout as is. */
+	updateScreenshots: boolean;
 }
 
 const STEP_TIMEOUT = 60_000;
-const STEP_COUNT = 5;
+const STEP_COUNT = 6;
+
+/** build/screenshots/, or docs/ with --update-screenshots (set once from the arguments). */
+let screenshotFolder = repoPath('build', 'screenshots');
+const saveScreenshot = (page: Page, fileName: string) =>
+	saveDocsScreenshot(page, fileName, screenshotFolder);
 
 function parseArguments(argv: string[]): UiTestOptions {
-	const options: UiTestOptions = { sandbox: 'http://127.0.0.1:4010' };
-	for (let i = 0; i < argv.length; i += 2) {
-		const value = argv[i + 1];
-		if (argv[i] === '--url' && value) options.url = value.replace(/\/$/, '');
-		else if (argv[i] === '--sandbox' && value) options.sandbox = value.replace(/\/$/, '');
-		else throw new Error(`unknown option ${argv[i]} (options: --url URL, --sandbox URL)`);
+	const options: UiTestOptions = { sandbox: 'http://127.0.0.1:4010', updateScreenshots: false };
+	for (let i = 0; i < argv.length; i++) {
+		const flag = argv[i];
+		if (flag === '--update-screenshots') {
+			options.updateScreenshots = true;
+			continue;
+		}
+		const value = argv[++i];
+		if (flag === '--url' && value) options.url = value.replace(/\/$/, '');
+		else if (flag === '--sandbox' && value) options.sandbox = value.replace(/\/$/, '');
+		else
+			throw new Error(
+				`unknown option ${flag} (options: --url URL, --sandbox URL, --update-screenshots)`,
+			);
 	}
 	return options;
 }
@@ -80,7 +98,7 @@ async function createCredential(page: Page, url: string, sandboxUrl: string): Pr
 		/Connection tested successfully/,
 		'credential test with the right secret',
 	);
-	const shots = [await saveDocsScreenshot(page, 'ui-credential-test.jpg')];
+	const shots = [await saveScreenshot(page, 'ui-credential-test.jpg')];
 
 	await fillParameter(modal, 'apiSecret', `${DEFAULT_API_SECRET}-wrong`);
 	await modal.getByTestId('credential-save-button').click();
@@ -91,7 +109,7 @@ async function createCredential(page: Page, url: string, sandboxUrl: string): Pr
 	const reason = modal.getByText(/Check the API Key and API Secret/);
 	await reason.waitFor({ timeout: STEP_TIMEOUT });
 	expectText(await reason.innerText(), /signature/, 'the reason the wrong secret failed');
-	shots.push(await saveDocsScreenshot(page, 'ui-credential-wrong-secret.jpg'));
+	shots.push(await saveScreenshot(page, 'ui-credential-wrong-secret.jpg'));
 
 	// Back to the right secret, so the node below runs with this credential.
 	await fillParameter(modal, 'apiSecret', DEFAULT_API_SECRET);
@@ -173,7 +191,7 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 	const ticketId = /\((tkt_\d+)\)/.exec(chosen)?.[1];
 	if (!ticketId) throw new Error(`the list entry "${chosen}" names no ticket id`);
 	console.log(`  filtered by "Two-factor": ${await items.count()} tickets, picking "${chosen}"`);
-	const shots = [await saveDocsScreenshot(page, 'ui-ticket-from-list.jpg')];
+	const shots = [await saveScreenshot(page, 'ui-ticket-from-list.jpg')];
 	await items.first().click();
 
 	await ndv.getByTestId('node-execute-button').first().click();
@@ -187,12 +205,24 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 		});
 	await output.getByText(ticketId, { exact: true }).first().waitFor({ timeout: STEP_TIMEOUT });
 	await output.getByText('Two-factor codes rejected').first().waitFor({ timeout: STEP_TIMEOUT });
-	shots.push(await saveDocsScreenshot(page, 'ui-get-ticket-output.jpg'));
-	await page.keyboard.press('Escape');
+	shots.push(await saveScreenshot(page, 'ui-get-ticket-output.jpg'));
 	return shots;
 }
 
-/** Steps 4 and 5: the triggers' panels. */
+/** The same step run again while the service asks to wait (429): the hint under the output says so. */
+async function hintUnderOutput(page: Page, sandbox: Sandbox): Promise<string[]> {
+	sandbox.setFaults({ next: [429] });
+	const ndv = page.getByTestId('ndv');
+	await ndv.getByTestId('node-execute-button').first().click();
+	const output = ndv.getByTestId('output-panel');
+	await output
+		.getByText(/Waited [\d.]+ s in all for the service's rate limit/)
+		.first()
+		.waitFor({ timeout: STEP_TIMEOUT });
+	return [await saveScreenshot(page, 'ui-hint-rate-limit.jpg')];
+}
+
+/** Steps 5 and 6: the triggers' panels. */
 async function openTrigger(
 	page: Page,
 	url: string,
@@ -210,13 +240,14 @@ async function openTrigger(
 	await until(`the panel to show ${String(expected)}`, async () =>
 		expected.test(await ndv.innerText()),
 	);
-	return [await saveDocsScreenshot(page, screenshot)];
+	return [await saveScreenshot(page, screenshot)];
 }
 
 async function main(): Promise<void> {
 	const missing = chromiumMissing();
 	if (missing) throw new Error(missing);
 	const options = parseArguments(process.argv.slice(2));
+	if (options.updateScreenshots) screenshotFolder = repoPath('docs');
 	const { url, env } = await editorEnvironment(options.url, (line) => console.log(line));
 	const sandboxUrl = env?.sandbox.baseUrl ?? options.sandbox;
 	let passed = 0;
@@ -243,6 +274,12 @@ async function main(): Promise<void> {
 			await step('node panel → Ticket → Get, ticket from list, execute', () =>
 				getTicketFromList(page, url),
 			);
+			await step('a run that waited for the rate limit: the hint under the output', async () => {
+				if (!env) return;
+				const shots = await hintUnderOutput(page, env.sandbox);
+				await page.keyboard.press('Escape');
+				return shots;
+			});
 			await step('webhook trigger: production URL notice', () =>
 				openTrigger(
 					page,

@@ -19,7 +19,7 @@ describe('install progress', () => {
 		expect(progressLine('installing n8n 2.41.1', 135_000, 1.4e9)).toBe(
 			'installing n8n 2.41.1: 2 min 15 s, 1.4 GB so far',
 		);
-		expect(progressLine('installing n8n 2.41.1', 60_000, 0)).toBe(
+		expect(progressLine('installing n8n 2.41.1', 60_000, 4096)).toBe(
 			'installing n8n 2.41.1: 1 min 0 s, resolving dependencies',
 		);
 		expect(progressLine('building sqlite3', 45_000)).toBe('building sqlite3: 45 s');

