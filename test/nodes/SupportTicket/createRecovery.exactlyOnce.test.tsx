@@ -3,33 +3,14 @@ import { InstanceSettings } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
-import type { Sandbox } from '../../../sandbox';
 import { load } from '../../examples/postgresExamples';
 import { NODE } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import {
-	lossyGateway,
-	type GatewayAnswer,
-	type GatewayRequest,
-	type LossyGateway,
-} from './lossyGateway';
+import { type GatewayAnswer, useGateway } from './lossyGateway';
 
 // Exactly once in every shape n8n calls a create in: Retry On Fail, two instances, near-twins whose answers are lost.
 
 useWarningsWithoutWaits();
-
-/** The gateway in front of the sandbox for one test; stopped after it. */
-function useGateway(sandbox: Sandbox) {
-	let current: LossyGateway | undefined;
-	afterEach(async () => {
-		await current?.stop();
-		current = undefined;
-	});
-	return async (decide: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer>) => {
-		current = await lossyGateway(sandbox.baseUrl, decide);
-		return credentialsFor(sandbox, current.baseUrl);
-	};
-}
 
 const ticket = (subject: string): IDataObject => ({
 	resource: 'ticket',

@@ -1,38 +1,14 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import {
-	credentialsFor,
-	runWorkflow,
-	useSandbox,
-	workflowNode,
-	type WorkflowJson,
-} from '../../harness';
-import type { Sandbox } from '../../../sandbox';
+import { runWorkflow, useSandbox, workflowNode, type WorkflowJson } from '../../harness';
 import { NODE } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import {
-	lossyGateway,
-	type GatewayAnswer,
-	type GatewayRequest,
-	type LossyGateway,
-} from './lossyGateway';
+import { useGateway } from './lossyGateway';
 
 // Review: n8n hands the same item objects to every node connected to one output. A create left open in one node is
 // remembered by its input object (leftOpen), so the next node that gets that object takes over its key and its body.
 
 useWarningsWithoutWaits();
-
-function useGateway(sandbox: Sandbox) {
-	let current: LossyGateway | undefined;
-	afterEach(async () => {
-		await current?.stop();
-		current = undefined;
-	});
-	return async (decide: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer>) => {
-		current = await lossyGateway(sandbox.baseUrl, decide);
-		return credentialsFor(sandbox, current.baseUrl);
-	};
-}
 
 /** Start → Items → both nodes (one output feeding two nodes, as a user draws it), Continue On Fail on each. */
 function fanOut(items: IDataObject[], first: INode, second: INode): WorkflowJson {

@@ -1,23 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	chainWorkflow,
-	credentialsFor,
-	itemsWorkflow,
-	runWorkflow,
-	useSandbox,
-	workflowNode,
-} from '../../harness';
-import type { Sandbox } from '../../../sandbox';
+import { chainWorkflow, itemsWorkflow, runWorkflow, useSandbox, workflowNode } from '../../harness';
 import { byId, NODE, runNode } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import {
-	lossyGateway,
-	type GatewayAnswer,
-	type GatewayRequest,
-	type HeldAnswer,
-	type LossyGateway,
-} from './lossyGateway';
+import { type GatewayAnswer, type HeldAnswer, useGateway } from './lossyGateway';
 
 // Which record a lost create made: found by what services do not rewrite, for the whole execution, or told truthfully.
 
@@ -32,19 +18,6 @@ const ticket = (subject: string, extra: IDataObject = {}): IDataObject => ({
 	additionalFields: { priority: 'high', customFieldsJson: '{"tags":["printer"]}' },
 	...extra,
 });
-
-/** The gateway in front of the sandbox for one test; stopped after it. */
-function useGateway(sandbox: Sandbox) {
-	let current: LossyGateway | undefined;
-	afterEach(async () => {
-		await current?.stop();
-		current = undefined;
-	});
-	return async (decide: (request: GatewayRequest) => GatewayAnswer) => {
-		current = await lossyGateway(sandbox.baseUrl, decide);
-		return credentialsFor(sandbox, current.baseUrl);
-	};
-}
 
 /** The service processes the create, then `change` runs on the record (an automation), then the client gets a 502. */
 const lostAfter =

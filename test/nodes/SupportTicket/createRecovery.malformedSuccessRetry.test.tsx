@@ -1,31 +1,13 @@
-import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
-import type { Sandbox } from '../../../sandbox';
+import { itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import { NODE } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import {
-	lossyGateway,
-	type GatewayAnswer,
-	type GatewayRequest,
-	type LossyGateway,
-} from './lossyGateway';
+import { type GatewayAnswer, useGateway } from './lossyGateway';
 
 // Review: a create answered 2xx with a body that is not the API's JSON was processed (the node says so: "The create was
 // not repeated, as the service answered success"). createRecord's finally treats every error without `mayExist` as
 // "refused outright: nothing exists under this key" and forgets the key, so Retry On Fail sends the create again.
 
 useWarningsWithoutWaits();
-
-function useGateway(sandbox: Sandbox) {
-	let current: LossyGateway | undefined;
-	afterEach(async () => {
-		await current?.stop();
-		current = undefined;
-	});
-	return async (decide: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer>) => {
-		current = await lossyGateway(sandbox.baseUrl, decide);
-		return credentialsFor(sandbox, current.baseUrl);
-	};
-}
 
 // A proxy in front of the service passes the status on and puts its own page in the body.
 const processedAnsweredWithAPage: GatewayAnswer = (answer) => ({

@@ -1,6 +1,9 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { Sandbox } from '../../../sandbox';
+import { credentialsFor } from '../../harness';
+
 /** An answer of the service as the gateway holds it before passing it on. */
 export interface HeldAnswer {
 	status: number;
@@ -104,5 +107,18 @@ export async function lossyGateway(
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
+	};
+}
+
+/** A gateway in front of the sandbox for one test, stopped after it; gives the credentials through it. */
+export function useGateway(sandbox: Sandbox) {
+	let current: LossyGateway | undefined;
+	afterEach(async () => {
+		await current?.stop();
+		current = undefined;
+	});
+	return async (decide: (request: GatewayRequest) => GatewayAnswer | Promise<GatewayAnswer>) => {
+		current = await lossyGateway(sandbox.baseUrl, decide);
+		return credentialsFor(sandbox, current.baseUrl);
 	};
 }
