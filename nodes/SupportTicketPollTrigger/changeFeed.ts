@@ -167,7 +167,7 @@ function keptEntries(
 }
 
 /** How far before activation (on the service's clock) a change still counts as after it: timestamps may be whole seconds. */
-const CLOCK_MARGIN_MS = 1_000;
+const CHANGED_AT_ROUNDING_MS = 1_000;
 
 /**
  * Updated Customer: customers have no order by updated_at, so each poll scans the list and emits every
@@ -224,7 +224,7 @@ export async function scanChanges(
 				state.silentSince =
 					Date.now() +
 					(offset ?? 0) -
-					(offset === undefined ? settings.overlapMs : CLOCK_MARGIN_MS);
+					(offset === undefined ? settings.overlapMs : CHANGED_AT_ROUNDING_MS);
 			}
 			pages++;
 			for (const record of page.items) take(record);

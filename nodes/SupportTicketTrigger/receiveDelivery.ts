@@ -37,8 +37,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const req = this.getRequestObject() as unknown as ReceivedRequest;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 
-	const verified = this.getNodeParameter('verifySignature', true) as boolean;
-	if (verified) {
+	const verifySignature = this.getNodeParameter('verifySignature', true) as boolean;
+	if (verifySignature) {
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const { apiSecret, webhookSecret, previousWebhookSecret } = credentials;
 		// A rotation: deliveries signed with the previous secret pass until it is cleared.
@@ -87,7 +87,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			req.headers,
 			payload,
 			req.rawBody?.length ? req.rawBody : JSON.stringify(payload),
-			verified,
+			verifySignature,
 		);
 		if (
 			identity !== undefined &&
@@ -120,19 +120,19 @@ function deliveryIdentity(
 	headers: RequestHeaders,
 	payload: IDataObject,
 	body: Buffer | string,
-	verified: boolean,
+	signatureVerified: boolean,
 ): { key: string; name: string } | undefined {
 	const header = headers[EVENT_ID_HEADER];
 	const id =
 		typeof payload.id === 'string' || typeof payload.id === 'number'
 			? String(payload.id)
-			: !verified && typeof header === 'string' && header !== ''
+			: !signatureVerified && typeof header === 'string' && header !== ''
 				? header
 				: undefined;
 	if (id !== undefined)
 		return { key: `${id}#${sha256Hex(body).slice(0, 32)}`, name: `event ${id}` };
 	const signature = headers[SIGNATURE_HEADER];
-	return verified && typeof signature === 'string'
+	return signatureVerified && typeof signature === 'string'
 		? { key: `sig:${signature.toLowerCase().slice(0, 32)}`, name: 'this signed delivery' }
 		: undefined;
 }

@@ -26,12 +26,14 @@ async function searchPages(
 	const needle = filter?.trim().toLowerCase();
 	const results: INodeListSearchItems[] = [];
 	let pages = 0;
+	let nextCursor: string | undefined;
 	for await (const page of listPages.call(ctx, {
 		path,
 		perPage: MAX_PER_PAGE,
 		cursor: paginationToken || undefined,
 	})) {
 		pages++;
+		nextCursor = page.nextCursor;
 		for (const item of page.items) {
 			const entry = { name: label(item), value: String(item.id) };
 			if (
@@ -43,16 +45,16 @@ async function searchPages(
 		}
 		if (
 			!needle ||
-			page.nextCursor === undefined ||
+			nextCursor === undefined ||
 			results.length >= ENOUGH_MATCHES ||
 			pages >= MAX_PAGES_PER_SEARCH
 		) {
 			// No token would show this as the whole list, while the service says there is more.
 			if (page.missingCursor) throw page.missingCursor;
-			return { results, paginationToken: page.nextCursor };
+			break;
 		}
 	}
-	return { results }; // not reached: the last page returns above
+	return { results, paginationToken: nextCursor };
 }
 
 export async function searchTickets(

@@ -3,7 +3,8 @@ const BASE_URL_EXAMPLE = 'https://support.example.com';
 
 const WEB_ADDRESS = /^https?:\/\/[^/?#\s]+/i;
 
-const BASE_URL_ADVICE = `Enter the full address of the service, e.g. ${BASE_URL_EXAMPLE}, without /api/v1/external.`;
+/** What a usable Base URL looks like; the messages for answers that are not the API's give it too. */
+export const BASE_URL_ADVICE = `Enter the full address of the service, e.g. ${BASE_URL_EXAMPLE}, without /api/v1/external.`;
 
 /** The problem with a Base URL, or undefined when it is usable (after trimming). */
 function baseUrlProblem(value: string): string | undefined {

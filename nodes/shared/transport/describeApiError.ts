@@ -1,5 +1,6 @@
 /** Turns a failed answer into what the user reads: what happened, then what to do. The service's own error text (docs/api.md#errors) is quoted when present. */
 import type { IDataObject } from 'n8n-workflow';
+import { BASE_URL_ADVICE } from '../signing/baseUrl';
 import { DEFAULT_RETRY_POLICY } from './retryPolicy';
 
 export interface ErrorContext {
@@ -284,8 +285,7 @@ export function pageText({ page, itemsBefore = 0, onePagePerRun }: ErrorContext)
 	return `Page ${page} of the list, after ${itemsBefore} items. `;
 }
 
-const BASE_URL_ADVICE =
-	'Check the Base URL in the credential: it must be the address of the Support Ticket API, not of a web page or app; if it is, try again later.';
+const CHECK_BASE_URL = `Check the Base URL in the credential (the API, not a web page or app): ${BASE_URL_ADVICE} If it is right, try again later.`;
 
 /** A 2xx answer that is not what the API sends: not JSON at all, a list without its `data` array, or a list for one record. */
 export function describeMalformedAnswer(
@@ -299,7 +299,7 @@ export function describeMalformedAnswer(
 	const notRepeated = wasCreate
 		? 'The create was not repeated, as the service answered success: check whether it exists before running again. '
 		: '';
-	const description = `${where}${notRepeated}${BASE_URL_ADVICE}`;
+	const description = `${where}${notRepeated}${CHECK_BASE_URL}`;
 	if (problem === 'notJson') {
 		const text = (
 			typeof body === 'string'
@@ -320,7 +320,7 @@ export function describeMalformedAnswer(
 		const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
 		return {
 			message: 'The service answered a list without its "data" array',
-			description: `${where}${keys.length ? `The answer's top-level keys: ${keys.slice(0, 10).join(', ')}. ` : 'The answer was empty. '}${BASE_URL_ADVICE}`,
+			description: `${where}${keys.length ? `The answer's top-level keys: ${keys.slice(0, 10).join(', ')}. ` : 'The answer was empty. '}${CHECK_BASE_URL}`,
 		};
 	}
 	return { message: 'The service answered with a list where one record was expected', description };

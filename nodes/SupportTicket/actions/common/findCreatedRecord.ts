@@ -41,9 +41,9 @@ export interface CreatedRecordSearch {
 const LOOKUP_PER_PAGE = 100;
 const MAX_LOOKUP_PAGES = 20;
 /** How much earlier than the send a record may be stamped when the clocks agree: whole-second timestamps, rounding. */
-const CLOCK_MARGIN_MS = 2_000;
-/** The same when they are not known to agree (no Date header, or one that differs from this machine's). */
-const UNKNOWN_CLOCK_MARGIN_MS = 30_000;
+const CREATED_AT_ROUNDING_MS = 2_000;
+/** How much earlier when the clocks are not known to agree (no Date header, or one that differs from this machine's). */
+const UNKNOWN_CLOCK_LOOKBACK_MS = 30_000;
 
 interface Candidate {
 	record: IDataObject;
@@ -112,9 +112,10 @@ export async function findCreatedRecord(
 
 /** Where the clocks are not known to agree, created_at may follow either: look further back. */
 function earliestCreation(sentAt: number, offsetMs: number | undefined): number {
-	const agree = offsetMs !== undefined && Math.abs(offsetMs) <= CLOCK_MARGIN_MS;
+	const agree = offsetMs !== undefined && Math.abs(offsetMs) <= CREATED_AT_ROUNDING_MS;
 	return (
-		Math.min(sentAt, sentAt + (offsetMs ?? 0)) - (agree ? CLOCK_MARGIN_MS : UNKNOWN_CLOCK_MARGIN_MS)
+		Math.min(sentAt, sentAt + (offsetMs ?? 0)) -
+		(agree ? CREATED_AT_ROUNDING_MS : UNKNOWN_CLOCK_LOOKBACK_MS)
 	);
 }
 

@@ -63,7 +63,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** One item after another: each page needs the cursor of the page before. */
+/** Input items one after another (no Concurrent Requests); within an item, pages follow by cursor either way. */
 export const concurrent = false;
 
 export async function execute(

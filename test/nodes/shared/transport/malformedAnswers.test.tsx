@@ -164,7 +164,10 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 	])('%s fails and says so, with no made-up item', async (_name, parameters) => {
 		const result = await runNode(parameters, atWebApp());
 		expect(result.error?.message).toMatch(expected);
-		expect(result.error?.description).toContain('Check the Base URL in the credential');
+		// The same advice as for a Base URL that is not a web address (credentials/baseUrlShape.test.tsx).
+		expect(result.error?.description).toMatch(
+			/Check the Base URL in the credential .*Enter the full address of the service, e\.g\. https:\/\/support\.example\.com, without \/api\/v1\/external\./,
+		);
 		// A create answered "success" may have been processed, whatever its body: not repeated, and the user is told.
 		expect(result.error?.description?.includes('The create was not repeated')).toBe(
 			parameters.operation === 'create',
