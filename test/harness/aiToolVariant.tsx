@@ -54,3 +54,12 @@ export function aiToolVariant(nodeType: INodeType): INodeType {
 	}
 	return { description, methods: nodeType.methods, execute: nodeType.execute };
 }
+
+/** The Create ticket tool an agent fills in: subject, description and e-mail from `$fromAI()`. */
+export const OPEN_TICKET_TOOL = {
+	resource: 'ticket',
+	operation: 'create',
+	subject: "={{ $fromAI('subject', 'Short title', 'string') }}",
+	description: "={{ $fromAI('description', 'What the customer wrote', 'string') }}",
+	customerEmail: "={{ $fromAI('email', 'Customer e-mail address', 'string') }}",
+};

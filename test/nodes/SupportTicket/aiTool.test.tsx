@@ -15,7 +15,7 @@ import {
 	useSandbox,
 	type WorkflowJson,
 } from '../../harness';
-import { aiToolVariant } from '../../harness/aiToolVariant';
+import { aiToolVariant, OPEN_TICKET_TOOL } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
 import { lossyGateway, type GatewayAnswer } from './lossyGateway';
@@ -122,18 +122,7 @@ function agentWorkflow(
 			},
 			200,
 		),
-		toolNode(
-			'Open Ticket',
-			{
-				resource: 'ticket',
-				operation: 'create',
-				subject: "={{ $fromAI('subject', 'Short title', 'string') }}",
-				description: "={{ $fromAI('description', 'What the customer wrote', 'string') }}",
-				customerEmail: "={{ $fromAI('email', 'Customer e-mail address', 'string') }}",
-			},
-			300,
-			openTicket,
-		),
+		toolNode('Open Ticket', OPEN_TICKET_TOOL, 300, openTicket),
 	];
 	return {
 		nodes: [

@@ -18,7 +18,7 @@ import {
 	useSandbox,
 	type WorkflowJson,
 } from '../../harness';
-import { aiToolVariant } from '../../harness/aiToolVariant';
+import { aiToolVariant, OPEN_TICKET_TOOL } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/packageTypes';
 
 // Review: on 2.x's engine-request path (ToolsAgent V3) the engine runs the tool node per action with
@@ -91,13 +91,7 @@ function workflow(items: IDataObject[]): WorkflowJson {
 		type: `${PACKAGE}.supportTicketTool`,
 		typeVersion: 1,
 		position: [200, 300],
-		parameters: {
-			resource: 'ticket',
-			operation: 'create',
-			subject: "={{ $fromAI('subject', 'Short title', 'string') }}",
-			description: "={{ $fromAI('description', 'What the customer wrote', 'string') }}",
-			customerEmail: "={{ $fromAI('email', 'Customer e-mail address', 'string') }}",
-		},
+		parameters: OPEN_TICKET_TOOL,
 		credentials: CREDENTIALS_REF,
 	};
 	return {
