@@ -29,8 +29,7 @@ export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promi
 	await step(newest);
 	if (newest.done) return newest.items;
 	const firstPageEnd = newest.last;
-	const oldestFirst = { ...list.qs, sort_by: 'created_at', sort: 'asc' };
-	const oldest = openEnd(listPages.call(this, { ...list, qs: oldestFirst }), 1);
+	const oldest = openEnd(listPages.call(this, { ...list, qs: { ...list.qs, ...oldestFirst } }), 1);
 	const [, refused] = await Promise.all([
 		step(newest),
 		step(oldest).then(() => undefined, refusal),
@@ -72,8 +71,11 @@ async function step(end: End): Promise<void> {
 	}
 }
 
+/** The query of the oldest end: the list oldest first, where the service supports it. */
+export const oldestFirst = { sort_by: 'created_at', sort: 'asc' };
+
 /** Why to read from one end when the oldest end's first page was refused (4xx); else an error. */
-function refusal(error: unknown): string {
+export function refusal(error: unknown): string {
 	const status = Number((error as { httpCode?: unknown } | null)?.httpCode);
 	if (status >= 400 && status < 500 && status !== 408 && status !== 429)
 		return `was refused oldest first (HTTP ${status})`;
@@ -104,6 +106,15 @@ async function oneEnd(
 ): Promise<IDataObject[]> {
 	oldest.items.length = 0;
 	void oldest.pages.return();
+	warnOneEnd.call(this, list, reason);
+	for await (const page of newest.pages) {
+		for (const item of page.items) newest.items.push(item);
+	}
+	return newest.items;
+}
+
+/** Says in n8n's log that a list is read from the newest end only, and why. */
+export function warnOneEnd(this: ApiFunctions, list: ListRequest, reason: string): void {
 	// Once per run: a reply Get Many of many tickets would say it for each.
 	if (!list.activity?.counts.listsFromOneEnd) {
 		this.logger.warn(
@@ -112,10 +123,7 @@ async function oneEnd(
 		);
 	}
 	list.activity?.note('listsFromOneEnd');
-	for await (const page of newest.pages) {
-		for (const item of page.items) newest.items.push(item);
-	}
-	return newest.items;
 }
 
-const createdAt = (item: IDataObject): number => parseServiceTimestamp(item.created_at) ?? NaN;
+export const createdAt = (item: IDataObject): number =>
+	parseServiceTimestamp(item.created_at) ?? NaN;

@@ -1,9 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { useSandbox, type SandboxFixture } from '../../harness';
-import type { Sandbox } from '../../../sandbox';
 import { runNode } from '../supportTicketNode';
-import { countListRounds, oldestFirstCalls } from './listRounds';
+import {
+	countListRounds,
+	createTickets,
+	createTicketsDuringRead,
+	oldestFirstCalls,
+	singles,
+} from './listRounds';
 
 // Options → Read From Both Ends: the newest end and the oldest end of the list read at once.
 const BOTH_ENDS = { readFromBothEnds: true };
@@ -27,22 +32,6 @@ function expectEachOnceNewestFirst(items: IDataObject[]) {
 	expect(new Set(ids).size).toBe(ids.length);
 	const times = items.map((t) => Date.parse(t.created_at as string));
 	expect(times).toEqual([...times].sort((a, b) => b - a));
-}
-
-/** Creates `count` tickets as list answers number `answers` (1: the first) go out. */
-function createTicketsDuringRead(sandbox: Sandbox, answers: number[], count: number) {
-	const customer = { email: 'during@example.com' };
-	let answered = 0;
-	sandbox.setAnswerGate((entry) => {
-		if (entry.method !== 'GET' || !answers.includes(++answered)) return undefined;
-		for (let n = 0; n < count; n++)
-			sandbox.store.createTicket({
-				subject: `During ${answered}.${n}`,
-				description: '-',
-				customer,
-			});
-		return undefined;
-	});
 }
 
 describe('Return All from both ends, 1,050 tickets (every 10th created_at shared by 3)', () => {
@@ -101,18 +90,6 @@ describe('Return All from both ends, 1,050 tickets (every 10th created_at shared
 		expect(oldestFirstCalls(sandbox).length).toBeGreaterThan(0);
 	});
 });
-
-/** Tickets in groups sharing one created_at (the pinned clock), oldest group first, 1 ms apart. */
-function createTickets(sandbox: Sandbox, clock: { ms: number }, groups: number[]) {
-	const customer = { email: 'ties@example.com' };
-	for (const size of groups) {
-		clock.ms += 1;
-		for (let n = 0; n < size; n++)
-			sandbox.store.createTicket({ subject: `At ${clock.ms} #${n}`, description: '-', customer });
-	}
-}
-
-const singles = (count: number) => new Array<number>(count).fill(1);
 
 // One chain reads each in ⌈n/100⌉ round trips; from both ends, rounds follow from where they meet.
 describe.each([

@@ -52,3 +52,31 @@ export function useLoggedWarnings(): string[] {
 	afterEach(() => jest.restoreAllMocks());
 	return warnings;
 }
+
+/** Creates `count` tickets as list answers number `answers` (1: the first) go out. */
+export function createTicketsDuringRead(sandbox: Sandbox, answers: number[], count: number) {
+	const customer = { email: 'during@example.com' };
+	let answered = 0;
+	sandbox.setAnswerGate((entry) => {
+		if (entry.method !== 'GET' || !answers.includes(++answered)) return undefined;
+		for (let n = 0; n < count; n++)
+			sandbox.store.createTicket({
+				subject: `During ${answered}.${n}`,
+				description: '-',
+				customer,
+			});
+		return undefined;
+	});
+}
+
+/** Tickets in groups sharing one created_at (the pinned clock), oldest group first, 1 ms apart. */
+export function createTickets(sandbox: Sandbox, clock: { ms: number }, groups: number[]) {
+	const customer = { email: 'ties@example.com' };
+	for (const size of groups) {
+		clock.ms += 1;
+		for (let n = 0; n < size; n++)
+			sandbox.store.createTicket({ subject: `At ${clock.ms} #${n}`, description: '-', customer });
+	}
+}
+
+export const singles = (count: number) => new Array<number>(count).fill(1);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { listPages, MAX_PER_PAGE, type ListRequest } from '../../../shared/transport/paginate';
 import { readBothEnds } from '../../../shared/transport/readBothEnds';
+import { isBothEndsPosition, readBothEndsRun } from '../../../shared/transport/readBothEndsRun';
 import { readPaging, type Paging } from '../../../shared/parameters/readParameters';
 import { moreInfo } from '../../../shared/descriptions/moreInfo';
 import { withErrorItemFields } from './errorItem';
@@ -50,10 +51,9 @@ export async function getMany(
 	const limit = paging.mode === 'limit' ? paging.limit : undefined;
 	const perPage = limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
 	const list = { path, qs, context, limiter, activity, baseURL, timeoutMs, itemIndex, perPage };
-	const bothEnds = this.getNodeParameter('options.readFromBothEnds', itemIndex, false) === true;
 	// All of the list in its own order only: a Limit, Created After or a sort set is one chain.
-	const ownOrder = qs?.sort_by === undefined && qs?.sort === undefined && !endsBefore;
-	if (bothEnds && ownOrder && limit === undefined) return await readBothEnds.call(this, list);
+	if (limit === undefined && readsBothEnds(this, itemIndex, request))
+		return await readBothEnds.call(this, list);
 	const all: IDataObject[] = [];
 	for await (const page of listPages.call(this, list)) {
 		const { items, ended } = cut(page.items, endsBefore);
@@ -75,23 +75,20 @@ async function readRun(
 ): Promise<OnePage> {
 	const { path, qs, limiter, baseURL, timeoutMs, activity, endsBefore } = request;
 	const context = { ...request.context, onePagePerRun: true as const };
+	const list = { path, qs, limiter, baseURL, timeoutMs, activity, itemIndex, context, perPage };
 	const data: IDataObject[] = [];
 	let nextCursor: string | undefined;
 	let pagesRead = 0;
-	const list = {
-		path,
-		qs,
-		limiter,
-		baseURL,
-		timeoutMs,
-		activity,
-		itemIndex,
-		context,
-		perPage,
-		cursor,
-	};
 	try {
-		for await (const page of listPages.call(this, list)) {
+		// A position from both ends goes on from both ends, whatever the option says now.
+		const bothEnds =
+			isBothEndsPosition(cursor) ||
+			(cursor === undefined && readsBothEnds(this, itemIndex, request));
+		if (bothEnds) {
+			const run = await readBothEndsRun.call(this, list, pages, cursor);
+			return onePage(run.items, run.position);
+		}
+		for await (const page of listPages.call(this, { ...list, cursor })) {
 			const { items, ended } = cut(page.items, endsBefore);
 			// has_more false would tell the loop it is done while the list goes on.
 			if (!ended && page.missingCursor) throw page.missingCursor;
@@ -104,8 +101,25 @@ async function readRun(
 		// A loop on has_more reads the run's pages again, rather than stop as if the list ended.
 		throw withErrorItemFields(error, { has_more: true, next_cursor: cursor ?? null });
 	}
-	const hasMore = nextCursor !== undefined;
-	return { data, count: data.length, has_more: hasMore, next_cursor: nextCursor ?? null };
+	return onePage(data, nextCursor);
+}
+
+const onePage = (data: IDataObject[], nextCursor: string | undefined): OnePage => ({
+	data,
+	count: data.length,
+	has_more: nextCursor !== undefined,
+	next_cursor: nextCursor ?? null,
+});
+
+/** Read From Both Ends on, and the list in its own order: no sort and nothing that ends it early. */
+function readsBothEnds(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	request: GetManyRequest,
+): boolean {
+	const on = ctx.getNodeParameter('options.readFromBothEnds', itemIndex, false) === true;
+	const { qs, endsBefore } = request;
+	return on && qs?.sort_by === undefined && qs?.sort === undefined && !endsBefore;
 }
 
 /** Puts the failed page of the run and what was read before the error's description. */
