@@ -39,10 +39,17 @@ async function startsWaiting(postgres: PostgresServer): Promise<number> {
 
 /** Pages one execution reads: the Get Page nodes' Pages per Run. */
 function pagesPerRun(workflow: WorkflowFile): number {
-	return Number(
-		workflow.json.nodes.find((n) => n.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1,
-	);
+	return Number(ticketPageNode(workflow)?.parameters.pagesPerRun ?? 1);
 }
+
+/** Whether tickets are read from both ends: Pages per Run from each end per execution. */
+function ticketsFromBothEnds(workflow: WorkflowFile): boolean {
+	const options = ticketPageNode(workflow)?.parameters.options as { readFromBothEnds?: boolean };
+	return options?.readFromBothEnds === true;
+}
+
+const ticketPageNode = (workflow: WorkflowFile) =>
+	workflow.json.nodes.find((n) => n.name === 'Get Page of Tickets');
 
 /** A text literal, as the Postgres node binds a string parameter. */
 const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
@@ -226,6 +233,7 @@ export async function runChainedImport(
 		listCalls: listCalls() - callsBefore,
 		pagesNeeded,
 		pagesPerRun: perRun,
+		ticketsFromBothEnds: ticketsFromBothEnds(workflow),
 		stoppedAtCall,
 		stoppedAt,
 		failure,

@@ -181,10 +181,11 @@ function addProof(run: ProofRun, replies: Replies, store: SyncStore = 'dataTable
 				if (second > 0) throw new Error(`${second} ids had a second row before the reconcile`);
 				const chained = figures.chainedImport;
 				if (!chained) throw new Error('no figures of the chained import');
-				// Beyond the pages: each chain's failed execution again and the first execution of each replaced run (Pages per Run each);
-				// without the run check every page after the stop is read twice (at one page per execution: 50 list calls for 26 pages).
+				// Beyond the pages: each chain's failed execution again and the first execution of each replaced run (Pages per Run
+				// each, from each end for tickets), 2 where the ends meet; without the run check every page after the stop is read twice.
 				const extra = chained.listCalls - chained.pagesNeeded;
-				if (extra > 4 * chained.pagesPerRun + 2)
+				const ticketPages = chained.pagesPerRun * (chained.ticketsFromBothEnds ? 2 : 1);
+				if (extra > 2 * (ticketPages + chained.pagesPerRun) + 4)
 					throw new Error(
 						`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`,
 					);

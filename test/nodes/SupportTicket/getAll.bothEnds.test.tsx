@@ -132,3 +132,37 @@ describe.each([
 		expect(oldestFirstCalls(sandbox).length).toBeGreaterThan(0);
 	});
 });
+
+describe('Return All from both ends under a rate limit of 20 requests/s', () => {
+	const fixture = useSandbox({ seed: 1050 });
+	const { sandbox } = fixture;
+	afterAll(() => sandbox.setFaults({}));
+
+	it.each([
+		['Return All', { returnAll: true }],
+		['One Page per Run, 10 pages a run', { pagination: 'onePage', pagesPerRun: 10 }],
+	])('%s: every ticket once, after waiting out the refusals', async (_name, paging) => {
+		const oneChain = await readTickets(fixture);
+		// No burst: the two ends' requests in flight at once are refused as the limit binds.
+		sandbox.setFaults({ rateLimit: { perSecond: 20, burst: 1 } });
+		const ids: unknown[] = [];
+		let [cursor, refused, oldestFirst] = ['', 0, 0];
+		for (let run = 0; run < 10; run++) {
+			const { items } = await readTickets(fixture, { ...paging, cursor, options: BOTH_ENDS });
+			refused += sandbox.log.filter((e) => e.status === 429).length;
+			oldestFirst += oldestFirstCalls(sandbox).length;
+			const page = items[0];
+			if (!('has_more' in page)) {
+				ids.push(...items.map((t) => t.id));
+				break;
+			}
+			ids.push(...(page.data as IDataObject[]).map((t) => t.id));
+			if (!page.has_more) break;
+			cursor = page.next_cursor as string;
+		}
+		sandbox.setFaults({});
+		expect([...ids].sort()).toEqual(oneChain.items.map((t) => t.id).sort());
+		expect(refused).toBeGreaterThan(0);
+		expect(oldestFirst).toBeGreaterThan(0);
+	});
+});
