@@ -4,14 +4,14 @@
  * process of its own with a fixed latency per call. Writes bench/large-import-results.md after each
  * section.
  *
- *   node build/bench/largeImport.js [--tickets 100000,1000000] [--data-tables 10000] [--latency 50]
+ *   node build/bench/largeImport.js [--tickets 100000,1000000] [--data-tables 10000,50000] [--latency 50]
  *        [--postgres-workflow examples/large-account-import-postgres.json] [--out bench/large-import-results.md]
  *
  * Per size: examples/large-account-import-postgres.json (published, run once by hand: it calls
  * itself page after page on the worker, tickets and customers as two chains at once), then, as the
  * floor, our node's Return All of the same tickets and customers in one execution (each cursor chain
  * is sequential either way). Then
- * examples/large-account-import.json (Data Tables) at --data-tables tickets, with its own floor.
+ * examples/large-account-import.json (Data Tables) at each --data-tables size, with its own floor.
  * For each: wall time, tickets/s, list calls, the worker's peak RSS (VmHWM of its process; the
  * worker is restarted before each run so the peak is that run's), and n8n's execution data after it
  * (rows and bytes of execution_entity / execution_data).
@@ -40,7 +40,7 @@ import { type PostgresServer, startPostgres } from '../test/e2e/queue/services/p
 import { startRedis } from '../test/e2e/queue/services/redisServer';
 import { startService, stopEveryService } from '../test/e2e/queue/services/serviceProcess';
 import { executionError } from '../test/e2e/sync/syncProof';
-import { readTable } from '../test/e2e/sync/syncTables';
+import { dropTable, readTable } from '../test/e2e/sync/syncTables';
 import { waitUntil } from '../test/harness/wait';
 import { repoPath } from '../test/harness/repoPath';
 import { checkOptions, option, type RunFacts, startRun, table } from './report';
@@ -274,11 +274,13 @@ function returnAllWorkflow(): StoredWorkflowJson {
 	} as unknown as StoredWorkflowJson;
 }
 
-/** Pages of 100 one execution of an import reads: its Get Page node's Pages per Run. */
-function pagesPerExecution(workflow: StoredWorkflowJson): number {
-	return Number(
-		workflow.nodes.find((node) => node.name === 'Get Page of Tickets')?.parameters.pagesPerRun ?? 1,
-	);
+/** How one execution of an import reads tickets: its Get Page node's Pages per Run, from one end or both. */
+function ticketPaging(workflow: StoredWorkflowJson): string {
+	const { parameters } = workflow.nodes.find((node) => node.name === 'Get Page of Tickets') ?? {};
+	const pages = Number(parameters?.pagesPerRun ?? 1);
+	const bothEnds = (parameters?.options as { readFromBothEnds?: boolean })?.readFromBothEnds;
+	const per = pages === 1 ? 'one page' : `${pages} pages`;
+	return bothEnds ? `${per} from each end per execution` : `${per} per execution`;
 }
 
 function loadWorkflow(file: string, id: string): StoredWorkflowJson {
@@ -290,7 +292,7 @@ function loadWorkflow(file: string, id: string): StoredWorkflowJson {
 
 type Section = {
 	edition: string;
-	pagesPerExecution: number;
+	paging: string;
 	tickets: number;
 	customers: number;
 	importRun: RunFigures;
@@ -323,10 +325,9 @@ function render(
 			ratio,
 		];
 		const ratio = s.floor ? `**${(s.importRun.seconds / s.floor.seconds).toFixed(2)}×**` : 'n/a';
-		const per = s.pagesPerExecution === 1 ? 'one page' : `${s.pagesPerExecution} pages`;
 		return [
-			line(`${s.edition}, ${per} per execution`, s.importRun, ratio),
-			...(s.floor ? [line(`Return All (floor), one execution`, s.floor, '1')] : []),
+			line(`${s.edition}, ${s.paging}`, s.importRun, ratio),
+			...(s.floor ? [line(`Return All, one chain (floor), one execution`, s.floor, '1')] : []),
 		];
 	});
 	const notes = sections.flatMap((s) => [
@@ -351,7 +352,7 @@ function render(
 	return `${[
 		'# Importing a large account: page by page, one execution after another, in real n8n queue mode',
 		`Written by \`${run.command}\` on ${run.startedAt.toISOString()} in ${Math.round(run.durationSeconds)} s (n8n ${version} queue mode: main + worker (concurrency 5) + webhook process, PostgreSQL, Redis; the sandbox in its own process, every API answer ${latencyMs} ms late). Load average before / after: ${run.loadBefore} → ${run.loadAfter}. Machine: ${run.machine}`,
-		"Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads as many pages of 100 as its row says (*Pages per Run*) and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page, tickets and customers as two chains at the same time; Data Tables: after it wrote its page and saved the position, customers after tickets); successful executions are not saved. The floor is our node's Return All of the same tickets and customers in one execution, same latency: each cursor chain is sequential, so no import can read a chain's pages faster. An import that reads tickets and customers at the same time can go below it, down to the ticket chain alone (⌈tickets/100⌉ of the pages: about 0.83× at these sizes). Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.",
+		"Each import runs as shipped (published, started once by hand, manual runs go to the worker): every execution reads as many pages of 100 as its row says (*Pages per Run*) and starts the next execution without waiting (PostgreSQL: with the next position, before it writes its page, tickets and customers at the same time, tickets from both ends at once; Data Tables: after it wrote its pages and saved the position, customers after tickets); successful executions are not saved. The floor is our node's Return All of the same tickets and customers in one execution, one chain each, same latency: a cursor chain is sequential, so one chain cannot read its pages faster. Reading tickets from both ends at once (*Read From Both Ends*) halves the ticket chain's round trips, so the PostgreSQL import can go below it: at best about half the ticket chain (⌈tickets/100⌉/2 round trips, ~0.42× at these sizes). Calls: list calls made (pages: ⌈tickets/100⌉ + ⌈customers/100⌉). Worker peak: VmHWM of the worker process, restarted before each run. Execution data: rows added to `execution_entity` and bytes added to `execution_entity` + `execution_data` (PostgreSQL relation sizes, indexes and TOAST included) by the run.",
 		table(
 			[
 				'run',
@@ -377,7 +378,10 @@ async function main(): Promise<void> {
 		.split(',')
 		.map(Number)
 		.filter((n) => n > 0);
-	const dataTableTickets = Number(option('data-tables', '10000'));
+	const dataTableSizes = option('data-tables', '10000,50000')
+		.split(',')
+		.map(Number)
+		.filter((n) => n > 0);
 	const latencyMs = Number(option('latency', '50'));
 	const postgresWorkflow = option(
 		'postgres-workflow',
@@ -389,7 +393,7 @@ async function main(): Promise<void> {
 	const sections: Section[] = [];
 	const pending = [
 		...sizes.map((n) => `PostgreSQL at ${thousands(n)}`),
-		...(dataTableTickets > 0 ? [`Data Tables at ${thousands(dataTableTickets)}`] : []),
+		...dataTableSizes.map((n) => `Data Tables at ${thousands(n)}`),
 	];
 	const write = (): void =>
 		writeFileSync(out, render(run.finish(), PRIMARY_N8N_VERSION, latencyMs, sections, pending));
@@ -461,7 +465,7 @@ async function main(): Promise<void> {
 			const workflow = imports.find((w) => w.id === workflowId);
 			const section: Section = {
 				edition,
-				pagesPerExecution: workflow ? pagesPerExecution(workflow) : 1,
+				paging: workflow ? ticketPaging(workflow) : 'one page per execution',
 				tickets: sandbox.tickets,
 				customers: sandbox.customers,
 				importRun,
@@ -529,7 +533,9 @@ async function main(): Promise<void> {
 			}
 		}
 
-		if (dataTableTickets > 0) {
+		for (const dataTableTickets of dataTableSizes) {
+			// Each size into new tables: rows of the last size would be compared and updated.
+			for (const table of ['st_tickets', 'st_customers', 'st_state']) await dropTable(rest, table);
 			log(`starting the sandbox with ${thousands(dataTableTickets)} tickets`);
 			const sandbox = await startSandbox(sandboxPort, dataTableTickets, latencyMs);
 			try {

@@ -181,6 +181,7 @@ export type BenchResults = {
 
 export const TARGETS = {
 	overN8nHttp: 1.05,
+	bothEndsOverN8nHttp: 0.6,
 	verify1kUs: 50,
 	perTicketGrowth: 1.25,
 	speedUp: 6,
@@ -213,6 +214,7 @@ const SIDE_MEANING: Record<Side, string> = {
 	raw: 'undici, one keep-alive connection, signed with nodes/shared',
 	'n8n-http': "n8n's HTTP helper (OutboundHttp → axios) + signRequestOptions, no engine",
 	node: 'Support Ticket node, Return All, through WorkflowExecute',
+	'node-both-ends': 'the same with Options → Read From Both Ends',
 };
 
 const ITEM_SIDE_MEANING: Record<string, string> = {
@@ -386,7 +388,25 @@ function traversalSummaryRows({ main, slowMain, limit, scaling }: Traversals): R
 	return [
 		...[main, slowMain].flatMap((c): Row[] => {
 			const overHttp = roundRatios(c, wall, 'n8n-http');
+			const bothEnds = roundRatios(c, wall, 'n8n-http', 'node-both-ends');
+			const bothEndsCalls = ofSide(c, 'node-both-ends').map((m) => m.calls);
 			return [
+				...(bothEnds.length === 0
+					? []
+					: ([
+							[
+								`${c.title}: wall time node from both ends ÷ n8n's HTTP helper alone (one chain)`,
+								spread(bothEnds),
+								`≤ ${TARGETS.bothEndsOverN8nHttp}`,
+								median(bothEnds) <= TARGETS.bothEndsOverN8nHttp,
+							],
+							[
+								`${c.title}: calls from both ends (every round)`,
+								unique(bothEndsCalls),
+								`≤ ${c.expectedCalls + 2}`,
+								bothEndsCalls.every((n) => n <= c.expectedCalls + 2),
+							],
+						] as Row[])),
 				[
 					`${c.title}: wall time node ÷ n8n's HTTP helper alone`,
 					spread(overHttp),
@@ -622,7 +642,7 @@ function realN8nSection(figures: RealN8nFigures): string {
 
 export function renderResults(results: BenchResults): string {
 	const { run, rounds, traversals } = results;
-	const sides: Side[] = ['raw', 'n8n-http', 'node'];
+	const sides: Side[] = ['raw', 'n8n-http', 'node', 'node-both-ends'];
 	const itemSides = [...new Set((results.items ?? []).flatMap((c) => c.sides))];
 	const analysisFile = repoPath('bench', 'analysis.md');
 	const how = [

@@ -32,6 +32,7 @@ import {
 	type BenchSection,
 	checkOptions,
 	itemsTables,
+	median,
 	option,
 	renderResults,
 	startRun,
@@ -135,16 +136,56 @@ async function widestOnly(itemCount: number, itemRounds: number): Promise<void> 
 	}
 }
 
+/** `--return-all-only`: Return All of `--large` at 0 and 5 ms, one chain and from both ends beside n8n's HTTP helper. */
+async function returnAllOnly(large: number, rounds: number): Promise<void> {
+	const [fast, slow] = await Promise.all([startSandboxProcess(large), startSandboxProcess(large)]);
+	try {
+		await slow.setFaults({ latencyMs: RETURN_ALL_LATENCY_MS });
+		const sides: Side[] = ['n8n-http', 'node', 'node-both-ends'];
+		const comparisons = await compareInterleaved(
+			[
+				{ spec: returnAll(large), sandbox: fast, sides },
+				{
+					spec: returnAll(
+						large,
+						`Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`,
+					),
+					sandbox: slow,
+					sides,
+				},
+			],
+			rounds,
+			log,
+		);
+		for (const c of comparisons) {
+			const wallOf = (side: Side) =>
+				median(c.measurements.filter((m) => m.side === side).map((m) => m.wallMs));
+			const http = wallOf('n8n-http');
+			const [node, bothEnds] = [wallOf('node'), wallOf('node-both-ends')];
+			log(
+				`${c.title}: n8n's HTTP helper ${Math.round(http)} ms; node ${Math.round(node)} ms ` +
+					`(${(node / http).toFixed(2)}×); from both ends ${Math.round(bothEnds)} ms (${(bothEnds / http).toFixed(2)}×)`,
+			);
+		}
+		const problems = comparisons.flatMap(violations);
+		for (const problem of problems) console.error(`VIOLATION: ${problem}`);
+		if (problems.length > 0) process.exitCode = 1;
+	} finally {
+		await Promise.all([fast.stop(), slow.stop()]);
+	}
+}
+
 async function main(): Promise<void> {
 	checkOptions(
 		['rounds', 'item-rounds', 'items', 'large', 'out'],
-		['widest-only'],
+		['widest-only', 'return-all-only'],
 		', or first one of --memory, --data-tables, --large-import, --soak and its options',
 	);
 	const [rounds, itemRounds, itemCount, large] = ['rounds', 'item-rounds', 'items', 'large'].map(
 		(name, i) => Number(option(name, ['5', '3', '1000', '100000'][i])),
 	);
 	if (process.argv.includes('--widest-only')) return widestOnly(itemCount, itemRounds);
+	if (process.argv.includes('--return-all-only')) return returnAllOnly(large, rounds);
 	const out = option('out', repoPath('bench', 'results.md'));
 	const run = startRun();
 	log(`bench: ${rounds} rounds`);
@@ -227,14 +268,18 @@ async function main(): Promise<void> {
 			await slow.setFaults({ latencyMs: RETURN_ALL_LATENCY_MS });
 			const comparisons = await compareInterleaved(
 				[
-					{ spec: returnAll(large), sandbox: largeSandbox, sides: ['raw', 'node', 'n8n-http'] },
+					{
+						spec: returnAll(large),
+						sandbox: largeSandbox,
+						sides: ['raw', 'node', 'node-both-ends', 'n8n-http'],
+					},
 					{
 						spec: returnAll(
 							large,
 							`Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`,
 						),
 						sandbox: slow,
-						sides: ['raw', 'node', 'n8n-http'],
+						sides: ['raw', 'node', 'node-both-ends', 'n8n-http'],
 					},
 					{
 						spec: {

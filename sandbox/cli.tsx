@@ -4,13 +4,14 @@
  *   node build/sandbox/cli.js --port 4010 [--seed 250] [--key K --secret S]
  *                                  [--seed-random N] [--max-skew SECONDS] [--faults JSON]
  *                                  [--webhook URL ...] [--webhook-chaos JSON] [--driver JSON]
- *                                  [--idempotency-keys on]
+ *                                  [--idempotency-keys on] [--sort tickets|all|none]
  */
 import { ADMIN_PREFIX } from './admin';
 import { API_PREFIX } from './api';
 import { validateChangeDriverOptions } from './changeDriver';
 import { flagsTakenByNpm, portInUse } from './cliMistakes';
 import { validateFaultOptions } from './faults';
+import type { ListQuirks } from './listQuirks';
 import { type SandboxOptions, startSandbox } from './server';
 import { validateWebhookChaos } from './webhookChaos';
 
@@ -31,10 +32,20 @@ const USAGE = `Usage: node build/sandbox/cli.js [options]
   --faults JSON     initial faults, e.g. '{"rate429":0.1,"latencyMs":[5,50]}'
                     or '{"latencyMs":[25,35],"rateLimit":{"perSecond":20}}'
   --idempotency-keys on  honour Idempotency-Key on creates (a repeat gets the first answer)
+  --sort WHERE      which lists honour sort_by and sort (default tickets; customers and replies
+                    refuse them): all, or none (accepted and ignored, as some services do)
   --help            show this text`;
+
+/** --sort: which lists honour sort_by and sort (Read From Both Ends falls back where they do not). */
+const SORT_QUIRKS = {
+	tickets: {},
+	all: { pageListSort: 'honour' },
+	none: { ignoreSortBy: true, pageListSort: 'ignore' },
+} satisfies Record<string, ListQuirks>;
 
 interface CliOptions {
 	sandbox: SandboxOptions;
+	listQuirks: ListQuirks;
 	faults?: unknown;
 	webhooks: string[];
 	driver?: unknown;
@@ -45,6 +56,7 @@ function parseArguments(argv: string[]): CliOptions | 'help' {
 	let faults: unknown;
 	let driver: unknown;
 	const webhooks: string[] = [];
+	let listQuirks: ListQuirks = {};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
 		if (flag === '--help' || flag === '-h') return 'help';
@@ -86,11 +98,16 @@ function parseArguments(argv: string[]): CliOptions | 'help' {
 			case '--driver':
 				driver = validateChangeDriverOptions(JSON.parse(value) as unknown);
 				break;
+			case '--sort':
+				if (!(value in SORT_QUIRKS))
+					throw new Error(`${flag} must be tickets, all or none, got '${value}'`);
+				listQuirks = SORT_QUIRKS[value as keyof typeof SORT_QUIRKS];
+				break;
 			default:
 				throw new Error(`unknown option ${flag}`);
 		}
 	}
-	return { sandbox, faults, webhooks, driver };
+	return { sandbox, listQuirks, faults, webhooks, driver };
 }
 
 function integer(flag: string, value: string): number {
@@ -125,6 +142,7 @@ async function main(): Promise<void> {
 		process.exitCode = 1;
 		return;
 	}
+	sandbox.store.listQuirks = options.listQuirks;
 	if (options.faults !== undefined) sandbox.setFaults(validateFaultOptions(options.faults));
 	for (const url of options.webhooks) sandbox.addWebhook({ url });
 	if (options.driver !== undefined)

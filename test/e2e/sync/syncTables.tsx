@@ -74,6 +74,18 @@ export async function readTable(rest: N8nRestClient, name: string): Promise<Row[
 	}
 }
 
+/** Deletes a Data Table if it exists, rows and all. */
+export async function dropTable(rest: N8nRestClient, name: string): Promise<void> {
+	const table = await findTable(rest, name).catch(() => undefined);
+	if (!table) return;
+	const answer = await rest.request(
+		'DELETE',
+		`/projects/${table.projectId}/data-tables/${table.id}`,
+	);
+	if (answer.status !== 200)
+		throw new Error(`deleting ${name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+}
+
 /** Adds a row to a Data Table, as a writer of the workflows would. */
 export async function insertRow(rest: N8nRestClient, name: string, row: Row): Promise<void> {
 	const table = await findTable(rest, name);
