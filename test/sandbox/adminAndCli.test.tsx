@@ -113,3 +113,29 @@ describe('sandbox command line', () => {
 		expect(await stopCli(empty.cli)).toBe(0);
 	});
 });
+
+describe('sandbox command line, --sort', () => {
+	const createdAt = (body: unknown) =>
+		(body as { data: Array<{ created_at: string }> }).data.map((r) => r.created_at);
+	const oldestFirst = '?sort_by=created_at&sort=asc';
+
+	it.each([
+		['tickets', [true, 400]],
+		['all', [true, 200]],
+		['none', [false, 200]],
+	] as const)(
+		'--sort %s: the ticket list oldest first when asked, and how the customer list answers',
+		async (where, [ticketsAscend, customerStatus]) => {
+			const { cli, baseUrl } = await startCli(['--seed', '30', '--sort', where]);
+			const client = new TestClient(baseUrl);
+			try {
+				const tickets = createdAt((await client.get(`/tickets${oldestFirst}`)).json);
+				expect(tickets[0] < tickets[tickets.length - 1]).toBe(ticketsAscend);
+				expect((await client.get(`/customers${oldestFirst}`)).status).toBe(customerStatus);
+			} finally {
+				client.close();
+				expect(await stopCli(cli)).toBe(0);
+			}
+		},
+	);
+});

@@ -14,8 +14,8 @@ export const readFromBothEndsOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether Return All reads the list from the newest and the oldest end at once: about twice ' +
-		'as fast; items created in the same instant may come in another order. ' +
+		'Whether Return All and One Page per Run read the list from the newest and the oldest end at ' +
+		'once: about twice as fast; items created in the same instant may come in another order. ' +
 		`${moreInfo('operations.md#read-from-both-ends')}.`,
 };
 
