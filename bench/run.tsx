@@ -3,9 +3,12 @@
  *
  *   node build/bench/run.js [--rounds 5] [--item-rounds 3] [--items 1000] [--large 100000] [--out bench/results.md]
  *   node build/bench/run.js --widest-only [--item-rounds 3] [--items 1000] [--out FILE]
+ *   node build/bench/run.js --return-all-only [--rounds 5] [--large 100000] [--latencies 0,5]
  *
  * `--widest-only`: only the creates at the highest Concurrent Requests against the HTTP Request
  * node (≈ 1 min); prints its Summary rows and table; writes a report only to `--out`.
+ * `--return-all-only`: only Return All, one chain and from both ends, beside n8n's HTTP helper at
+ * each latency; prints the medians.
  * A first argument picks another measurement, which takes the other arguments: `--memory`
  * (pageMemory.tsx), `--data-tables` (dataTableSize.tsx), `--large-import` (largeImport.tsx), `--soak`
  * (soak.tsx).
@@ -136,32 +139,24 @@ async function widestOnly(itemCount: number, itemRounds: number): Promise<void> 
 	}
 }
 
-/** `--return-all-only`: Return All of `--large` at 0 and 5 ms, one chain and from both ends beside n8n's HTTP helper. */
+/** `--return-all-only`: Return All of `--large` at each `--latencies` (ms), one chain and from both ends beside n8n's HTTP helper. */
 async function returnAllOnly(large: number, rounds: number): Promise<void> {
-	const [fast, slow] = await Promise.all([startSandboxProcess(large), startSandboxProcess(large)]);
+	const latencies = option('latencies', `0,${RETURN_ALL_LATENCY_MS}`).split(',').map(Number);
+	const sandboxes = await Promise.all(latencies.map(() => startSandboxProcess(large)));
 	try {
-		await slow.setFaults({ latencyMs: RETURN_ALL_LATENCY_MS });
 		const sides: Side[] = ['n8n-http', 'node', 'node-both-ends'];
-		const comparisons = await compareInterleaved(
-			[
-				{ spec: returnAll(large), sandbox: fast, sides },
-				{
-					spec: returnAll(
-						large,
-						`Return All ${large.toLocaleString('en')} at ${RETURN_ALL_LATENCY_MS} ms`,
-					),
-					sandbox: slow,
-					sides,
-				},
-			],
-			rounds,
-			log,
+		const plans = await Promise.all(
+			latencies.map(async (latencyMs, i) => {
+				await sandboxes[i].setFaults(latencyMs > 0 ? { latencyMs } : {});
+				const title = `Return All ${large.toLocaleString('en')} at ${latencyMs} ms`;
+				return { spec: returnAll(large, title), sandbox: sandboxes[i], sides };
+			}),
 		);
+		const comparisons = await compareInterleaved(plans, rounds, log);
 		for (const c of comparisons) {
 			const wallOf = (side: Side) =>
 				median(c.measurements.filter((m) => m.side === side).map((m) => m.wallMs));
-			const http = wallOf('n8n-http');
-			const [node, bothEnds] = [wallOf('node'), wallOf('node-both-ends')];
+			const [http, node, bothEnds] = sides.map(wallOf);
 			log(
 				`${c.title}: n8n's HTTP helper ${Math.round(http)} ms; node ${Math.round(node)} ms ` +
 					`(${(node / http).toFixed(2)}×); from both ends ${Math.round(bothEnds)} ms (${(bothEnds / http).toFixed(2)}×)`,
@@ -171,13 +166,13 @@ async function returnAllOnly(large: number, rounds: number): Promise<void> {
 		for (const problem of problems) console.error(`VIOLATION: ${problem}`);
 		if (problems.length > 0) process.exitCode = 1;
 	} finally {
-		await Promise.all([fast.stop(), slow.stop()]);
+		await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
 	}
 }
 
 async function main(): Promise<void> {
 	checkOptions(
-		['rounds', 'item-rounds', 'items', 'large', 'out'],
+		['rounds', 'item-rounds', 'items', 'large', 'latencies', 'out'],
 		['widest-only', 'return-all-only'],
 		', or first one of --memory, --data-tables, --large-import, --soak and its options',
 	);
