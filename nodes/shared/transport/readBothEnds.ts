@@ -37,17 +37,34 @@ export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promi
 	// A service that ignores sort=asc answers its newest page again.
 	const startsOlder = oldest.items.length > 0 && createdAt(oldest.items[0]) < firstPageEnd;
 	if (!startsOlder) oldest.fault = refused ?? 'did not come back oldest first';
+	// Each end asks for its next page as soon as its last one is in: one round trip each, not the slower of two.
+	const reading = new Map<End, Promise<End>>();
+	const readOn = (end: End) =>
+		void (
+			reading.has(end) ||
+			reading.set(
+				end,
+				step(end).then(() => end),
+			)
+		);
 	for (;;) {
-		if (newest.done) return newest.items;
-		const fault = newest.fault ?? oldest.fault;
-		if (fault !== undefined) return await oneEnd.call(this, list, newest, oldest, fault);
-		if (oldest.done || oldest.last > newest.last) {
+		const met = newest.done || oldest.done || oldest.last > newest.last;
+		if (met || newest.fault !== undefined || oldest.fault !== undefined) {
+			// A page on its way only moves its end further on: wait for it, then decide.
+			await Promise.all(reading.values());
+			if (newest.done) return newest.items;
+			const fault = newest.fault ?? oldest.fault;
+			if (fault !== undefined) return await oneEnd.call(this, list, newest, oldest, fault);
 			list.activity?.note('listsFromBothEnds');
 			return joined(newest, oldest);
 		}
-		if (oldest.last < newest.last) await Promise.all([step(newest), step(oldest)]);
+		if (oldest.last < newest.last) {
+			readOn(newest);
+			readOn(oldest);
+		}
 		// Both ends stand at one created_at: the end with more of it goes on through it alone.
-		else await step(newest.atLast >= oldest.atLast ? newest : oldest);
+		else readOn(newest.atLast >= oldest.atLast ? newest : oldest);
+		reading.delete(await Promise.race(reading.values()));
 	}
 }
 
