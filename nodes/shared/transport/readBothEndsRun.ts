@@ -31,86 +31,175 @@ export interface BothEndsRun {
 	position: string | undefined;
 }
 
+/** One end's reading in this run: its pages, and where it stands as they come in. */
+interface Reading {
+	readonly pages: AsyncGenerator<ListPage, void>;
+	readonly direction: -1 | 1;
+	readonly items: IDataObject[];
+	pagesRead: number;
+	/** Pages this end may read in this run. */
+	budget: number;
+	/** created_at of the last item read so far (the position's until the first page). */
+	last: number | null;
+	cursor: string | null;
+	ended: boolean;
+}
+
 /**
- * One run of One Page per Run from both ends: up to `rounds` pages from each end at once, each
- * item once across all runs. The position carries both cursors and where each end stands
- * (docs/operations.md#one-page-per-run-from-both-ends).
+ * One run of One Page per Run from both ends: up to `pagesPerEnd` pages from each end, each end
+ * reading on as soon as its page is in; each item once across all runs. The position carries both
+ * cursors and where each end stands (docs/operations.md#one-page-per-run-from-both-ends).
  */
 export async function readBothEndsRun(
 	this: ApiFunctions,
 	list: ListRequest,
-	rounds: number,
+	pagesPerEnd: number,
 	cursor: string | undefined,
 ): Promise<BothEndsRun> {
 	const position = cursor === undefined ? start() : decode.call(this, cursor, list.itemIndex);
-	const { newest } = position;
-	const newestPages = listPages.call(this, { ...list, cursor: newest.cursor ?? undefined });
-	let oldestPages: AsyncGenerator<ListPage, void> | undefined;
-	const items: IDataObject[] = [];
-	const output = new Set<string>();
-	const emit = (item: IDataObject, other: EndPosition | null, direction: -1 | 1) => {
-		const id = String(item.id);
-		if (output.has(id) || (other && hasRead(other, direction, createdAt(item), id))) return;
-		output.add(id);
-		items.push(item);
+	const newest = openReading(this, list, position.newest, -1, pagesPerEnd);
+	let oldest: Reading | undefined;
+	let fault: string | undefined;
+	const met = () =>
+		newest.ended ||
+		oldest?.ended === true ||
+		(oldest?.last != null && newest.last !== null && newest.last < oldest.last);
+	const readOn = async (end: Reading): Promise<void> => {
+		while (end.pagesRead < end.budget && !met() && fault === undefined) {
+			// At one created_at the newest end goes on through it alone.
+			if (end === oldest && end.last === newest.last) return;
+			const page = await nextPage(end.pages).catch(
+				end === oldest && end.pagesRead === 0 && end.cursor === null ? refusal : rethrow,
+			);
+			if (typeof page === 'string') fault = page;
+			else fault ??= pageFault(end, page, newest);
+			if (fault !== undefined && end === oldest) return;
+			take(end, page as ListPage);
+		}
 	};
 	try {
-		for (let round = 0; round < rounds; round++) {
-			// The oldest end starts after the newest end's first page: a list of one page costs one call.
-			const { oldest } = position;
-			const readOldest = oldest !== null && newest.last !== null && oldest.last !== newest.last;
-			if (readOldest) oldestPages ??= listPages.call(this, oldestList(list, oldest));
-			const [newestPage, oldestPage] = await Promise.all([
-				nextPage(newestPages),
-				readOldest ? nextPage(oldestPages!).catch(firstPageRefusal(oldest)) : undefined,
-			]);
-			const newestFault = outOfOrder(newestPage.items, newest, -1);
-			const oldestFault =
-				typeof oldestPage === 'string'
-					? oldestPage
-					: oldestPage && oldest
-						? (startsNewer(oldestPage, oldest, newest) ?? outOfOrder(oldestPage.items, oldest, 1))
-						: undefined;
-			const fault = newestFault ?? oldestFault;
-			if (fault !== undefined && position.oldest !== null) {
-				warnOneEnd.call(this, list, fault);
-				position.oldest = null;
-			}
-			for (const item of newestPage.items) emit(item, position.oldest, 1);
-			advance(newest, newestPage.items);
-			newest.cursor = newestPage.nextCursor ?? null;
-			const end = position.oldest;
-			if (end && typeof oldestPage === 'object') {
-				for (const item of oldestPage.items) emit(item, newest, -1);
-				advance(end, oldestPage.items);
-				end.cursor = oldestPage.nextCursor ?? null;
-				if (oldestPage.nextCursor === undefined) return finished(list, items, position);
-			}
-			if (newestPage.nextCursor === undefined) return finished(list, items, position);
-			// The newest end past the oldest end's last item: together they have read every item.
-			if (end?.last != null && newest.last! < end.last) return finished(list, items, position);
+		// The oldest end starts after the newest end's first page: a list of one page costs one call.
+		const firstPageAlone = newest.last === null;
+		if (firstPageAlone) {
+			const page = await nextPage(newest.pages);
+			fault = pageFault(newest, page, newest);
+			take(newest, page);
 		}
+		// That run's pages from both ends are one fewer from the oldest: no round with one end alone.
+		const oldestBudget = pagesPerEnd - (firstPageAlone ? 1 : 0);
+		if (position.oldest && oldestBudget > 0 && fault === undefined && !met())
+			oldest = openReading(
+				this,
+				{ ...list, qs: { ...list.qs, ...oldestFirst } },
+				position.oldest,
+				1,
+				oldestBudget,
+			);
+		await Promise.all([readOn(newest), oldest && readOn(oldest)]);
 	} finally {
-		void newestPages.return();
-		void oldestPages?.return();
+		void newest.pages.return();
+		void oldest?.pages.return();
 	}
-	return { items, position: PREFIX + Buffer.from(JSON.stringify(position)).toString('base64url') };
+	if (fault !== undefined && position.oldest !== null) {
+		warnOneEnd.call(this, list, fault);
+		position.oldest = null;
+	}
+	return emit(list, position, newest, position.oldest ? oldest : undefined);
 }
 
-function finished(list: ListRequest, items: IDataObject[], position: Position): BothEndsRun {
-	if (position.oldest?.last != null) list.activity?.note('listsFromBothEnds');
+/**
+ * The run's items not output before, and the next position: the newest end's items, checked against
+ * what the oldest end had read; then the oldest end's, against what the newest end has now read.
+ */
+function emit(
+	list: ListRequest,
+	position: Position,
+	newest: Reading,
+	oldest: Reading | undefined,
+): BothEndsRun {
+	const items: IDataObject[] = [];
+	const output = new Set<string>();
+	const keep = (read: Reading, end: EndPosition, other: EndPosition | null) => {
+		for (const item of read.items) {
+			const id = String(item.id);
+			if (
+				output.has(id) ||
+				(other && hasRead(other, -read.direction as -1 | 1, createdAt(item), id))
+			)
+				continue;
+			output.add(id);
+			items.push(item);
+		}
+		advance(end, read.items);
+		end.cursor = read.cursor;
+	};
+	keep(newest, position.newest, position.oldest);
+	if (oldest && position.oldest) keep(oldest, position.oldest, position.newest);
+	const { newest: n, oldest: o } = position;
+	const done =
+		newest.ended ||
+		oldest?.ended === true ||
+		(o?.last != null && n.last !== null && n.last < o.last);
+	if (!done)
+		return {
+			items,
+			position: PREFIX + Buffer.from(JSON.stringify(position)).toString('base64url'),
+		};
+	if (o?.last != null) list.activity?.note('listsFromBothEnds');
 	return { items, position: undefined };
 }
+
+function openReading(
+	ctx: ApiFunctions,
+	list: ListRequest,
+	end: EndPosition,
+	direction: -1 | 1,
+	budget: number,
+): Reading {
+	const pages = listPages.call(ctx, { ...list, cursor: end.cursor ?? undefined });
+	return {
+		pages,
+		direction,
+		items: [],
+		pagesRead: 0,
+		budget,
+		last: end.last,
+		cursor: end.cursor,
+		ended: false,
+	};
+}
+
+function take(end: Reading, page: ListPage): void {
+	for (const item of page.items) end.items.push(item);
+	if (page.items.length > 0) end.last = createdAt(page.items[page.items.length - 1]);
+	end.pagesRead++;
+	end.cursor = page.nextCursor ?? null;
+	end.ended = page.nextCursor === undefined;
+}
+
+/** Why a page cannot be its end's next one: out of created_at order, or (the oldest end's first) not older. */
+function pageFault(end: Reading, page: ListPage, newest: Reading): string | undefined {
+	// A service that ignores sort=asc answers its newest page to the oldest end's first request.
+	const first = end !== newest && end.pagesRead === 0 && end.cursor === null;
+	if (first && page.items.length > 0 && !(createdAt(page.items[0]) < newest.last!))
+		return 'did not come back oldest first';
+	let last = end.last ?? NaN;
+	for (const item of page.items) {
+		const time = createdAt(item);
+		if (Number.isNaN(time)) return 'has a created_at the node cannot read';
+		if ((time - last) * end.direction < 0) return 'did not come back in created_at order';
+		last = time;
+	}
+	return undefined;
+}
+
+const rethrow = (error: unknown): never => {
+	throw error;
+};
 
 const start = (): Position => ({
 	newest: { cursor: null, last: null, atLast: [] },
 	oldest: { cursor: null, last: null, atLast: [] },
-});
-
-const oldestList = (list: ListRequest, oldest: EndPosition): ListRequest => ({
-	...list,
-	qs: { ...list.qs, ...oldestFirst },
-	cursor: oldest.cursor ?? undefined,
 });
 
 async function nextPage(pages: AsyncGenerator<ListPage, void>): Promise<ListPage> {
@@ -119,12 +208,6 @@ async function nextPage(pages: AsyncGenerator<ListPage, void>): Promise<ListPage
 	if (page.missingCursor) throw page.missingCursor;
 	return page;
 }
-
-/** A 4xx on the oldest end's first page means it is not listed oldest first; later, an error. */
-const firstPageRefusal = (oldest: EndPosition | null) => (error: unknown) => {
-	if (oldest?.cursor !== null) throw error;
-	return refusal(error);
-};
 
 /** Whether an end has read this item: the newest end (-1) every item after its last, the oldest (1) before. */
 function hasRead(end: EndPosition, direction: -1 | 1, time: number, id: string): boolean {
@@ -138,24 +221,6 @@ function advance(end: EndPosition, items: IDataObject[]): void {
 		if (time === end.last) end.atLast.push(String(item.id));
 		else [end.last, end.atLast] = [time, [String(item.id)]];
 	}
-}
-
-/** Why a page cannot be one end's next page: an item out of created_at order or unreadable. */
-function outOfOrder(items: IDataObject[], end: EndPosition, direction: -1 | 1): string | undefined {
-	let last = end.last ?? NaN;
-	for (const item of items) {
-		const time = createdAt(item);
-		if (Number.isNaN(time)) return 'has a created_at the node cannot read';
-		if ((time - last) * direction < 0) return 'did not come back in created_at order';
-		last = time;
-	}
-	return undefined;
-}
-
-/** A service that ignores sort=asc answers its newest page to the oldest end's first request. */
-function startsNewer(page: ListPage, oldest: EndPosition, newest: EndPosition): string | undefined {
-	if (oldest.cursor !== null || page.items.length === 0) return undefined;
-	return createdAt(page.items[0]) < newest.last! ? undefined : 'did not come back oldest first';
 }
 
 function decode(this: ApiFunctions, cursor: string, itemIndex: number | undefined): Position {
