@@ -89,7 +89,6 @@ describe('the same example run twice with the same execution id', () => {
 			const example = load('create-reply-update.json');
 			const credentials = { supportTicketApi: credentialsFor(sandbox) };
 			const before = sandbox.store.listTickets().length;
-			sandbox.clearLog();
 			for (const instanceId of instances) {
 				settings.instanceId = instanceId;
 				const result = await runWorkflow(example, credentials, { executionId });
