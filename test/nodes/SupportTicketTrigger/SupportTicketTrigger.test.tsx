@@ -304,37 +304,13 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 		});
 	});
 
-	it('a payload that is the resource itself (no data envelope): every update starts the workflow; only a byte-identical replay is dropped', async () => {
-		await withReceiver({}, credentials, async (receiver) => {
-			const resource = (status: string) =>
-				JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', status });
-			const first = {
-				url: receiver.url,
-				secret: sandbox.apiSecret,
-				body: resource('pending'),
-				timestamp: nowSeconds(),
-			};
-			expect((await deliver(first)).status).toBe(200);
-			expect(
-				(await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: resource('solved') }))
-					.status,
-			).toBe(200);
-			const replay = await deliver(first);
-			expect(JSON.parse(replay.body)).toMatchObject({
-				started: false,
-				reason: 'event tkt_1 was already received',
-			});
-			await receiver.idle();
-			expect(started(receiver).map((item) => item.status)).toEqual(['pending', 'solved']);
-		});
-	});
-
 	/** An event whose envelope `id` is the ticket's, as some services send: the same id on every event of that ticket. */
 	const ticketEvent = (status: string) =>
 		JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', data: { id: 'tkt_1', status } });
 	const answerOf = async (sent: Promise<{ body: string }>) =>
 		JSON.parse((await sent).body) as IDataObject;
 
+	// Also a payload that is the resource itself: the id is not what is remembered, the signed bytes are.
 	it("events that share an envelope id (the ticket's) each start the workflow; only the same bytes again are dropped", async () => {
 		await withReceiver({}, credentials, async (receiver) => {
 			const send = (status: string) =>
@@ -393,7 +369,6 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 				'content-type': 'application/json',
 				'x-api-timestamp': expect.any(String),
 			});
-			expect(Object.keys(headers)).not.toEqual(expect.arrayContaining(['x-api-key']));
 			expect(
 				Object.keys(headers).filter((name) =>
 					['x-api-key', 'authorization', 'cookie'].includes(name),
