@@ -149,16 +149,6 @@ const brokenSourceReferences = () => {
 };
 
 describe('documentation links', () => {
-	it('slugs headings the way GitHub does', () => {
-		expect(slug('Get Many: Return All, Limit, One Page per Run')).toBe(
-			'get-many-return-all-limit-one-page-per-run',
-		);
-		expect(slug('n8n verification: strict mode and the lint layout')).toBe(
-			'n8n-verification-strict-mode-and-the-lint-layout',
-		);
-		expect(slug('End-to-end tests / dev / screenshot')).toBe('end-to-end-tests--dev--screenshot');
-	});
-
 	it('checks every .md of the repo', () => {
 		expect(files).toEqual(
 			expect.arrayContaining([
@@ -176,23 +166,6 @@ describe('documentation links', () => {
 
 	it('every repo path a doc names in backticks exists', () => {
 		expect(staleCitedPaths()).toEqual([]);
-	});
-
-	it('takes a word for a repo path by its folder or extension', () => {
-		const cited = ['sandbox/cli.tsx', 'test/harness', 'package.json', 'queue/queueCluster.ts'];
-		expect(cited.filter(looksLikeRepoPath)).toEqual(cited);
-		const notPaths = [
-			'.png',
-			'n8n/dist/utils.js',
-			'~/.cache/x.json',
-			'https://a.b/c.md',
-			'a <b>.ts',
-		];
-		expect(notPaths.filter(looksLikeRepoPath)).toEqual([]);
-		expect(citedPathExists('CONTRIBUTING.md', 'actions/router.ts')).toBe(true);
-		expect(citedPathExists('README.md', 'build/test/e2e/run.js')).toBe(true);
-		expect(citedPathExists('README.md', 'examples/sync-*.json')).toBe(true);
-		expect(citedPathExists('test/e2e/README.md', 'queue/queueCluster.ts')).toBe(false);
 	});
 
 	it('every docs/<file>.md#<anchor> named in the source points at a heading there', () => {

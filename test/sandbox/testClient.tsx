@@ -5,15 +5,6 @@ import http from 'node:http';
 
 export const API = '/api/v1/external';
 
-export interface ListBody<T> {
-	data: T[];
-	meta: { per_page: number; has_more: boolean; next_cursor: string | null };
-}
-
-export interface ItemBody<T> {
-	data: T;
-}
-
 type ApiErrorBody = { code: string; message: string; details?: Record<string, unknown> };
 
 export interface TestResponse {
@@ -91,46 +82,6 @@ export class TestClient {
 		return this.request('GET', `${API}${path}`, options);
 	}
 
-	post(path: string, body: unknown, options?: TestRequestOptions): Promise<TestResponse> {
-		return this.request('POST', `${API}${path}`, { ...options, body });
-	}
-
-	patch(path: string, body: unknown, options?: TestRequestOptions): Promise<TestResponse> {
-		return this.request('PATCH', `${API}${path}`, { ...options, body });
-	}
-
-	/** Unsigned request, for the admin surface and non-API paths. */
-	raw(
-		method: string,
-		path: string,
-		body?: string,
-		headers: Record<string, string> = {},
-	): Promise<TestResponse> {
-		return this.send(method, path, headers, Buffer.from(body ?? ''));
-	}
-
-	/** Follows next_cursor from `path` (relative to the API prefix) until has_more is false. */
-	async traverse<T>(
-		path: string,
-		onPage?: (page: ListBody<T>, index: number) => Promise<void> | void,
-	): Promise<T[]> {
-		const items: T[] = [];
-		const separator = path.includes('?') ? '&' : '?';
-		let cursor: string | null = null;
-		for (let index = 0; ; index++) {
-			const response = await this.get(
-				cursor === null ? path : `${path}${separator}cursor=${encodeURIComponent(cursor)}`,
-			);
-			if (response.status !== 200)
-				throw new Error(`traversal page ${index}: ${response.status} ${response.text}`);
-			const page = response.json as ListBody<T>;
-			items.push(...page.data);
-			await onPage?.(page, index);
-			if (!page.meta.has_more) return items;
-			cursor = page.meta.next_cursor;
-		}
-	}
-
 	close(): void {
 		this.agent.destroy();
 	}
@@ -180,13 +131,4 @@ export function errorOf(response: TestResponse): ApiErrorBody {
 		throw new Error(`not an error body: ${response.status} ${response.text}`);
 	}
 	return body.error;
-}
-
-/** A controllable clock for deterministic timestamps. */
-export class TestClock {
-	constructor(public ms: number = Date.parse('2025-06-01T12:00:00.000Z')) {}
-	readonly now = (): number => this.ms;
-	advance(ms: number): void {
-		this.ms += ms;
-	}
 }

@@ -18,6 +18,7 @@ import {
 import { aiToolVariant, OPEN_TICKET_TOOL } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
+import { resources } from '../../../nodes/SupportTicket/actions/resources';
 import { lossyGateway, type GatewayAnswer } from './lossyGateway';
 
 // The node as an AI agent's tool: one distinct action per operation, and the variant n8n builds from `usableAsTool`
@@ -52,18 +53,13 @@ describe('what an agent chooses from', () => {
 
 	it('every operation of every resource has its own action and description', () => {
 		const all = operations();
-		expect(all.map(({ resource, option }) => `${resource}.${option.value}`).sort()).toEqual([
-			'customer.create',
-			'customer.get',
-			'customer.getAll',
-			'customer.update',
-			'reply.create',
-			'reply.getAll',
-			'ticket.create',
-			'ticket.get',
-			'ticket.getAll',
-			'ticket.update',
-		]);
+		// Every operation the router runs is offered, each once.
+		const routed = Object.entries(resources).flatMap(([resource, { operations }]) =>
+			Object.keys(operations).map((operation) => `${resource}.${operation}`),
+		);
+		expect(all.map(({ resource, option }) => `${resource}.${option.value}`).sort()).toEqual(
+			routed.sort(),
+		);
 		const actions = all.map(({ option }) => option.action);
 		const descriptions = all.map(({ option }) => option.description);
 		expect(actions.every((a) => typeof a === 'string' && a.length > 5)).toBe(true);

@@ -72,6 +72,11 @@ const rows: Array<[string, IDataObject, string]> = [
 		'No ticket was chosen',
 	],
 	[
+		'no ticket from an expression, missing (e.g. a payload without the field)',
+		{ resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.data?.id }}') },
+		'No ticket was chosen',
+	],
+	[
 		'ticket id typed with a slash (n8n checks)',
 		{ resource: 'ticket', operation: 'get', ticketId: byId('a/b') },
 		"The 'Node' node has issues:\n- Not a valid ticket ID",

@@ -67,27 +67,40 @@ describe.each([
 	);
 });
 
-describe('two instances run the same example as their execution "1"', () => {
+// The key is hash(instance id, workflow id, execution id, node id, request); the docs say "so two instances or a reset
+// database never share one". n8n's instance id derives from the encryption key, which a restored database backup
+// keeps, with its workflow ids; its execution ids then continue from the backup's sequence, so they come again.
+describe('the same example run twice with the same execution id', () => {
 	const { sandbox } = useSandbox({ seed: 6, idempotencyKeys: true });
 	const settings = Container.get(InstanceSettings);
 	const ownId = settings.instanceId;
 	afterEach(() => (settings.instanceId = ownId));
 
-	it('each creates its own ticket: the keys differ by instance', async () => {
-		const example = load('create-reply-update.json');
-		const credentials = { supportTicketApi: credentialsFor(sandbox) };
-		const before = sandbox.store.listTickets().length;
-		for (const instanceId of ['instance-a', 'instance-b']) {
-			settings.instanceId = instanceId;
-			const result = await runWorkflow(example, credentials, { executionId: '1' });
-			expect(result.error).toBeUndefined();
-		}
-		expect(sandbox.store.listTickets()).toHaveLength(before + 2);
-		const keys = sandbox.log
-			.filter((e) => e.method === 'POST' && e.pathname.endsWith('/tickets'))
-			.map((e) => e.idempotencyKey);
-		expect(new Set(keys).size).toBe(2);
-	});
+	it.each([
+		['by two instances, each as its execution "1"', ['instance-a', 'instance-b'], '1'],
+		[
+			'by one instance after a database backup was restored (execution "41" again)',
+			['same', 'same'],
+			'41',
+		],
+	])(
+		'%s: each run creates its own ticket, under a key of its own',
+		async (_case, instances, executionId) => {
+			const example = load('create-reply-update.json');
+			const credentials = { supportTicketApi: credentialsFor(sandbox) };
+			const before = sandbox.store.listTickets().length;
+			for (const instanceId of instances) {
+				settings.instanceId = instanceId;
+				const result = await runWorkflow(example, credentials, { executionId });
+				expect(result.error).toBeUndefined();
+			}
+			expect(sandbox.store.listTickets()).toHaveLength(before + 2);
+			const keys = sandbox.log
+				.filter((e) => e.method === 'POST' && e.pathname.endsWith('/tickets'))
+				.map((e) => e.idempotencyKey);
+			expect(new Set(keys).size).toBe(2);
+		},
+	);
 });
 
 describe('near-twins: the same customer, subject and description, another priority that a helpdesk rule rewrites', () => {

@@ -100,16 +100,32 @@ describe('Updated Ticket: a change is identified by what changed, not only by wh
 	});
 });
 
-describe('emission order', () => {
-	it('oldest first; of tickets sharing a created_at, the one created first (what the e2e poll case checks in real n8n)', async () => {
-		env = await environment();
+// created_at in every form a service may send: ISO, with or without a zone (UTC), Unix seconds or milliseconds.
+describe.each<TimestampFormat | undefined>([
+	undefined,
+	'epoch-seconds',
+	'epoch-milliseconds',
+	'iso-without-zone',
+])('emission order, created_at as %s', (timestampFormat) => {
+	it('oldest first; of tickets sharing a created_at, the one created first (what the e2e poll case checks in real n8n); one later in the same second comes next', async () => {
+		env = await environment({ timestampFormat });
 		const poller = await env.poller({ event: 'newTicket' });
-		await poller.poll();
+		expect((await poller.poll()).items).toBeNull();
 		env.clock.n8n += MINUTE;
 		const created = [createTicket(1), createTicket(2)];
 		env.clock.n8n += 1000;
 		created.push(createTicket(3));
-		expect(ids((await poller.poll()).items)).toEqual(created);
+		const first = (await poller.poll()).items;
+		expect(ids(first)).toEqual(created);
+		const numeric = timestampFormat?.startsWith('epoch') ?? false;
+		expect(typeof first?.[0].json.created_at).toBe(numeric ? 'number' : 'string');
+
+		env.clock.n8n += 400; // within the second of the newest seen
+		const sameSecond = createTicket(4);
+		env.clock.n8n += 2000;
+		const later = createTicket(5);
+		expect(ids((await poller.poll()).items)).toEqual([sameSecond, later]);
+		expect((await poller.poll()).items).toBeNull();
 	});
 });
 

@@ -196,139 +196,6 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 	const payload = (id: string) =>
 		JSON.stringify({ id, event: 'ticket.created', created_at: createdAt, data: { id: 'tkt_1' } });
 
-	it('a matrix of forgeries: each answered 401 with its cause, none starts the workflow; genuine ones do', async () => {
-		await withReceiver({}, credentials, async (receiver) => {
-			const secret = sandbox.apiSecret;
-			const url = receiver.url;
-			const cases: Array<{
-				name: string;
-				send: () => Promise<{ status: number; body: string }>;
-				status: number;
-				cause?: string;
-			}> = [
-				{
-					name: 'genuine',
-					send: () => deliver({ url, secret, body: payload('evt_a1') }),
-					status: 200,
-				},
-				{
-					name: 'forged signature',
-					send: () => deliver({ url, secret, body: payload('evt_a2'), signature: 'ab'.repeat(32) }),
-					status: 401,
-					cause: 'invalid_signature',
-				},
-				{
-					name: 'tampered body',
-					send: () =>
-						deliver({
-							url,
-							secret,
-							body: payload('evt_a3'),
-							sentBody: payload('evt_a3').replace('tkt_1', 'tkt_2'),
-						}),
-					status: 401,
-					cause: 'invalid_signature',
-				},
-				{
-					name: 'wrong secret',
-					send: () => deliver({ url, secret: 'not-the-secret', body: payload('evt_a4') }),
-					status: 401,
-					cause: 'invalid_signature',
-				},
-				{
-					name: 'signed for another path',
-					send: () =>
-						deliver({
-							url,
-							secret,
-							body: payload('evt_a5'),
-							signedPath: '/webhook/other/support-ticket',
-						}),
-					status: 401,
-					cause: 'invalid_signature',
-				},
-				{
-					name: 'missing signature header',
-					send: () =>
-						deliver({ url, secret, body: payload('evt_a6'), headers: { 'x-api-signature': null } }),
-					status: 401,
-					cause: 'missing_headers',
-				},
-				{
-					name: 'missing timestamp header',
-					send: () =>
-						deliver({ url, secret, body: payload('evt_a7'), headers: { 'x-api-timestamp': null } }),
-					status: 401,
-					cause: 'missing_headers',
-				},
-				{
-					name: 'millisecond timestamp',
-					send: () =>
-						deliver({ url, secret, body: payload('evt_a8'), timestamp: String(Date.now()) }),
-					status: 401,
-					cause: 'timestamp_in_milliseconds',
-				},
-				{
-					name: 'timestamp 10 minutes old',
-					send: () =>
-						deliver({ url, secret, body: payload('evt_a9'), timestamp: nowSeconds(-600) }),
-					status: 401,
-					cause: 'timestamp_outside_window',
-				},
-				{
-					name: 'timestamp 10 minutes ahead',
-					send: () =>
-						deliver({ url, secret, body: payload('evt_a10'), timestamp: nowSeconds(600) }),
-					status: 401,
-					cause: 'timestamp_outside_window',
-				},
-				{
-					name: 'signature header repeated',
-					send: () =>
-						deliver({
-							url,
-							secret,
-							body: payload('evt_a11'),
-							headers: { 'x-api-signature': ['ab'.repeat(32), 'cd'.repeat(32)] },
-						}),
-					status: 401,
-					cause: 'missing_headers',
-				},
-				{
-					name: 'replayed event id',
-					send: () => deliver({ url, secret, body: payload('evt_a1') }),
-					status: 200,
-				},
-				{
-					name: 'genuine, second event',
-					send: () => deliver({ url, secret, body: payload('evt_a12') }),
-					status: 200,
-				},
-			];
-			const outcome: Array<{ name: string; status: number; cause?: string }> = [];
-			for (const c of cases) {
-				const answer = await c.send();
-				const cause =
-					answer.status === 401 ? (JSON.parse(answer.body) as { error: string }).error : undefined;
-				outcome.push({ name: c.name, status: answer.status, ...(cause ? { cause } : {}) });
-			}
-			await receiver.idle();
-			expect(outcome).toEqual(
-				cases.map((c) => ({
-					name: c.name,
-					status: c.status,
-					...(c.cause ? { cause: c.cause } : {}),
-				})),
-			);
-			// Only the two genuine first deliveries started the workflow; the replay was answered but dropped.
-			expect(receiver.executions.map((run) => run.output('On Event')[0].json.id)).toEqual([
-				'evt_a1',
-				'evt_a12',
-			]);
-			expect(receiver.deliveries.find((d) => d.body.includes('already received'))).toBeDefined();
-		});
-	});
-
 	it('a proxy that rewrites the path: rejected until Public Path names the path the service signed', async () => {
 		const publicPath = '/n8n/webhook/b5a5c1c4-0000-4000-8000-000000000001/support-ticket';
 		const body = payload('evt_p1');
@@ -437,37 +304,13 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 		});
 	});
 
-	it('a payload that is the resource itself (no data envelope): every update starts the workflow; only a byte-identical replay is dropped', async () => {
-		await withReceiver({}, credentials, async (receiver) => {
-			const resource = (status: string) =>
-				JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', status });
-			const first = {
-				url: receiver.url,
-				secret: sandbox.apiSecret,
-				body: resource('pending'),
-				timestamp: nowSeconds(),
-			};
-			expect((await deliver(first)).status).toBe(200);
-			expect(
-				(await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: resource('solved') }))
-					.status,
-			).toBe(200);
-			const replay = await deliver(first);
-			expect(JSON.parse(replay.body)).toMatchObject({
-				started: false,
-				reason: 'event tkt_1 was already received',
-			});
-			await receiver.idle();
-			expect(started(receiver).map((item) => item.status)).toEqual(['pending', 'solved']);
-		});
-	});
-
 	/** An event whose envelope `id` is the ticket's, as some services send: the same id on every event of that ticket. */
 	const ticketEvent = (status: string) =>
 		JSON.stringify({ id: 'tkt_1', event: 'ticket.updated', data: { id: 'tkt_1', status } });
 	const answerOf = async (sent: Promise<{ body: string }>) =>
 		JSON.parse((await sent).body) as IDataObject;
 
+	// Also a payload that is the resource itself: the id is not what is remembered, the signed bytes are.
 	it("events that share an envelope id (the ticket's) each start the workflow; only the same bytes again are dropped", async () => {
 		await withReceiver({}, credentials, async (receiver) => {
 			const send = (status: string) =>
@@ -526,7 +369,6 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 				'content-type': 'application/json',
 				'x-api-timestamp': expect.any(String),
 			});
-			expect(Object.keys(headers)).not.toEqual(expect.arrayContaining(['x-api-key']));
 			expect(
 				Object.keys(headers).filter((name) =>
 					['x-api-key', 'authorization', 'cookie'].includes(name),

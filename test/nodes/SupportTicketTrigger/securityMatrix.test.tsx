@@ -63,7 +63,14 @@ function expectedOutcome(mutation: Mutation, setup: Setup): Outcome {
 
 function outcomeOf(answer: Answer): Outcome {
 	// 401 from the trigger; a body flipped into broken JSON may get 400 from the body parser first.
-	if (answer.status === 401 || answer.status === 400) return 'refused';
+	if (answer.status === 400) return 'refused';
+	// A refusal names its cause (signature.test.tsx checks which cause for which forgery).
+	if (answer.status === 401)
+		return /^(missing_headers|invalid_\w+|timestamp_\w+)$/.test(
+			(JSON.parse(answer.body) as { error: string }).error,
+		)
+			? 'refused'
+			: 'crashed';
 	if (answer.status !== 200) return 'crashed';
 	return (JSON.parse(answer.body) as { started?: boolean }).started ? 'started' : 'dropped';
 }

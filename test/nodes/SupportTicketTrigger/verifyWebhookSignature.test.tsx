@@ -47,22 +47,9 @@ describe('verifyWebhookSignature', () => {
 		).toEqual({ valid: true });
 	});
 
+	// Forgeries of the signed parts (body, path, timestamp, secret, signature): signature.test.tsx, the
+	// one table; here what the webhook adds: headers as Node gives them and the raw body.
 	it.each([
-		[
-			'one byte of the body changed',
-			{ rawBody: Buffer.from(BODY.toString().replace('Grüße', 'Grüsse')) },
-			'invalid_signature',
-		],
-		[
-			'the body re-serialized with spaces',
-			{ rawBody: Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 1)) },
-			'invalid_signature',
-		],
-		[
-			'another query string',
-			{ signedPath: '/webhook/abc/support-ticket?x=2' },
-			'invalid_signature',
-		],
 		['no raw body available', { rawBody: undefined }, 'invalid_signature'],
 		['timestamp header missing', { headers: { 'x-api-signature': sign(BODY) } }, 'missing_headers'],
 		['signature header missing', { headers: { 'x-api-timestamp': TS } }, 'missing_headers'],
@@ -77,41 +64,6 @@ describe('verifyWebhookSignature', () => {
 			'missing_headers',
 		],
 		[
-			'timestamp in milliseconds',
-			{
-				headers: {
-					'x-api-timestamp': String(NOW_MS),
-					'x-api-signature': sign(BODY, PATH, String(NOW_MS)),
-				},
-			},
-			'timestamp_in_milliseconds',
-		],
-		[
-			'timestamp 301 s old',
-			{
-				headers: {
-					'x-api-timestamp': String(NOW_MS / 1000 - 301),
-					'x-api-signature': sign(BODY, PATH, String(NOW_MS / 1000 - 301)),
-				},
-			},
-			'timestamp_outside_window',
-		],
-		[
-			'timestamp not a number',
-			{ headers: { 'x-api-timestamp': '17e8', 'x-api-signature': sign(BODY) } },
-			'invalid_timestamp',
-		],
-		[
-			'signature not hex',
-			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': 'z'.repeat(64) } },
-			'invalid_signature',
-		],
-		[
-			'signature truncated',
-			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY).slice(0, 62) } },
-			'invalid_signature',
-		],
-		[
 			'signed with another secret',
 			{ headers: { 'x-api-timestamp': TS, 'x-api-signature': sign(BODY, PATH, TS, 'other') } },
 			'invalid_signature',
@@ -120,20 +72,6 @@ describe('verifyWebhookSignature', () => {
 		const result = check(overrides as Parameters<typeof check>[0]);
 		expect(result).toMatchObject({ valid: false, reason });
 		if (!result.valid) expect(result.message).not.toContain(SECRET);
-	});
-
-	it('a timestamp exactly at the edge of the window passes; a wider window accepts older ones', () => {
-		const edge = String(NOW_MS / 1000 - 300);
-		expect(
-			check({ headers: { 'x-api-timestamp': edge, 'x-api-signature': sign(BODY, PATH, edge) } }),
-		).toEqual({ valid: true });
-		const old = String(NOW_MS / 1000 - 900);
-		expect(
-			check({
-				headers: { 'x-api-timestamp': old, 'x-api-signature': sign(BODY, PATH, old) },
-				toleranceSeconds: 900,
-			}),
-		).toEqual({ valid: true });
 	});
 
 	describe('during a rotation (the Webhook Secret, then the previous one)', () => {
@@ -155,22 +93,9 @@ describe('verifyWebhookSignature', () => {
 			expect(result).toMatchObject(refused('invalid_signature'));
 		});
 
-		const old = String(NOW_MS / 1000 - 301);
-		it.each([
-			['signed with a third secret', { headers: signedWith('other') }, 'invalid_signature'],
-			[
-				'signed with the previous secret, body changed',
-				{ headers: signedWith(PREVIOUS), rawBody: Buffer.from(`${BODY.toString()} `) },
-				'invalid_signature',
-			],
-			[
-				'signed with the previous secret, 301 s old',
-				{ headers: signedWith(PREVIOUS, old) },
-				'timestamp_outside_window',
-			],
-		])('still refuses: %s', (_name, overrides, reason) => {
-			const result = check({ secrets: rotating, ...overrides });
-			expect(result).toMatchObject(refused(reason));
+		it('still refuses a third secret, without naming either', () => {
+			const result = check({ secrets: rotating, headers: signedWith('other') });
+			expect(result).toMatchObject(refused('invalid_signature'));
 			const message = result.valid ? '' : result.message;
 			for (const secret of rotating) expect(message).not.toContain(secret);
 		});

@@ -213,15 +213,7 @@ describe('signRequestOptions: legacy request options (n8n HTTP Request node, req
 });
 
 describe('signRequestOptions: Base URL', () => {
-	it('trims spaces around the Base URL', () => {
-		const signed = signRequestOptions(
-			{ baseURL: '  https://s.example.com/ \n', url: '/api/v1/external/tickets' },
-			credentials,
-			NOW,
-		);
-		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets');
-	});
-
+	// Spaces around it: baseUrlShape.test.tsx, in the node and the credential Test.
 	it.each([
 		['support.example.com', 'support.example.com'],
 		['', '(empty)'],
