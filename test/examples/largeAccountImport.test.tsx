@@ -27,7 +27,7 @@ function reachable(from: string): Set<string> {
 }
 const columns = (wf: WorkflowJson, table: string) => named(wf, `Table ${table}`).parameters.columns;
 
-describe('examples/large-account-import.json (Data Tables, 1,000 records per execution)', () => {
+describe('examples/large-account-import.json (Data Tables, one page per execution)', () => {
 	it('starts by hand or as its own sub-workflow, calls itself for the next page without waiting, and does not save successful executions', () => {
 		expect(named(workflow, 'Start Import').type).toBe('n8n-nodes-base.manualTrigger');
 		expect(named(workflow, 'Next Page')).toMatchObject({
@@ -63,7 +63,7 @@ describe('examples/large-account-import.json (Data Tables, 1,000 records per exe
 		});
 	});
 
-	it('reads 10 pages of 100 per execution: every list node is One Page per Run, Pages per Run 10, and no node pages on its own', () => {
+	it('reads exactly one page per execution: every list node is One Page per Run, 100 per page, and no node pages on its own', () => {
 		const lists = workflow.nodes.filter((n) => n.type === 'n8n-nodes-support-ticket.supportTicket');
 		expect(
 			lists.map((n) => [
@@ -72,11 +72,10 @@ describe('examples/large-account-import.json (Data Tables, 1,000 records per exe
 				n.parameters.operation,
 				n.parameters.pagination,
 				n.parameters.pageSize,
-				n.parameters.pagesPerRun,
 			]),
 		).toEqual([
-			['Get Page of Tickets', 'ticket', 'getAll', 'onePage', 100, 10],
-			['Get Page of Customers', 'customer', 'getAll', 'onePage', 100, 10],
+			['Get Page of Tickets', 'ticket', 'getAll', 'onePage', 100],
+			['Get Page of Customers', 'customer', 'getAll', 'onePage', 100],
 		]);
 		// Each list node runs at most once per execution: nothing leads back into it.
 		for (const list of lists) expect(reachable(list.name).has(list.name)).toBe(false);

@@ -286,7 +286,7 @@ function addPollingProof(run: ProofRun, into: SyncStore): void {
 /** examples/large-account-import.json, published (it calls itself per page), stopped part-way by a failed page and resumed. */
 function addLargeImportProof(run: ProofRun): void {
 	run.suite.test(
-		`${run.mode} mode, timestamps ${run.timestampFormat}: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets 10 pages per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`,
+		`${run.mode} mode, timestamps ${run.timestampFormat}: ${LARGE_IMPORT_EXAMPLE} imports ${LARGE_IMPORT_TICKETS} tickets one page per execution, resumes after a failed page from the saved cursor, and n8n keeps no execution per page`,
 		async () => {
 			const workflow = findWorkflow(exampleWorkflows(), LARGE_IMPORT_EXAMPLE);
 			await inFreshN8n(
