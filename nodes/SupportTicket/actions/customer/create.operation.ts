@@ -8,12 +8,8 @@ import {
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord } from '../common/createRecord';
 import { sameEmail, type CreatedKind } from '../common/findCreatedRecord';
-import {
-	checkEmail,
-	parseCustomFields,
-	readTexts,
-	requireText,
-} from '../../../shared/parameters/readParameters';
+import { checkEmail, readTexts, requireText } from '../../../shared/parameters/text';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 
 const properties: INodeProperties[] = [

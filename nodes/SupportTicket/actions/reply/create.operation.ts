@@ -8,7 +8,9 @@ import {
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord } from '../common/createRecord';
 import { sameText, type CreatedKind } from '../common/findCreatedRecord';
-import { parseCustomFields, readId, requireText } from '../../../shared/parameters/readParameters';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
+import { readId } from '../../../shared/parameters/id';
+import { requireText } from '../../../shared/parameters/text';
 import {
 	concurrencyOptions,
 	customFieldsJson,

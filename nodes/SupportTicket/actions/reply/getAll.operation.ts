@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { readId } from '../../../shared/parameters/readParameters';
+import { readId } from '../../../shared/parameters/id';
 import { concurrencyOptions, idLocator, pagingFields } from '../common/descriptions';
 import { optionsCollection } from '../../../shared/descriptions/optionsCollection';
 import { getMany, readFromBothEndsOption } from '../common/getMany';

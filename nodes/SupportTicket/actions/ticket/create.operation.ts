@@ -8,13 +8,9 @@ import {
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { createRecord } from '../common/createRecord';
 import { sameEmail, sameText, type CreatedKind } from '../common/findCreatedRecord';
-import {
-	checkEmail,
-	parseCustomFields,
-	readTexts,
-	requireText,
-	readTicketState,
-} from '../../../shared/parameters/readParameters';
+import { checkEmail, readTexts, requireText } from '../../../shared/parameters/text';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
+import { readTicketState } from '../../../shared/parameters/choice';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 

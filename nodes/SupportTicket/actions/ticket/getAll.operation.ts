@@ -9,11 +9,9 @@ import {
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
-import {
-	readDateTime,
-	readTexts,
-	readTicketState,
-} from '../../../shared/parameters/readParameters';
+import { readDateTime } from '../../../shared/parameters/dateTime';
+import { readTexts } from '../../../shared/parameters/text';
+import { readTicketState } from '../../../shared/parameters/choice';
 import type { QueryInput } from '../../../shared/signing/serializeQuery';
 import { pagingFields } from '../common/descriptions';
 import { moreInfo } from '../../../shared/descriptions/moreInfo';
