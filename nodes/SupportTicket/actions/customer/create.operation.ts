@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord } from '../common/createRecord';
+import { createOnce } from '../common/createOnce';
 import { sameEmail, type CreatedKind } from '../common/findCreatedRecord';
 import { checkEmail, readTexts, requireText } from '../../../shared/parameters/text';
 import { parseCustomFields } from '../../../shared/parameters/customFields';
@@ -67,7 +67,7 @@ export async function execute(
 	const { name } = readTexts(this, fields, { name: 'Name' }, itemIndex);
 	if (name) body.name = name;
 	return [
-		await createRecord.call(
+		await createOnce.call(
 			this,
 			{ path: '/customers', listPath: '/customers', body, itemIndex },
 			createdCustomer,

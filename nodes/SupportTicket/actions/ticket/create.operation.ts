@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord } from '../common/createRecord';
+import { createOnce } from '../common/createOnce';
 import { sameEmail, sameText, type CreatedKind } from '../common/findCreatedRecord';
 import { checkEmail, readTexts, requireText } from '../../../shared/parameters/text';
 import { parseCustomFields } from '../../../shared/parameters/customFields';
@@ -101,7 +101,7 @@ export async function execute(
 	if (status !== undefined) body.status = status;
 
 	return [
-		await createRecord.call(
+		await createOnce.call(
 			this,
 			{ path: '/tickets', listPath: '/tickets', body, itemIndex },
 			createdTicket,
