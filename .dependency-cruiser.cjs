@@ -17,6 +17,13 @@ module.exports = {
 			to: { path: '^nodes/shared/(?!signing/)' },
 		},
 		{
+			name: 'parameters-stand-alone',
+			comment: 'Readers of what users enter; transport (the timeout) stands on them, so they import nothing of it.',
+			severity: 'error',
+			from: { path: '^nodes/shared/parameters/' },
+			to: { path: '^nodes/shared/(?!parameters/)' },
+		},
+		{
 			name: 'resources-below-the-router',
 			comment: 'A resource folder stands on actions/common only; the router and resources.ts stand on the resources.',
 			severity: 'error',

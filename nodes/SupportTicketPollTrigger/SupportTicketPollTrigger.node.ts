@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/transport/credentialType';
-import { readTicketState } from '../shared/parameters/readParameters';
+import { readTicketState } from '../shared/parameters/choice';
 import { pollFeed, scanChanges } from './changeFeed';
 import {
 	DEFAULT_MAX_PAGES_PER_POLL,

@@ -73,25 +73,28 @@ export async function pollFeed(
 	};
 
 	let budget = settings.maxPagesPerPoll;
-	// A pass left unfinished goes on first; one more from the top may follow with the pages left.
-	let fromTop = loaded ? 1 : 0;
-	while (budget > 0) {
-		if (!state.pass) {
-			if (fromTop-- <= 0) break;
-			state.pass = {
-				cursor: null,
-				low: state.newest === null ? null : low,
-				silent: false,
-				position: null,
-			};
+	// Reads the pass on with the pages left, again from the top after a refused cursor; state.pass is null once it is done.
+	const readOn = async () => {
+		while (state.pass && budget > 0) {
+			const pass = state.pass;
+			const read = await readPass.call(this, source, pass, budget, nowMs, overlapMs, (item) =>
+				consider(item, pass),
+			);
+			budget -= read.pages;
+			if (read.done) state.pass = null;
+			else if (!read.restarted) return;
 		}
-		const pass = state.pass;
-		const read = await readPass.call(this, source, pass, budget, nowMs, overlapMs, (item) =>
-			consider(item, pass),
-		);
-		budget -= read.pages;
-		if (read.done) state.pass = null;
-		else if (!read.restarted) break;
+	};
+	// A pass left unfinished goes on first; one more from the top may follow with the pages left (a first poll's pass is that one).
+	await readOn();
+	if (loaded && !state.pass && budget > 0) {
+		state.pass = {
+			cursor: null,
+			low: state.newest === null ? null : low,
+			silent: false,
+			position: null,
+		};
+		await readOn();
 	}
 
 	state.polledAt = nowMs;
@@ -209,16 +212,12 @@ export async function scanChanges(
 	};
 
 	let budget = settings.maxPagesPerPoll;
-	// A scan left unfinished goes on first; one more from the top may follow with the pages left.
-	let fromTop = loaded && state.cursor !== null ? 1 : 0;
-	scanning: while (budget > 0) {
+	// Reads the scan on from state.cursor with the pages left: 'cutShort' leaves the next cursor in state.cursor.
+	const readScan = async (): Promise<'finished' | 'cutShort' | 'cursorRejected'> => {
 		let pages = 0;
 		for await (const page of readPages.call(this, source, { cursor: state.cursor, trace })) {
-			if (page === 'cursorRejected') {
-				state.cursor = null;
-				budget--;
-				continue scanning;
-			}
+			// Refused before any page was read.
+			if (page === 'cursorRejected') return page;
 			if (state.silent && state.silentSince === undefined) {
 				const offset = trace.serviceClockOffsetMs;
 				state.silentSince =
@@ -230,17 +229,33 @@ export async function scanChanges(
 			for (const record of page.items) take(record);
 			if (pages >= budget && page.nextCursor !== undefined) {
 				state.cursor = page.nextCursor;
-				break scanning;
+				return 'cutShort';
 			}
 		}
 		budget -= pages;
+		return 'finished';
+	};
+	const finishScan = () => {
 		// A finished scan saw every customer that still exists: forget the others.
 		for (const [id, entry] of known) if (entry.scan !== state.scan) known.delete(id);
 		state.scan++;
 		state.silent = false;
 		state.silentSince = undefined;
 		state.cursor = null;
-		if (fromTop-- <= 0) break;
+	};
+	// A scan left unfinished goes on first; one more from the top may follow with the pages left.
+	let scansLeft = loaded && state.cursor !== null ? 2 : 1;
+	while (budget > 0 && scansLeft > 0) {
+		const end = await readScan();
+		if (end === 'cutShort') break;
+		if (end === 'cursorRejected') {
+			// The scan starts again from the top; the refused request costs a page.
+			state.cursor = null;
+			budget--;
+		} else {
+			finishScan();
+			scansLeft--;
+		}
 	}
 
 	state.known = [...known].map(([id, { print, scan }]) => [id, print, scan]);

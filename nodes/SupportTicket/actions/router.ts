@@ -7,7 +7,8 @@ import {
 
 import { readServiceBaseUrl, type RunShared } from '../../shared/transport/apiRequest';
 import { toNodeError } from '../../shared/transport/toNodeError';
-import { isWholeNumber, readNumber, readTimeout } from '../../shared/parameters/readParameters';
+import { isWholeNumber, readNumber } from '../../shared/parameters/number';
+import { readTimeout } from '../../shared/transport/timeout';
 import { RequestLimiter } from '../../shared/transport/concurrency';
 import { RunActivity } from '../../shared/transport/runActivity';
 import { DEFAULT_CONCURRENT_REQUESTS, MAX_CONCURRENT_REQUESTS } from './common/descriptions';

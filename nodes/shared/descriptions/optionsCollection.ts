@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../parameters/readParameters';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../transport/timeout';
 
 /** The "Options" collection every node and operation ends with: the settings most users leave alone. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {

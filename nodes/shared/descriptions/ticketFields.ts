@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CUSTOM_VALUE } from '../parameters/readParameters';
+import { CUSTOM_VALUE } from '../parameters/choice';
 
 const priorityOptions = [
 	{ name: 'Low', value: 'low' },

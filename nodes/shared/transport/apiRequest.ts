@@ -16,7 +16,7 @@ import type { RunActivity } from './runActivity';
 import { toNodeError } from './toNodeError';
 import { CREDENTIAL_TYPE } from './credentialType';
 import { readBaseUrl } from '../signing/baseUrl';
-import { DEFAULT_TIMEOUT_MS } from '../parameters/readParameters';
+import { DEFAULT_TIMEOUT_MS } from './timeout';
 import type { QueryInput } from '../signing/serializeQuery';
 import type { RequestLimiter } from './concurrency';
 import {

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
-import type { RequestLogEntry } from '../../../sandbox';
 import { byId, NODE } from '../supportTicketNode';
+import { peakInFlight } from './peakInFlight';
 
 // Concurrent Requests: the output is the one-by-one loop's (order, pairing, Continue On Fail), no create is sent twice
 // under 429/503 and dropped connections, and a rate limit costs no item.
@@ -30,19 +30,6 @@ function createTickets(
 ) {
 	const parameters = { ...create, description: 'Created by the concurrency test', options };
 	return runWorkflow(itemsWorkflow(items, NODE, parameters, settings), credentials());
-}
-
-/** The most requests the sandbox was answering at the same moment. */
-function peakInFlight(log: readonly RequestLogEntry[]): number {
-	const edges = log.flatMap((e) => [
-		{ at: e.startedAt, step: 1 },
-		{ at: e.startedAt + e.durationMs, step: -1 },
-	]);
-	edges.sort((a, b) => a.at - b.at || a.step - b.step);
-	let current = 0;
-	let peak = 0;
-	for (const { step } of edges) peak = Math.max(peak, (current += step));
-	return peak;
 }
 
 function subjectCounts(tag: string): Map<string, number> {

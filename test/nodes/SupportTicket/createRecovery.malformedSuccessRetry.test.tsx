@@ -4,7 +4,7 @@ import { useWarningsWithoutWaits } from './warningsWithoutWaits';
 import { type GatewayAnswer, useGateway } from './lossyGateway';
 
 // Review: a create answered 2xx with a body that is not the API's JSON was processed (the node says so: "The create was
-// not repeated, as the service answered success"). createRecord's finally treats every error without `mayExist` as
+// not repeated, as the service answered success"). createOnce's keepWhatLaterTriesNeed treats every error without `mayExist` as
 // "refused outright: nothing exists under this key" and forgets the key, so Retry On Fail sends the create again.
 
 useWarningsWithoutWaits();

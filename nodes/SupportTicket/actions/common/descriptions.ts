@@ -164,16 +164,16 @@ export const DEFAULT_CONCURRENT_REQUESTS = 100;
 /** The highest Concurrent Requests: each request on its way holds a connection of its own. */
 export const MAX_CONCURRENT_REQUESTS = 1000;
 
+/** Options → Concurrent Requests: the router runs the items of an operation that offers it concurrently. */
+export const concurrentRequestsOption: INodeProperties = {
+	displayName: 'Concurrent Requests',
+	name: 'concurrentRequests',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS, numberPrecision: 0 },
+	default: DEFAULT_CONCURRENT_REQUESTS,
+	description:
+		'How many input items are sent to the service at once (1: one after another). Output keeps the input order; on 429 or 503 the node slows down.',
+};
+
 /** Options of the operations whose items send their own requests, so they can run concurrently. */
-export const concurrencyOptions = optionsCollection([
-	{
-		displayName: 'Concurrent Requests',
-		name: 'concurrentRequests',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS, numberPrecision: 0 },
-		default: DEFAULT_CONCURRENT_REQUESTS,
-		description:
-			'How many input items are sent to the service at once (1: one after another). Output keeps the input order; on 429 or 503 the node slows down.',
-	},
-	timeoutOption,
-]);
+export const concurrencyOptions = optionsCollection([concurrentRequestsOption, timeoutOption]);

@@ -26,20 +26,21 @@ export interface ExecutionCreates {
 	nonce: string;
 }
 
-// Keyed by the execution's flow context: one object per execution, in a queue worker too (it runs the whole execution), and freed with it.
-const byExecution = new WeakMap<object, ExecutionCreates>();
+// Beside the execution's flow context, not in it (n8n saves that): sends in flight and what each key made, for Retry On Fail.
+const createsByExecution = new WeakMap<object, ExecutionCreates>();
 
 export function executionCreates(ctx: IExecuteFunctions): ExecutionCreates {
 	const flow = flowContext(ctx);
+	// One entry per execution, in a queue worker too (it runs the whole execution), and freed with it.
 	const key = flow ?? ctx;
-	let creates = byExecution.get(key);
+	let creates = createsByExecution.get(key);
 	if (!creates) {
 		// Saved with the execution, so a try resumed elsewhere (queue mode) keeps its keys.
 		if (flow) flow.supportTicketNonce ??= randomUUID();
 		const nonce =
 			typeof flow?.supportTicketNonce === 'string' ? flow.supportTicketNonce : randomUUID();
 		creates = { claimed: new Set(), byKey: new Map(), nonce };
-		byExecution.set(key, creates);
+		createsByExecution.set(key, creates);
 	}
 	return creates;
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { listPages, MAX_PER_PAGE, type ListRequest } from '../../../shared/transport/paginate';
 import { readBothEnds } from '../../../shared/transport/readBothEnds';
 import { isBothEndsPosition, readBothEndsRun } from '../../../shared/transport/readBothEndsRun';
-import { readPaging, type Paging } from '../../../shared/parameters/readParameters';
+import { readPaging, type Paging } from '../../../shared/parameters/paging';
 import { moreInfo } from '../../../shared/descriptions/moreInfo';
 import { withErrorItemFields } from './errorItem';
 

@@ -6,14 +6,10 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord } from '../common/createRecord';
+import { createOnce } from '../common/createOnce';
 import { sameEmail, type CreatedKind } from '../common/findCreatedRecord';
-import {
-	checkEmail,
-	parseCustomFields,
-	readTexts,
-	requireText,
-} from '../../../shared/parameters/readParameters';
+import { checkEmail, readTexts, requireText } from '../../../shared/parameters/text';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
@@ -71,7 +67,7 @@ export async function execute(
 	const { name } = readTexts(this, fields, { name: 'Name' }, itemIndex);
 	if (name) body.name = name;
 	return [
-		await createRecord.call(
+		await createOnce.call(
 			this,
 			{ path: '/customers', listPath: '/customers', body, itemIndex },
 			createdCustomer,

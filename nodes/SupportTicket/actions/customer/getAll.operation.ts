@@ -7,12 +7,12 @@ import {
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
-import { pagingFields } from '../common/descriptions';
+import { concurrentRequestsOption, pagingFields } from '../common/descriptions';
 import { getMany, readFromBothEndsOption } from '../common/getMany';
 
 const properties: INodeProperties[] = [
 	...pagingFields({ resource: ['customer'], operation: ['getAll'] }),
-	optionsCollection([readFromBothEndsOption, timeoutOption]),
+	optionsCollection([concurrentRequestsOption, readFromBothEndsOption, timeoutOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -20,8 +20,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Input items one after another (no Concurrent Requests); within an item, pages follow by cursor either way. */
-export const concurrent = false;
+export const concurrent = true;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -6,13 +6,10 @@ import {
 } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import {
-	assertSomethingToUpdate,
-	checkEmail,
-	parseCustomFields,
-	readId,
-	readTexts,
-} from '../../../shared/parameters/readParameters';
+import { assertSomethingToUpdate } from '../../../shared/parameters/updateFields';
+import { checkEmail, readTexts } from '../../../shared/parameters/text';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
+import { readId } from '../../../shared/parameters/id';
 import {
 	concurrencyOptions,
 	customFieldsJson,

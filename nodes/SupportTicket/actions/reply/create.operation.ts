@@ -6,9 +6,11 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord } from '../common/createRecord';
+import { createOnce } from '../common/createOnce';
 import { sameText, type CreatedKind } from '../common/findCreatedRecord';
-import { parseCustomFields, readId, requireText } from '../../../shared/parameters/readParameters';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
+import { readId } from '../../../shared/parameters/id';
+import { requireText } from '../../../shared/parameters/text';
 import {
 	concurrencyOptions,
 	customFieldsJson,
@@ -59,7 +61,7 @@ export async function execute(
 	};
 	const replies = `/tickets/${path}/replies`;
 	return [
-		await createRecord.call(
+		await createOnce.call(
 			this,
 			{ path: replies, listPath: replies, body, itemIndex, context: { resource: 'ticket', id } },
 			createdReply,

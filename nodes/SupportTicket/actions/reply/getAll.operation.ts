@@ -6,19 +6,15 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { readId } from '../../../shared/parameters/readParameters';
-import { concurrencyOptions, idLocator, pagingFields } from '../common/descriptions';
-import { optionsCollection } from '../../../shared/descriptions/optionsCollection';
+import { readId } from '../../../shared/parameters/id';
+import { concurrentRequestsOption, idLocator, pagingFields } from '../common/descriptions';
+import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 import { getMany, readFromBothEndsOption } from '../common/getMany';
-
-// Alphabetical, as n8n's own option lists: Concurrent Requests, Read From Both Ends, Timeout.
-const options = [...(concurrencyOptions.options as INodeProperties[]), readFromBothEndsOption];
-options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 const properties: INodeProperties[] = [
 	idLocator('ticket', 'ticketId', 'searchTickets'),
 	...pagingFields({ resource: ['reply'], operation: ['getAll'] }),
-	optionsCollection(options),
+	optionsCollection([concurrentRequestsOption, readFromBothEndsOption, timeoutOption]),
 ];
 
 export const description = updateDisplayOptions(

@@ -6,15 +6,11 @@ import {
 } from 'n8n-workflow';
 
 import type { RunShared } from '../../../shared/transport/apiRequest';
-import { createRecord } from '../common/createRecord';
+import { createOnce } from '../common/createOnce';
 import { sameEmail, sameText, type CreatedKind } from '../common/findCreatedRecord';
-import {
-	checkEmail,
-	parseCustomFields,
-	readTexts,
-	requireText,
-	readTicketState,
-} from '../../../shared/parameters/readParameters';
+import { checkEmail, readTexts, requireText } from '../../../shared/parameters/text';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
+import { readTicketState } from '../../../shared/parameters/choice';
 import { concurrencyOptions, customFieldsJson, fieldsCollection } from '../common/descriptions';
 import { ticketStateFields } from '../../../shared/descriptions/ticketFields';
 
@@ -105,7 +101,7 @@ export async function execute(
 	if (status !== undefined) body.status = status;
 
 	return [
-		await createRecord.call(
+		await createOnce.call(
 			this,
 			{ path: '/tickets', listPath: '/tickets', body, itemIndex },
 			createdTicket,

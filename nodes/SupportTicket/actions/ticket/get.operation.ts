@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import { readId } from '../../../shared/parameters/readParameters';
+import { readId } from '../../../shared/parameters/id';
 import { concurrencyOptions, idLocator } from '../common/descriptions';
 
 const properties: INodeProperties[] = [

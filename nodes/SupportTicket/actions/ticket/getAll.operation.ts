@@ -9,13 +9,11 @@ import {
 import type { RunShared } from '../../../shared/transport/apiRequest';
 import { optionsCollection, timeoutOption } from '../../../shared/descriptions/optionsCollection';
 import { parseServiceTimestamp } from '../../../shared/parameters/serviceTimestamp';
-import {
-	readDateTime,
-	readTexts,
-	readTicketState,
-} from '../../../shared/parameters/readParameters';
+import { readDateTime } from '../../../shared/parameters/dateTime';
+import { readTexts } from '../../../shared/parameters/text';
+import { readTicketState } from '../../../shared/parameters/choice';
 import type { QueryInput } from '../../../shared/signing/serializeQuery';
-import { pagingFields } from '../common/descriptions';
+import { concurrentRequestsOption, pagingFields } from '../common/descriptions';
 import { moreInfo } from '../../../shared/descriptions/moreInfo';
 import { ticketFilters } from '../../../shared/descriptions/ticketFields';
 import { getMany, readFromBothEndsOption } from '../common/getMany';
@@ -24,6 +22,7 @@ const properties: INodeProperties[] = [
 	...pagingFields({ resource: ['ticket'], operation: ['getAll'] }),
 	ticketFilters(),
 	optionsCollection([
+		concurrentRequestsOption,
 		{
 			displayName: 'Created After',
 			name: 'createdAfter',
@@ -63,8 +62,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Input items one after another (no Concurrent Requests); within an item, pages follow by cursor either way. */
-export const concurrent = false;
+export const concurrent = true;
 
 export async function execute(
 	this: IExecuteFunctions,

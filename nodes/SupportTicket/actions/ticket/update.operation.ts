@@ -6,13 +6,11 @@ import {
 } from 'n8n-workflow';
 
 import { apiRequest, type RunShared } from '../../../shared/transport/apiRequest';
-import {
-	assertSomethingToUpdate,
-	parseCustomFields,
-	readId,
-	readTexts,
-	readTicketState,
-} from '../../../shared/parameters/readParameters';
+import { assertSomethingToUpdate } from '../../../shared/parameters/updateFields';
+import { parseCustomFields } from '../../../shared/parameters/customFields';
+import { readId } from '../../../shared/parameters/id';
+import { readTexts } from '../../../shared/parameters/text';
+import { readTicketState } from '../../../shared/parameters/choice';
 import {
 	concurrencyOptions,
 	customFieldsJson,

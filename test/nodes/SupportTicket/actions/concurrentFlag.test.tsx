@@ -24,10 +24,8 @@ describe('which operations run items concurrently', () => {
 		},
 	);
 
-	it('only Get Many of tickets and customers runs its items one after another', () => {
-		const sequential = rows
-			.filter(({ module }) => !module.concurrent)
-			.map(({ resource, operation }) => `${resource}.${operation}`);
-		expect(sequential).toEqual(['ticket.getAll', 'customer.getAll']);
+	// Each item sends its own requests (a Get Many's cursor chain stays within its item): none waits for another.
+	it.each(rows)('$resource → $operation runs its items concurrently', ({ module }) => {
+		expect(module.concurrent).toBe(true);
 	});
 });

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { readDateTime } from '../../../../nodes/shared/parameters/readParameters';
+import { readDateTime } from '../../../../nodes/shared/parameters/dateTime';
 
 const ctx = {
 	getNode: () => ({ name: 'Node', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} }),
