@@ -224,17 +224,24 @@ function advance(end: EndPosition, items: IDataObject[]): void {
 }
 
 function decode(this: ApiFunctions, cursor: string, itemIndex: number | undefined): Position {
-	try {
-		const position = JSON.parse(Buffer.from(cursor.slice(PREFIX.length), 'base64url').toString());
-		if (isEnd(position.newest) && (position.oldest === null || isEnd(position.oldest)))
-			return position as Position;
-	} catch {}
+	const position = parsePosition(cursor.slice(PREFIX.length));
+	if (isEnd(position?.newest) && (position.oldest === null || isEnd(position.oldest)))
+		return position as Position;
 	throw new NodeOperationError(this.getNode(), 'The Cursor is not a position this node gave out', {
 		description:
 			'A Cursor that starts with "both-ends:" must be the next_cursor of a run that read from ' +
 			'both ends, unchanged. Leave Cursor empty to start the list again.',
 		itemIndex,
 	});
+}
+
+/** The position's JSON, or undefined where it is not base64url JSON (the message says what to do). */
+function parsePosition(text: string): { newest?: unknown; oldest?: unknown } | undefined {
+	try {
+		return JSON.parse(Buffer.from(text, 'base64url').toString()) as { newest?: unknown };
+	} catch {
+		return undefined;
+	}
 }
 
 function isEnd(end: unknown): end is EndPosition {
