@@ -46,27 +46,23 @@ export function toText(
 			'Map a field that holds text or a number, e.g. {{ $json.subject }}.',
 		);
 	}
-	if (value instanceof Date) {
-		if (Number.isFinite(value.getTime())) return value.toISOString();
-		throw notText(
+	const invalidDate = () =>
+		notText(
 			ctx,
 			label,
 			itemIndex,
 			'an invalid date',
 			'Map a field that holds text, e.g. {{ $json.subject }}.',
 		);
+	if (value instanceof Date) {
+		if (Number.isFinite(value.getTime())) return value.toISOString();
+		throw invalidDate();
 	}
 	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
 		// A Luxon DateTime ($now, $today, DateTime.fromISO(…)): its ISO text, with its offset.
 		const iso = (value as { toISO: () => unknown }).toISO();
 		if (typeof iso === 'string') return iso;
-		throw notText(
-			ctx,
-			label,
-			itemIndex,
-			'an invalid date',
-			'Map a field that holds text, e.g. {{ $json.subject }}.',
-		);
+		throw invalidDate();
 	}
 	if (Array.isArray(value)) {
 		throw notText(
