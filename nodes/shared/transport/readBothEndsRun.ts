@@ -104,6 +104,8 @@ export async function readBothEndsRun(
 		warnOneEnd.call(this, list, fault);
 		position.oldest = null;
 	}
+	// From one end nothing is checked against the ids at its last created_at: the position stays small.
+	if (position.oldest === null) position.newest.atLast = [];
 	return emit(list, position, newest, position.oldest ? oldest : undefined);
 }
 
@@ -181,7 +183,8 @@ function take(end: Reading, page: ListPage): void {
 function pageFault(end: Reading, page: ListPage, newest: Reading): string | undefined {
 	// A service that ignores sort=asc answers its newest page to the oldest end's first request.
 	const first = end !== newest && end.pagesRead === 0 && end.cursor === null;
-	if (first && page.items.length > 0 && !(createdAt(page.items[0]) < newest.last!))
+	// An empty first page is not the end of the list (the newest end has more), as for Return All.
+	if (first && !(page.items.length > 0 && createdAt(page.items[0]) < newest.last!))
 		return 'did not come back oldest first';
 	let last = end.last ?? NaN;
 	for (const item of page.items) {
