@@ -17,6 +17,8 @@ interface End {
 	done: boolean;
 	/** Why this end cannot be used: an item out of created_at order, or without a readable one. */
 	fault?: string;
+	/** Why its last page failed: thrown only where that page was needed. */
+	error?: unknown;
 }
 
 /**
@@ -27,17 +29,16 @@ export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promi
 	const newest = openEnd(listPages.call(this, list), -1);
 	// A list of one page costs one call, as one chain.
 	await step(newest);
+	if (newest.error !== undefined) throw newest.error;
 	if (newest.done) return newest.items;
-	const firstPageEnd = newest.last;
+	const firstPage = tail(newest);
 	const oldest = openEnd(listPages.call(this, { ...list, qs: { ...list.qs, ...oldestFirst } }), 1);
-	const [, refused] = await Promise.all([
-		step(newest),
-		step(oldest).then(() => undefined, refusal),
-	]);
-	// A service that ignores sort=asc answers its newest page again.
-	const startsOlder = oldest.items.length > 0 && createdAt(oldest.items[0]) < firstPageEnd;
-	if (!startsOlder) oldest.fault = refused ?? 'did not come back oldest first';
-	// Each end asks for its next page as soon as its last one is in: one round trip each, not the slower of two.
+	await Promise.all([step(newest), step(oldest)]);
+	// A 4xx: the service does not list it oldest first; its newest page again: it ignores sort.
+	if (oldest.error !== undefined && !newest.done) oldest.fault = refusal(oldest.error);
+	else if (!startsOlder(oldest.items[0], firstPage))
+		oldest.fault = 'did not come back oldest first';
+	// Each end asks for its next page as soon as its last is in: not the slower of two each round.
 	const reading = new Map<End, Promise<End>>();
 	const readOn = (end: End) =>
 		void (
@@ -49,12 +50,17 @@ export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promi
 		);
 	for (;;) {
 		const met = newest.done || oldest.done || oldest.last > newest.last;
-		if (met || newest.fault !== undefined || oldest.fault !== undefined) {
+		const stopped = [newest, oldest].some((end) => end.fault ?? end.error);
+		if (met || stopped) {
 			// A page on its way only moves its end further on: wait for it, then decide.
 			await Promise.all(reading.values());
 			if (newest.done) return newest.items;
+			// A page that failed after the ends met was not needed; one before was.
 			const fault = newest.fault ?? oldest.fault;
+			const met = oldest.done || oldest.last > newest.last;
+			if (newest.error !== undefined && (fault !== undefined || !met)) throw newest.error;
 			if (fault !== undefined) return await oneEnd.call(this, list, newest, oldest, fault);
+			if (!met) throw oldest.error;
 			list.activity?.note('listsFromBothEnds');
 			return joined(newest, oldest);
 		}
@@ -68,15 +74,44 @@ export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promi
 	}
 }
 
+/** Where an end stands: the created_at of its last item and the ids of the items it read at it. */
+export interface EndMark {
+	last: number;
+	ids: string[];
+}
+
+const tail = (end: End): EndMark => ({
+	last: end.last,
+	ids: end.items.slice(end.items.length - end.atLast).map((item) => String(item.id)),
+});
+
+/**
+ * Whether the oldest end's first item is below the newest end's mark: older, or at its created_at
+ * but not read by it (many items may share the oldest created_at). A service that ignores sort=asc
+ * answers its newest page again.
+ */
+export function startsOlder(first: IDataObject | undefined, newest: EndMark): boolean {
+	if (first === undefined) return false;
+	const time = createdAt(first);
+	return time < newest.last || (time === newest.last && !newest.ids.includes(String(first.id)));
+}
+
 function openEnd(pages: AsyncGenerator<ListPage, void>, direction: -1 | 1): End {
 	return { pages, direction, items: [], last: NaN, atLast: 0, done: false };
 }
 
 async function step(end: End): Promise<void> {
-	const { value: page, done } = await end.pages.next();
+	let next: IteratorResult<ListPage, void>;
+	try {
+		next = await end.pages.next();
+		if (!next.done && next.value.missingCursor) throw next.value.missingCursor;
+	} catch (error) {
+		end.error = error;
+		return;
+	}
+	const { value: page, done } = next;
 	end.done = done === true || page.nextCursor === undefined;
 	if (done) return;
-	if (page.missingCursor) throw page.missingCursor;
 	for (const item of page.items) {
 		end.items.push(item);
 		const time = createdAt(item);

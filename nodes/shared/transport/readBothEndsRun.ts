@@ -2,9 +2,16 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import type { ApiFunctions } from './apiRequest';
 import { listPages, type ListPage, type ListRequest } from './paginate';
-import { createdAt, oldestFirst, refusal, warnOneEnd } from './readBothEnds';
+import {
+	createdAt,
+	oldestFirst,
+	refusal,
+	startsOlder,
+	warnOneEnd,
+	type EndMark,
+} from './readBothEnds';
 
-/** One end between runs. It has read every item past `last` and, of the items at `last`, these ids. */
+/** One end between runs: it has read every item past `last` and, of those at `last`, these ids. */
 interface EndPosition {
 	/** The service cursor of this end's next page; null before its first page. */
 	cursor: string | null;
@@ -13,10 +20,12 @@ interface EndPosition {
 	atLast: string[];
 }
 
-/** Where a read from both ends stands; `oldest` null once the list is read from the newest end only. */
+/** Where a read from both ends stands; `oldest` null once it reads from the newest end only. */
 interface Position {
 	newest: EndPosition;
 	oldest: EndPosition | null;
+	/** Where the oldest end stood when the read fell back to the newest: its items are skipped. */
+	skip?: Omit<EndPosition, 'cursor'>;
 }
 
 const PREFIX = 'both-ends:';
@@ -43,6 +52,8 @@ interface Reading {
 	last: number | null;
 	cursor: string | null;
 	ended: boolean;
+	/** Why its last page failed: thrown only where that page was needed. */
+	error?: unknown;
 }
 
 /**
@@ -59,6 +70,7 @@ export async function readBothEndsRun(
 	const position = cursor === undefined ? start() : decode.call(this, cursor, list.itemIndex);
 	const newest = openReading(this, list, position.newest, -1, pagesPerEnd);
 	let oldest: Reading | undefined;
+	let oldestStart: EndMark | undefined;
 	let fault: string | undefined;
 	const met = () =>
 		newest.ended ||
@@ -68,13 +80,16 @@ export async function readBothEndsRun(
 		while (end.pagesRead < end.budget && !met() && fault === undefined) {
 			// At one created_at the newest end goes on through it alone.
 			if (end === oldest && end.last === newest.last) return;
-			const page = await nextPage(end.pages).catch(
-				end === oldest && end.pagesRead === 0 && end.cursor === null ? refusal : rethrow,
-			);
-			if (typeof page === 'string') fault = page;
-			else fault ??= pageFault(end, page, newest);
+			let page: ListPage;
+			try {
+				page = await nextPage(end.pages);
+			} catch (error) {
+				end.error = error;
+				return;
+			}
+			fault ??= pageFault(end, page, end === oldest ? oldestStart : undefined);
 			if (fault !== undefined && end === oldest) return;
-			take(end, page as ListPage);
+			take(end, page);
 		}
 	};
 	try {
@@ -82,12 +97,13 @@ export async function readBothEndsRun(
 		const firstPageAlone = newest.last === null;
 		if (firstPageAlone) {
 			const page = await nextPage(newest.pages);
-			fault = pageFault(newest, page, newest);
+			fault = pageFault(newest, page);
 			take(newest, page);
 		}
 		// That run's pages from both ends are one fewer from the oldest: no round with one end alone.
 		const oldestBudget = pagesPerEnd - (firstPageAlone ? 1 : 0);
-		if (position.oldest && oldestBudget > 0 && fault === undefined && !met())
+		if (position.oldest && oldestBudget > 0 && fault === undefined && !met()) {
+			if (position.oldest.last === null) oldestStart = mark(position.newest, newest);
 			oldest = openReading(
 				this,
 				{ ...list, qs: { ...list.qs, ...oldestFirst } },
@@ -95,33 +111,62 @@ export async function readBothEndsRun(
 				1,
 				oldestBudget,
 			);
+		}
 		await Promise.all([readOn(newest), oldest && readOn(oldest)]);
 	} finally {
 		void newest.pages.return();
 		void oldest?.pages.return();
 	}
-	if (fault !== undefined && position.oldest !== null) {
-		warnOneEnd.call(this, list, fault);
-		position.oldest = null;
-	}
-	// From one end nothing is checked against the ids at its last created_at: the position stays small.
-	if (position.oldest === null) position.newest.atLast = [];
-	return emit(list, position, newest, position.oldest ? oldest : undefined);
+	// A page that failed after the ends met was not needed; one before was: the run is read again.
+	if (!met() && newest.error !== undefined) throw newest.error;
+	if (!met() && oldest?.error !== undefined && fault === undefined)
+		fault = oldestStart && oldest.pagesRead === 0 ? refusal(oldest.error) : rethrow(oldest.error);
+	if (fault !== undefined) fallBack.call(this, list, position, fault);
+	const items = emit(position, newest, position.oldest ? oldest : undefined);
+	const { newest: n, oldest: o } = position;
+	// From one end, or both at one created_at (the oldest reads no further), the newest's ids at
+	// its last are not needed: the position stays small.
+	if (!o || n.last === o.last) n.atLast = [];
+	if (o && Math.max(n.atLast.length, o.atLast.length) > MAX_IDS_AT_LAST)
+		fallBack.call(this, list, position, `has over ${MAX_IDS_AT_LAST} items with one created_at`);
+	const done =
+		newest.ended ||
+		oldest?.ended === true ||
+		(o?.last != null && n.last !== null && n.last < o.last);
+	if (done && o?.last != null) list.activity?.note('listsFromBothEnds');
+	if (done) return { items, position: undefined };
+	return { items, position: PREFIX + Buffer.from(JSON.stringify(position)).toString('base64url') };
+}
+
+/** Ids an end keeps of the items at its last created_at: under 30 kB with 36-character ids. */
+const MAX_IDS_AT_LAST = 500;
+
+/** The list read on from the newest end only; what the oldest end output is skipped. */
+function fallBack(this: ApiFunctions, list: ListRequest, position: Position, reason: string) {
+	if (position.oldest === null) return;
+	warnOneEnd.call(this, list, reason);
+	const { last, atLast } = position.oldest;
+	if (last !== null) position.skip = { last, atLast };
+	position.oldest = null;
+	position.newest.atLast = [];
+}
+
+/** Where the newest end stands as the oldest starts: its position's ids and this run's pages. */
+function mark(start: EndPosition, newest: Reading): EndMark {
+	const last = newest.last!;
+	const ids = start.last === last ? [...start.atLast] : [];
+	for (const item of newest.items) if (createdAt(item) === last) ids.push(String(item.id));
+	return { last, ids };
 }
 
 /**
- * The run's items not output before, and the next position: the newest end's items, checked against
- * what the oldest end had read; then the oldest end's, against what the newest end has now read.
+ * The run's items not output before, the position moved past them: the newest end's items, checked
+ * against what the oldest end had read; then the oldest end's, against what the newest has read.
  */
-function emit(
-	list: ListRequest,
-	position: Position,
-	newest: Reading,
-	oldest: Reading | undefined,
-): BothEndsRun {
+function emit(position: Position, newest: Reading, oldest: Reading | undefined): IDataObject[] {
 	const items: IDataObject[] = [];
 	const output = new Set<string>();
-	const keep = (read: Reading, end: EndPosition, other: EndPosition | null) => {
+	const keep = (read: Reading, end: EndPosition, other: Position['skip'] | null) => {
 		for (const item of read.items) {
 			const id = String(item.id);
 			if (
@@ -135,20 +180,9 @@ function emit(
 		advance(end, read.items);
 		end.cursor = read.cursor;
 	};
-	keep(newest, position.newest, position.oldest);
+	keep(newest, position.newest, position.oldest ?? position.skip ?? null);
 	if (oldest && position.oldest) keep(oldest, position.oldest, position.newest);
-	const { newest: n, oldest: o } = position;
-	const done =
-		newest.ended ||
-		oldest?.ended === true ||
-		(o?.last != null && n.last !== null && n.last < o.last);
-	if (!done)
-		return {
-			items,
-			position: PREFIX + Buffer.from(JSON.stringify(position)).toString('base64url'),
-		};
-	if (o?.last != null) list.activity?.note('listsFromBothEnds');
-	return { items, position: undefined };
+	return items;
 }
 
 function openReading(
@@ -179,12 +213,10 @@ function take(end: Reading, page: ListPage): void {
 	end.ended = page.nextCursor === undefined;
 }
 
-/** Why a page cannot be its end's next one: out of created_at order, or (the oldest end's first) not older. */
-function pageFault(end: Reading, page: ListPage, newest: Reading): string | undefined {
-	// A service that ignores sort=asc answers its newest page to the oldest end's first request.
-	const first = end !== newest && end.pagesRead === 0 && end.cursor === null;
+/** Why a page cannot be its end's next: out of created_at order, or (oldest's first) not older. */
+function pageFault(end: Reading, page: ListPage, oldestStart?: EndMark): string | undefined {
 	// An empty first page is not the end of the list (the newest end has more), as for Return All.
-	if (first && !(page.items.length > 0 && createdAt(page.items[0]) < newest.last!))
+	if (oldestStart && end.pagesRead === 0 && !startsOlder(page.items[0], oldestStart))
 		return 'did not come back oldest first';
 	let last = end.last ?? NaN;
 	for (const item of page.items) {
@@ -212,8 +244,13 @@ async function nextPage(pages: AsyncGenerator<ListPage, void>): Promise<ListPage
 	return page;
 }
 
-/** Whether an end has read this item: the newest end (-1) every item after its last, the oldest (1) before. */
-function hasRead(end: EndPosition, direction: -1 | 1, time: number, id: string): boolean {
+/** Whether an end has read this item: the newest (-1) all after its last, the oldest (1) before. */
+function hasRead(
+	end: Position['skip'] & object,
+	direction: -1 | 1,
+	time: number,
+	id: string,
+): boolean {
 	if (end.last === null) return false;
 	return (time - end.last) * direction < 0 || (time === end.last && end.atLast.includes(id));
 }
@@ -228,8 +265,7 @@ function advance(end: EndPosition, items: IDataObject[]): void {
 
 function decode(this: ApiFunctions, cursor: string, itemIndex: number | undefined): Position {
 	const position = parsePosition(cursor.slice(PREFIX.length));
-	if (isEnd(position?.newest) && (position.oldest === null || isEnd(position.oldest)))
-		return position as Position;
+	if (isPosition(position)) return position;
 	throw new NodeOperationError(this.getNode(), 'The Cursor is not a position this node gave out', {
 		description:
 			'A Cursor that starts with "both-ends:" must be the next_cursor of a run that read from ' +
@@ -238,13 +274,23 @@ function decode(this: ApiFunctions, cursor: string, itemIndex: number | undefine
 	});
 }
 
-/** The position's JSON, or undefined where it is not base64url JSON (the message says what to do). */
-function parsePosition(text: string): { newest?: unknown; oldest?: unknown } | undefined {
+/** The position's JSON, or undefined where it is not base64url JSON. */
+function parsePosition(text: string): Partial<Record<keyof Position, unknown>> | undefined {
 	try {
-		return JSON.parse(Buffer.from(text, 'base64url').toString()) as { newest?: unknown };
+		return JSON.parse(Buffer.from(text, 'base64url').toString()) as Record<string, unknown>;
 	} catch {
 		return undefined;
 	}
+}
+
+/** Whether the node gives out such a position: oldest end not started, or not past the newest. */
+function isPosition(position: ReturnType<typeof parsePosition>): position is Position {
+	const { newest, oldest, skip } = position ?? {};
+	if (!isEnd(newest) || newest.cursor === null) return false;
+	if (oldest === null) return skip === undefined || isEnd({ ...skip, cursor: null });
+	if (!isEnd(oldest) || skip !== undefined) return false;
+	if (oldest.last === null) return oldest.cursor === null && oldest.atLast.length === 0;
+	return oldest.cursor !== null && newest.last !== null && oldest.last <= newest.last;
 }
 
 function isEnd(end: unknown): end is EndPosition {

@@ -1,0 +1,246 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { useSandbox, type SandboxFixture } from '../../harness';
+import { runNode } from '../supportTicketNode';
+import { createTickets, oldestFirstCalls, singles, useLoggedWarnings } from './listRounds';
+
+// Read From Both Ends where the service or the Cursor is not as expected: each test here failed before its fix.
+const BOTH_ENDS = { readFromBothEnds: true };
+const TICKETS = '/api/v1/external/tickets';
+
+interface Loop {
+	ids: string[];
+	runs: number;
+	positions: string[];
+}
+
+/** One Page per Run until has_more is false, each run from the last one's next_cursor. */
+async function readInRuns({ credentials }: SandboxFixture, parameters: IDataObject): Promise<Loop> {
+	const ids: string[] = [];
+	const positions: string[] = [];
+	let cursor = '';
+	for (let runs = 1; runs <= 300; runs++) {
+		const result = await runNode(
+			{ resource: 'ticket', operation: 'getAll', pagination: 'onePage', cursor, ...parameters },
+			credentials,
+		);
+		if (result.error) throw result.error;
+		const [page] = result.output('Node').map((item) => item.json);
+		for (const item of page.data as IDataObject[]) ids.push(item.id as string);
+		if (!page.has_more) return { ids, runs, positions };
+		cursor = page.next_cursor as string;
+		positions.push(cursor);
+	}
+	throw new Error('The loop did not end in 300 runs');
+}
+
+async function returnAll({ credentials }: SandboxFixture, parameters: IDataObject = {}) {
+	const result = await runNode(
+		{ resource: 'ticket', operation: 'getAll', returnAll: true, ...parameters },
+		credentials,
+	);
+	if (result.error) throw result.error;
+	return result.output('Node').map((item) => item.json);
+}
+
+function expectEachOnce(ids: string[], expected: string[]) {
+	const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+	expect({
+		twice: twice.length,
+		missing: expected.filter((id) => !ids.includes(id)).length,
+	}).toEqual({ twice: 0, missing: 0 });
+}
+
+const ticketIds = (fixture: SandboxFixture) => fixture.sandbox.store.listTickets().map((t) => t.id);
+
+describe('One Page per Run from both ends: a service that answers sort=asc with an empty list', () => {
+	const fixture = useSandbox({ seed: 300 });
+	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
+	const warnings = useLoggedWarnings();
+
+	// Return All calls an empty first oldest-first page "did not come back oldest first" and reads
+	// on as one chain; One Page per Run takes it for the end of the list (has_more false).
+	it('every ticket once, as Return All reads them (not has_more false after 2 runs)', async () => {
+		const all = ticketIds(fixture);
+		expect(all).toHaveLength(300);
+		fixture.sandbox.setAnswerGate((entry, answer) => {
+			if (entry.method === 'GET' && entry.query.sort === 'asc')
+				answer.body = { data: [], meta: { has_more: false, next_cursor: null } };
+			return undefined;
+		});
+		const items = await returnAll(fixture, { options: BOTH_ENDS });
+		expectEachOnce(
+			items.map((t) => t.id as string),
+			all,
+		);
+		expect(warnings).toEqual([expect.stringMatching(/did not come back oldest first/)]);
+		warnings.length = 0;
+		const loop = await readInRuns(fixture, { resource: 'ticket', options: BOTH_ENDS });
+		expectEachOnce(loop.ids, all);
+		expect(warnings).toEqual([expect.stringMatching(/did not come back oldest first/)]);
+	});
+});
+
+describe('One Page per Run from both ends: one ticket whose created_at cannot be read, mid-list', () => {
+	const fixture = useSandbox({ seed: 600 });
+	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
+	const warnings = useLoggedWarnings();
+
+	// The service honours sort=asc throughout; only one ticket in the middle has a created_at the
+	// node cannot read. The oldest end has output its first page in run 2; the newest end meets the
+	// ticket in run 3, the loop goes on from the newest end only and outputs those tickets again.
+	it('every ticket once across the runs (the oldest end output its first 100 already)', async () => {
+		const all = ticketIds(fixture);
+		const odd = fixture.sandbox.store.listTickets()[250].id;
+		fixture.sandbox.setAnswerGate((entry, answer) => {
+			const data = (answer.body as { data?: IDataObject[] } | undefined)?.data;
+			if (entry.method !== 'GET' || !Array.isArray(data)) return undefined;
+			for (const ticket of data) if (ticket.id === odd) ticket.created_at = 'soon';
+			return undefined;
+		});
+		const loop = await readInRuns(fixture, { resource: 'ticket', options: BOTH_ENDS });
+		expect(warnings).toEqual([expect.stringMatching(/created_at the node cannot read/)]);
+		expectEachOnce(loop.ids, all);
+	});
+});
+
+describe('Both ends: a failure of a page that is not needed', () => {
+	const fixture = useSandbox({ seed: 150 });
+	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
+
+	/** The first oldest-first request is answered 500 (once; every other request as usual). */
+	function failFirstOldestFirst() {
+		let failed = false;
+		fixture.sandbox.setAnswerGate((entry, answer) => {
+			if (entry.method !== 'GET' || entry.query.sort !== 'asc' || failed) return undefined;
+			failed = true;
+			answer.status = 500;
+			answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
+			return undefined;
+		});
+	}
+
+	// 150 tickets: the newest end's second page ends the list, so the oldest end's first page (asked
+	// at the same time) is not needed; one chain reads the list in 2 calls without it. A 500 on it
+	// (not retried) fails the whole Get Many.
+	it('Return All of a list of two pages: the list, despite a 500 on the oldest end', async () => {
+		failFirstOldestFirst();
+		const items = await returnAll(fixture, { options: BOTH_ENDS });
+		expect(oldestFirstCalls(fixture.sandbox)).toHaveLength(1);
+		expectEachOnce(
+			items.map((t) => t.id as string),
+			ticketIds(fixture),
+		);
+	});
+
+	it('One Page per Run, Pages per Run 2: the list in one run, despite a 500 on the oldest end', async () => {
+		failFirstOldestFirst();
+		const loop = await readInRuns(fixture, {
+			resource: 'ticket',
+			pagesPerRun: 2,
+			options: BOTH_ENDS,
+		});
+		expect(loop.runs).toBe(1);
+		expectEachOnce(loop.ids, ticketIds(fixture));
+	});
+});
+
+describe('Both ends: a service that honours sort=asc, the oldest created_at shared by many', () => {
+	// 250 tickets created in one instant (an import; a service whose timestamps are whole seconds
+	// makes such ties common), then 30 one by one. The service lists them oldest first as asked, but
+	// the newest end's first page reaches down into the 250, so the first oldest-first page "is not
+	// older" than it: the node warns that the service did not come back oldest first and reads one
+	// chain (correct items, a false warning telling the user to turn the option off).
+	const fixture = useTies([250, ...singles(30)]);
+	const warnings = useLoggedWarnings();
+
+	it('Return All: no warning that the list did not come back oldest first', async () => {
+		const items = await returnAll(fixture, { options: BOTH_ENDS });
+		expectEachOnce(
+			items.map((t) => t.id as string),
+			ticketIds(fixture),
+		);
+		expect(warnings).toEqual([]);
+	});
+
+	it('One Page per Run, Page Size 50: no warning that it did not come back oldest first', async () => {
+		const loop = await readInRuns(fixture, {
+			resource: 'ticket',
+			pageSize: 50,
+			options: BOTH_ENDS,
+		});
+		expectEachOnce(loop.ids, ticketIds(fixture));
+		expect(warnings).toEqual([]);
+	});
+});
+
+/** A sandbox with these groups of tickets, each group in one instant (createTickets). */
+function useTies(groups: number[]) {
+	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
+	const fixture = useSandbox({ now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+	beforeAll(() => createTickets(fixture.sandbox, clock, groups));
+	return fixture;
+}
+
+// The example keeps positions as a Postgres key; a position holds the ids read at each end's last
+// created_at, so it grew with ties (~10 kB by run 10 with 1,000 tickets in one instant).
+describe('One Page per Run from both ends: 1,000 tickets in one instant', () => {
+	const fixture = useTies([1000]);
+	const warnings = useLoggedWarnings();
+
+	it('every ticket once, positions under 2,704 characters, no warning', async () => {
+		const loop = await readInRuns(fixture, { resource: 'ticket', options: BOTH_ENDS });
+		expectEachOnce(loop.ids, ticketIds(fixture));
+		expect(Math.max(...loop.positions.map((p) => p.length))).toBeLessThan(2704);
+		expect(warnings).toEqual([]);
+	});
+});
+
+// The oldest end goes through 2,500 ties while the newest is far above: past 500 ids the list is
+// read on from the newest end only, skipping what the oldest end output.
+describe('One Page per Run from both ends: 2,500 tickets in one instant at the oldest end', () => {
+	const fixture = useTies([2500, ...singles(2000)]);
+	const warnings = useLoggedWarnings();
+
+	it('every ticket once, positions bounded, one warning', async () => {
+		const loop = await readInRuns(fixture, { resource: 'ticket', options: BOTH_ENDS });
+		expectEachOnce(loop.ids, ticketIds(fixture));
+		expect(loop.ids).toHaveLength(4500);
+		expect(Math.max(...loop.positions.map((p) => p.length))).toBeLessThan(10_000);
+		expect(warnings).toEqual([expect.stringMatching(/has over 500 items with one created_at/)]);
+	});
+});
+
+describe('One Page per Run from both ends: a position changed by hand', () => {
+	const fixture = useSandbox({ seed: 300 });
+
+	// The docs: "a Cursor that starts so but is not one the node gave out is refused before any
+	// request". Only the shape is checked: a position whose oldest end stands past the newest end
+	// (never given out: the two ends would have met) is taken, the run sends its requests, blames
+	// the service in n8n's log ("did not come back in created_at order") and goes on as one chain.
+	it('refuses it before any request', async () => {
+		const first = await runNode(
+			{ resource: 'ticket', operation: 'getAll', pagination: 'onePage', options: BOTH_ENDS },
+			fixture.credentials,
+		);
+		const cursor = first.output('Node')[0].json.next_cursor as string;
+		const position = JSON.parse(
+			Buffer.from(cursor.slice('both-ends:'.length), 'base64url').toString(),
+		) as { oldest: { last: number | null } };
+		position.oldest.last = Date.parse('2100-01-01T00:00:00Z');
+		const tampered = `both-ends:${Buffer.from(JSON.stringify(position)).toString('base64url')}`;
+		fixture.sandbox.clearLog();
+		const result = await runNode(
+			{
+				resource: 'ticket',
+				operation: 'getAll',
+				pagination: 'onePage',
+				cursor: tampered,
+				options: BOTH_ENDS,
+			},
+			fixture.credentials,
+		);
+		expect(result.error?.message).toBe('The Cursor is not a position this node gave out');
+		expect(fixture.sandbox.countCalls({ pathname: TICKETS })).toBe(0);
+	});
+});
