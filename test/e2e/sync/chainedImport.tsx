@@ -62,7 +62,7 @@ async function savePagesOutOfOrder(
 ): Promise<string[]> {
 	const creates = query(workflow, READ)
 		.split('\n')
-		.filter((line) => line.startsWith('CREATE '));
+		.filter((line) => line.startsWith('CREATE TABLE'));
 	const updated = {
 		updated_at: '2026-01-01T00:00:00.000Z',
 		updated_ms: Date.parse('2026-01-01T00:00:00.000Z'),
