@@ -76,6 +76,16 @@ export async function readBothEndsRun(
 		newest.ended ||
 		oldest?.ended === true ||
 		(oldest?.last != null && newest.last !== null && newest.last < oldest.last);
+	/** Ids the position would keep at the ends' last created_at, were this page taken. */
+	const idsKept = (end: Reading, page: ListPage): number => {
+		if (!position.oldest) return 0;
+		const n = standing(position.newest, newest, end === newest ? page : undefined);
+		const o = oldest
+			? standing(position.oldest, oldest, end === oldest ? page : undefined)
+			: { last: position.oldest.last, ids: position.oldest.atLast.length };
+		// Both at one created_at, the oldest reads no further: the newest's ids there are not kept.
+		return o.ids + (n.last === o.last ? 0 : n.ids);
+	};
 	const readOn = async (end: Reading): Promise<void> => {
 		while (end.pagesRead < end.budget && !met() && fault === undefined) {
 			// At one created_at the newest end goes on through it alone.
@@ -88,6 +98,7 @@ export async function readBothEndsRun(
 				return;
 			}
 			fault ??= pageFault(end, page, end === oldest ? oldestStart : undefined);
+			fault ??= idsKept(end, page) > MAX_IDS_KEPT ? CROWDED : undefined;
 			if (fault !== undefined && end === oldest) return;
 			take(end, page);
 		}
@@ -127,8 +138,6 @@ export async function readBothEndsRun(
 	// From one end, or both at one created_at (the oldest reads no further), the newest's ids at
 	// its last are not needed: the position stays small.
 	if (!o || n.last === o.last) n.atLast = [];
-	if (o && Math.max(n.atLast.length, o.atLast.length) > MAX_IDS_AT_LAST)
-		fallBack.call(this, list, position, `has over ${MAX_IDS_AT_LAST} items with one created_at`);
 	const done =
 		newest.ended ||
 		oldest?.ended === true ||
@@ -138,8 +147,19 @@ export async function readBothEndsRun(
 	return { items, position: PREFIX + Buffer.from(JSON.stringify(position)).toString('base64url') };
 }
 
-/** Ids an end keeps of the items at its last created_at: under 30 kB with 36-character ids. */
-const MAX_IDS_AT_LAST = 500;
+/** Ids a position keeps of items at the ends' last created_at: under 30 kB with 36-char ids. */
+const MAX_IDS_KEPT = 500;
+const CROWDED = `has over ${MAX_IDS_KEPT} items with one created_at`;
+
+/** An end's last created_at and how many ids at it the position would keep, with `page` taken. */
+function standing(start: EndPosition, read: Reading, page?: ListPage) {
+	const items = page ? [...read.items, ...page.items] : read.items;
+	const last = items.length > 0 ? createdAt(items[items.length - 1]) : read.last;
+	let ids = 0;
+	while (ids < items.length && createdAt(items[items.length - 1 - ids]) === last) ids++;
+	if (ids === items.length && start.last === last) ids += start.atLast.length;
+	return { last, ids };
+}
 
 /** The list read on from the newest end only; what the oldest end output is skipped. */
 function fallBack(this: ApiFunctions, list: ListRequest, position: Position, reason: string) {
