@@ -33,7 +33,8 @@ export class SupportTicketApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://support.example.com',
 			description:
-				'Address of your support service, without /api/v1/external (it is appended). A path prefix such as https://example.com/support works.',
+				'Address of your support service, without /api/v1/external (it is ' +
+				'appended). A path prefix such as https://example.com/support works.',
 		},
 		{
 			displayName: 'API Key',
@@ -60,7 +61,8 @@ export class SupportTicketApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Secret the service signs webhook deliveries with, if it differs from the API Secret. Leave empty to verify deliveries with the API Secret.',
+				'Secret the service signs webhook deliveries with, if it differs from ' +
+				'the API Secret. Leave empty to verify deliveries with the API Secret.',
 		},
 		{
 			displayName: 'Previous Webhook Secret',
@@ -74,7 +76,8 @@ export class SupportTicketApi implements ICredentialType {
 		},
 	];
 
-	// A function: signing needs the exact bytes on the wire, which `IAuthenticateGeneric` cannot compute.
+	// A function: signing needs the exact bytes on the wire,
+	// which `IAuthenticateGeneric` cannot compute.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -93,7 +96,8 @@ export class SupportTicketApi implements ICredentialType {
 			method: 'GET',
 			qs: { per_page: 1 },
 		},
-		// Status rules apply to an error answer, body rules to a success; n8n reads each by its type, hence one cast list.
+		// Status rules apply to an error answer, body rules to a success; n8n reads
+		// each by its type, hence one cast list.
 		rules: [
 			// Without a rule n8n shows only the status text ("Unauthorized").
 			{
@@ -101,7 +105,8 @@ export class SupportTicketApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The service rejected the request signature. Check the API Key and API Secret, and that the Base URL is the right account.',
+						'The service rejected the request signature. Check the API Key ' +
+						'and API Secret, and that the Base URL is the right account.',
 				},
 			},
 			// Signed requests follow no redirect (signRequestOptions): say what the answer means.
@@ -110,7 +115,10 @@ export class SupportTicketApi implements ICredentialType {
 					type: 'responseCode',
 					properties: {
 						value,
-						message: `The service answered with a redirect (HTTP ${value}), which a signed request does not follow. Set the Base URL to the address the service answers at, often https:// instead of http://.`,
+						message:
+							`The service answered with a redirect (HTTP ${value}), which a ` +
+							'signed request does not follow. Set the Base URL to the address ' +
+							'the service answers at, often https:// instead of http://.',
 					},
 				}),
 			),
@@ -121,7 +129,9 @@ export class SupportTicketApi implements ICredentialType {
 					key: 'data',
 					value: undefined,
 					message:
-						"The address answered, but not as the Support Ticket API (no list of tickets). Set the Base URL to the API's address, not a web page's, without /api/v1/external.",
+						'The address answered, but not as the Support Ticket ' +
+						"API (no list of tickets). Set the Base URL to the API's " +
+						"address, not a web page's, without /api/v1/external.",
 				},
 			} satisfies IAuthenticateRuleResponseSuccessBody,
 		] as IAuthenticateRuleResponseCode[],

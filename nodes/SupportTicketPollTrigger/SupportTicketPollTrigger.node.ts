@@ -31,7 +31,8 @@ export class SupportTicketPollTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["event"]}}',
 		description:
-			'Starts the workflow when tickets or customers appear or change in the External Support Ticket API, by polling (no public URL needed)',
+			'Starts the workflow when tickets or customers appear or change in ' +
+			'the External Support Ticket API, by polling (no public URL needed)',
 		defaults: { name: 'Support Ticket Poll Trigger' },
 		polling: true,
 		inputs: [],

@@ -19,15 +19,19 @@ export interface FeedSettings {
 	query: string;
 	emitExisting: boolean;
 	maxPagesPerPoll: number;
-	/** How far below the newest timestamp seen (or the last poll's time, if older) every poll reads again. */
+	/**
+	 * How far below the newest timestamp seen (or the last
+	 * poll's time, if older) every poll reads again.
+	 */
 	overlapMs: number;
 	/** Updated Ticket: a record comes again when its state changed. New events: once per id. */
 	compareStates: boolean;
 }
 
 /**
- * New Ticket, Updated Ticket, New Customer: reads newest first down to the overlap window, emits what the
- * fingerprints say is new, oldest first. A pass cut short by Max Pages per Poll goes on at the next poll.
+ * New Ticket, Updated Ticket, New Customer: reads newest first down to the overlap
+ * window, emits what the fingerprints say is new, oldest first. A pass cut short by
+ * Max Pages per Poll goes on at the next poll.
  */
 export async function pollFeed(
 	this: IPollFunctions,
@@ -51,7 +55,8 @@ export async function pollFeed(
 			...(settings.emitExisting ? {} : { lowFromNewest: true }),
 		},
 	};
-	// Below the newest record, or below n8n's clock at `anchor` when the service's clock ran ahead and was set back.
+	// Below the newest record, or below n8n's clock at `anchor` when the
+	// service's clock ran ahead and was set back.
 	const windowLow = (anchor: number) =>
 		state.newest === null ? -Infinity : Math.min(state.newest, anchor) - overlapMs;
 	const low = windowLow(state.polledAt ?? nowMs);
@@ -73,7 +78,8 @@ export async function pollFeed(
 	};
 
 	let budget = settings.maxPagesPerPoll;
-	// Reads the pass on with the pages left, again from the top after a refused cursor; state.pass is null once it is done.
+	// Reads the pass on with the pages left, again from the top after a refused
+	// cursor; state.pass is null once it is done.
 	const readOn = async () => {
 		while (state.pass && budget > 0) {
 			const pass = state.pass;
@@ -85,7 +91,8 @@ export async function pollFeed(
 			else if (!read.restarted) return;
 		}
 	};
-	// A pass left unfinished goes on first; one more from the top may follow with the pages left (a first poll's pass is that one).
+	// A pass left unfinished goes on first; one more from the top may follow with the
+	// pages left (a first poll's pass is that one).
 	await readOn();
 	if (loaded && !state.pass && budget > 0) {
 		state.pass = {
@@ -107,7 +114,10 @@ export async function pollFeed(
 		.map((item) => item.record);
 }
 
-/** Reads a pass on for at most `maxPages` pages, keeping its cursor and position; a refused cursor restarts it. */
+/**
+ * Reads a pass on for at most `maxPages` pages, keeping its cursor
+ * and position; a refused cursor restarts it.
+ */
 async function readPass(
 	this: IPollFunctions,
 	source: PollSource,
@@ -131,7 +141,8 @@ async function readPass(
 			return { pages: 1, done: false, restarted: true };
 		}
 		pages++;
-		// The whole page is checked, also below where the pass stops: a page visibly out of order must not pass.
+		// The whole page is checked, also below where the pass stops: a
+		// page visibly out of order must not pass.
 		const stamped = page.items.map((record) => stamp(this, record, source));
 		for (const item of stamped) {
 			checkOrder(this, source, item, previous);
@@ -139,7 +150,8 @@ async function readPass(
 		}
 		for (const item of stamped) {
 			if (pass.lowFromNewest) {
-				// The first poll: the window below the newest record (or below n8n's clock, if the service's runs ahead).
+				// The first poll: the window below the newest record (or below n8n's
+				// clock, if the service's runs ahead).
 				pass.low = Math.min(item.atMs, nowMs) - overlapMs;
 				pass.lowFromNewest = undefined;
 			}
@@ -155,7 +167,10 @@ async function readPass(
 	return { pages, done: true };
 }
 
-/** The entries the next polls need: those in their window, and those an unfinished pass has yet to meet again. */
+/**
+ * The entries the next polls need: those in their window, and
+ * those an unfinished pass has yet to meet again.
+ */
 function keptEntries(
 	seen: Map<string, { at: number; print: string }>,
 	windowLow: number,
@@ -169,12 +184,16 @@ function keptEntries(
 	return kept;
 }
 
-/** How far before activation (on the service's clock) a change still counts as after it: timestamps may be whole seconds. */
+/**
+ * How far before activation (on the service's clock) a change still counts as
+ * after it: timestamps may be whole seconds.
+ */
 const CHANGED_AT_ROUNDING_MS = 1_000;
 
 /**
- * Updated Customer: customers have no order by updated_at, so each poll scans the list and emits every
- * customer whose fingerprint differs from the last scan's (a long scan goes on at the next poll).
+ * Updated Customer: customers have no order by updated_at, so each poll scans
+ * the list and emits every customer whose fingerprint differs from the last
+ * scan's (a long scan goes on at the next poll).
  */
 export async function scanChanges(
 	this: IPollFunctions,
@@ -200,7 +219,8 @@ export async function scanChanges(
 	const take = (record: IDataObject) => {
 		const id = recordId(this, record, source);
 		const print = fingerprint(record);
-		// The silent scan cannot know what an unread page held at activation: a change since then tells.
+		// The silent scan cannot know what an unread page held at
+		// activation: a change since then tells.
 		const changed = state.silent
 			? (changedAt(record) ?? -Infinity) >= (state.silentSince ?? Infinity)
 			: known.get(id)?.print !== print;
@@ -212,7 +232,8 @@ export async function scanChanges(
 	};
 
 	let budget = settings.maxPagesPerPoll;
-	// Reads the scan on from state.cursor with the pages left: 'cutShort' leaves the next cursor in state.cursor.
+	// Reads the scan on from state.cursor with the pages left:
+	// 'cutShort' leaves the next cursor in state.cursor.
 	const readScan = async (): Promise<'finished' | 'cutShort' | 'cursorRejected'> => {
 		let pages = 0;
 		for await (const page of readPages.call(this, source, { cursor: state.cursor, trace })) {

@@ -10,7 +10,10 @@ export const DEFAULT_OVERLAP_MINUTES = 5;
 
 export type PollEvent = 'newTicket' | 'updatedTicket' | 'newCustomer' | 'updatedCustomer';
 
-/** How an event is read: which list, newest first by which timestamp, and what its records are called. */
+/**
+ * How an event is read: which list, newest first by which
+ * timestamp, and what its records are called.
+ */
 export interface PollSource {
 	path: string;
 	/** Sent on every page (the cursor is bound to it). */
@@ -65,7 +68,8 @@ export const pollProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Updated Ticket needs the service to sort tickets by updated_at. If it does not, the poll fails saying so: use the Support Ticket Trigger (webhooks) instead.',
+			'Updated Ticket needs the service to sort tickets by updated_at. If it does not, ' +
+			'the poll fails saying so: use the Support Ticket Trigger (webhooks) instead.',
 		name: 'updatedNotice',
 		type: 'notice',
 		default: '',
@@ -73,7 +77,8 @@ export const pollProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Updated Customer reads every customer on each poll (one call per 100 customers) and emits the new and changed ones.',
+			'Updated Customer reads every customer on each poll (one ' +
+			'call per 100 customers) and emits the new and changed ones.',
 		name: 'updatedCustomerNotice',
 		type: 'notice',
 		default: '',
@@ -87,7 +92,8 @@ export const pollProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the first poll after activation emits every existing item. Off: it only notes where to start.',
+				'Whether the first poll after activation emits every ' +
+				'existing item. Off: it only notes where to start.',
 		},
 		{
 			displayName: 'Max Pages per Poll',
@@ -96,7 +102,8 @@ export const pollProperties: INodeProperties[] = [
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_MAX_PAGES_PER_POLL,
 			description:
-				'Pages of 100 read at most in one poll. When more is new, the next polls read the rest first, so nothing is skipped.',
+				'Pages of 100 read at most in one poll. When more is new, ' +
+				'the next polls read the rest first, so nothing is skipped.',
 		},
 		{
 			displayName: 'Overlap Window (Minutes)',
@@ -104,7 +111,9 @@ export const pollProperties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_OVERLAP_MINUTES,
-			description: `How far below the newest timestamp seen each poll reads again, to catch records that appear late; none is emitted twice. ${moreInfo('poll-trigger.md')}.`,
+			description:
+				'How far below the newest timestamp seen each poll reads again, to catch records ' +
+				`that appear late; none is emitted twice. ${moreInfo('poll-trigger.md')}.`,
 			displayOptions: { show: { '/event': ['newTicket', 'updatedTicket', 'newCustomer'] } },
 		},
 	]),

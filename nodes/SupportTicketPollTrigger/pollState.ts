@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-/** A record in the overlap window: id, timestamp (epoch ms), fingerprint ('' where only the id matters). Arrays keep the state small. */
+/**
+ * A record in the overlap window: id, timestamp (epoch ms), fingerprint ('' where only
+ * the id matters). Arrays keep the state small.
+ */
 export type WindowEntry = [id: string, at: number, fingerprint: string];
 
-/** One read from the newest record down to `low`, possibly over several polls (Max Pages per Poll). */
+/**
+ * One read from the newest record down to `low`, possibly over several polls (Max Pages per Poll).
+ */
 export interface Pass {
 	/** Where to read on; null: from the newest record. */
 	cursor: string | null;
@@ -16,7 +21,10 @@ export interface Pass {
 	silent: boolean;
 	/** Epoch ms of the last record read: the next one must not be newer (the order check). */
 	position: number | null;
-	/** The saved cursor was refused and the pass restarted from the top: records between here and the window were read. */
+	/**
+	 * The saved cursor was refused and the pass restarted from the top:
+	 * records between here and the window were read.
+	 */
 	restartedBelow?: number;
 }
 
@@ -27,7 +35,10 @@ export interface FeedState {
 	query: string;
 	/** Epoch ms of the newest record ever read (service's clock); null while none was. */
 	newest: number | null;
-	/** n8n's clock at the last poll: the next window starts below it, so a service clock set back hides nothing. */
+	/**
+	 * n8n's clock at the last poll: the next window starts below it,
+	 * so a service clock set back hides nothing.
+	 */
 	polledAt: number | null;
 	window: WindowEntry[];
 	pass: Pass | null;
@@ -43,16 +54,25 @@ export interface ScanState {
 	/** Where the current scan reads on; null: the next scan starts at the top. */
 	cursor: string | null;
 	scan: number;
-	/** The first scan without Emit Existing: notes what exists, emits only what changed after activation. */
+	/**
+	 * The first scan without Emit Existing: notes what exists,
+	 * emits only what changed after activation.
+	 */
 	silent: boolean;
-	/** Activation on the service's clock, less a margin: in the silent scan, records changed since then are emitted. */
+	/**
+	 * Activation on the service's clock, less a margin: in the silent
+	 * scan, records changed since then are emitted.
+	 */
 	silentSince?: number;
 	known: KnownEntry[];
 }
 
 const STATE_KEY = 'pollState';
 
-/** The saved state of this kind and query, read defensively (static data can be edited through n8n's API). */
+/**
+ * The saved state of this kind and query, read defensively
+ * (static data can be edited through n8n's API).
+ */
 export function loadState<K extends (FeedState | ScanState)['kind']>(
 	staticData: IDataObject,
 	kind: K,
@@ -81,7 +101,10 @@ export function saveState(staticData: IDataObject, state: FeedState | ScanState)
 	staticData[STATE_KEY] = JSON.parse(JSON.stringify(state)) as IDataObject;
 }
 
-/** 72 bits of SHA-256 of the record's JSON with sorted keys: the same state gives the same print whatever the key order. */
+/**
+ * 72 bits of SHA-256 of the record's JSON with sorted keys: the same state
+ * gives the same print whatever the key order.
+ */
 export function fingerprint(record: unknown): string {
 	return createHash('sha256').update(canonicalJson(record)).digest('base64url').slice(0, 12);
 }

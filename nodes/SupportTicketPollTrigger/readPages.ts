@@ -18,7 +18,10 @@ export interface ReadOptions {
 	trace?: RequestTrace;
 }
 
-/** The pages of a poll's list; a refused saved cursor (expired, service restarted) ends it with 'cursorRejected', not an error. */
+/**
+ * The pages of a poll's list; a refused saved cursor (expired, service restarted)
+ * ends it with 'cursorRejected', not an error.
+ */
 export async function* readPages(
 	this: IPollFunctions,
 	source: PollSource,
@@ -43,7 +46,9 @@ export async function* readPages(
 		if (pages > 0 || cursor === undefined || !isCursorRejected(error))
 			throw toNodeError(this.getNode(), error, 0);
 		this.logger.warn(
-			`Support Ticket Poll Trigger: the service rejected the saved page cursor (expired, or the service restarted). The ${source.noun}s are read again from the newest; none is emitted twice.`,
+			'Support Ticket Poll Trigger: the service rejected the saved page ' +
+				`cursor (expired, or the service restarted). The ${source.noun}s ` +
+				'are read again from the newest; none is emitted twice.',
 		);
 		yield 'cursorRejected';
 	}
@@ -87,11 +92,17 @@ function unusable(
 ): NodeApiError {
 	return new NodeApiError(ctx.getNode(), record as JsonObject, {
 		message: `The service listed a ${source.noun} ${problem}`,
-		description: `The poll trigger needs each ${source.noun}'s id and ${source.timestampField} to know what is new (formats: docs/poll-trigger.md). Use the Support Ticket Trigger (webhooks) if the service does not send them.`,
+		description:
+			`The poll trigger needs each ${source.noun}'s id and ${source.timestampField} ` +
+			'to know what is new (formats: docs/poll-trigger.md). Use the Support Ticket ' +
+			'Trigger (webhooks) if the service does not send them.',
 	});
 }
 
-/** The feed stops at the first older record, so a list not newest first (across pages and polls too) fails the poll. */
+/**
+ * The feed stops at the first older record, so a list not newest first
+ * (across pages and polls too) fails the poll.
+ */
 export function checkOrder(
 	ctx: IPollFunctions,
 	source: PollSource,
@@ -106,6 +117,9 @@ export function checkOrder(
 			: 'Use the Support Ticket Trigger (webhooks) instead.';
 	throw new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `The service does not sort ${source.noun}s by ${field}: the list is out of order`,
-		description: `It listed ${source.noun} ${item.id} (${new Date(item.atMs).toISOString()}) after ${before.id} (${new Date(before.atMs).toISOString()}), and nothing was emitted, since reading on could miss ${source.noun}s. ${alternative}`,
+		description:
+			`It listed ${source.noun} ${item.id} (${new Date(item.atMs).toISOString()}) ` +
+			`after ${before.id} (${new Date(before.atMs).toISOString()}), and nothing ` +
+			`was emitted, since reading on could miss ${source.noun}s. ${alternative}`,
 	});
 }

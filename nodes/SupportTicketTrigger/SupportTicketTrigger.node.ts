@@ -32,7 +32,8 @@ export class SupportTicketTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty, so n8n answers with our webhookResponse instead of the literal text "firstEntryJson".
+				// Empty, so n8n answers with our webhookResponse instead of
+				// the literal text "firstEntryJson".
 				responseData: '',
 				path: 'support-ticket',
 			},
@@ -40,7 +41,8 @@ export class SupportTicketTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	// The API has no webhook registration (docs/api.md#webhooks); activation still reads the credential, so a missing one fails loudly.
+	// The API has no webhook registration (docs/api.md#webhooks); activation still reads the
+	// credential, so a missing one fails loudly.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

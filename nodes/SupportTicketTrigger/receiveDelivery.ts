@@ -14,7 +14,9 @@ import { verifyWebhookSignature, type RequestHeaders } from './verifyWebhookSign
 
 const EVENT_ID_HEADER = 'x-event-id';
 
-/** What n8n's Express request offers a webhook node (typed here: the package has no express types). */
+/**
+ * What n8n's Express request offers a webhook node (typed here: the package has no express types).
+ */
 interface ReceivedRequest {
 	headers: RequestHeaders;
 	body?: unknown;
@@ -32,7 +34,10 @@ interface TriggerOptions {
 	includeHeaders?: boolean;
 }
 
-/** Unsigned: 401. Not selected or already received: 200, nothing starts. Otherwise the delivery is the item. */
+/**
+ * Unsigned: 401. Not selected or already received: 200, nothing
+ * starts. Otherwise the delivery is the item.
+ */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = this.getRequestObject() as unknown as ReceivedRequest;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
@@ -113,8 +118,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 }
 
 /**
- * Id plus body digest: some services put the ticket's id on every event of it, so the id alone would drop updates.
- * The unsigned x-event-id header counts only when signatures are not verified (anyone could change it).
+ * Id plus body digest: some services put the ticket's id on every event of it, so the id
+ * alone would drop updates. The unsigned x-event-id header counts only when signatures
+ * are not verified (anyone could change it).
  */
 function deliveryIdentity(
 	headers: RequestHeaders,
@@ -137,7 +143,9 @@ function deliveryIdentity(
 		: undefined;
 }
 
-/** Headers that carry credentials stay out of execution data (it is stored and shown to editors). */
+/**
+ * Headers that carry credentials stay out of execution data (it is stored and shown to editors).
+ */
 const CREDENTIAL_HEADERS = [API_KEY_HEADER, 'authorization', 'proxy-authorization', 'cookie'];
 
 function withoutCredentials(headers: RequestHeaders): IDataObject {

@@ -4,8 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 const REMEMBERED_DELIVERIES = 1000;
 
 /**
- * Whether the identity is new; notes it, forgetting the oldest beyond `capacity`.
- * Simultaneous deliveries each read their own copy, so a race only lets a repeat through, never drops an event.
+ * Whether the identity is new; notes it, forgetting the oldest beyond `capacity`. Simultaneous
+ * deliveries each read their own copy, so a race only lets a repeat through, never drops an event.
  */
 export function rememberDelivery(
 	staticData: IDataObject,

@@ -1,4 +1,7 @@
-/** The path (with query) the service signed: the user's Public Path when a proxy rewrites it, else what n8n received. */
+/**
+ * The path (with query) the service signed: the user's Public Path when a
+ * proxy rewrites it, else what n8n received.
+ */
 export function signedPath(receivedUrl: string, publicPath: string | undefined): string {
 	const given = (publicPath ?? '').trim();
 	if (given === '') return receivedUrl;

@@ -8,7 +8,9 @@ import { ANY_EVENT, KNOWN_EVENTS } from './selectEvent';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Copy the <b>Production URL</b> above into the service's webhook settings and activate this workflow (the service has no API to register it). The <b>Test URL</b> receives only while you listen for a test event.",
+			"Copy the <b>Production URL</b> above into the service's webhook settings " +
+			'and activate this workflow (the service has no API to register it). The ' +
+			'<b>Test URL</b> receives only while you listen for a test event.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -21,7 +23,8 @@ export const triggerProperties: INodeProperties[] = [
 		default: [ANY_EVENT],
 		required: true,
 		description:
-			'Other events are answered 200 and start nothing. Add names not listed here under Options > Additional Event Names.',
+			'Other events are answered 200 and start nothing. Add names ' +
+			'not listed here under Options > Additional Event Names.',
 	},
 	{
 		displayName: 'Verify Signature',
@@ -29,11 +32,14 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			"Whether to accept only deliveries signed with the credential's Webhook Secret (or API Secret), or its Previous Webhook Secret while you rotate. Others are answered 401 and start nothing.",
+			"Whether to accept only deliveries signed with the credential's " +
+			'Webhook Secret (or API Secret), or its Previous Webhook Secret ' +
+			'while you rotate. Others are answered 401 and start nothing.',
 	},
 	{
 		displayName:
-			'Without signature verification anyone who knows this URL can start the workflow with any data. Turn it off only for a test.',
+			'Without signature verification anyone who knows this URL can ' +
+			'start the workflow with any data. Turn it off only for a test.',
 		name: 'unverifiedWarning',
 		type: 'notice',
 		default: '',
@@ -47,14 +53,17 @@ export const triggerProperties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. ticket.merged, ticket.*',
 			description:
-				'Further event names to accept, separated by commas. A name ending in .* accepts every event with that prefix.',
+				'Further event names to accept, separated by commas. A ' +
+				'name ending in .* accepts every event with that prefix.',
 		},
 		{
 			displayName: 'Drop Repeated Deliveries',
 			name: 'dropDuplicates',
 			type: 'boolean',
 			default: true,
-			description: `Whether to start nothing for a delivery already received (same ID, same content). The last 1,000 are remembered. ${moreInfo('webhook-trigger.md')}.`,
+			description:
+				'Whether to start nothing for a delivery already received (same ID, same ' +
+				`content). The last 1,000 are remembered. ${moreInfo('webhook-trigger.md')}.`,
 		},
 		{
 			displayName: 'Event Field',
@@ -70,7 +79,8 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to add the request headers to the output item under "headers" (without x-api-key, Authorization and Cookie)',
+				'Whether to add the request headers to the output item under ' +
+				'"headers" (without x-api-key, Authorization and Cookie)',
 		},
 		{
 			displayName: 'Public Path',
@@ -79,7 +89,8 @@ export const triggerProperties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. /n8n/webhook/abc123/support-ticket',
 			description:
-				'The path the service calls, if a proxy in front of n8n rewrites it (the signature covers that path). Leave empty otherwise.',
+				'The path the service calls, if a proxy in front of n8n rewrites ' +
+				'it (the signature covers that path). Leave empty otherwise.',
 		},
 		{
 			displayName: 'Timestamp Tolerance (Seconds)',
@@ -88,7 +99,8 @@ export const triggerProperties: INodeProperties[] = [
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TOLERANCE_SECONDS,
 			description:
-				"How far a delivery's x-api-timestamp may be from this server's clock; others are rejected as replays",
+				"How far a delivery's x-api-timestamp may be from " +
+				"this server's clock; others are rejected as replays",
 		},
 	]),
 ];

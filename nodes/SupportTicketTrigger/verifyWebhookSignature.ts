@@ -23,7 +23,10 @@ export interface WebhookVerification {
 	toleranceSeconds: number;
 }
 
-/** The request scheme over the raw body; anything unusual (a repeated header, no raw body) fails closed. */
+/**
+ * The request scheme over the raw body; anything unusual (a
+ * repeated header, no raw body) fails closed.
+ */
 export function verifyWebhookSignature(
 	delivery: WebhookDelivery,
 	options: WebhookVerification,
@@ -38,7 +41,9 @@ export function verifyWebhookSignature(
 		return {
 			valid: false,
 			reason: 'missing_headers',
-			message: `The ${timestamp === null ? TIMESTAMP_HEADER : SIGNATURE_HEADER} header was sent more than once`,
+			message:
+				`The ${timestamp === null ? TIMESTAMP_HEADER : SIGNATURE_HEADER} ` +
+				'header was sent more than once',
 		};
 	}
 	const { rawBody } = delivery;
@@ -65,7 +70,9 @@ export function verifyWebhookSignature(
 	return results.find((result) => result.valid) ?? results[0];
 }
 
-/** The header's value; null when it was repeated (Node joins or lists repeats, never trust them). */
+/**
+ * The header's value; null when it was repeated (Node joins or lists repeats, never trust them).
+ */
 function singleHeader(headers: RequestHeaders, name: string): string | undefined | null {
 	const value = headers[name];
 	if (Array.isArray(value)) return value.length === 1 ? value[0] : null;

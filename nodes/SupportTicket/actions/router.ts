@@ -30,8 +30,9 @@ const operations: Record<
 );
 
 /**
- * The node's one item loop: pairing and Continue On Fail live here, once. Items run concurrently but
- * output keeps input order, and a failure ends the run as a one-by-one loop would (lowest failed item).
+ * The node's one item loop: pairing and Continue On Fail live here, once. Items run
+ * concurrently but output keeps input order, and a failure ends the run as a
+ * one-by-one loop would (lowest failed item).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -65,7 +66,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			timeoutMs,
 			activity,
 		});
-		// One pairedItem per input item, as n8n's constructExecutionMetaData does: Return All of 100,000 allocates 100,000 fewer objects.
+		// One pairedItem per input item, as n8n's constructExecutionMetaData does: Return All of
+		// 100,000 allocates 100,000 fewer objects.
 		const pairedItem = { item: itemIndex };
 		return results.map((json) => ({ json, pairedItem }));
 	};

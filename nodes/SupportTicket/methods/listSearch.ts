@@ -13,8 +13,9 @@ const ENOUGH_MATCHES = 20;
 const MAX_PAGES_PER_SEARCH = 20;
 
 /**
- * One page per scroll (our cursor is n8n's pagination token). The API has no text search, so a typed filter
- * is matched here and pages are read on until enough match, or a match further down would show "no results".
+ * One page per scroll (our cursor is n8n's pagination token). The API has no text
+ * search, so a typed filter is matched here and pages are read on until enough match, or
+ * a match further down would show "no results".
  */
 async function searchPages(
 	ctx: ILoadOptionsFunctions,

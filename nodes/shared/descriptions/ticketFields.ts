@@ -19,10 +19,14 @@ const statusOptions = [
 	{ name: 'Custom', value: CUSTOM_VALUE, description: 'Type a value the service accepts' },
 ];
 
-/** Priority and status, each a list plus a free-text field: the service may know more values than listed. */
+/**
+ * Priority and status, each a list plus a free-text field:
+ * the service may know more values than listed.
+ */
 export function ticketStateFields(use: 'set' | 'filter'): INodeProperties[] {
 	const describe = (label: string) =>
-		`${use === 'set' ? `${label} of the ticket.` : `Only tickets with this ${label}.`} For a value not listed, choose Custom and fill in Custom ${label}.`;
+		`${use === 'set' ? `${label} of the ticket.` : `Only tickets with this ${label}.`} ` +
+		`For a value not listed, choose Custom and fill in Custom ${label}.`;
 	return [
 		{
 			displayName: 'Priority',

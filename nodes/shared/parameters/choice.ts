@@ -3,7 +3,9 @@ import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflo
 import { invalid } from './invalid';
 import { toText } from './text';
 
-/** Marks the "Custom" entry of an option list; the matching free-text field then holds the value. */
+/**
+ * Marks the "Custom" entry of an option list; the matching free-text field then holds the value.
+ */
 export const CUSTOM_VALUE = '__custom__';
 
 /** Status and priority from ticketStateFields: the listed value, or the Custom field's text. */

@@ -35,8 +35,10 @@ export function parseCustomFields(
 			throw invalid(
 				ctx,
 				itemIndex,
-				`Custom Fields (JSON) of item ${itemIndex} has the number ${changed.written}, which would be sent as ${changed.sent}`,
-				`Numbers are exact only up to 15 significant digits (whole numbers up to 2^53 - 1). Write it in quotes, "${changed.written}", if the service accepts text, or round it.`,
+				`Custom Fields (JSON) of item ${itemIndex} has the number ` +
+					`${changed.written}, which would be sent as ${changed.sent}`,
+				'Numbers are exact only up to 15 significant digits (whole numbers up to 2^53 - 1). ' +
+					`Write it in quotes, "${changed.written}", if the service accepts text, or round it.`,
 			);
 		}
 	}
@@ -45,7 +47,10 @@ export function parseCustomFields(
 
 const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** The first number the body (built from doubles) would not carry as written, e.g. 9007199254740993; 1e2 → 100 is fine. */
+/**
+ * The first number the body (built from doubles) would not carry as written,
+ * e.g. 9007199254740993; 1e2 → 100 is fine.
+ */
 function firstInexactNumber(json: string): { written: string; sent: string } | undefined {
 	for (let i = 0; i < json.length; i++) {
 		const c = json[i];
@@ -64,7 +69,10 @@ function firstInexactNumber(json: string): { written: string; sent: string } | u
 	return undefined;
 }
 
-/** A JSON number's exact value as sign, digits and exponent without redundant zeros, e.g. "1.50" and "15e-1" → "+15e-1". */
+/**
+ * A JSON number's exact value as sign, digits and exponent without redundant
+ * zeros, e.g. "1.50" and "15e-1" → "+15e-1".
+ */
 function decimalValue(number: string): string {
 	const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(number);
 	if (!match) return number; // "null": not a number at all

@@ -4,8 +4,9 @@ import { invalid } from './invalid';
 import { parseServiceTimestamp } from './serviceTimestamp';
 
 /**
- * Epoch ms, read like the service's timestamps; an ISO text without a zone is read in `zone` (a date picked
- * in the field, as n8n nodes do), else as UTC so a created_at fed back means the service's instant.
+ * Epoch ms, read like the service's timestamps; an ISO text without a zone is read
+ * in `zone` (a date picked in the field, as n8n nodes do), else as UTC so a
+ * created_at fed back means the service's instant.
  */
 export function readDateTime(
 	ctx: IExecuteFunctions,
@@ -25,7 +26,9 @@ export function readDateTime(
 			ctx,
 			itemIndex,
 			`${label} ${shown} is not a date and time`,
-			`Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z (without a zone: ${zone ? `the workflow's time zone, ${zone}` : 'UTC'}), or Unix time in seconds or milliseconds.`,
+			'Use an ISO 8601 date and time such as 2025-06-01T12:00:00Z (without ' +
+				`a zone: ${zone ? `the workflow's time zone, ${zone}` : 'UTC'}), or ` +
+				'Unix time in seconds or milliseconds.',
 		);
 	}
 	if (zone !== undefined && typeof value === 'string' && ZONELESS_ISO.test(value.trim())) {
@@ -36,7 +39,8 @@ export function readDateTime(
 				ctx,
 				itemIndex,
 				`The workflow's time zone "${zone}" is unknown`,
-				`Choose a time zone in the workflow's settings, or give ${label} with a zone, e.g. 2025-06-01T12:00:00Z.`,
+				"Choose a time zone in the workflow's settings, or " +
+					`give ${label} with a zone, e.g. 2025-06-01T12:00:00Z.`,
 			);
 		}
 	}
@@ -73,8 +77,9 @@ function wallClockAt(instant: number, zone: string): number {
 }
 
 /**
- * The instant the clock in `zone` shows `wallClock`. A repeated time is its first occurrence (unlike Luxon:
- * the first loses no ticket in between); a skipped one moves forward by the gap, as Luxon does.
+ * The instant the clock in `zone` shows `wallClock`. A repeated time is its
+ * first occurrence (unlike Luxon: the first loses no ticket in between); a
+ * skipped one moves forward by the gap, as Luxon does.
  */
 function wallClockToInstant(wallClock: number, zone: string): number {
 	const day = 86_400_000;

@@ -32,7 +32,8 @@ export function readId(
 			itemIndex,
 			`"${id.replace(INVISIBLE, (c) => `<${codePoint(c)}>`)}" is not a valid ${resource} ID`,
 			hidden
-				? `It contains ${codePoint(hidden[0])}, an invisible or control character often copied along with an ID. Retype the ID or clean the mapped value.`
+				? `It contains ${codePoint(hidden[0])}, an invisible or control character ` +
+						'often copied along with an ID. Retype the ID or clean the mapped value.'
 				: 'An ID contains no spaces, slashes, "?", "#" or invisible characters.',
 		);
 	}

@@ -3,7 +3,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { invalid } from './invalid';
 import { isWholeNumber, readNumber } from './number';
 
-/** How Get Many reads the list: every page, up to a limit, or the page(s) of one run from a cursor. */
+/**
+ * How Get Many reads the list: every page, up to a limit, or the page(s) of one run from a cursor.
+ */
 export type Paging =
 	| { mode: 'all' }
 	| { mode: 'limit'; limit: number }
@@ -31,7 +33,8 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number): Paging {
 			ctx,
 			itemIndex,
 			'Cursor must be text',
-			'Map the next_cursor of the previous page, e.g. {{ $json.next_cursor }}, or leave Cursor empty for the first page.',
+			'Map the next_cursor of the previous page, e.g. {{ $json.next_cursor }}, ' +
+				'or leave Cursor empty for the first page.',
 		);
 	}
 	const cursor = (raw ?? '').trim();

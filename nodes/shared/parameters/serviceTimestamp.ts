@@ -1,6 +1,6 @@
 /**
- * One reading of the service's timestamps and of dates compared with them, whatever the host's time zone
- * (formats: docs/operations.md). The API only says "timestamp" (docs/api.md#timestamps).
+ * One reading of the service's timestamps and of dates compared with them, whatever the host's time
+ * zone (formats: docs/operations.md). The API only says "timestamp" (docs/api.md#timestamps).
  */
 
 const ISO_DATE_TIME =
@@ -40,7 +40,10 @@ function fromUnixTime(value: number): number | undefined {
 	return Math.abs(value) < SECONDS_BELOW ? Math.round(value * 1000) : value;
 }
 
-/** No zone means UTC (Date.parse would use the host's); `+0200` and `+02` become `+02:00`, which every Date.parse accepts. */
+/**
+ * No zone means UTC (Date.parse would use the host's); `+0200` and `+02`
+ * become `+02:00`, which every Date.parse accepts.
+ */
 function normalizeZone(zone: string | undefined): string {
 	if (zone === undefined || zone.toUpperCase() === 'Z') return 'Z';
 	const digits = zone.slice(1).replace(':', '');

@@ -24,8 +24,8 @@ export function requireText(
 }
 
 /**
- * A mapped value as text (numbers and dates too; undefined for none). Objects and lists are refused:
- * String() would send "[object Object]" or "a,b".
+ * A mapped value as text (numbers and dates too; undefined for none). Objects and lists are
+ * refused: String() would send "[object Object]" or "a,b".
  */
 export function toText(
 	ctx: IExecuteFunctions | IPollFunctions,
@@ -70,7 +70,8 @@ export function toText(
 			label,
 			itemIndex,
 			'a list (array)',
-			`It holds ${preview(value)}. Map one element, e.g. {{ $json.tags[0] }}, or join them into one text, e.g. {{ $json.tags.join(", ") }}.`,
+			`It holds ${preview(value)}. Map one element, e.g. {{ $json.tags[0] }}, ` +
+				'or join them into one text, e.g. {{ $json.tags.join(", ") }}.',
 		);
 	}
 	const what = typeof value === 'object' ? 'an object' : `a ${typeof value}`;
@@ -79,7 +80,9 @@ export function toText(
 		label,
 		itemIndex,
 		what,
-		`It holds ${preview(value)}. Map a field inside it that holds text, e.g. {{ $json.customer.name }}, or write it as text in the expression, e.g. {{ JSON.stringify($json.details) }}.`,
+		`It holds ${preview(value)}. Map a field inside it that holds ` +
+			'text, e.g. {{ $json.customer.name }}, or write it as text in ' +
+			'the expression, e.g. {{ JSON.stringify($json.details) }}.',
 	);
 }
 
@@ -105,7 +108,10 @@ function preview(value: unknown): string {
 	return json.length > 80 ? `${json.slice(0, 77)}...` : json;
 }
 
-/** The set text fields of a collection (Additional Fields, Update Fields); an empty text counts as not set. */
+/**
+ * The set text fields of a collection (Additional Fields,
+ * Update Fields); an empty text counts as not set.
+ */
 export function readTexts(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,

@@ -1,4 +1,7 @@
-/** RFC 3986 query bytes, built here because the signature covers them and n8n's serializer differs between versions. */
+/**
+ * RFC 3986 query bytes, built here because the signature covers them and
+ * n8n's serializer differs between versions.
+ */
 export type QueryValue = string | number | boolean | null | undefined;
 export type QueryInput = Record<string, QueryValue | QueryValue[]>;
 

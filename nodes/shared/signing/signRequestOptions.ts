@@ -1,6 +1,7 @@
 /**
- * n8n's options come before serialization (and again signed, after a 401), so the exact wire bytes are fixed here:
- * absolute URL with the query in it, the body as JSON text, a signature over both. The input is never mutated.
+ * n8n's options come before serialization (and again signed, after a 401), so the exact wire
+ * bytes are fixed here: absolute URL with the query in it, the body as JSON text, a
+ * signature over both. The input is never mutated.
  */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
@@ -37,7 +38,10 @@ function isEmptyBody(body: unknown): boolean {
 	return typeof body === 'object' && Object.keys(body).length === 0;
 }
 
-/** The body bytes as axios would make them for a JSON request: a non-JSON string becomes a JSON string literal. */
+/**
+ * The body bytes as axios would make them for a JSON request: a
+ * non-JSON string becomes a JSON string literal.
+ */
 function serializeBody(body: unknown): Body {
 	if (body instanceof Uint8Array) return body;
 	if (typeof body !== 'string') return JSON.stringify(body);
@@ -71,7 +75,8 @@ type LegacyRequestOptions = IHttpRequestOptions & {
 function rejectFormBody(options: LegacyRequestOptions): void {
 	if (isEmptyBody(options.form) && isEmptyBody(options.formData)) return;
 	throw new Error(
-		'The Support Ticket API takes JSON bodies, not form data. In the HTTP Request node, set Body Content Type to JSON.',
+		'The Support Ticket API takes JSON bodies, not form data. ' +
+			'In the HTTP Request node, set Body Content Type to JSON.',
 	);
 }
 
@@ -103,7 +108,8 @@ export function signRequestOptions(
 	target.hash = '';
 	const query = options.qs ? serializeQuery(options.qs as QueryInput) : '';
 	if (query) target.search = target.search ? `${target.search}&${query}` : `?${query}`;
-	// Re-parsed as axios will (dot segments resolved, stray characters escaped), so the signed path is the sent one.
+	// Re-parsed as axios will (dot segments resolved, stray characters
+	// escaped), so the signed path is the sent one.
 	const wire = new URL(target.href);
 	const pathWithQuery = `${wire.pathname}${wire.search}`;
 
@@ -127,8 +133,8 @@ export function signRequestOptions(
 	});
 	if (hasBody) headers['Content-Type'] = 'application/json';
 
-	// Never follow a redirect: the signature does not cover the host, so the new address could replay the
-	// request, and n8n strips only Authorization on a redirect, not x-api-key.
+	// Never follow a redirect: the signature does not cover the host, so the new address could replay
+	// the request, and n8n strips only Authorization on a redirect, not x-api-key.
 	const signed: LegacyRequestOptions = {
 		...options,
 		method,

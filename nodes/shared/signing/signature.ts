@@ -1,6 +1,6 @@
 /**
- * The API's signature (docs/api.md#signing), pure so the credential, the webhook trigger and tests share it:
- * hex(HMAC-SHA256(secret, timestamp + METHOD + pathWithQuery + sha256hex(body))).
+ * The API's signature (docs/api.md#signing), pure so the credential, the webhook trigger and tests
+ * share it: hex(HMAC-SHA256(secret, timestamp + METHOD + pathWithQuery + sha256hex(body))).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -89,14 +89,16 @@ export function verifySignature(input: VerifyInput): VerificationResult {
 	if (seconds >= MILLISECOND_THRESHOLD) {
 		return fail(
 			'timestamp_in_milliseconds',
-			`The ${TIMESTAMP_HEADER} header looks like milliseconds; it must be Unix time in whole seconds`,
+			`The ${TIMESTAMP_HEADER} header looks like ` +
+				'milliseconds; it must be Unix time in whole seconds',
 		);
 	}
 	const skew = Math.abs(Math.floor(input.nowMs / 1000) - seconds);
 	if (skew > tolerance) {
 		return fail(
 			'timestamp_outside_window',
-			`The timestamp is ${skew} s away from this server's clock (allowed: ${tolerance} s). Check both clocks, or this is a replayed request.`,
+			`The timestamp is ${skew} s away from this server's clock (allowed: ` +
+				`${tolerance} s). Check both clocks, or this is a replayed request.`,
 		);
 	}
 	if (!HEX_SHA256.test(signature)) {

@@ -55,7 +55,10 @@ export interface ApiRequest {
 	limiter?: RequestLimiter;
 	/** From readServiceBaseUrl, read once by a caller that sends many requests. */
 	baseURL?: string;
-	/** How long one attempt may go without an answer (Options → Timeout); DEFAULT_TIMEOUT_MS if unset. */
+	/**
+	 * How long one attempt may go without an answer (Options → Timeout);
+	 * DEFAULT_TIMEOUT_MS if unset.
+	 */
 	timeoutMs?: number;
 	/** Counts waits and retries for the run's execution hints. */
 	activity?: RunActivity;
@@ -69,16 +72,23 @@ export interface ApiRequest {
 
 /** What apiRequest tells a caller beyond the body. */
 export interface RequestTrace {
-	/** The service's clock minus this machine's, from the last answer's Date header (whole seconds). */
+	/**
+	 * The service's clock minus this machine's, from the last answer's Date header (whole seconds).
+	 */
 	serviceClockOffsetMs?: number;
-	/** Set when a POST failed in a way the service may have processed it (see mayHaveBeenProcessed). */
+	/**
+	 * Set when a POST failed in a way the service may have processed it (see mayHaveBeenProcessed).
+	 */
 	createMayExist?: boolean;
 }
 
 /** What the items of one node run share. */
 export type RunShared = Pick<ApiRequest, 'limiter' | 'baseURL' | 'timeoutMs' | 'activity'>;
 
-/** The credential's Base URL, checked here too so the message names the item. Each read decrypts the credential: read it once. */
+/**
+ * The credential's Base URL, checked here too so the message names the item. Each
+ * read decrypts the credential: read it once.
+ */
 export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Promise<string> {
 	const { baseUrl } = await this.getCredentials(CREDENTIAL_TYPE);
 	return readBaseUrl(
@@ -91,7 +101,10 @@ export async function readServiceBaseUrl(this: ApiFunctions, itemIndex = 0): Pro
 	);
 }
 
-/** One signed call to the service, retried by the retry policy; what still fails becomes a NodeApiError. */
+/**
+ * One signed call to the service, retried by the retry
+ * policy; what still fails becomes a NodeApiError.
+ */
 export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promise<IDataObject> {
 	const policy = DEFAULT_RETRY_POLICY;
 	const baseURL = request.baseURL ?? (await readServiceBaseUrl.call(this, request.itemIndex));
@@ -157,7 +170,8 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 			isRetryable(request.method, failure) && attempt < maxAttemptsFor(failure, policy);
 		const withinBudget = waitedMs + delay <= policy.budgetMs;
 		if (!retryable || !withinBudget) {
-			// Out of time: on a Retry-After beyond the budget (trying earlier would be refused again), or on the waits themselves.
+			// Out of time: on a Retry-After beyond the budget (trying earlier would be
+			// refused again), or on the waits themselves.
 			const askedTooLong = retryAfterMs !== undefined && retryAfterMs > policy.budgetMs;
 			const budget = retryable ? (askedTooLong ? { retryAfterMs } : { waitedMs }) : {};
 			if (request.trace && mayHaveBeenProcessed(request.method, failure))
@@ -180,7 +194,10 @@ export async function apiRequest(this: ApiFunctions, request: ApiRequest): Promi
 	}
 }
 
-/** A 2xx answer, checked: a malformed one is an error, never an empty result (a web app may answer 200 to everything; docs/api.md#answers). */
+/**
+ * A 2xx answer, checked: a malformed one is an error, never an empty result (a web app may
+ * answer 200 to everything; docs/api.md#answers).
+ */
 function readSuccess(
 	ctx: ApiFunctions,
 	request: ApiRequest,
@@ -240,7 +257,10 @@ function redirectError(
 	});
 }
 
-/** A success in the spec's envelope (`{data, meta?}`), whatever came back; an empty body gives the id asked for (docs/api.md#answers). */
+/**
+ * A success in the spec's envelope (`{data, meta?}`), whatever came back; an empty body
+ * gives the id asked for (docs/api.md#answers).
+ */
 function withData(body: unknown, context: ErrorContext | undefined): IDataObject {
 	if (Array.isArray(body)) return { data: body };
 	const root = body && typeof body === 'object' ? (body as IDataObject) : {};
@@ -249,10 +269,16 @@ function withData(body: unknown, context: ErrorContext | undefined): IDataObject
 	return { data: context?.id !== undefined ? { id: context.id } : {} };
 }
 
-/** Codes of an answer that started and was cut off before its end (axios: "stream has been aborted"). */
+/**
+ * Codes of an answer that started and was cut off before
+ * its end (axios: "stream has been aborted").
+ */
 const CUT_OFF_CODES = ['ERR_BAD_RESPONSE', 'ERR_STREAM_PREMATURE_CLOSE'];
 
-/** A request that got no complete answer (undefined for any other error); a timeout counts as ETIMEDOUT, a cut-off answer as ECONNRESET. */
+/**
+ * A request that got no complete answer (undefined for any other error); a timeout counts as
+ * ETIMEDOUT, a cut-off answer as ECONNRESET.
+ */
 function transportFailure(
 	error: unknown,
 	timeoutMs: number,

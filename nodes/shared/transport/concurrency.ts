@@ -10,16 +10,21 @@ interface ResponseLike {
 
 /** 429 and 503 say "too much, nothing was processed": the signal to slow down. */
 const SLOW_DOWN_STATUSES = [429, 503];
-/** Rate limits count per second: the window successes are counted in, and the pace of growing back. */
+/**
+ * Rate limits count per second: the window successes are counted in, and the pace of growing back.
+ */
 const SECOND_MS = 1000;
 /** Near the level that was refused last, the allowance probes upwards this slowly. */
 const PROBE_EVERY_MS = 10_000;
-/** A run starts with this many at once and doubles per round of successes until the first refusal. */
+/**
+ * A run starts with this many at once and doubles per round of successes until the first refusal.
+ */
 const FIRST_ALLOWANCE = 16;
 
 /**
- * How many requests of one node run may be on their way at once (one instance per run, never module state):
- * it settles at the rate the service accepts. The rules are in docs/operations.md (Concurrent Requests).
+ * How many requests of one node run may be on their way at once (one instance per
+ * run, never module state): it settles at the rate the service accepts. The rules are
+ * in docs/operations.md (Concurrent Requests).
  */
 export class RequestLimiter {
 	private allowance: number;
@@ -50,7 +55,10 @@ export class RequestLimiter {
 		return this.allowance;
 	}
 
-	/** Sends one attempt once a slot is free and no `Retry-After` is pending, and learns from its answer. */
+	/**
+	 * Sends one attempt once a slot is free and no
+	 * `Retry-After` is pending, and learns from its answer.
+	 */
 	async run<T extends ResponseLike>(send: () => Promise<T>): Promise<T> {
 		await this.acquire();
 		const sentUnder = this.decreases;
@@ -80,7 +88,10 @@ export class RequestLimiter {
 		}
 	}
 
-	/** As many waiters as there are free slots check again, first come first; one that finds none queues up again. */
+	/**
+	 * As many waiters as there are free slots check again, first come
+	 * first; one that finds none queues up again.
+	 */
 	private wakeFreeSlots(): void {
 		for (let free = this.allowance - this.inFlight; free > 0 && this.waiting.length > 0; free--)
 			this.waiting.shift()?.();
@@ -95,7 +106,8 @@ export class RequestLimiter {
 			this.growBack(now);
 			return;
 		}
-		// Holds back the whole run; a wait beyond the retry budget holds back nothing (each item then fails at once, saying so).
+		// Holds back the whole run; a wait beyond the retry budget holds back nothing
+		// (each item then fails at once, saying so).
 		const retryAfterMs = parseRetryAfter(
 			response.headers?.['retry-after'],
 			now,
@@ -110,7 +122,8 @@ export class RequestLimiter {
 		this.startingUp = false;
 		this.decreases++;
 		this.refusedAt = this.allowance;
-		// Little's law: the round trips answered in the last second, summed, are the requests it kept up with at once.
+		// Little's law: the round trips answered in the last second, summed,
+		// are the requests it kept up with at once.
 		const keptUpWith =
 			this.recent.length > 0
 				? Math.floor(this.recent.reduce((sum, s) => sum + s.roundTripMs, 0) / SECOND_MS)

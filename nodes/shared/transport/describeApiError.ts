@@ -1,4 +1,7 @@
-/** Turns a failed answer into what the user reads: what happened, then what to do. The service's own error text (docs/api.md#errors) is quoted when present. */
+/**
+ * Turns a failed answer into what the user reads: what happened, then what to do. The service's own
+ * error text (docs/api.md#errors) is quoted when present.
+ */
 import type { IDataObject } from 'n8n-workflow';
 import { BASE_URL_ADVICE } from '../signing/baseUrl';
 import { DEFAULT_RETRY_POLICY } from './retryPolicy';
@@ -12,7 +15,10 @@ export interface ErrorContext {
 	retryAfterMs?: number;
 	/** Set when the node's time for retries ran out: how long it had waited. */
 	waitedMs?: number;
-	/** The request carried a page cursor: the caller's (the Cursor parameter, a poll's saved one) or the previous page's. */
+	/**
+	 * The request carried a page cursor: the caller's (the Cursor parameter, a
+	 * poll's saved one) or the previous page's.
+	 */
 	cursorFrom?: 'caller' | 'previousPage';
 	/** A poll trigger's request: the next poll starts over on its own. */
 	poll?: boolean;
@@ -23,11 +29,16 @@ export interface ErrorContext {
 	onePagePerRun?: true;
 }
 
-/** What is known about a request that got no complete answer (see apiRequest's transportFailure). */
+/**
+ * What is known about a request that got no complete answer (see apiRequest's transportFailure).
+ */
 export interface TransportDetail {
 	/** The error code as the HTTP client gave it. */
 	code: string;
-	/** The code the retry policy judges the failure by: a timeout is ETIMEDOUT, a cut-off answer ECONNRESET. */
+	/**
+	 * The code the retry policy judges the failure by: a timeout
+	 * is ETIMEDOUT, a cut-off answer ECONNRESET.
+	 */
 	policyCode: string;
 	/** Set when no answer came within this many milliseconds (Options → Timeout). */
 	timeoutMs?: number;
@@ -93,14 +104,16 @@ const CURSOR_REFUSED_IN_RUN =
 	'restarted). If a new run is refused too, clear Cursor to start from the first page.';
 
 /**
- * The API does not show how a bad cursor is refused (docs/api.md#paging): a 404, 410 or 422 counts only when the request
- * carried a cursor and the error mentions it, so a missing ticket stays "not found".
+ * The API does not show how a bad cursor is refused (docs/api.md#paging): a 404,
+ * 410 or 422 counts only when the request carried a cursor and the error mentions
+ * it, so a missing ticket stays "not found".
  */
 function isRejectedCursor(status: number, service: ServiceError, context: ErrorContext): boolean {
 	const mentionsCursor = [service.code, service.message, ...Object.keys(service.fields ?? {})].some(
 		(text) => /cursor/i.test(text ?? ''),
 	);
-	// A poll's saved cursor is sent with the very query that worked before: a bare 400 can only be about it.
+	// A poll's saved cursor is sent with the very query that worked
+	// before: a bare 400 can only be about it.
 	if (status === 400)
 		return mentionsCursor || (context.poll === true && context.cursorFrom !== undefined);
 	return [404, 410, 422].includes(status) && context.cursorFrom !== undefined && mentionsCursor;
@@ -118,9 +131,12 @@ export function describeApiError(
 			message: REJECTED_CURSOR_MESSAGE,
 			cursorRejected: true,
 			description: context.poll
-				? `Nothing was saved from this poll: the next poll reads these records again from the newest one, so none is skipped or emitted twice.${said}`
+				? 'Nothing was saved from this poll: the next poll reads these records ' +
+					`again from the newest one, so none is skipped or emitted twice.${said}`
 				: context.cursorFrom === 'caller'
-					? `Cursor must be the next_cursor of the previous page, with the same filters, sort and page size (cursors may expire); leave it empty to start from the first page.${said}`
+					? 'Cursor must be the next_cursor of the previous page, with ' +
+						'the same filters, sort and page size (cursors may expire); ' +
+						`leave it empty to start from the first page.${said}`
 					: context.onePagePerRun
 						? `${CURSOR_REFUSED_IN_RUN}${said}`
 						: `${CURSOR_REFUSED}${said}`,
@@ -136,7 +152,11 @@ export function describeApiError(
 			return {
 				message:
 					'Authentication failed (HTTP 401): the service did not accept the request signature',
-				description: `Check the API Key and API Secret in the credential (whole values, no spaces), the clock of the machine running n8n (the service refuses a timestamp a few minutes off), and that the Base URL is the address the service signs, with no proxy rewriting the path.${said}`,
+				description:
+					'Check the API Key and API Secret in the credential (whole values, ' +
+					'no spaces), the clock of the machine running n8n (the service ' +
+					'refuses a timestamp a few minutes off), and that the Base URL is the ' +
+					`address the service signs, with no proxy rewriting the path.${said}`,
 			};
 		case 403:
 			return {
@@ -170,23 +190,29 @@ export function describeApiError(
 			if (context.waitedMs !== undefined)
 				return budgetSpent(status, context, `${RATE_LIMIT_ADVICE}${said}`);
 			return {
-				message: `The service is rate limiting requests (HTTP 429)${triedText(context)}${waitText(context)}`,
+				message:
+					'The service is rate limiting requests (HTTP 429)' +
+					`${triedText(context)}${waitText(context)}`,
 				description:
 					context.retryAfterMs === undefined
 						? `${RATE_LIMIT_ADVICE}${said}`
-						: `${WAITS_AT_MOST}: run again after that, or lower the pace of the workflow, e.g. with a Wait node or smaller batches.${said}`,
+						: `${WAITS_AT_MOST}: run again after that, or lower the pace of ` +
+							`the workflow, e.g. with a Wait node or smaller batches.${said}`,
 			};
 		default:
 			if (status >= 500 && context.waitedMs !== undefined) {
 				return budgetSpent(
 					status,
 					context,
-					`Try again later: the node retries a request for at most ${seconds(DEFAULT_RETRY_POLICY.budgetMs)}.${said}`,
+					'Try again later: the node retries a request for at ' +
+						`most ${seconds(DEFAULT_RETRY_POLICY.budgetMs)}.${said}`,
 				);
 			}
 			if (status >= 500) {
 				return {
-					message: `The service had an error (HTTP ${status})${triedText(context)}${waitText(context)}`,
+					message:
+						`The service had an error (HTTP ${status})` +
+						`${triedText(context)}${waitText(context)}`,
 					description:
 						context.retryAfterMs === undefined
 							? `This is a problem on the service's side; try again later.${said}`
@@ -205,16 +231,22 @@ const RATE_LIMIT_ADVICE =
 
 const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
 
-const WAITS_AT_MOST = `The node waits at most ${seconds(DEFAULT_RETRY_POLICY.budgetMs)} per request`;
+const WAITS_AT_MOST =
+	`The node waits at most ${seconds(DEFAULT_RETRY_POLICY.budgetMs)}` + ' per request';
 
-/** The time for retries ran out on waits the service allowed (e.g. "Retry-After: 0" each time), not on one it asked for. */
+/**
+ * The time for retries ran out on waits the service allowed (e.g.
+ * "Retry-After: 0" each time), not on one it asked for.
+ */
 function budgetSpent(
 	status: number,
 	{ waitedMs, attempts }: ErrorContext,
 	description: string,
 ): DescribedError {
 	return {
-		message: `The service answered ${status} for ${seconds(waitedMs ?? 0)} (${attempts ?? 1} attempts)`,
+		message:
+			`The service answered ${status} for ${seconds(waitedMs ?? 0)} ` +
+			`(${attempts ?? 1} attempts)`,
 		description,
 	};
 }
@@ -227,7 +259,10 @@ function waitText({ retryAfterMs }: ErrorContext): string {
 	return retryAfterMs === undefined ? '' : ` and asked to wait ${seconds(retryAfterMs)}`;
 }
 
-/** What the user reads for these codes; the code itself stays out of the message (see describeConnectionError). */
+/**
+ * What the user reads for these codes; the code itself stays out of
+ * the message (see describeConnectionError).
+ */
 const CONNECTION_PROBLEMS: Record<string, string> = {
 	ECONNRESET: 'the connection was dropped',
 	ECONNREFUSED: 'the connection was refused',
@@ -250,31 +285,39 @@ function connectionProblem(code: string, detail: TransportDetail | undefined): s
 }
 
 /**
- * A request that got no (complete) answer. The message names no error code on purpose: n8n's
- * NodeApiError swaps such a message for its generic "retry the request immediately", wrong for a create.
+ * A request that got no (complete) answer. The message names no error code
+ * on purpose: n8n's NodeApiError swaps such a message for its generic "retry
+ * the request immediately", wrong for a create.
  */
 export function describeConnectionError(
 	code: string,
 	attempts: number,
 	detail?: TransportDetail,
 ): DescribedError {
-	const message = `Could not reach the service: ${connectionProblem(code, detail)}${triedText({ attempts })}`;
+	const message =
+		`Could not reach the service: ${connectionProblem(code, detail)}` +
+		`${triedText({ attempts })}`;
 	if (detail?.timeoutMs !== undefined) {
 		return {
 			message,
 			description:
-				'Check that the service is up and reachable from n8n, or raise Options → Timeout if it is slow.',
+				'Check that the service is up and reachable from ' +
+				'n8n, or raise Options → Timeout if it is slow.',
 		};
 	}
 	if (code === 'ECONNREFUSED' && detail?.host) {
 		return {
 			message,
-			description: `Nothing answers at ${detail.host} (ECONNREFUSED): check the Base URL in the credential and that the service is up.`,
+			description:
+				`Nothing answers at ${detail.host} (ECONNREFUSED): check ` +
+				'the Base URL in the credential and that the service is up.',
 		};
 	}
 	return {
 		message,
-		description: `Network error ${code}: check the Base URL in the credential and that the service is running and reachable from n8n.`,
+		description:
+			`Network error ${code}: check the Base URL in the credential ` +
+			'and that the service is running and reachable from n8n.',
 	};
 }
 
@@ -285,9 +328,14 @@ export function pageText({ page, itemsBefore = 0, onePagePerRun }: ErrorContext)
 	return `Page ${page} of the list, after ${itemsBefore} items. `;
 }
 
-const CHECK_BASE_URL = `Check the Base URL in the credential (the API, not a web page or app): ${BASE_URL_ADVICE} If it is right, try again later.`;
+const CHECK_BASE_URL =
+	'Check the Base URL in the credential (the API, not a web page ' +
+	`or app): ${BASE_URL_ADVICE} If it is right, try again later.`;
 
-/** A 2xx answer that is not what the API sends: not JSON at all, a list without its `data` array, or a list for one record. */
+/**
+ * A 2xx answer that is not what the API sends: not JSON at all, a list without
+ * its `data` array, or a list for one record.
+ */
 export function describeMalformedAnswer(
 	problem: 'notJson' | 'noDataArray' | 'notRecord',
 	contentType: string | undefined,
@@ -297,7 +345,8 @@ export function describeMalformedAnswer(
 ): DescribedError {
 	const where = pageText(context);
 	const notRepeated = wasCreate
-		? 'The create was not repeated, as the service answered success: check whether it exists before running again. '
+		? 'The create was not repeated, as the service answered ' +
+			'success: check whether it exists before running again. '
 		: '';
 	const description = `${where}${notRepeated}${CHECK_BASE_URL}`;
 	if (problem === 'notJson') {
@@ -312,7 +361,9 @@ export function describeMalformedAnswer(
 			.trim();
 		const first = text.length > 80 ? `${text.slice(0, 80)}…` : text;
 		return {
-			message: `The service answered with something that is not the API's JSON: ${contentType ?? 'no content type'}, first 80 characters "${first}"`,
+			message:
+				"The service answered with something that is not the API's JSON: " +
+				`${contentType ?? 'no content type'}, first 80 characters "${first}"`,
 			description,
 		};
 	}
@@ -320,15 +371,21 @@ export function describeMalformedAnswer(
 		const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
 		return {
 			message: 'The service answered a list without its "data" array',
-			description: `${where}${keys.length ? `The answer's top-level keys: ${keys.slice(0, 10).join(', ')}. ` : 'The answer was empty. '}${CHECK_BASE_URL}`,
+			description:
+				where +
+				(keys.length
+					? `The answer's top-level keys: ${keys.slice(0, 10).join(', ')}. `
+					: 'The answer was empty. ') +
+				CHECK_BASE_URL,
 		};
 	}
 	return { message: 'The service answered with a list where one record was expected', description };
 }
 
 /**
- * A redirect answer, never followed: the signature does not cover the host, so another address could
- * replay the request, and a 301/302 would turn a create into a GET. The Base URL to set is what comes before the API path.
+ * A redirect answer, never followed: the signature does not cover the host, so another
+ * address could replay the request, and a 301/302 would turn a create into a GET. The Base
+ * URL to set is what comes before the API path.
  */
 export function describeRedirect(
 	status: number,
@@ -336,7 +393,10 @@ export function describeRedirect(
 	requestedUrl: string,
 	apiPrefix: string,
 ): DescribedError {
-	const description = `Set the Base URL to the address the service answers at itself, often https:// instead of http:// or another host name: the node sends a signed request to no other address. (HTTP ${status})`;
+	const description =
+		'Set the Base URL to the address the service answers at itself, ' +
+		'often https:// instead of http:// or another host name: the node ' +
+		`sends a signed request to no other address. (HTTP ${status})`;
 	if (!location)
 		return {
 			message: `The service answered with a redirect (HTTP ${status}) without saying where to`,
@@ -355,7 +415,9 @@ export function describeRedirect(
 			description,
 		};
 	return {
-		message: `The service redirected to ${target.href}: set the Base URL to ${target.origin}${target.pathname.slice(0, at)}`,
+		message:
+			`The service redirected to ${target.href}: set the Base ` +
+			`URL to ${target.origin}${target.pathname.slice(0, at)}`,
 		description,
 	};
 }

@@ -7,7 +7,9 @@ import { pageText, type ErrorContext } from './describeApiError';
 import type { QueryInput } from '../signing/serializeQuery';
 
 export const MAX_PER_PAGE = 100;
-/** Stops a service that keeps saying `has_more` forever: 100,000 pages of 100 is 10 million items. */
+/**
+ * Stops a service that keeps saying `has_more` forever: 100,000 pages of 100 is 10 million items.
+ */
 const MAX_PAGES = 100_000;
 
 /** One list of the service, read page by page: Get Many, the list search and the poll trigger. */
@@ -27,7 +29,10 @@ export interface ListRequest {
 	activity?: RunActivity;
 }
 
-/** The error of a request whose page cursor the service refused (expired, or made by another instance). */
+/**
+ * The error of a request whose page cursor the service
+ * refused (expired, or made by another instance).
+ */
 export function isCursorRejected(error: unknown): error is NodeApiError & { cursorRejected: true } {
 	return (error as { cursorRejected?: unknown } | null)?.cursorRejected === true;
 }
@@ -37,8 +42,9 @@ export interface ListPage {
 	/** The cursor of the page after this one; undefined on the last page. */
 	nextCursor: string | undefined;
 	/**
-	 * Set when the service said more items exist but gave no cursor: asking for the next page throws it, and a
-	 * caller that reports where the list goes on (one page per run) must throw it rather than call this the last page.
+	 * Set when the service said more items exist but gave no cursor: asking for the next page
+	 * throws it, and a caller that reports where the list goes on (one page per run) must
+	 * throw it rather than call this the last page.
 	 */
 	missingCursor?: NodeApiError;
 }
@@ -46,8 +52,9 @@ export interface ListPage {
 type NextPage = { cursor: string } | { end: true } | { cursorMissing: true };
 
 /**
- * What `meta` says about the next page, read tolerantly (docs/api.md#paging: `has_more` as `true`, `"true"` or `1`). But `has_more`
- * without a usable cursor is not the end: that would make an incomplete list look complete.
+ * What `meta` says about the next page, read tolerantly (docs/api.md#paging: `has_more` as
+ * `true`, `"true"` or `1`). But `has_more` without a usable cursor is not the end: that
+ * would make an incomplete list look complete.
  */
 function readNextPage(meta: unknown): NextPage {
 	if (!meta || typeof meta !== 'object') return { end: true };
@@ -69,7 +76,9 @@ function missingCursor(
 ): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: 'The service reported more items but gave no cursor to read them',
-		description: `Reading stopped after ${readSoFar} ${readSoFar === 1 ? 'item' : 'items'} rather than return an incomplete list. This is a fault of the service; try again later.`,
+		description:
+			`Reading stopped after ${readSoFar} ${readSoFar === 1 ? 'item' : 'items'} rather ` +
+			'than return an incomplete list. This is a fault of the service; try again later.',
 		itemIndex,
 	});
 }
@@ -111,12 +120,17 @@ function repeatedCursor(
 ): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: 'The service returned the same page cursor twice; reading stopped to avoid a loop',
-		description: `${readSoFar} items were read before the repeat. This is a fault of the service; try again later.`,
+		description:
+			`${readSoFar} items were read before the repeat. ` +
+			'This is a fault of the service; try again later.',
 		itemIndex,
 	});
 }
 
-/** The pages of one list, in order, as the caller asks for them (stop by leaving the loop); a repeated cursor is an error, not a loop. */
+/**
+ * The pages of one list, in order, as the caller asks for them (stop by leaving the loop);
+ * a repeated cursor is an error, not a loop.
+ */
 export async function* listPages(
 	this: ApiFunctions,
 	request: ListRequest,

@@ -1,11 +1,15 @@
 /**
- * When to try a request again, and how long to wait first; pure, so it is tested without a server.
- * A POST is repeated only when the service cannot have processed it (docs/errors-and-troubleshooting.md).
+ * When to try a request again, and how long to wait first; pure, so it is tested
+ * without a server. A POST is repeated only when the service cannot have
+ * processed it (docs/errors-and-troubleshooting.md).
  */
 export interface RetryPolicy {
 	/** Attempts for dropped connections and gateway errors (502/504). */
 	maxAttempts: number;
-	/** Attempts for 429/503 (not processed, safe to repeat): at a 30 % fault rate, 5 would fail a 500-item batch 70 % of the time. */
+	/**
+	 * Attempts for 429/503 (not processed, safe to repeat): at a 30 % fault rate, 5
+	 * would fail a 500-item batch 70 % of the time.
+	 */
 	maxAttemptsNotProcessed: number;
 	/** Total time the waits of one request may take. */
 	budgetMs: number;
@@ -32,7 +36,10 @@ const CONNECTION_ERRORS = [
 	'EAI_AGAIN',
 	'ESOCKETTIMEDOUT',
 ];
-/** The request never left this machine or never reached the service: nothing can have been processed. */
+/**
+ * The request never left this machine or never reached the service: nothing can have been
+ * processed.
+ */
 export const NEVER_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'];
 
 /** What went wrong with one attempt: an HTTP status, or a connection error code. */
@@ -50,7 +57,10 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 	);
 }
 
-/** A POST that failed this way may have been processed: a 500, a gateway's 502/504 or bare 503, or a connection lost after sending. */
+/**
+ * A POST that failed this way may have been processed: a 500, a gateway's 502/504 or
+ * bare 503, or a connection lost after sending.
+ */
 export function mayHaveBeenProcessed(method: string, failure: AttemptFailure): boolean {
 	if (method.toUpperCase() !== 'POST' || isRetryable(method, failure)) return false;
 	if ('status' in failure)
@@ -73,8 +83,9 @@ export function headerText(value: unknown): string | undefined {
 }
 
 /**
- * `Retry-After` (seconds or an HTTP date) in milliseconds, read on the service's clock (`Date` header).
- * Without one, a date beyond the budget is more likely clock skew than a meant wait: it counts as the budget.
+ * `Retry-After` (seconds or an HTTP date) in milliseconds, read on the service's clock
+ * (`Date` header). Without one, a date beyond the budget is more likely clock skew
+ * than a meant wait: it counts as the budget.
  */
 export function parseRetryAfter(
 	value: unknown,
@@ -92,7 +103,10 @@ export function parseRetryAfter(
 	return Math.min(Math.max(0, date - nowMs), policy.budgetMs);
 }
 
-/** Exponential backoff with jitter, or `Retry-After` when longer: never shorter, or "Retry-After: 0" would spend every attempt at once. */
+/**
+ * Exponential backoff with jitter, or `Retry-After` when longer: never shorter, or
+ * "Retry-After: 0" would spend every attempt at once.
+ */
 export function retryDelayMs(
 	attempt: number,
 	retryAfterMs: number | undefined,

@@ -39,15 +39,20 @@ export class RunActivity {
 		const c = this.counts;
 		const lines = [
 			c.rateLimitWaitMs > 0 &&
-				`Waited ${seconds(c.rateLimitWaitMs)} in all for the service's rate limit (429 or 503 with Retry-After)`,
+				`Waited ${seconds(c.rateLimitWaitMs)} in all for the ` +
+					"service's rate limit (429 or 503 with Retry-After)",
 			c.retries > 0 &&
-				`${times(c.retries, 'request was', 'requests were')} sent again after a server error or a lost connection`,
+				`${times(c.retries, 'request was', 'requests were')} ` +
+					'sent again after a server error or a lost connection',
 			c.createsFound > 0 &&
-				`${times(c.createsFound, 'create', 'creates')} lost its answer but had been processed: the record was found, not sent again`,
+				`${times(c.createsFound, 'create', 'creates')} lost its answer ` +
+					'but had been processed: the record was found, not sent again',
 			c.createsSentAgain > 0 &&
-				`${times(c.createsSentAgain, 'create was', 'creates were')} sent again: the answer was lost and the record not found`,
+				`${times(c.createsSentAgain, 'create was', 'creates were')} ` +
+					'sent again: the answer was lost and the record not found',
 			c.createsFromEarlierTry > 0 &&
-				`${times(c.createsFromEarlierTry, 'record', 'records')} made in an earlier try (Retry On Fail) returned, not sent again`,
+				`${times(c.createsFromEarlierTry, 'record', 'records')} made ` +
+					'in an earlier try (Retry On Fail) returned, not sent again',
 			c.listsFromBothEnds > 0 && 'Read the list from both ends at once (newest and oldest first)',
 			c.listsFromOneEnd > 0 &&
 				'Read the list from one end: the service ignored the oldest-first order',

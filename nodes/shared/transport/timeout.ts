@@ -13,9 +13,12 @@ export function readTimeout(ctx: IExecuteFunctions, itemIndex: number): number {
 	if (!isWholeNumber(value, 1, MAX_TIMEOUT_MS)) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${JSON.stringify(value)}`,
+			'Timeout must be a whole number of milliseconds from ' +
+				`1 to ${MAX_TIMEOUT_MS}, not ${JSON.stringify(value)}`,
 			{
-				description: `Set Options → Timeout to e.g. ${DEFAULT_TIMEOUT_MS} (one minute), or remove it to use that default.`,
+				description:
+					`Set Options → Timeout to e.g. ${DEFAULT_TIMEOUT_MS} ` +
+					'(one minute), or remove it to use that default.',
 				itemIndex,
 			},
 		);

@@ -2,7 +2,10 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 
 type NodeError = Error & { itemIndex?: number; context?: { itemIndex?: number } };
 
-/** Keeps n8n's own errors (matched by name: the host's n8n-workflow may be another copy) and wraps anything else, naming the item. */
+/**
+ * Keeps n8n's own errors (matched by name: the host's n8n-workflow may be another
+ * copy) and wraps anything else, naming the item.
+ */
 export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeError {
 	const known = error as NodeError;
 	if (

@@ -33,9 +33,14 @@ export interface CreateRequest {
 	context?: ErrorContext;
 }
 
-/** Rounds of "failed, may exist, not found, send again": at a 10 % rate of such failures, 8 in a row is one create in 10⁸. */
+/**
+ * Rounds of "failed, may exist, not found, send again": at a 10 % rate of such
+ * failures, 8 in a row is one create in 10⁸.
+ */
 const MAX_ROUNDS = 8;
-/** The longest a look-up waits before looking a second time (a service still processing the create). */
+/**
+ * The longest a look-up waits before looking a second time (a service still processing the create).
+ */
 const SETTLE_MAX_MS = 60_000;
 
 /** One try of a create (a node run of its item), across its rounds of sending and looking. */
@@ -54,7 +59,10 @@ interface CreateTry {
 	seen: Set<string>;
 }
 
-/** Sends a create once; after an answer that leaves open whether it was processed, finds the record or sends again. */
+/**
+ * Sends a create once; after an answer that leaves open whether it was
+ * processed, finds the record or sends again.
+ */
 export async function createOnce(
 	this: IExecuteFunctions,
 	request: CreateRequest,
@@ -67,7 +75,8 @@ export async function createOnce(
 	const earlier = creates.byKey.get(key);
 	if (earlier?.record) return returnEarlierRecord(this, request, kind, shared, earlier.record);
 	if (earlier?.madeUnread) throw madeUnread(this, kind, request.itemIndex);
-	// A key stands for one request: a repeat sends what was first sent, even where an expression now gives another value.
+	// A key stands for one request: a repeat sends what was first sent, even
+	// where an expression now gives another value.
 	const self: KeyedCreate = earlier ?? {
 		listPath: request.listPath,
 		body: onWire(request.body),
@@ -105,7 +114,8 @@ function returnEarlierRecord(
 		ctx,
 		request,
 		kind,
-		`had been made in an earlier try of this execution: returned ${kind.noun} ${String(record.id)} without sending it again`,
+		'had been made in an earlier try of this execution: returned ' +
+			`${kind.noun} ${String(record.id)} without sending it again`,
 	);
 	return record;
 }
@@ -143,7 +153,8 @@ async function sendOrFind(
 				this,
 				request,
 				kind,
-				`failed (${describe(create.lastFailure)}) but had been processed: found ${kind.noun} ${String(found.record.id)} and returned it`,
+				`failed (${describe(create.lastFailure)}) but had been processed: ` +
+					`found ${kind.noun} ${String(found.record.id)} and returned it`,
 			);
 			return found.record;
 		}
@@ -154,14 +165,18 @@ async function sendOrFind(
 				this,
 				request,
 				kind,
-				`failed (${describe(create.lastFailure)}) and was not found among the newest ${kind.noun} records: sending it again`,
+				`failed (${describe(create.lastFailure)}) and was not found ` +
+					`among the newest ${kind.noun} records: sending it again`,
 			);
 		}
 	}
 	throw mayBeCreatedManyTimes(this, create);
 }
 
-/** POSTs under the key: the service's answer, or undefined when it left open whether the create was processed. */
+/**
+ * POSTs under the key: the service's answer, or undefined when it
+ * left open whether the create was processed.
+ */
 async function send(
 	this: IExecuteFunctions,
 	create: CreateTry,
@@ -191,7 +206,8 @@ async function send(
 	} catch (error) {
 		// A success whose body the node cannot read: the record exists, so no try sends it again.
 		if (httpCode(error)?.startsWith('2')) self.madeUnread = true;
-		// A repeat refused as a duplicate (an e-mail taken) may be refused by the record the first attempt made.
+		// A repeat refused as a duplicate (an e-mail taken) may be
+		// refused by the record the first attempt made.
 		const refusedRepeat = create.mayExist && httpCode(error) === '422';
 		if (!trace.createMayExist && !refusedRepeat)
 			throw toNodeError(this.getNode(), error, request.itemIndex);
@@ -201,7 +217,10 @@ async function send(
 	}
 }
 
-/** Looks for the record; when nothing fits after a send failed, looks once more after the service had time to finish. */
+/**
+ * Looks for the record; when nothing fits after a send failed, looks once
+ * more after the service had time to finish.
+ */
 async function findRecord(
 	this: IExecuteFunctions,
 	create: CreateTry,
@@ -210,7 +229,8 @@ async function findRecord(
 ): Promise<CreatedRecordSearch> {
 	let found = await lookUp.call(this, create);
 	if (!found.record && found.ambiguous.length === 0 && create.lastFailure !== undefined) {
-		// A gateway gives up (504, a timeout) while the service still works on the create: look again after as long as it had run.
+		// A gateway gives up (504, a timeout) while the service still works on the create:
+		// look again after as long as it had run.
 		const ran = Date.now() - roundStarted;
 		await sleep(
 			Math.min(SETTLE_MAX_MS, Math.max(ran, retryDelayMs(round, undefined, DEFAULT_RETRY_POLICY))),
@@ -240,7 +260,10 @@ async function lookUp(this: IExecuteFunctions, create: CreateTry): Promise<Creat
 	}
 }
 
-/** Not found: throws where sending again would not help (records it cannot tell apart, a refusal, an error in the service). */
+/**
+ * Not found: throws where sending again would not help (records it cannot tell
+ * apart, a refusal, an error in the service).
+ */
 function throwUnlessWorthSendingAgain(
 	ctx: IExecuteFunctions,
 	{ kind, request, lastFailure }: CreateTry,
@@ -250,7 +273,8 @@ function throwUnlessWorthSendingAgain(
 		throw cannotTell(ctx, kind, request.itemIndex, lastFailure, found.ambiguous);
 	if (httpCode(lastFailure) === '422')
 		throw toNodeError(ctx.getNode(), lastFailure, request.itemIndex);
-	// A gateway's or a connection's failure is worth sending again; an error in the service itself is not.
+	// A gateway's or a connection's failure is worth sending
+	// again; an error in the service itself is not.
 	if (httpCode(lastFailure) === '500') throw notFound(ctx, kind, request.itemIndex);
 }
 
@@ -260,24 +284,36 @@ function mayBeCreatedManyTimes(
 ): NodeApiError {
 	const others = seen.size ? ` (seen, but taken by other items: ${[...seen].join(', ')})` : '';
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
-		message: `The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: the answer to each attempt was lost (last: ${describe(lastFailure)})`,
-		description: `It was not found among the newest ${kind.noun} records${others}: check for it before running this item again.`,
+		message:
+			`The ${kind.noun} may have been created up to ${MAX_ROUNDS} times: ` +
+			`the answer to each attempt was lost (last: ${describe(lastFailure)})`,
+		description:
+			`It was not found among the newest ${kind.noun} ` +
+			`records${others}: check for it before running this item again.`,
 		itemIndex: request.itemIndex,
 	});
 }
 
 function madeUnread(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
-		message: `The ${kind.noun} was created in an earlier try, but the service's answer could not be read`,
-		description: `It is not sent again. Find the ${kind.noun} in the helpdesk; the earlier try's error says what the service answered.`,
+		message:
+			`The ${kind.noun} was created in an earlier ` +
+			"try, but the service's answer could not be read",
+		description:
+			`It is not sent again. Find the ${kind.noun} in the helpdesk; ` +
+			"the earlier try's error says what the service answered.",
 		itemIndex,
 	});
 }
 
 function notFound(ctx: IExecuteFunctions, kind: CreatedKind, itemIndex: number): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
-		message: `The ${kind.noun} may have been created: the service answered 500 (an error on its side), and the ${kind.noun} is not listed (yet)`,
-		description: `Check whether the ${kind.noun} exists before running this item again. Retry On Fail looks for it first, then repeats the same request.`,
+		message:
+			`The ${kind.noun} may have been created: the service answered 500 ` +
+			`(an error on its side), and the ${kind.noun} is not listed (yet)`,
+		description:
+			`Check whether the ${kind.noun} exists before running this item again. ` +
+			'Retry On Fail looks for it first, then repeats the same request.',
 		httpCode: '500',
 		itemIndex,
 	});
@@ -292,7 +328,10 @@ function cannotTell(
 ): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
 		message: `The ${kind.noun} may have been created: ${ids.join(', ')} could each be this item's`,
-		description: `The create failed (${describe(failure)}), and more than one ${kind.noun} fits what it sent (another item or execution, or a rule that rewrote what tells them apart). Check which is this item's before running it again.`,
+		description:
+			`The create failed (${describe(failure)}), and more than one ${kind.noun} ` +
+			'fits what it sent (another item or execution, or a rule that rewrote what ' +
+			"tells them apart). Check which is this item's before running it again.",
 		itemIndex,
 	});
 }
@@ -305,8 +344,13 @@ function lookUpFailed(
 	error: unknown,
 ): NodeApiError {
 	return new NodeApiError(ctx.getNode(), {} as JsonObject, {
-		message: `The ${kind.noun} may have been created: the service's answer left it open, and the node could not find out`,
-		description: `The create failed (${describe(failure)}), then reading the newest ${kind.noun} records failed (${describe(error)}): check whether the ${kind.noun} exists before running this item again.`,
+		message:
+			`The ${kind.noun} may have been created: the service's ` +
+			'answer left it open, and the node could not find out',
+		description:
+			`The create failed (${describe(failure)}), then reading the ` +
+			`newest ${kind.noun} records failed (${describe(error)}): check ` +
+			`whether the ${kind.noun} exists before running this item again.`,
 		itemIndex,
 	});
 }

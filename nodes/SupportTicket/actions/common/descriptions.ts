@@ -40,7 +40,9 @@ export function idLocator(
 	};
 }
 
-/** The Operation picker of one resource, then each operation's fields (operations in picker order). */
+/**
+ * The Operation picker of one resource, then each operation's fields (operations in picker order).
+ */
 export function resourceProperties(
 	resource: string,
 	operations: Record<string, { description: INodeProperties[] }>,
@@ -60,7 +62,10 @@ export function resourceProperties(
 	];
 }
 
-/** Optional fields of a create ("Additional Fields") or an update ("Update Fields"), added one by one. */
+/**
+ * Optional fields of a create ("Additional Fields") or an
+ * update ("Update Fields"), added one by one.
+ */
 export function fieldsCollection(
 	use: 'create' | 'update',
 	options: INodeProperties[],
@@ -82,10 +87,15 @@ export const customFieldsJson: INodeProperties = {
 	default: '{}',
 	placeholder: 'e.g. {"tags": ["vip"], "external_ref": "CRM-42"}',
 	description:
-		'Further fields the service accepts, as a JSON object; the fields above take precedence. A number JSON cannot carry exactly (e.g. beyond 9007199254740991) is refused: write it in quotes.',
+		'Further fields the service accepts, as a JSON object; the ' +
+		'fields above take precedence. A number JSON cannot carry exactly ' +
+		'(e.g. beyond 9007199254740991) is refused: write it in quotes.',
 };
 
-/** Get Many's paging parameters: every page needed in one run, or one page per run for workflows that loop. */
+/**
+ * Get Many's paging parameters: every page needed in one run,
+ * or one page per run for workflows that loop.
+ */
 export function pagingFields(show: Record<string, string[]>): INodeProperties[] {
 	return [
 		{
@@ -105,7 +115,9 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 					name: 'One Page per Run',
 					value: 'onePage',
 					description:
-						'Return one page (or Pages per Run pages) as one item: data, count, has_more and next_cursor. Loop with an If node on has_more and feed next_cursor back into Cursor.',
+						'Return one page (or Pages per Run pages) as one item: ' +
+						'data, count, has_more and next_cursor. Loop with an If ' +
+						'node on has_more and feed next_cursor back into Cursor.',
 				},
 			],
 			default: 'auto',
@@ -135,7 +147,8 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 			default: '',
 			placeholder: 'e.g. {{ $json.next_cursor }}',
 			description:
-				'Where to continue: the next_cursor of the previous page. Empty for the first page. Keep filters, sort and page size the same while looping.',
+				'Where to continue: the next_cursor of the previous page. Empty for the ' +
+				'first page. Keep filters, sort and page size the same while looping.',
 		},
 		{
 			displayName: 'Page Size',
@@ -154,7 +167,8 @@ export function pagingFields(show: Record<string, string[]>): INodeProperties[] 
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: 1,
 			description:
-				'How many pages to read one after another into the one item, e.g. 10 for 1,000 items per run; next_cursor continues after the last',
+				'How many pages to read one after another into the one item, e.g. ' +
+				'10 for 1,000 items per run; next_cursor continues after the last',
 		},
 	];
 }
@@ -164,7 +178,10 @@ export const DEFAULT_CONCURRENT_REQUESTS = 100;
 /** The highest Concurrent Requests: each request on its way holds a connection of its own. */
 export const MAX_CONCURRENT_REQUESTS = 1000;
 
-/** Options → Concurrent Requests: the router runs the items of an operation that offers it concurrently. */
+/**
+ * Options → Concurrent Requests: the router runs the items
+ * of an operation that offers it concurrently.
+ */
 export const concurrentRequestsOption: INodeProperties = {
 	displayName: 'Concurrent Requests',
 	name: 'concurrentRequests',
@@ -172,7 +189,8 @@ export const concurrentRequestsOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_REQUESTS, numberPrecision: 0 },
 	default: DEFAULT_CONCURRENT_REQUESTS,
 	description:
-		'How many input items are sent to the service at once (1: one after another). Output keeps the input order; on 429 or 503 the node slows down.',
+		'How many input items are sent to the service at once (1: one after ' +
+		'another). Output keeps the input order; on 429 or 503 the node slows down.',
 };
 
 /** Options of the operations whose items send their own requests, so they can run concurrently. */

@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 
 import type { IContextObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-/** One Idempotency-Key's request: what it sends, its send in flight, and the record it made once known. */
+/**
+ * One Idempotency-Key's request: what it sends, its send in
+ * flight, and the record it made once known.
+ */
 export interface KeyedCreate {
 	/** The list its record appears in. */
 	listPath: string;
-	/** The body as it first went on the wire: every repeat under this key sends it again (dropped once made). */
+	/**
+	 * The body as it first went on the wire: every repeat under
+	 * this key sends it again (dropped once made).
+	 */
 	body: IDataObject;
 	/** When it was first sent, on this machine's clock. */
 	sentAt: number;
@@ -18,20 +24,27 @@ export interface KeyedCreate {
 
 /** What the creates of one execution share, in every node, every round of a loop and every try. */
 export interface ExecutionCreates {
-	/** `noun:id` of each record a create made or found: it belongs to that create, no other takes it. */
+	/**
+	 * `noun:id` of each record a create made or found: it belongs to that create, no other takes it.
+	 */
 	claimed: Set<string>;
-	/** Each key sent and not refused outright: a later try (Retry On Fail) returns its record or repeats it. */
+	/**
+	 * Each key sent and not refused outright: a later try (Retry
+	 * On Fail) returns its record or repeats it.
+	 */
 	byKey: Map<string, KeyedCreate>;
 	/** Random, per execution: execution ids repeat after a database is restored from a backup. */
 	nonce: string;
 }
 
-// Beside the execution's flow context, not in it (n8n saves that): sends in flight and what each key made, for Retry On Fail.
+// Beside the execution's flow context, not in it (n8n saves that): sends in flight
+// and what each key made, for Retry On Fail.
 const createsByExecution = new WeakMap<object, ExecutionCreates>();
 
 export function executionCreates(ctx: IExecuteFunctions): ExecutionCreates {
 	const flow = flowContext(ctx);
-	// One entry per execution, in a queue worker too (it runs the whole execution), and freed with it.
+	// One entry per execution, in a queue worker too (it runs
+	// the whole execution), and freed with it.
 	const key = flow ?? ctx;
 	let creates = createsByExecution.get(key);
 	if (!creates) {
@@ -56,7 +69,9 @@ export function unresolvedCreates(
 	);
 }
 
-/** Undefined without execution data (a partial context): the record then holds for this node run. */
+/**
+ * Undefined without execution data (a partial context): the record then holds for this node run.
+ */
 function flowContext(ctx: IExecuteFunctions): IContextObject | undefined {
 	try {
 		return ctx.getContext('flow');

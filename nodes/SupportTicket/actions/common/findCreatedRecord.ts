@@ -10,7 +10,10 @@ import { unresolvedCreates, type ExecutionCreates, type KeyedCreate } from './ex
 export interface CreatedKind {
 	/** Names the kind in messages, e.g. `ticket`. */
 	noun: string;
-	/** Whether `record` may be what a create that sent `sent` made: compares only what services do not rewrite. */
+	/**
+	 * Whether `record` may be what a create that sent `sent` made:
+	 * compares only what services do not rewrite.
+	 */
 	identifies(sent: IDataObject, record: IDataObject): boolean;
 }
 
@@ -31,7 +34,10 @@ export interface CreatedRecordQuery {
 	seen: Set<string>;
 }
 
-/** The record this create made, if it can be told; else the ids it cannot tell from another create's. */
+/**
+ * The record this create made, if it can be told; else the ids it cannot tell from another
+ * create's.
+ */
 export interface CreatedRecordSearch {
 	record?: IDataObject;
 	/** Records this create and another with other data both fit equally well. */
@@ -40,9 +46,15 @@ export interface CreatedRecordSearch {
 
 const LOOKUP_PER_PAGE = 100;
 const MAX_LOOKUP_PAGES = 20;
-/** How much earlier than the send a record may be stamped when the clocks agree: whole-second timestamps, rounding. */
+/**
+ * How much earlier than the send a record may be stamped when the
+ * clocks agree: whole-second timestamps, rounding.
+ */
 const CREATED_AT_ROUNDING_MS = 2_000;
-/** How much earlier when the clocks are not known to agree (no Date header, or one that differs from this machine's). */
+/**
+ * How much earlier when the clocks are not known to agree (no Date
+ * header, or one that differs from this machine's).
+ */
 const UNKNOWN_CLOCK_LOOKBACK_MS = 30_000;
 
 interface Candidate {
@@ -53,8 +65,9 @@ interface Candidate {
 }
 
 /**
- * The record this create made, if listed: identified by the resource, created after the send, claimed by no other
- * item; among several, the one agreeing most with what was sent, then the oldest (identical creates run in order).
+ * The record this create made, if listed: identified by the resource, created after the
+ * send, claimed by no other item; among several, the one agreeing most with what was sent,
+ * then the oldest (identical creates run in order).
  */
 export async function findCreatedRecord(
 	this: IExecuteFunctions,
@@ -90,14 +103,17 @@ export async function findCreatedRecord(
 		// Without a creation time the node cannot tell this request's record from an older twin.
 		if (page.items.length > 0 && dated === 0)
 			throw new Error(`the ${query.kind.noun} records carry no readable created_at`);
-		// Newest first, once a record is older than the request the rest are too; a list in another order is read on.
+		// Newest first, once a record is older than the request the rest are
+		// too; a list in another order is read on.
 		if ((olderSeen && newestFirst) || page.nextCursor === undefined) break;
 		if (++pages >= MAX_LOOKUP_PAGES)
 			throw new Error(
-				`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ${query.kind.noun} records to look through`,
+				`more than ${MAX_LOOKUP_PAGES * LOOKUP_PER_PAGE} ` +
+					`${query.kind.noun} records to look through`,
 			);
 	}
-	// Creates of this execution still waiting for their answer may have made records of this list: their answers claim them first.
+	// Creates of this execution still waiting for their answer may have made records of
+	// this list: their answers claim them first.
 	await Promise.allSettled(
 		unresolvedCreates(query.creates, query.listPath, query.self).map((other) => other.sending),
 	);
@@ -136,7 +152,8 @@ function choose(
 		const rivals = others
 			.map((other) => other.body)
 			.filter((body) => query.kind.identifies(body, candidate.record));
-		// A record that differs from what this create sent but is exactly what another sent is that one's.
+		// A record that differs from what this create sent but is
+		// exactly what another sent is that one's.
 		if (
 			candidate.differing > 0 &&
 			rivals.some((body) => agreement(body, candidate.record).differing === 0)
@@ -144,7 +161,8 @@ function choose(
 			query.seen.add(id);
 			continue;
 		}
-		// Another create with other data fits it as well (a helpdesk rule rewrote what tells them apart): whose it is cannot be told.
+		// Another create with other data fits it as well (a helpdesk rule rewrote what tells
+		// them apart): whose it is cannot be told.
 		if (
 			rivals.some(
 				(body) =>
@@ -183,7 +201,10 @@ const sameBody = (a: IDataObject, b: IDataObject): boolean =>
 export const onWire = (body: IDataObject): IDataObject =>
 	JSON.parse(JSON.stringify(body)) as IDataObject;
 
-/** How many sent fields the record has with the same value, and with another: a field the answer leaves out counts for neither. */
+/**
+ * How many sent fields the record has with the same value, and with another: a
+ * field the answer leaves out counts for neither.
+ */
 function agreement(
 	sent: IDataObject,
 	record: IDataObject,
@@ -200,7 +221,10 @@ function agreement(
 
 const spaced = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** Texts without differences in white space, numbers written as text, objects on the keys the answer has: services store them as they like. */
+/**
+ * Texts without differences in white space, numbers written as text, objects on the keys the
+ * answer has: services store them as they like.
+ */
 function agrees(found: unknown, sent: unknown): boolean {
 	if (found === sent) return true;
 	if (typeof found === 'string' && typeof sent === 'string') return spaced(found) === spaced(sent);

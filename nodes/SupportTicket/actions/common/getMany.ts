@@ -30,7 +30,10 @@ export interface GetManyRequest
 
 type OnePageRun = Extract<Paging, { mode: 'onePage' }>;
 
-/** The page(s) of one run as the node returns them in "One Page per Run" mode: easy to use in expressions. */
+/**
+ * The page(s) of one run as the node returns them in "One Page
+ * per Run" mode: easy to use in expressions.
+ */
 interface OnePage extends IDataObject {
 	data: IDataObject[];
 	count: number;
@@ -39,7 +42,10 @@ interface OnePage extends IDataObject {
 	next_cursor: string | null;
 }
 
-/** The list part of every Get Many: all items or up to a limit, or one run's page(s) as one item, as Pagination says. */
+/**
+ * The list part of every Get Many: all items or up to a limit, or one
+ * run's page(s) as one item, as Pagination says.
+ */
 export async function getMany(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -111,7 +117,9 @@ const onePage = (data: IDataObject[], nextCursor: string | undefined): OnePage =
 	next_cursor: nextCursor ?? null,
 });
 
-/** Read From Both Ends on, and the list in its own order: no sort and nothing that ends it early. */
+/**
+ * Read From Both Ends on, and the list in its own order: no sort and nothing that ends it early.
+ */
 function readsBothEnds(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

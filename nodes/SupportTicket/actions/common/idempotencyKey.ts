@@ -4,14 +4,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ExecutionCreates } from './executionCreates';
 
-// n8n-core's tool caller gives a tool call no id, and an agent's batch may run two calls under one run index;
-// each try of a call gets the same input object, so the object stands for the call.
+// n8n-core's tool caller gives a tool call no id, and an agent's batch may run two calls under one
+// run index; each try of a call gets the same input object, so the object stands for the call.
 const toolCalls = new WeakMap<IDataObject, string>();
 
 /**
- * One key per request a user or an agent means, the same on every repeat of it: an item of a node run
- * (Retry On Fail runs it again under the same run index) or a tool call. Unique across instances,
- * workflows and executions.
+ * One key per request a user or an agent means, the same on every repeat of it: an item of a
+ * node run (Retry On Fail runs it again under the same run index) or a tool call. Unique
+ * across instances, workflows and executions.
  */
 export function idempotencyKeyFor(
 	ctx: IExecuteFunctions,
@@ -23,7 +23,8 @@ export function idempotencyKeyFor(
 	const runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
 	let request: string;
 	if (typeof input.toolCallId === 'string' && input.toolCallId !== '') {
-		// n8n's engine runs each tool call as a run of its own; models number calls per conversation only.
+		// n8n's engine runs each tool call as a run of its own;
+		// models number calls per conversation only.
 		request = `tool call ${input.toolCallId} in run ${runIndex}`;
 	} else if (node.type.endsWith('Tool')) {
 		if (!toolCalls.has(input)) toolCalls.set(input, randomUUID());
@@ -45,5 +46,8 @@ export function idempotencyKeyFor(
 	const hex = createHash('sha256')
 		.update([...where, request].join('\n'))
 		.digest('hex');
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+	return (
+		`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-` +
+		`${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+	);
 }

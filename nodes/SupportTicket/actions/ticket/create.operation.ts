@@ -64,7 +64,10 @@ export const description = updateDisplayOptions(
 
 export const concurrent = true;
 
-/** Helpdesk rules may change priority, status or tags at once; the customer, subject and description they keep. */
+/**
+ * Helpdesk rules may change priority, status or tags at once; the
+ * customer, subject and description they keep.
+ */
 export const createdTicket: CreatedKind = {
 	noun: 'ticket',
 	identifies: (sent, record) =>

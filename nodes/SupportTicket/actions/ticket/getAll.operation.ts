@@ -28,7 +28,10 @@ const properties: INodeProperties[] = [
 			name: 'createdAfter',
 			type: 'dateTime',
 			default: '',
-			description: `Only tickets created at or after this moment, e.g. the newest created_at you imported (write by ID: tickets of that instant come again). ${moreInfo('operations.md#created-after')}.`,
+			description:
+				'Only tickets created at or after this moment, e.g. the newest ' +
+				'created_at you imported (write by ID: tickets of that instant ' +
+				`come again). ${moreInfo('operations.md#created-after')}.`,
 		},
 		readFromBothEndsOption,
 		{
@@ -71,7 +74,8 @@ export async function execute(
 ): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// Only what the user set is sent: "where supported" (docs/api.md#paging) means a parameter may be unknown.
+	// Only what the user set is sent: "where supported"
+	// (docs/api.md#paging) means a parameter may be unknown.
 	const { sortBy, sortOrder } = readTexts(
 		this,
 		options,
@@ -83,7 +87,8 @@ export async function execute(
 		sort_by: sortBy,
 		sort: sortOrder,
 	};
-	// Picked in the field: the workflow's time zone, as in other n8n nodes; from an expression: UTC, as a created_at fed back means.
+	// Picked in the field: the workflow's time zone, as in other n8n nodes; from an
+	// expression: UTC, as a created_at fed back means.
 	const typed = (this.getNode().parameters.options as IDataObject | undefined)?.createdAfter;
 	const picked = typeof typed === 'string' && !typed.startsWith('=');
 	const createdAfter = readDateTime(
@@ -103,20 +108,24 @@ export async function execute(
 		throw new NodeOperationError(this.getNode(), 'Created After needs the newest-first order', {
 			itemIndex,
 			description:
-				'Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.',
+				'Reading stops at the first older ticket: remove Sort By and Sort ' +
+				'Order (or set Created At, Descending), or remove Created After.',
 		});
 	}
-	// At or after: a workflow feeding back the newest created_at must not lose a ticket created later in that same second.
+	// At or after: a workflow feeding back the newest created_at must not lose a
+	// ticket created later in that same second.
 	const endsBefore = (ticket: IDataObject) => {
 		const createdAt = parseServiceTimestamp(ticket.created_at);
 		if (createdAt === undefined) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The service sent ticket ${String(ticket.id)} with a created_at Created After cannot read: ${JSON.stringify(ticket.created_at)}`,
+				`The service sent ticket ${String(ticket.id)} with a created_at ` +
+					`Created After cannot read: ${JSON.stringify(ticket.created_at)}`,
 				{
 					itemIndex,
 					description:
-						'Created After reads ISO 8601 or Unix time in seconds or milliseconds: remove it to list the tickets without it.',
+						'Created After reads ISO 8601 or Unix time in seconds or ' +
+						'milliseconds: remove it to list the tickets without it.',
 				},
 			);
 		}
