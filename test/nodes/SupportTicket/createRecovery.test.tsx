@@ -1,32 +1,18 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
 import { byId, NODE, runNode } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import { lossyGateway, type HeldAnswer, type LossyGateway } from './lossyGateway';
+import { type HeldAnswer, useGateway } from './lossyGateway';
 
 // A create whose answer is lost after the service may have processed it: the node returns the record it finds, or
 // sends the request again.
 
 const warnings = useWarningsWithoutWaits();
 
-const run = (sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) =>
-	runNode(parameters, credentialsFor(sandbox, baseUrl));
-
-/** Starts a gateway in front of the sandbox on a free loopback port; its base URL. */
-async function listen(server: Server): Promise<string> {
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function close(server: Server): Promise<void> {
-	server.closeAllConnections();
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-}
+const run = (sandbox: Sandbox, parameters: IDataObject) =>
+	runNode(parameters, credentialsFor(sandbox));
 
 const requests = (sandbox: Sandbox) =>
 	sandbox.log.map((e) => `${e.method} ${e.pathname} ${e.status}`);
@@ -162,24 +148,18 @@ describe('a create that may have been processed', () => {
 
 describe('when the lookup fails too', () => {
 	const { sandbox } = useSandbox({ seed: 2 });
-	let gateway: LossyGateway;
-	// The POST is processed but answered 502; every list is answered 500.
-	const databaseDown = (): HeldAnswer => ({
-		status: 500,
-		headers: { 'content-type': 'application/json' },
-		body: '{"error":{"code":"internal_error","message":"Database is down"}}',
-	});
-	beforeAll(
-		async () =>
-			(gateway = await lossyGateway(sandbox.baseUrl, ({ method }) =>
-				method === 'POST' ? 'lost' : databaseDown,
-			)),
-	);
-	afterAll(() => gateway.stop());
+	const gateway = useGateway(sandbox);
 
 	it('fails the item with an error that says the ticket may exist, and does not send it again', async () => {
+		// The POST is processed but answered 502; every list is answered 500.
+		const databaseDown = (): HeldAnswer => ({
+			status: 500,
+			headers: { 'content-type': 'application/json' },
+			body: '{"error":{"code":"internal_error","message":"Database is down"}}',
+		});
+		const credentials = await gateway(({ method }) => (method === 'POST' ? 'lost' : databaseDown));
 		const before = sandbox.store.ticketCount;
-		const result = await run(sandbox, newTicket('lookup fails'), gateway.baseUrl);
+		const result = await runNode(newTicket('lookup fails'), credentials);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 		expect(result.error?.message).toBe(
@@ -209,7 +189,18 @@ describe('what counts as this request’s record', () => {
 	// The service's clock can be set back, to make records that were created before the request.
 	let shiftMs = 0;
 	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
+	const gateway = useGateway(sandbox);
 	afterEach(() => (shiftMs = 0));
+	// A customer create processed but answered 502; the first two lists reach the service and miss it (as a lagging
+	// replica would).
+	const empty = (answer: HeldAnswer): HeldAnswer => ({
+		...answer,
+		body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}',
+	});
+	const lostCustomer = () =>
+		gateway(({ method, posts, lists }) =>
+			method === 'POST' ? (posts === 1 ? 'lost' : 'pass') : lists <= 2 ? empty : 'pass',
+		);
 
 	it('an identical ticket created 10 s before the request is not taken for it: the create is sent again', async () => {
 		shiftMs = -10_000;
@@ -252,36 +243,16 @@ describe('what counts as this request’s record', () => {
 		expect(result.output('Node')[0].json.id).toBe(made[0].id);
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 	});
-});
 
-describe('a customer whose repeated create is refused because the e-mail is taken', () => {
-	let shiftMs = 0;
-	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
-	let gateway: LossyGateway;
-	// The first POST is processed but answered 502; the first two lists miss it (as a lagging replica would).
-	const empty = (): HeldAnswer => ({
-		status: 200,
-		headers: { 'content-type': 'application/json' },
-		body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}',
-	});
-	beforeEach(
-		async () =>
-			(gateway = await lossyGateway(sandbox.baseUrl, ({ method, posts, lists }) =>
-				method === 'POST' ? (posts === 1 ? 'lost' : 'pass') : lists <= 2 ? empty : 'pass',
-			)),
-	);
-	afterEach(() => gateway.stop());
-
-	it('takes the refusal as "it exists" when the customer with that e-mail matches what was sent', async () => {
-		const result = await run(
-			sandbox,
+	it('a customer create refused as "e-mail taken" when repeated: taken as "it exists" when the customer matches what was sent', async () => {
+		const result = await runNode(
 			{
 				resource: 'customer',
 				operation: 'create',
 				email: 'lagging@example.com',
 				additionalFields: { name: 'Lou' },
 			},
-			gateway.baseUrl,
+			await lostCustomer(),
 		);
 		expect(result.error).toBeUndefined();
 		const customer = sandbox.store.findCustomerByEmail('lagging@example.com');
@@ -300,15 +271,14 @@ describe('a customer whose repeated create is refused because the e-mail is take
 		sandbox.store.createCustomer({ email: 'taken@example.com', name: 'Tam' });
 		shiftMs = 0;
 		sandbox.setFaults({ next: ['503-bare'] });
-		const result = await run(
-			sandbox,
+		const result = await runNode(
 			{
 				resource: 'customer',
 				operation: 'create',
 				email: 'taken@example.com',
 				additionalFields: { name: 'Tam' },
 			},
-			gateway.baseUrl,
+			await lostCustomer(),
 		);
 		expect(result.error?.message).toMatch(/^The service rejected the data: email/);
 	});
@@ -316,58 +286,35 @@ describe('a customer whose repeated create is refused because the e-mail is take
 
 describe('identical creates in one run, one answered late and one lost', () => {
 	const { sandbox } = useSandbox({ seed: 3 });
-	let gateway: Server;
-	let gatewayUrl: string;
-
-	// The first POST is processed and its answer held until the second (processed after it, answered 502) was looked up:
-	// the look-up sees both records and waits for that answer before it chooses.
-	beforeAll(async () => {
-		let posts = 0;
-		let release: () => void = () => undefined;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		let firstProcessed: () => void = () => undefined;
-		const processed = new Promise<void>((resolve) => (firstProcessed = resolve));
-		gateway = createServer((incoming, outgoing) => {
-			const n = incoming.method === 'POST' ? ++posts : 0;
-			void (async () => {
-				if (n === 2) await processed; // made after the first one
-				const forward = request(
-					`${sandbox.baseUrl}${incoming.url}`,
-					{ method: incoming.method, headers: incoming.headers },
-					(answer) => {
-						const chunks: Buffer[] = [];
-						answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-						answer.on('end', async () => {
-							if (n === 1) {
-								firstProcessed();
-								await released;
-							}
-							if (n === 2) {
-								outgoing
-									.writeHead(502, { 'content-type': 'text/html' })
-									.end('<html>Bad Gateway</html>');
-								return;
-							}
-							outgoing
-								.writeHead(answer.statusCode ?? 502, answer.headers)
-								.end(Buffer.concat(chunks), () => incoming.method === 'GET' && release());
-						});
-					},
-				);
-				incoming.pipe(forward);
-			})();
-		});
-		gatewayUrl = await listen(gateway);
-	});
-	afterAll(() => close(gateway));
+	const gateway = useGateway(sandbox);
 
 	it('the lost one does not take the record whose answer is still on its way: two tickets, one each', async () => {
 		const subject = 'twins, one answered late';
+		// The first POST is processed and its answer held until the second (processed after it, answered 502) was looked
+		// up: the look-up sees both records and waits for that answer before it chooses.
+		let release = (): void => undefined;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let firstProcessed = (): void => undefined;
+		const processed = new Promise<void>((resolve) => (firstProcessed = resolve));
+		const credentials = await gateway(async ({ method, posts }) => {
+			if (method !== 'POST')
+				return (answer) => {
+					setImmediate(release);
+					return answer;
+				};
+			if (posts === 2) {
+				await processed; // made after the first one
+				return 'lost';
+			}
+			return async (answer) => {
+				firstProcessed();
+				await released;
+				return answer;
+			};
+		});
 		const result = await runWorkflow(
 			itemsWorkflow([{}, {}], NODE, { ...newTicket(subject), options: { concurrentRequests: 2 } }),
-			{
-				supportTicketApi: credentialsFor(sandbox, gatewayUrl),
-			},
+			{ supportTicketApi: credentials },
 		);
 		expect(result.error).toBeUndefined();
 		const made = sandbox.store.listTickets().filter((t) => t.subject === subject);
