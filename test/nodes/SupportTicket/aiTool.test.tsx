@@ -103,11 +103,8 @@ function operations(): Array<{ resource: string; option: INodePropertyOptions }>
 }
 
 describe('what an agent chooses from', () => {
-	it('the node is usable as a tool', () => {
+	it('the node is usable as a tool; every operation of every resource has its own action and description', () => {
 		expect(node.description.usableAsTool).toBe(true);
-	});
-
-	it('every operation of every resource has its own action and description', () => {
 		const all = operations();
 		// Every operation the router runs is offered, each once.
 		const routed = Object.entries(resources).flatMap(([resource, { operations }]) =>

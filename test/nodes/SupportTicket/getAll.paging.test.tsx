@@ -51,14 +51,6 @@ describe('ticket Get Many: Return All by cursor over 1,050 tickets', () => {
 			'asc',
 		],
 		[
-			'sort by updated_at desc',
-			{},
-			{ sortBy: 'updated_at', sortOrder: 'desc' },
-			() => true,
-			'updated_at',
-			'desc',
-		],
-		[
 			'sort by updated_at asc',
 			{},
 			{ sortBy: 'updated_at', sortOrder: 'asc' },
