@@ -34,25 +34,59 @@ describe('a create that may have been processed', () => {
 	const ticketsWith = (subject: string) =>
 		sandbox.store.listTickets().filter((t) => t.subject === subject);
 
-	it.each(['processed-503', 'processed-drop'] as const)(
-		'ticket, %s: the ticket the service made is returned, none is made twice',
-		async (fault) => {
+	it.each([
+		['ticket', 'processed-503'],
+		['ticket', 'processed-drop'],
+		['reply', 'processed-drop'],
+		['customer', 'processed-503'],
+	] as const)(
+		'%s, %s: the record the service made is returned, none is made twice',
+		async (what, fault) => {
+			const ticketId = sandbox.store
+				.listTickets()
+				.find((t) => sandbox.store.listReplies(t.id).length > 0)?.id as string;
+			const email = `recovered.${fault}@example.com`;
 			const subject = `recovered ${fault}`;
+			const { parameters, path, made } = {
+				ticket: {
+					parameters: newTicket(subject),
+					path: '/tickets',
+					made: () => ticketsWith(subject),
+				},
+				reply: {
+					parameters: {
+						resource: 'reply',
+						operation: 'create',
+						ticketId: byId(ticketId),
+						body: subject,
+					},
+					path: `/tickets/${ticketId}/replies`,
+					made: () => sandbox.store.listReplies(ticketId).filter((r) => r.body === subject),
+				},
+				customer: {
+					parameters: {
+						resource: 'customer',
+						operation: 'create',
+						email,
+						additionalFields: { name: 'Nia' },
+					},
+					path: '/customers',
+					made: () => [sandbox.store.findCustomerByEmail(email)],
+				},
+			}[what];
 			sandbox.setFaults({ next: [fault] });
-			const result = await run(sandbox, newTicket(subject));
+			const result = await run(sandbox, parameters);
 			expect(result.error).toBeUndefined();
-			const made = ticketsWith(subject);
-			expect(made).toHaveLength(1);
-			expect(result.output('Node').map((o) => o.json)).toEqual([made[0]]);
+			const records = made();
+			expect(records).toHaveLength(1);
+			expect(result.output('Node').map((o) => o.json)).toEqual(records);
 			expect(requests(sandbox)).toEqual([
-				`POST /api/v1/external/tickets ${fault === 'processed-503' ? 503 : 0}`,
-				'GET /api/v1/external/tickets 200',
+				`POST /api/v1/external${path} ${fault === 'processed-503' ? 503 : 0}`,
+				`GET /api/v1/external${path} 200`,
 			]);
 			expect(warnings).toEqual([
 				expect.stringMatching(
-					new RegExp(
-						`create of a ticket \\(item 0\\) failed .* but had been processed: found ticket ${made[0].id} and returned it`,
-					),
+					`create of a ${what} \\(item 0\\) failed .* but had been processed: found ${what} ${String(records[0]?.id)} and returned it`,
 				),
 			]);
 		},
@@ -81,46 +115,6 @@ describe('a create that may have been processed', () => {
 				/create of a ticket \(item 0\) failed .* and was not found among the newest ticket records: sending it again/,
 			),
 			expect.stringMatching(/was sent again \(attempt 2\) and created ticket/),
-		]);
-	});
-
-	it('reply, processed and dropped: the reply is found among the ticket’s replies', async () => {
-		const ticket = sandbox.store
-			.listTickets()
-			.find((t) => sandbox.store.listReplies(t.id).length > 0);
-		expect(ticket).toBeDefined();
-		const before = sandbox.store.listReplies(ticket!.id).length;
-		sandbox.setFaults({ next: ['processed-drop'] });
-		const result = await run(sandbox, {
-			resource: 'reply',
-			operation: 'create',
-			ticketId: byId(ticket!.id),
-			body: 'We are on it',
-		});
-		expect(result.error).toBeUndefined();
-		const replies = sandbox.store.listReplies(ticket!.id);
-		expect(replies).toHaveLength(before + 1);
-		expect(result.output('Node').map((o) => o.json)).toEqual([replies[0]]);
-		expect(requests(sandbox)).toEqual([
-			`POST /api/v1/external/tickets/${ticket!.id}/replies 0`,
-			`GET /api/v1/external/tickets/${ticket!.id}/replies 200`,
-		]);
-	});
-
-	it('customer, processed then 503: the customer is found in the list', async () => {
-		sandbox.setFaults({ next: ['processed-503'] });
-		const result = await run(sandbox, {
-			resource: 'customer',
-			operation: 'create',
-			email: 'new.customer@example.com',
-			additionalFields: { name: 'Nia' },
-		});
-		expect(result.error).toBeUndefined();
-		const customer = sandbox.store.findCustomerByEmail('new.customer@example.com');
-		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
-		expect(requests(sandbox)).toEqual([
-			'POST /api/v1/external/customers 503',
-			'GET /api/v1/external/customers 200',
 		]);
 	});
 
