@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	NodeHelpers,
 	nodeNameToToolName,
 	type EngineRequest,
 	type EngineResponse,
@@ -119,18 +118,6 @@ describe('what an agent chooses from', () => {
 		expect(descriptions.every((d) => typeof d === 'string' && d.length > 10)).toBe(true);
 		expect(new Set(actions).size).toBe(all.length);
 		expect(new Set(descriptions).size).toBe(all.length);
-	});
-
-	it('the tool description n8n generates ("Set Automatically") differs per operation and names the node', () => {
-		const tool = aiToolVariant(node);
-		const generated = operations().map(({ resource, option }) => {
-			const parameters = { resource, operation: option.value as string, descriptionType: 'auto' };
-			return NodeHelpers.getToolDescriptionForNode({ parameters } as unknown as INode, tool);
-		});
-		expect(new Set(generated).size).toBe(generated.length);
-		expect(generated).toContain('Get many tickets in Support Ticket');
-		expect(generated).toContain('Create a reply in Support Ticket');
-		expect(generated.every((d) => d.endsWith(' in Support Ticket'))).toBe(true);
 	});
 });
 
