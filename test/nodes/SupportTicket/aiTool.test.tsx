@@ -1,28 +1,82 @@
 import {
-	NodeHelpers,
+	NodeConnectionTypes,
 	nodeNameToToolName,
+	type EngineRequest,
+	type EngineResponse,
 	type IDataObject,
+	type IExecuteFunctions,
 	type INode,
+	type INodeExecutionData,
 	type INodePropertyOptions,
 	type INodeType,
+	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import {
-	CREDENTIALS_REF,
+	chainWorkflow,
 	credentialsFor,
+	itemsWorkflow,
 	loadPackageTypes,
 	runWorkflow,
 	useSandbox,
+	workflowNode,
 	type WorkflowJson,
 } from '../../harness';
 import { aiToolVariant, OPEN_TICKET_TOOL } from '../../harness/aiToolVariant';
 import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
 import { resources } from '../../../nodes/SupportTicket/actions/resources';
-import { lossyGateway, type GatewayAnswer } from './lossyGateway';
+import { byId } from '../supportTicketNode';
+import { type GatewayAnswer, useGateway } from './lossyGateway';
 
 // The node as an AI agent's tool: one distinct action per operation, and the variant n8n builds from `usableAsTool`
 // called through n8n-core's tool wrapper with `$fromAI()` arguments.
+/** ToolsAgent V3's request/response shape without a model: one action per item, the ids the model gave. */
+class EngineAgent implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Engine Agent (review)',
+		name: 'engineAgent',
+		group: ['transform'],
+		version: 1,
+		description: 'Asks the engine to run a tool per item, as ToolsAgent V3',
+		defaults: { name: 'Agent' },
+		inputs: [
+			NodeConnectionTypes.Main,
+			{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true },
+		],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(
+		this: IExecuteFunctions,
+		response?: EngineResponse,
+	): Promise<INodeExecutionData[][] | EngineRequest> {
+		const items = this.getInputData();
+		if (!response?.actionResponses?.length) {
+			return {
+				actions: items.map((item, itemIndex) => ({
+					actionType: 'ExecutionNodeAction' as const,
+					nodeName: 'Open Ticket',
+					input: item.json.args as IDataObject,
+					type: NodeConnectionTypes.AiTool,
+					id: String(item.json.callId),
+					metadata: { itemIndex },
+				})),
+				metadata: {},
+			};
+		}
+		return [
+			response.actionResponses.map((answer, item) => ({
+				json: (answer.data.data?.ai_tool?.[0]?.[0]?.json ?? {
+					error: answer.data.error?.message,
+				}) as IDataObject,
+				pairedItem: { item },
+			})),
+		];
+	}
+}
+
 const PACKAGE = 'n8n-nodes-support-ticket';
 let node: INodeType;
 const { sandbox } = useSandbox({ seed: 12 });
@@ -33,6 +87,7 @@ beforeAll(async () => {
 	await addNodeTypes({
 		[`${PACKAGE}.supportTicketTool`]: aiToolVariant(node),
 		'harness.toolCaller': new ToolCaller(),
+		'harness.engineAgent': new EngineAgent(),
 	});
 });
 
@@ -47,11 +102,8 @@ function operations(): Array<{ resource: string; option: INodePropertyOptions }>
 }
 
 describe('what an agent chooses from', () => {
-	it('the node is usable as a tool', () => {
+	it('the node is usable as a tool; every operation of every resource has its own action and description', () => {
 		expect(node.description.usableAsTool).toBe(true);
-	});
-
-	it('every operation of every resource has its own action and description', () => {
 		const all = operations();
 		// Every operation the router runs is offered, each once.
 		const routed = Object.entries(resources).flatMap(([resource, { operations }]) =>
@@ -67,84 +119,33 @@ describe('what an agent chooses from', () => {
 		expect(new Set(actions).size).toBe(all.length);
 		expect(new Set(descriptions).size).toBe(all.length);
 	});
-
-	it('the tool description n8n generates ("Set Automatically") differs per operation and names the node', () => {
-		const tool = aiToolVariant(node);
-		const generated = operations().map(({ resource, option }) => {
-			const parameters = { resource, operation: option.value as string, descriptionType: 'auto' };
-			return NodeHelpers.getToolDescriptionForNode({ parameters } as unknown as INode, tool);
-		});
-		expect(new Set(generated).size).toBe(generated.length);
-		expect(generated).toContain('Get many tickets in Support Ticket');
-		expect(generated).toContain('Create a reply in Support Ticket');
-		expect(generated.every((d) => d.endsWith(' in Support Ticket'))).toBe(true);
-	});
 });
 
-function toolNode(
-	name: string,
-	parameters: IDataObject,
-	y: number,
-	extra: Partial<INode> = {},
-): INode {
-	return {
-		id: name,
-		name,
-		type: `${PACKAGE}.supportTicketTool`,
-		typeVersion: 1,
-		position: [200, y],
-		parameters: parameters as INode['parameters'],
-		credentials: CREDENTIALS_REF,
-		...extra,
-	};
-}
+const TOOL = `${PACKAGE}.supportTicketTool`;
+const toAgent = { ai_tool: [[{ node: 'Agent', type: 'ai_tool' as const, index: 0 }]] };
+const noCredentials = { credentials: undefined };
 
 /** A stand-in agent that makes `calls` through n8n-core's tool caller; `openTicket` adds settings to the create tool. */
 function agentWorkflow(
 	calls: Array<{ tool: string; args: IDataObject }>,
 	openTicket: Partial<INode> = {},
 ): WorkflowJson {
+	const { nodes, connections } = chainWorkflow(
+		workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, noCredentials),
+		workflowNode('Agent', 'harness.toolCaller', { calls: JSON.stringify(calls) }, noCredentials),
+	);
+	const ticketId = "={{ $fromAI('ticketId', 'ID of the ticket, e.g. tkt_12', 'string') }}";
 	const tools = [
-		toolNode(
-			'Get Ticket',
-			{
-				resource: 'ticket',
-				operation: 'get',
-				ticketId: {
-					__rl: true,
-					mode: 'id',
-					value: "={{ $fromAI('ticketId', 'ID of the ticket, e.g. tkt_12', 'string') }}",
-				},
-			},
-			200,
-		),
-		toolNode('Open Ticket', OPEN_TICKET_TOOL, 300, openTicket),
+		workflowNode('Get Ticket', TOOL, {
+			resource: 'ticket',
+			operation: 'get',
+			ticketId: byId(ticketId),
+		}),
+		workflowNode('Open Ticket', TOOL, OPEN_TICKET_TOOL, openTicket),
 	];
 	return {
-		nodes: [
-			{
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'agent',
-				name: 'Agent',
-				type: 'harness.toolCaller',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: { calls: JSON.stringify(calls) },
-			},
-			...tools,
-		],
-		connections: {
-			Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-			'Get Ticket': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-			'Open Ticket': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-		},
+		nodes: [...nodes, ...tools],
+		connections: { ...connections, 'Get Ticket': toAgent, 'Open Ticket': toAgent },
 	};
 }
 
@@ -200,6 +201,7 @@ describe('exactly once, as a tool', () => {
 		['ignores Idempotency-Key', false],
 	])('against a service that %s', (_, idempotencyKeys) => {
 		const { sandbox: service } = useSandbox({ seed: 13, idempotencyKeys });
+		const gateway = useGateway(service);
 
 		it('each tool call is its own request: two different and a repeated one make three tickets, each with its own key', async () => {
 			const subject = `agent ${String(idempotencyKeys)}`;
@@ -233,23 +235,49 @@ describe('exactly once, as a tool', () => {
 				body: '{"error":{"code":"internal_error","message":"Something went wrong."}}',
 			});
 			// The first create is processed and answered 500; the list lags through the first try's two look-ups.
-			const gateway = await lossyGateway(service.baseUrl, ({ method, posts, lists }) =>
+			const credentials = await gateway(({ method, posts, lists }) =>
 				method === 'POST' ? (posts === 1 ? fail500 : 'pass') : lists <= 2 ? 'lagging' : 'pass',
 			);
-			try {
-				const result = await runWorkflow(
-					agentWorkflow([open(subject)], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
-					{
-						supportTicketApi: credentialsFor(service, gateway.baseUrl),
-					},
-				);
-				expect(result.error).toBeUndefined();
-				const made = service.store.listTickets().filter((t) => t.subject === subject);
-				expect(made).toHaveLength(1);
-				expect(result.output('Agent')[1].json.result).toEqual([made[0]]);
-			} finally {
-				await gateway.stop();
-			}
+			const result = await runWorkflow(
+				agentWorkflow([open(subject)], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
+				{ supportTicketApi: credentials },
+			);
+			expect(result.error).toBeUndefined();
+			const made = service.store.listTickets().filter((t) => t.subject === subject);
+			expect(made).toHaveLength(1);
+			expect(result.output('Agent')[1].json.result).toEqual([made[0]]);
+		});
+
+		// On 2.x's engine-request path (ToolsAgent V3) the tool's key would be the tool call id alone; Kimi K2 numbers
+		// them `functions.<tool>:<n>` from 0 in every conversation, and an agent with two items holds two conversations.
+		it('engine path, two agent items whose first tool calls are both "functions.Open_Ticket:0": two tickets, each item its own', async () => {
+			const tag = `kimi ${String(idempotencyKeys)}`;
+			const call = (subject: string) => ({
+				callId: 'functions.Open_Ticket:0',
+				args: { subject, description: 'Smoke', email: 'kimi@example.com' },
+			});
+			const { nodes, connections } = itemsWorkflow(
+				[call(`${tag} A`), call(`${tag} B`)],
+				'harness.engineAgent',
+				{},
+				{ name: 'Agent', credentials: undefined },
+			);
+			const workflow = {
+				nodes: [...nodes, workflowNode('Open Ticket', TOOL, OPEN_TICKET_TOOL)],
+				connections: { ...connections, 'Open Ticket': toAgent },
+				settings: { executionOrder: 'v1' as const },
+			};
+			const result = await runWorkflow(workflow, { supportTicketApi: credentialsFor(service) });
+			expect(result.error).toBeUndefined();
+			const outputs = result.output('Agent').map((o) => o.json);
+			expect(outputs.map((o) => o.subject ?? o.error)).toEqual([`${tag} A`, `${tag} B`]);
+			expect(
+				service.store
+					.listTickets()
+					.filter((t) => t.subject.startsWith(tag))
+					.map((t) => t.subject)
+					.sort(),
+			).toEqual([`${tag} A`, `${tag} B`]);
 		});
 	});
 });

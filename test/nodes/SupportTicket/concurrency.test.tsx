@@ -184,9 +184,13 @@ describe('Concurrent Requests on other operations', () => {
 		);
 	});
 
-	it.each([0, 1001])(
+	it.each([
+		[0, '0'],
+		[1001, '1001'],
+		['={{ "many" }}', '"many"'],
+	])(
 		'Concurrent Requests %p is refused before any request, naming the range',
-		async (concurrentRequests) => {
+		async (concurrentRequests, shown) => {
 			const result = await createTickets(
 				[
 					{ subject: 'a', email: 'a@example.com' },
@@ -195,7 +199,7 @@ describe('Concurrent Requests on other operations', () => {
 				{ concurrentRequests },
 			);
 			expect(result.error?.message).toBe(
-				`Concurrent Requests must be a whole number from 1 to 1,000, not ${concurrentRequests}`,
+				`Concurrent Requests must be a whole number from 1 to 1,000, not ${shown}`,
 			);
 			expect(sandbox.log).toHaveLength(0);
 		},

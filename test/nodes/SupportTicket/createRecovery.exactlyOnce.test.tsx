@@ -8,7 +8,8 @@ import { NODE } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
 import { type GatewayAnswer, useGateway } from './lossyGateway';
 
-// Exactly once in every shape n8n calls a create in: Retry On Fail, two instances, near-twins whose answers are lost.
+// Exactly once in every shape n8n calls a create in: Retry On Fail, two instances, two executions at once, near-twins
+// whose answers are lost.
 
 useWarningsWithoutWaits();
 
@@ -65,6 +66,28 @@ describe.each([
 			expect(sandbox.countCalls({ method: 'POST' })).toBe(3);
 		},
 	);
+
+	// A 2xx whose body is not the API's JSON was processed: Retry On Fail must not send it again.
+	it('the create answered 201 with a proxy page that is not JSON: the ticket it made is not made again', async () => {
+		const subject = `malformed success ${String(idempotencyKeys)}`;
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 1
+				? (answer) => ({
+						...answer,
+						headers: { 'content-type': 'text/html' },
+						body: '<html>OK</html>',
+					})
+				: 'pass',
+		);
+		const parameters = { ...ticket(subject), subject, additionalFields: {} };
+		const workflow = itemsWorkflow([{ n: 1 }], NODE, parameters, {
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 1,
+		});
+		await runWorkflow(workflow, { supportTicketApi: credentials });
+		expect(sandbox.store.listTickets().filter((t) => t.subject === subject)).toHaveLength(1);
+	});
 });
 
 // The key is hash(instance id, workflow id, execution id, node id, request); the docs say "so two instances or a reset
@@ -167,4 +190,69 @@ describe('near-twins: the same customer, subject and description, another priori
 		expect(outcomes[0]).toMatch(/^high$|may have been created/);
 		expect(outcomes[1]).toMatch(/^low$|may have been created/);
 	});
+});
+
+// What one execution's creates claim is kept per execution: two executions at once (two webhook deliveries, two
+// queue-mode workers) whose answers are both lost look up the same list with nothing shared.
+describe('two executions at once, each creating one ticket, both answers lost after processing', () => {
+	const clock = { ms: Date.parse('2026-11-02T09:00:00.000Z') };
+	const { sandbox } = useSandbox({ seed: 33, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+	const gateway = useGateway(sandbox);
+	afterEach(() => (sandbox.store.ticketCreatedRule = undefined));
+
+	it.each([
+		['near-twins (another priority) that a helpdesk rule rewrites', 'rule', ['high', 'low']],
+		['identical requests (two deliveries of one alert)', 'none', ['high', 'high']],
+	])(
+		'%s: each execution gets its own ticket, or fails with "may have been created"; never both the same',
+		async (_case, rule, priorities) => {
+			const subject = `two executions ${rule}`;
+			if (rule === 'rule') sandbox.store.ticketCreatedRule = { priority: 'urgent' };
+			let arrived = 0;
+			let bothArrived = (): void => undefined;
+			const both = new Promise<void>((resolve) => (bothArrived = resolve));
+			const credentials = await gateway(async ({ method }) => {
+				if (method !== 'POST') return 'pass';
+				if (++arrived === 2) bothArrived();
+				await both;
+				// Processed one after another (created_at a second apart), both answers lost at the gateway.
+				return async () => {
+					clock.ms += 1000;
+					await both;
+					return {
+						status: 502,
+						headers: { 'content-type': 'text/html' },
+						body: '<html>Bad Gateway</html>',
+					};
+				};
+			});
+			const run = (priority: string) =>
+				runWorkflow(
+					itemsWorkflow(
+						[{ priority }],
+						NODE,
+						{
+							resource: 'ticket',
+							operation: 'create',
+							subject,
+							description: 'Disk full on db-1',
+							customerEmail: 'alerts@example.com',
+							additionalFields: { priority: '={{ $json.priority }}' },
+						},
+						{ onError: 'continueRegularOutput' },
+					),
+					{ supportTicketApi: credentials },
+				);
+			const results = await Promise.all(priorities.map(run));
+			const made = sandbox.store.listTickets().filter((t) => t.subject === subject);
+			expect(made).toHaveLength(2);
+			const ids = results
+				.map((r) => r.output('Node')[0].json)
+				.map((json: IDataObject) =>
+					json.id === undefined ? `failed: ${String(json.error)}` : String(json.id),
+				);
+			const taken = ids.filter((id) => !id.startsWith('failed'));
+			expect(taken).toEqual([...new Set(taken)]);
+		},
+	);
 });

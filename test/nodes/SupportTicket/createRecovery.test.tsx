@@ -1,32 +1,18 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import type { Sandbox } from '../../../sandbox';
 import { byId, NODE, runNode } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import { lossyGateway, type HeldAnswer, type LossyGateway } from './lossyGateway';
+import { type HeldAnswer, useGateway } from './lossyGateway';
 
 // A create whose answer is lost after the service may have processed it: the node returns the record it finds, or
 // sends the request again.
 
 const warnings = useWarningsWithoutWaits();
 
-const run = (sandbox: Sandbox, parameters: IDataObject, baseUrl = sandbox.baseUrl) =>
-	runNode(parameters, credentialsFor(sandbox, baseUrl));
-
-/** Starts a gateway in front of the sandbox on a free loopback port; its base URL. */
-async function listen(server: Server): Promise<string> {
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function close(server: Server): Promise<void> {
-	server.closeAllConnections();
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-}
+const run = (sandbox: Sandbox, parameters: IDataObject) =>
+	runNode(parameters, credentialsFor(sandbox));
 
 const requests = (sandbox: Sandbox) =>
 	sandbox.log.map((e) => `${e.method} ${e.pathname} ${e.status}`);
@@ -48,25 +34,59 @@ describe('a create that may have been processed', () => {
 	const ticketsWith = (subject: string) =>
 		sandbox.store.listTickets().filter((t) => t.subject === subject);
 
-	it.each(['processed-503', 'processed-drop'] as const)(
-		'ticket, %s: the ticket the service made is returned, none is made twice',
-		async (fault) => {
+	it.each([
+		['ticket', 'processed-503'],
+		['ticket', 'processed-drop'],
+		['reply', 'processed-drop'],
+		['customer', 'processed-503'],
+	] as const)(
+		'%s, %s: the record the service made is returned, none is made twice',
+		async (what, fault) => {
+			const ticketId = sandbox.store
+				.listTickets()
+				.find((t) => sandbox.store.listReplies(t.id).length > 0)?.id as string;
+			const email = `recovered.${fault}@example.com`;
 			const subject = `recovered ${fault}`;
+			const { parameters, path, made } = {
+				ticket: {
+					parameters: newTicket(subject),
+					path: '/tickets',
+					made: () => ticketsWith(subject),
+				},
+				reply: {
+					parameters: {
+						resource: 'reply',
+						operation: 'create',
+						ticketId: byId(ticketId),
+						body: subject,
+					},
+					path: `/tickets/${ticketId}/replies`,
+					made: () => sandbox.store.listReplies(ticketId).filter((r) => r.body === subject),
+				},
+				customer: {
+					parameters: {
+						resource: 'customer',
+						operation: 'create',
+						email,
+						additionalFields: { name: 'Nia' },
+					},
+					path: '/customers',
+					made: () => [sandbox.store.findCustomerByEmail(email)],
+				},
+			}[what];
 			sandbox.setFaults({ next: [fault] });
-			const result = await run(sandbox, newTicket(subject));
+			const result = await run(sandbox, parameters);
 			expect(result.error).toBeUndefined();
-			const made = ticketsWith(subject);
-			expect(made).toHaveLength(1);
-			expect(result.output('Node').map((o) => o.json)).toEqual([made[0]]);
+			const records = made();
+			expect(records).toHaveLength(1);
+			expect(result.output('Node').map((o) => o.json)).toEqual(records);
 			expect(requests(sandbox)).toEqual([
-				`POST /api/v1/external/tickets ${fault === 'processed-503' ? 503 : 0}`,
-				'GET /api/v1/external/tickets 200',
+				`POST /api/v1/external${path} ${fault === 'processed-503' ? 503 : 0}`,
+				`GET /api/v1/external${path} 200`,
 			]);
 			expect(warnings).toEqual([
 				expect.stringMatching(
-					new RegExp(
-						`create of a ticket \\(item 0\\) failed .* but had been processed: found ticket ${made[0].id} and returned it`,
-					),
+					`create of a ${what} \\(item 0\\) failed .* but had been processed: found ${what} ${String(records[0]?.id)} and returned it`,
 				),
 			]);
 		},
@@ -98,46 +118,6 @@ describe('a create that may have been processed', () => {
 		]);
 	});
 
-	it('reply, processed and dropped: the reply is found among the ticket’s replies', async () => {
-		const ticket = sandbox.store
-			.listTickets()
-			.find((t) => sandbox.store.listReplies(t.id).length > 0);
-		expect(ticket).toBeDefined();
-		const before = sandbox.store.listReplies(ticket!.id).length;
-		sandbox.setFaults({ next: ['processed-drop'] });
-		const result = await run(sandbox, {
-			resource: 'reply',
-			operation: 'create',
-			ticketId: byId(ticket!.id),
-			body: 'We are on it',
-		});
-		expect(result.error).toBeUndefined();
-		const replies = sandbox.store.listReplies(ticket!.id);
-		expect(replies).toHaveLength(before + 1);
-		expect(result.output('Node').map((o) => o.json)).toEqual([replies[0]]);
-		expect(requests(sandbox)).toEqual([
-			`POST /api/v1/external/tickets/${ticket!.id}/replies 0`,
-			`GET /api/v1/external/tickets/${ticket!.id}/replies 200`,
-		]);
-	});
-
-	it('customer, processed then 503: the customer is found in the list', async () => {
-		sandbox.setFaults({ next: ['processed-503'] });
-		const result = await run(sandbox, {
-			resource: 'customer',
-			operation: 'create',
-			email: 'new.customer@example.com',
-			additionalFields: { name: 'Nia' },
-		});
-		expect(result.error).toBeUndefined();
-		const customer = sandbox.store.findCustomerByEmail('new.customer@example.com');
-		expect(result.output('Node').map((o) => o.json)).toEqual([customer]);
-		expect(requests(sandbox)).toEqual([
-			'POST /api/v1/external/customers 503',
-			'GET /api/v1/external/customers 200',
-		]);
-	});
-
 	it('identical creates in one run stay distinct: each item gets its own ticket, none is made twice', async () => {
 		const subject = 'same for every item';
 		const items = Array.from({ length: 12 }, () => ({}));
@@ -162,24 +142,18 @@ describe('a create that may have been processed', () => {
 
 describe('when the lookup fails too', () => {
 	const { sandbox } = useSandbox({ seed: 2 });
-	let gateway: LossyGateway;
-	// The POST is processed but answered 502; every list is answered 500.
-	const databaseDown = (): HeldAnswer => ({
-		status: 500,
-		headers: { 'content-type': 'application/json' },
-		body: '{"error":{"code":"internal_error","message":"Database is down"}}',
-	});
-	beforeAll(
-		async () =>
-			(gateway = await lossyGateway(sandbox.baseUrl, ({ method }) =>
-				method === 'POST' ? 'lost' : databaseDown,
-			)),
-	);
-	afterAll(() => gateway.stop());
+	const gateway = useGateway(sandbox);
 
 	it('fails the item with an error that says the ticket may exist, and does not send it again', async () => {
+		// The POST is processed but answered 502; every list is answered 500.
+		const databaseDown = (): HeldAnswer => ({
+			status: 500,
+			headers: { 'content-type': 'application/json' },
+			body: '{"error":{"code":"internal_error","message":"Database is down"}}',
+		});
+		const credentials = await gateway(({ method }) => (method === 'POST' ? 'lost' : databaseDown));
 		const before = sandbox.store.ticketCount;
-		const result = await run(sandbox, newTicket('lookup fails'), gateway.baseUrl);
+		const result = await runNode(newTicket('lookup fails'), credentials);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 		expect(result.error?.message).toBe(
@@ -209,7 +183,18 @@ describe('what counts as this request’s record', () => {
 	// The service's clock can be set back, to make records that were created before the request.
 	let shiftMs = 0;
 	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
+	const gateway = useGateway(sandbox);
 	afterEach(() => (shiftMs = 0));
+	// A customer create processed but answered 502; the first two lists reach the service and miss it (as a lagging
+	// replica would).
+	const empty = (answer: HeldAnswer): HeldAnswer => ({
+		...answer,
+		body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}',
+	});
+	const lostCustomer = () =>
+		gateway(({ method, posts, lists }) =>
+			method === 'POST' ? (posts === 1 ? 'lost' : 'pass') : lists <= 2 ? empty : 'pass',
+		);
 
 	it('an identical ticket created 10 s before the request is not taken for it: the create is sent again', async () => {
 		shiftMs = -10_000;
@@ -252,36 +237,16 @@ describe('what counts as this request’s record', () => {
 		expect(result.output('Node')[0].json.id).toBe(made[0].id);
 		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 	});
-});
 
-describe('a customer whose repeated create is refused because the e-mail is taken', () => {
-	let shiftMs = 0;
-	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() + shiftMs });
-	let gateway: LossyGateway;
-	// The first POST is processed but answered 502; the first two lists miss it (as a lagging replica would).
-	const empty = (): HeldAnswer => ({
-		status: 200,
-		headers: { 'content-type': 'application/json' },
-		body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}',
-	});
-	beforeEach(
-		async () =>
-			(gateway = await lossyGateway(sandbox.baseUrl, ({ method, posts, lists }) =>
-				method === 'POST' ? (posts === 1 ? 'lost' : 'pass') : lists <= 2 ? empty : 'pass',
-			)),
-	);
-	afterEach(() => gateway.stop());
-
-	it('takes the refusal as "it exists" when the customer with that e-mail matches what was sent', async () => {
-		const result = await run(
-			sandbox,
+	it('a customer create refused as "e-mail taken" when repeated: taken as "it exists" when the customer matches what was sent', async () => {
+		const result = await runNode(
 			{
 				resource: 'customer',
 				operation: 'create',
 				email: 'lagging@example.com',
 				additionalFields: { name: 'Lou' },
 			},
-			gateway.baseUrl,
+			await lostCustomer(),
 		);
 		expect(result.error).toBeUndefined();
 		const customer = sandbox.store.findCustomerByEmail('lagging@example.com');
@@ -300,15 +265,14 @@ describe('a customer whose repeated create is refused because the e-mail is take
 		sandbox.store.createCustomer({ email: 'taken@example.com', name: 'Tam' });
 		shiftMs = 0;
 		sandbox.setFaults({ next: ['503-bare'] });
-		const result = await run(
-			sandbox,
+		const result = await runNode(
 			{
 				resource: 'customer',
 				operation: 'create',
 				email: 'taken@example.com',
 				additionalFields: { name: 'Tam' },
 			},
-			gateway.baseUrl,
+			await lostCustomer(),
 		);
 		expect(result.error?.message).toMatch(/^The service rejected the data: email/);
 	});
@@ -316,58 +280,35 @@ describe('a customer whose repeated create is refused because the e-mail is take
 
 describe('identical creates in one run, one answered late and one lost', () => {
 	const { sandbox } = useSandbox({ seed: 3 });
-	let gateway: Server;
-	let gatewayUrl: string;
-
-	// The first POST is processed and its answer held until the second (processed after it, answered 502) was looked up:
-	// the look-up sees both records and waits for that answer before it chooses.
-	beforeAll(async () => {
-		let posts = 0;
-		let release: () => void = () => undefined;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		let firstProcessed: () => void = () => undefined;
-		const processed = new Promise<void>((resolve) => (firstProcessed = resolve));
-		gateway = createServer((incoming, outgoing) => {
-			const n = incoming.method === 'POST' ? ++posts : 0;
-			void (async () => {
-				if (n === 2) await processed; // made after the first one
-				const forward = request(
-					`${sandbox.baseUrl}${incoming.url}`,
-					{ method: incoming.method, headers: incoming.headers },
-					(answer) => {
-						const chunks: Buffer[] = [];
-						answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-						answer.on('end', async () => {
-							if (n === 1) {
-								firstProcessed();
-								await released;
-							}
-							if (n === 2) {
-								outgoing
-									.writeHead(502, { 'content-type': 'text/html' })
-									.end('<html>Bad Gateway</html>');
-								return;
-							}
-							outgoing
-								.writeHead(answer.statusCode ?? 502, answer.headers)
-								.end(Buffer.concat(chunks), () => incoming.method === 'GET' && release());
-						});
-					},
-				);
-				incoming.pipe(forward);
-			})();
-		});
-		gatewayUrl = await listen(gateway);
-	});
-	afterAll(() => close(gateway));
+	const gateway = useGateway(sandbox);
 
 	it('the lost one does not take the record whose answer is still on its way: two tickets, one each', async () => {
 		const subject = 'twins, one answered late';
+		// The first POST is processed and its answer held until the second (processed after it, answered 502) was looked
+		// up: the look-up sees both records and waits for that answer before it chooses.
+		let release = (): void => undefined;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let firstProcessed = (): void => undefined;
+		const processed = new Promise<void>((resolve) => (firstProcessed = resolve));
+		const credentials = await gateway(async ({ method, posts }) => {
+			if (method !== 'POST')
+				return (answer) => {
+					setImmediate(release);
+					return answer;
+				};
+			if (posts === 2) {
+				await processed; // made after the first one
+				return 'lost';
+			}
+			return async (answer) => {
+				firstProcessed();
+				await released;
+				return answer;
+			};
+		});
 		const result = await runWorkflow(
 			itemsWorkflow([{}, {}], NODE, { ...newTicket(subject), options: { concurrentRequests: 2 } }),
-			{
-				supportTicketApi: credentialsFor(sandbox, gatewayUrl),
-			},
+			{ supportTicketApi: credentials },
 		);
 		expect(result.error).toBeUndefined();
 		const made = sandbox.store.listTickets().filter((t) => t.subject === subject);

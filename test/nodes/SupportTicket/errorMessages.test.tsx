@@ -1,7 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, useSandbox } from '../../harness';
-import { startSandbox, type Sandbox } from '../../../sandbox';
+import { useSandbox } from '../../harness';
 import { byId, runNode } from '../supportTicketNode';
 
 // What a user reads when the service says no, against the sandbox's own error bodies.
@@ -51,14 +50,10 @@ describe('401: names the causes in the order to check them', () => {
 	});
 
 	describe('clock ten minutes off', () => {
-		let skewed: Sandbox;
-		beforeAll(async () => {
-			skewed = await startSandbox({ now: () => Date.now() + 600_000 });
-		});
-		afterAll(async () => skewed.stop());
+		const skewed = useSandbox({ now: () => Date.now() + 600_000 });
 
 		it('the service says how far off; the node says to check the clock', async () => {
-			const error = await failure(listTickets, credentialsFor(skewed));
+			const error = await failure(listTickets, skewed.credentials);
 			expect401(error);
 			expect(error.description).toMatch(
 				/The service said: "x-api-timestamp is 60\d seconds behind the server clock/,

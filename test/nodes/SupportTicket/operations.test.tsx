@@ -91,29 +91,6 @@ describe('Support Ticket node, every operation through the n8n engine', () => {
 		expect(all).toHaveLength(sandbox.store.listCustomers().length);
 	});
 
-	it('ticket get many: filters and sort are sent only when set, and match the service', async () => {
-		const open = await run({
-			resource: 'ticket',
-			operation: 'getAll',
-			returnAll: true,
-			filters: { status: 'open' },
-		});
-		expect(open.length).toBeGreaterThan(0);
-		expect(open.every((t) => t.status === 'open')).toBe(true);
-		expect(sandbox.log[0].query).toEqual({ per_page: '100', status: 'open' });
-
-		sandbox.clearLog();
-		const oldest = await run({
-			resource: 'ticket',
-			operation: 'getAll',
-			limit: 3,
-			options: { sortBy: 'created_at', sortOrder: 'asc' },
-		});
-		expect(sandbox.log[0].query).toEqual({ per_page: '3', sort_by: 'created_at', sort: 'asc' });
-		const created = oldest.map((t) => t.created_at as string);
-		expect([...created].sort()).toEqual(created);
-	});
-
 	it('ticket Get Many filters by the Custom value: priority "__custom__" + Custom Priority "urgent" sends priority=urgent', async () => {
 		const tickets = await run({
 			resource: 'ticket',

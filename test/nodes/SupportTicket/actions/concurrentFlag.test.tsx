@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { resources } from '../../../../nodes/SupportTicket/actions/resources';
 
-// What the router runs concurrently must match Options → Concurrent Requests, or the option does nothing.
+// Each item sends its own requests (a Get Many's cursor chain stays within its item): every operation runs its items
+// concurrently, so every one must offer Options → Concurrent Requests, or the option does nothing.
 const offersConcurrentRequests = (description: INodeProperties[]) =>
 	description.some(
 		(property) =>
@@ -12,20 +13,14 @@ const offersConcurrentRequests = (description: INodeProperties[]) =>
 			),
 	);
 
-describe('which operations run items concurrently', () => {
-	const rows = Object.entries(resources).flatMap(([resource, { operations }]) =>
-		Object.entries(operations).map(([operation, module]) => ({ resource, operation, module })),
-	);
+const rows = Object.entries(resources).flatMap(([resource, { operations }]) =>
+	Object.entries(operations).map(([operation, module]) => ({ resource, operation, module })),
+);
 
-	it.each(rows)(
-		'$resource → $operation: the concurrent flag matches Options → Concurrent Requests',
-		({ module }) => {
-			expect(module.concurrent).toBe(offersConcurrentRequests(module.description));
-		},
-	);
-
-	// Each item sends its own requests (a Get Many's cursor chain stays within its item): none waits for another.
-	it.each(rows)('$resource → $operation runs its items concurrently', ({ module }) => {
+it.each(rows)(
+	'$resource → $operation runs its items concurrently and offers Concurrent Requests',
+	({ module }) => {
 		expect(module.concurrent).toBe(true);
-	});
-});
+		expect(offersConcurrentRequests(module.description)).toBe(true);
+	},
+);
