@@ -100,28 +100,21 @@ describe('the PostgreSQL sync examples', () => {
 				updated.map((u, i) => ({ ...SERVICE_TICKET, id: `tkt_${i}`, updated_at: u })),
 				'next',
 			);
+		// since_ms: the saved watermark minus the 10 minutes, as Read Watermark selects it.
+		expect(String(named(reconcile, 'Read Watermark').parameters.query)).toContain(
+			'(extract(epoch FROM max(value)::timestamptz) * 1000 - 600000)::float8 AS since_ms',
+		);
 		const tenOClock = watermark(Date.parse('2026-11-02T10:00:00.000Z'));
-		expect(
-			queryParameters(write, at('2026-11-02T10:30:00Z', '2026-11-02T10:00:00Z'), tenOClock).slice(
-				1,
-			),
-		).toEqual(['next', true]);
-		expect(
-			queryParameters(
-				write,
-				at('2026-11-02T10:30:00Z', '2026-11-02T09:59:59.999Z'),
-				tenOClock,
-			).slice(1),
-		).toEqual(['next', false]);
-		expect(queryParameters(write, at('2020-01-01T00:00:00Z'), watermark(null)).slice(1)).toEqual([
-			'next',
-			true,
-		]);
-		expect(queryParameters(write, page([], null), tenOClock).slice(1)).toEqual([null, false]);
-		expect(queryParameters(named(reconcile, 'Write Customers'), page([], 'c2')).slice(1)).toEqual([
-			'c2',
-			true,
-		]);
+		const goesOn = (
+			json: IDataObject,
+			outputs: Record<string, IDataObject[]> = tenOClock,
+			node = write,
+		) => queryParameters(node, json, outputs).slice(1);
+		expect(goesOn(at('2026-11-02T10:30:00Z', '2026-11-02T10:00:00Z'))).toEqual(['next', true]);
+		expect(goesOn(at('2026-11-02T10:30:00Z', '2026-11-02T09:59:59.999Z'))).toEqual(['next', false]);
+		expect(goesOn(at('2020-01-01T00:00:00Z'), watermark(null))).toEqual(['next', true]);
+		expect(goesOn(page([], null))).toEqual([null, false]);
+		expect(goesOn(page([], 'c2'), {}, named(reconcile, 'Write Customers'))).toEqual(['c2', true]);
 		expect(reconcile.connections['More Changed Tickets?'].main.map((o) => o?.[0].node)).toEqual([
 			'Get Page of Changed Tickets',
 			'Get Page of Customers',
