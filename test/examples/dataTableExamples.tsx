@@ -11,15 +11,11 @@ export type Row = IDataObject & { id: number };
 /** st_tickets, st_customers and st_state as n8n keeps them: rows with a row id, a column's missing value null. */
 export class DataTables {
 	private nextId = 1;
-	private readonly tables = new Map<string, Row[]>([
-		['st_tickets', []],
-		['st_customers', []],
-		['st_state', []],
-	]);
+	private readonly tables = new Map<string, Row[]>(
+		['st_tickets', 'st_customers', 'st_state'].map((name) => [name, []]),
+	);
 
-	names(): string[] {
-		return [...this.tables.keys()];
-	}
+	names = (): string[] => [...this.tables.keys()];
 
 	rows(table: string): Row[] {
 		const rows = this.tables.get(table);
@@ -33,18 +29,16 @@ export class DataTables {
 		return row;
 	}
 
-	remove(table: string, rows: Row[]): void {
+	remove = (table: string, rows: Row[]) =>
 		this.tables.set(
 			table,
 			this.rows(table).filter((row) => !rows.includes(row)),
 		);
-	}
 }
 
 export interface ExampleRun {
-	runs: Runs;
-	/** The items of a node's output in one run (default: its last run). */
-	output(node: string, output?: number, run?: number): IDataObject[];
+	/** The items of a node's output in its last run. */
+	output(node: string, output?: number): IDataObject[];
 }
 
 export interface RunContext {
@@ -59,8 +53,9 @@ function resolve(value: unknown, json: IDataObject, runs: Runs): unknown {
 	return typeof value === 'string' && value.startsWith('=') ? evaluate(value, json, runs) : value;
 }
 
-function only(node: INode, known: string[]): void {
-	const unknown = Object.keys(node.parameters).filter((key) => !known.includes(key));
+/** Throws on a parameter not among `known` (space-separated). */
+function only(node: INode, known: string): void {
+	const unknown = Object.keys(node.parameters).filter((key) => !known.split(' ').includes(key));
 	if (unknown.length)
 		throw new Error(`${node.name}: parameters ${unknown.join(', ')} are not modelled here`);
 }
@@ -74,20 +69,16 @@ interface Condition {
 /** The Data Table conditions modelled here; an ordering never matches a missing (null) value. */
 const COMPARE: Record<string, (stored: never, wanted: never) => boolean> = {
 	eq: (stored, wanted) => stored === wanted,
-	neq: (stored, wanted) => stored !== wanted,
 	lt: (stored, wanted) => stored !== null && stored < wanted,
 	lte: (stored, wanted) => stored !== null && stored <= wanted,
-	gt: (stored, wanted) => stored !== null && stored > wanted,
-	gte: (stored, wanted) => stored !== null && stored >= wanted,
 };
 
-function matches(row: Row, conditions: Condition[], json: IDataObject, runs: Runs): boolean {
-	return conditions.every(({ keyName, condition, keyValue }) => {
+const matches = (row: Row, conditions: Condition[], json: IDataObject, runs: Runs) =>
+	conditions.every(({ keyName, condition, keyValue }) => {
 		const compare = COMPARE[condition];
 		if (!compare) throw new Error(`Data Table condition ${condition} is not modelled here`);
 		return compare((row[keyName] ?? null) as never, resolve(keyValue, json, runs) as never);
 	});
-}
 
 function dataTable(
 	node: INode,
@@ -97,7 +88,7 @@ function dataTable(
 ): IDataObject[] {
 	const p = node.parameters as IDataObject;
 	if (p.resource === 'table') {
-		only(node, ['resource', 'operation', 'returnAll', 'options']);
+		only(node, 'resource operation returnAll options');
 		if (p.operation !== 'list')
 			throw new Error(`${node.name}: table ${String(p.operation)} is not modelled here`);
 		const filter = String((p.options as IDataObject | undefined)?.filterName ?? '');
@@ -106,16 +97,7 @@ function dataTable(
 			.filter((name) => name.includes(filter))
 			.map((name) => ({ id: `id-${name}`, name }));
 	}
-	only(node, [
-		'resource',
-		'operation',
-		'dataTableId',
-		'matchType',
-		'filters',
-		'returnAll',
-		'columns',
-		'options',
-	]);
+	only(node, 'resource operation dataTableId matchType filters returnAll columns options');
 	if (p.matchType !== undefined && p.matchType !== 'allConditions')
 		throw new Error(`${node.name}: match ${String(p.matchType)} is not modelled here`);
 	const out: IDataObject[] = [];
@@ -137,27 +119,20 @@ function dataTable(
 				]),
 			);
 		};
-		switch (p.operation) {
-			case 'get':
+		const changed = () => (found.forEach((row) => Object.assign(row, columns())), found);
+		const operations: Record<string, () => Row[]> = {
+			get: () => {
 				if (p.returnAll !== true) throw new Error(`${node.name}: only Return All is modelled here`);
-				out.push(...found.map((row) => ({ ...row })));
-				break;
-			case 'update':
-				for (const row of found) Object.assign(row, columns());
-				out.push(...found.map((row) => ({ ...row })));
-				break;
-			case 'upsert':
-				if (found.length) for (const row of found) Object.assign(row, columns());
-				else found.push(tables.insert(table, columns()));
-				out.push(...found.map((row) => ({ ...row })));
-				break;
-			case 'deleteRows':
-				tables.remove(table, found);
-				out.push(...found.map((row) => ({ ...row })));
-				break;
-			default:
-				throw new Error(`${node.name}: row ${String(p.operation)} is not modelled here`);
-		}
+				return found;
+			},
+			update: changed,
+			upsert: () => (found.length ? changed() : [tables.insert(table, columns())]),
+			deleteRows: () => (tables.remove(table, found), found),
+		};
+		const operation = operations[String(p.operation)];
+		if (!operation)
+			throw new Error(`${node.name}: row ${String(p.operation)} is not modelled here`);
+		out.push(...operation().map((row) => ({ ...row })));
 	}
 	return out;
 }
@@ -172,18 +147,13 @@ async function supportTicket(
 	const referenced = [
 		...new Set([...JSON.stringify(node.parameters).matchAll(/\$\('([^']+)'\)/g)].map((m) => m[1])),
 	];
-	const feeds = [
-		...referenced.map(
-			(name) =>
-				[
-					name,
-					selector(runs)(name)
-						.all()
-						.map((i) => i.json),
-				] as const,
-		),
-		['Input of the node', items] as const,
-	];
+	const feeds: Array<[string, IDataObject[]]> = referenced.map((name) => [
+		name,
+		selector(runs)(name)
+			.all()
+			.map((i) => i.json),
+	]);
+	feeds.push(['Input of the node', items]);
 	const workflow: WorkflowJson = chainWorkflow(
 		workflowNode('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined }),
 		...feeds.map(([name, json], i) =>
@@ -214,7 +184,7 @@ async function execute(
 		case 'n8n-nodes-base.dataTable':
 			return [dataTable(node, items, runs, context.tables)];
 		case 'n8n-nodes-base.code': {
-			only(node, ['jsCode']);
+			only(node, 'jsCode');
 			const input = {
 				all: () => items.map((json) => ({ json })),
 				first: () => ({ json: items[0] }),
@@ -228,7 +198,7 @@ async function execute(
 			return [returned.map((item) => item.json)];
 		}
 		case 'n8n-nodes-base.switch': {
-			only(node, ['mode', 'numberOutputs', 'output', 'looseTypeValidation', 'options']);
+			only(node, 'mode numberOutputs output looseTypeValidation options');
 			if (p.mode !== 'expression')
 				throw new Error(`${node.name}: Switch mode ${String(p.mode)} is not modelled here`);
 			const outputs: IDataObject[][] = Array.from({ length: Number(p.numberOutputs) }, () => []);
@@ -240,7 +210,7 @@ async function execute(
 			return outputs;
 		}
 		case 'n8n-nodes-base.if': {
-			only(node, ['conditions', 'looseTypeValidation', 'options']);
+			only(node, 'conditions looseTypeValidation options');
 			const { conditions, combinator } = p.conditions as {
 				conditions: Array<{ leftValue: string; operator: { type: string; operation: string } }>;
 				combinator: string;
@@ -260,7 +230,7 @@ async function execute(
 			return outputs;
 		}
 		case 'n8n-nodes-base.splitOut':
-			only(node, ['fieldToSplitOut', 'options']);
+			only(node, 'fieldToSplitOut options');
 			return [items.flatMap((json) => json[String(p.fieldToSplitOut)] as IDataObject[])];
 		default:
 			throw new Error(`${node.name}: ${node.type} is not modelled here`);
@@ -303,11 +273,5 @@ export async function runExample(
 		if (node.alwaysOutputData && outputs.every((o) => o.length === 0)) outputs[0] = [{}];
 		finish(name, outputs);
 	}
-	return {
-		runs,
-		output: (node, output = 0, run) => {
-			const all = runs.get(node) ?? [];
-			return all[run ?? all.length - 1]?.[output] ?? [];
-		},
-	};
+	return { output: (node, output = 0) => runs.get(node)?.at(-1)?.[output] ?? [] };
 }

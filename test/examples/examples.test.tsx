@@ -1,29 +1,14 @@
 import { readdirSync } from 'node:fs';
 
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
-import { createPoller, repoPath, runWorkflow, startWebhookReceiver } from '../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { createPoller, repoPath, runWorkflow, startWebhookReceiver, useSandbox } from '../harness';
 import { load, pollingTables, POSTGRES_CREDENTIAL } from './postgresExamples';
 
 const SANDBOX_CREDENTIAL = {
 	supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' },
 };
-
-let sandbox: Sandbox;
-let credentials: Record<string, ICredentialDataDecryptedObject>;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: 230 });
-	credentials = {
-		supportTicketApi: {
-			baseUrl: sandbox.baseUrl,
-			apiKey: sandbox.apiKey,
-			apiSecret: sandbox.apiSecret,
-		},
-	};
-});
-afterAll(async () => sandbox.stop());
+const fixture = useSandbox({ seed: 230 });
+const sandbox = fixture.sandbox;
+const credentials = { supportTicketApi: fixture.credentials };
 
 describe('example workflows, as shipped in examples/', () => {
 	it('each one explains itself in a sticky note, carries the credentials of the copy, keeps no workflow static data (queue-mode workers do not get it back), picks Data Tables by ID (n8n matches a name as a substring) and ends in no No Operation placeholder', () => {

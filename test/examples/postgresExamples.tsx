@@ -61,7 +61,7 @@ export function expectedUpsert(table: Table): string {
 	].join('\n');
 }
 
-export type NodeOutputs = Record<string, IDataObject[]>;
+type NodeOutputs = Record<string, IDataObject[]>;
 
 /** Each run of a node: the items of each of its outputs. */
 export type Runs = Map<string, IDataObject[][][]>;
@@ -128,11 +128,6 @@ export function queryParameters(
 	return values
 		.filter((v) => v !== undefined)
 		.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v));
-}
-
-/** The highest $n a statement refers to. */
-export function highestPlaceholder(sql: string): number {
-	return Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
 }
 
 /** A ticket and a customer as the service sends them: a missing description, a customer without a name. */

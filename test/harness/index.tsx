@@ -11,11 +11,7 @@ export {
 } from './workflows';
 export { isolateUserFolder } from './isolateUserFolder';
 export { listSearch } from './listSearch';
-export {
-	startWebhookReceiver,
-	type WebhookReceiver,
-	type ReceivedDelivery,
-} from './webhookReceiver';
-export { createPoller, type Poller, type PollOutcome } from './pollTrigger';
+export { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver';
+export { createPoller, type Poller } from './pollTrigger';
 export { useNativeRegexEngine } from './nativeRegexEngine';
 export { credentialsFor, useSandbox, type SandboxFixture } from './useSandbox';

@@ -21,8 +21,6 @@ export interface ReceivedDelivery {
 	status: number;
 	/** The answer's body as sent. */
 	body: string;
-	/** The execution the delivery started, if any. */
-	execution?: WorkflowRun;
 }
 
 export interface WebhookReceiver {
@@ -160,7 +158,6 @@ export async function startWebhookReceiver(
 				nodeName: triggerName,
 				data: result.workflowData,
 			});
-			record.execution = run;
 			executions.push(run);
 		}
 	}
