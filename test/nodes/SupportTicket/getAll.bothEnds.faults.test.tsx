@@ -2,37 +2,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { useSandbox, type SandboxFixture } from '../../harness';
 import { runNode } from '../supportTicketNode';
-import { createTickets, oldestFirstCalls, singles, useLoggedWarnings } from './listRounds';
+import {
+	createTickets,
+	expectEachOnce,
+	oldestFirstCalls,
+	readInRuns,
+	singles,
+	ticketIds,
+	useLoggedWarnings,
+} from './listRounds';
 
-// Read From Both Ends where the service or the Cursor is not as expected: each test here failed before its fix.
+// Read From Both Ends where the service or the Cursor is not as expected: each test failed before
+// its fix.
 const BOTH_ENDS = { readFromBothEnds: true };
 const TICKETS = '/api/v1/external/tickets';
-
-interface Loop {
-	ids: string[];
-	runs: number;
-	positions: string[];
-}
-
-/** One Page per Run until has_more is false, each run from the last one's next_cursor. */
-async function readInRuns({ credentials }: SandboxFixture, parameters: IDataObject): Promise<Loop> {
-	const ids: string[] = [];
-	const positions: string[] = [];
-	let cursor = '';
-	for (let runs = 1; runs <= 300; runs++) {
-		const result = await runNode(
-			{ resource: 'ticket', operation: 'getAll', pagination: 'onePage', cursor, ...parameters },
-			credentials,
-		);
-		if (result.error) throw result.error;
-		const [page] = result.output('Node').map((item) => item.json);
-		for (const item of page.data as IDataObject[]) ids.push(item.id as string);
-		if (!page.has_more) return { ids, runs, positions };
-		cursor = page.next_cursor as string;
-		positions.push(cursor);
-	}
-	throw new Error('The loop did not end in 300 runs');
-}
 
 async function returnAll({ credentials }: SandboxFixture, parameters: IDataObject = {}) {
 	const result = await runNode(
@@ -42,16 +25,6 @@ async function returnAll({ credentials }: SandboxFixture, parameters: IDataObjec
 	if (result.error) throw result.error;
 	return result.output('Node').map((item) => item.json);
 }
-
-function expectEachOnce(ids: string[], expected: string[]) {
-	const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
-	expect({
-		twice: twice.length,
-		missing: expected.filter((id) => !ids.includes(id)).length,
-	}).toEqual({ twice: 0, missing: 0 });
-}
-
-const ticketIds = (fixture: SandboxFixture) => fixture.sandbox.store.listTickets().map((t) => t.id);
 
 describe('One Page per Run from both ends: a service that answers sort=asc with an empty list', () => {
 	const fixture = useSandbox({ seed: 300 });

@@ -1,56 +1,19 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { useSandbox, type SandboxFixture } from '../../harness';
+import { useSandbox } from '../../harness';
 import { runNode } from '../supportTicketNode';
 import {
 	countListRounds,
 	createTickets,
 	createTicketsDuringRead,
+	expectEachOnce,
 	oldestFirstCalls,
+	readInRuns,
 	singles,
+	ticketIds,
 	useLoggedWarnings,
 } from './listRounds';
 
 // One Page per Run with Read From Both Ends: a loop of runs, each reading from both ends at once.
 const BOTH_ENDS = { readFromBothEnds: true };
-const ticketList = { pathname: '/api/v1/external/tickets' };
-
-interface Loop {
-	ids: string[];
-	runs: number;
-	calls: number;
-}
-
-/** Runs Get Many until has_more is false, each run from the last one's next_cursor, as a loop does. */
-async function readInRuns(
-	{ sandbox, credentials }: SandboxFixture,
-	parameters: IDataObject,
-	path = ticketList.pathname,
-): Promise<Loop> {
-	sandbox.clearLog();
-	const ids: string[] = [];
-	let cursor = '';
-	for (let runs = 1; runs <= 200; runs++) {
-		const result = await runNode(
-			{ operation: 'getAll', pagination: 'onePage', cursor, ...parameters },
-			credentials,
-		);
-		if (result.error) throw result.error;
-		const [page] = result.output('Node').map((item) => item.json);
-		for (const item of page.data as IDataObject[]) ids.push(item.id as string);
-		if (!page.has_more) return { ids, runs, calls: sandbox.countCalls({ pathname: path }) };
-		cursor = page.next_cursor as string;
-	}
-	throw new Error('The loop did not end in 200 runs');
-}
-
-/** Each id once, and exactly the ids of `expected` (in any order). */
-function expectEachOnce(ids: string[], expected: string[]) {
-	expect(new Set(ids).size).toBe(ids.length);
-	expect([...ids].sort()).toEqual([...expected].sort());
-}
-
-const ticketIds = (fixture: SandboxFixture) => fixture.sandbox.store.listTickets().map((t) => t.id);
 
 describe('One Page per Run from both ends, 1,050 tickets (every 10th created_at shared by 3)', () => {
 	const fixture = useSandbox({ seed: 1050 });

@@ -1,7 +1,10 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';
+import type { SandboxFixture } from '../../harness';
+import { runNode } from '../supportTicketNode';
 
 const LIST = /\/(tickets|customers|replies)$/;
 
@@ -80,3 +83,46 @@ export function createTickets(sandbox: Sandbox, clock: { ms: number }, groups: n
 }
 
 export const singles = (count: number) => new Array<number>(count).fill(1);
+
+export interface Loop {
+	ids: string[];
+	runs: number;
+	calls: number;
+	/** Each run's next_cursor but the last. */
+	positions: string[];
+}
+
+/** Runs Get Many until has_more is false, each run from the last one's next_cursor, as a loop does. */
+export async function readInRuns(
+	{ sandbox, credentials }: SandboxFixture,
+	parameters: IDataObject,
+	path = '/api/v1/external/tickets',
+): Promise<Loop> {
+	sandbox.clearLog();
+	const ids: string[] = [];
+	const positions: string[] = [];
+	let cursor = '';
+	for (let runs = 1; runs <= 300; runs++) {
+		const result = await runNode(
+			{ operation: 'getAll', pagination: 'onePage', cursor, ...parameters },
+			credentials,
+		);
+		if (result.error) throw result.error;
+		const [page] = result.output('Node').map((item) => item.json);
+		for (const item of page.data as IDataObject[]) ids.push(item.id as string);
+		if (!page.has_more)
+			return { ids, runs, calls: sandbox.countCalls({ pathname: path }), positions };
+		cursor = page.next_cursor as string;
+		positions.push(cursor);
+	}
+	throw new Error('The loop did not end in 300 runs');
+}
+
+/** Each id once, and exactly the ids of `expected` (in any order). */
+export function expectEachOnce(ids: string[], expected: string[]) {
+	expect(new Set(ids).size).toBe(ids.length);
+	expect([...ids].sort()).toEqual([...expected].sort());
+}
+
+export const ticketIds = (fixture: SandboxFixture) =>
+	fixture.sandbox.store.listTickets().map((t) => t.id);
