@@ -196,6 +196,28 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 	const payload = (id: string) =>
 		JSON.stringify({ id, event: 'ticket.created', created_at: createdAt, data: { id: 'tkt_1' } });
 
+	// Which forgery gets which cause: signature.test.tsx and verifyWebhookSignature.test.tsx.
+	it.each([
+		['a body other than the signed bytes', { sentBody: payload('evt_f2') }],
+		['a timestamp 10 minutes old', { timestamp: nowSeconds(-600) }],
+		['a repeated signature header', { headers: { 'x-api-signature': ['0', '1'] } }],
+	])('%s: 401 naming the cause, not the secret; nothing starts', async (_name, forgery) => {
+		await withReceiver({}, credentials, async (receiver) => {
+			const body = payload('evt_f1');
+			const answer = await deliver({
+				url: receiver.url,
+				secret: sandbox.apiSecret,
+				body,
+				...forgery,
+			});
+			expect(answer.status).toBe(401);
+			expect(JSON.parse(answer.body)).toMatchObject({ error: expect.any(String) });
+			expect(answer.body).not.toContain(sandbox.apiSecret);
+			await receiver.idle();
+			expect(receiver.executions).toHaveLength(0);
+		});
+	});
+
 	it('a proxy that rewrites the path: rejected until Public Path names the path the service signed', async () => {
 		const publicPath = '/n8n/webhook/b5a5c1c4-0000-4000-8000-000000000001/support-ticket';
 		const body = payload('evt_p1');
