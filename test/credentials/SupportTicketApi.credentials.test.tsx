@@ -1,12 +1,9 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
 // The credential through the engine against the sandbox: the Test button's request, and signed requests a node sends.
+// Which bytes are signed for which request shape: signRequestOptions.test.tsx.
 // The sandbox keeps the true time while a test skews the clock the credential reads.
 const realNow = Date.now.bind(Date);
 const { sandbox, credentials } = useSandbox({ seed: 30, now: realNow });
@@ -79,41 +76,6 @@ describe('signed requests through the n8n engine', () => {
 		]);
 	});
 
-	it('signs the same request identically whatever shape the query and body arrive in', async () => {
-		const shapes: IDataObject[] = [
-			{ method: 'GET', url: '/api/v1/external/tickets', qs: '{"status":"on_hold","per_page":2}' },
-			{ method: 'GET', url: '/api/v1/external/tickets?status=on_hold', qs: '{"per_page":"2"}' },
-			{
-				method: 'GET',
-				url: `${sandbox.baseUrl}/api/v1/external/tickets?status=on_hold&per_page=2`,
-				useBaseUrl: false,
-			},
-		];
-		for (const shape of shapes) {
-			const run = await request(shape);
-			expect(run.error).toBeUndefined();
-		}
-		expect(sandbox.log.map((entry) => [entry.path, entry.status])).toEqual(
-			shapes.map(() => ['/api/v1/external/tickets?status=on_hold&per_page=2', 200]),
-		);
-	});
-
-	it('sends an object body and the same body as a string as the same bytes', async () => {
-		const body = { name: 'Zoë "Z" Ñandú', note: 'a b+c/d=e' };
-		await request({
-			method: 'POST',
-			url: '/api/v1/external/customers',
-			body: JSON.stringify({ ...body, email: 'z1@example.com' }),
-		});
-		await request({
-			method: 'POST',
-			url: '/api/v1/external/customers',
-			body: JSON.stringify({ ...body, email: 'z2@example.com' }),
-			bodyAsText: true,
-		});
-		expect(sandbox.log.map((entry) => entry.status)).toEqual([201, 201]);
-	});
-
 	it("signs the older requestWithAuthentication options (address in uri) that n8n's HTTP Request node sends", async () => {
 		const created = await request({
 			legacy: true,
@@ -152,34 +114,6 @@ describe('signed requests through the n8n engine', () => {
 			expect(sandbox.log).toEqual([]);
 		},
 	);
-
-	it('re-signs its own output when n8n retries after a 401, without changing the request', async () => {
-		credentials.apiSecret = 'wrong';
-		try {
-			const run = await request({
-				method: 'GET',
-				url: '/api/v1/external/tickets',
-				qs: '{"per_page":1}',
-			});
-			expect(run.error).toBeDefined();
-			const [first, second] = run.credentialsHelper.authenticated;
-			const wire = ({ method, url, body, headers }: IHttpRequestOptions) => ({
-				method,
-				url,
-				body,
-				headers,
-			});
-			expect(wire(second.input)).toEqual(wire(first.output));
-			expect(second.output.url).toBe(first.output.url);
-			expect(second.output).not.toHaveProperty('qs');
-		} finally {
-			credentials.apiSecret = sandbox.apiSecret;
-		}
-		expect(sandbox.log.map((entry) => [entry.path, entry.authError])).toEqual([
-			['/api/v1/external/tickets?per_page=1', 'invalid_signature'],
-			['/api/v1/external/tickets?per_page=1', 'invalid_signature'],
-		]);
-	});
 
 	it.each([
 		// A wrong secret and a slow clock: the Test above and errorMessages.test.tsx.
