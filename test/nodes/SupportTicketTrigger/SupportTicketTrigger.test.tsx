@@ -224,7 +224,7 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 		});
 	});
 
-	it('with verification off, accepts an unsigned delivery (the panel warns), and can include the headers', async () => {
+	it('with verification off, accepts an unsigned delivery (the panel warns), and can include the headers but those with credentials', async () => {
 		await withReceiver(
 			{ verifySignature: false, options: { includeHeaders: true } },
 			credentials,
@@ -233,7 +233,12 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 					url: receiver.url,
 					secret: 'x',
 					body: payload('evt_u1'),
-					headers: { 'x-api-signature': null, 'x-api-timestamp': null },
+					headers: {
+						'x-api-signature': null,
+						'x-api-timestamp': null,
+						authorization: 'Bearer abc',
+						cookie: 'session=1',
+					},
 				});
 				expect(answer.status).toBe(200);
 				await receiver.idle();
@@ -243,6 +248,9 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 					event: 'ticket.created',
 					headers: { 'content-type': 'application/json' },
 				});
+				// Headers that carry credentials (the API key too) are left out.
+				const names = Object.keys(item.headers as IDataObject);
+				expect(names.filter((name) => /^(x-api-key|authorization|cookie)$/.test(name))).toEqual([]);
 			},
 		);
 	});
@@ -273,39 +281,8 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 });
 
 describe('Support Ticket Trigger: which deliveries count as repeated (signed bytes only)', () => {
-	const envelope = (id: string) =>
-		JSON.stringify({
-			id,
-			event: 'ticket.updated',
-			created_at: new Date().toISOString(),
-			data: { id: 'tkt_1' },
-		});
 	const started = (receiver: WebhookReceiver) =>
 		receiver.executions.map((run) => run.output('On Event')[0].json);
-
-	it('a captured delivery replayed with a new x-event-id header is dropped: the header is not signed', async () => {
-		await withReceiver({}, credentials, async (receiver) => {
-			const timestamp = nowSeconds();
-			const body = envelope('evt_h1');
-			const sent = (eventId: string) =>
-				deliver({
-					url: receiver.url,
-					secret: sandbox.apiSecret,
-					body,
-					timestamp,
-					headers: { 'x-event-id': eventId },
-				});
-			expect((await sent('evt_h1')).status).toBe(200);
-			const replay = await sent('evt_forged_new_id');
-			expect(replay.status).toBe(200);
-			expect(JSON.parse(replay.body)).toMatchObject({
-				started: false,
-				reason: 'event evt_h1 was already received',
-			});
-			await receiver.idle();
-			expect(started(receiver).map((item) => item.id)).toEqual(['evt_h1']);
-		});
-	});
 
 	/** An event whose envelope `id` is the ticket's, as some services send: the same id on every event of that ticket. */
 	const ticketEvent = (status: string) =>
@@ -316,11 +293,17 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 	// Also a payload that is the resource itself: the id is not what is remembered, the signed bytes are.
 	it("events that share an envelope id (the ticket's) each start the workflow; only the same bytes again are dropped", async () => {
 		await withReceiver({}, credentials, async (receiver) => {
-			const send = (status: string) =>
-				deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
+			const send = (status: string, headers = {}) =>
+				deliver({
+					url: receiver.url,
+					secret: sandbox.apiSecret,
+					body: ticketEvent(status),
+					headers,
+				});
 			expect(await answerOf(send('pending'))).toEqual({ received: true, started: true });
 			expect(await answerOf(send('solved'))).toEqual({ received: true, started: true });
-			expect(await answerOf(send('pending'))).toEqual({
+			// A new x-event-id header does not make it new: the header is not signed.
+			expect(await answerOf(send('pending', { 'x-event-id': 'evt_forged_new_id' }))).toEqual({
 				received: true,
 				started: false,
 				reason: 'event tkt_1 was already received',
@@ -354,30 +337,6 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 			// The last save wins, so one of the two was forgotten: its repeat starts the workflow again.
 			const repeats = [await answerOf(send('pending')), await answerOf(send('solved'))];
 			expect(repeats.map((answer) => answer.started).sort()).toEqual([false, true]);
-		});
-	});
-
-	it('Include Headers leaves out the API key and other credentials the request carried', async () => {
-		await withReceiver({ options: { includeHeaders: true } }, credentials, async (receiver) => {
-			const answer = await deliver({
-				url: receiver.url,
-				secret: sandbox.apiSecret,
-				body: envelope('evt_h2'),
-				headers: { authorization: 'Bearer abc', cookie: 'session=1' },
-			});
-			expect(answer.status).toBe(200);
-			await receiver.idle();
-			const headers = started(receiver)[0].headers as IDataObject;
-			expect(headers).toMatchObject({
-				'content-type': 'application/json',
-				'x-api-timestamp': expect.any(String),
-			});
-			expect(
-				Object.keys(headers).filter((name) =>
-					['x-api-key', 'authorization', 'cookie'].includes(name),
-				),
-			).toEqual([]);
-			expect(JSON.stringify(started(receiver)[0])).not.toContain('sandbox-key');
 		});
 	});
 });
