@@ -1,19 +1,11 @@
-import {
-	chainWorkflow,
-	createPoller,
-	credentialsFor,
-	listSearch,
-	testCredential,
-	useSandbox,
-	workflowNode,
-} from '../../../harness';
+import { credentialsFor, listSearch, testCredential, useSandbox } from '../../../harness';
 import {
 	startMisbehavingProxy,
 	startRawServer,
 	type MisbehavingProxy,
 	type RawServer,
 } from '../../../harness/misbehavingProxy';
-import { byId, NODE, POLL_TRIGGER, runNode } from '../../supportTicketNode';
+import { byId, NODE, runNode } from '../../supportTicketNode';
 
 // A 200 that is not the API's JSON is an error, never an empty or shortened result.
 const TICKETS = 250;
@@ -185,34 +177,5 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 			listSearch(NODE, 'searchTickets', { supportTicketApi: atWebApp() }),
 		).rejects.toThrow(expected);
 	});
-
-	it('the poll trigger fails the poll and saves nothing', async () => {
-		const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
-		const poller = await createPoller(
-			chainWorkflow(trigger),
-			{ supportTicketApi: viaProxy() },
-			'On New',
-		);
-		expect((await poller.poll()).items).toBeNull();
-		const saved = JSON.stringify(poller.staticData);
-		sandbox.store.createTicket({
-			subject: 'New one',
-			description: 'd',
-			customer: { email: 'new@example.com' },
-		});
-		proxy.setRules([
-			{
-				method: 'GET',
-				times: 100,
-				answer: {
-					kind: 'replace',
-					status: 200,
-					headers: { 'content-type': 'text/html' },
-					body: HTML,
-				},
-			},
-		]);
-		await expect(poller.poll()).rejects.toThrow(/not the API's JSON: text\/html/);
-		expect(JSON.stringify(poller.staticData)).toBe(saved);
-	});
+	// The poll trigger saves nothing when a poll fails: paginate.moreWithoutCursor.test.tsx.
 });
