@@ -32,6 +32,20 @@ const viaProxy = () => credentialsFor(sandbox, proxy.baseUrl);
 const atWebApp = () => credentialsFor(sandbox, webApp.baseUrl);
 const returnAll = { resource: 'ticket', operation: 'getAll', returnAll: true };
 const page2 = /cursor=/;
+/** The next GET is answered 200 with this JSON text instead of the service's answer. */
+const answerOnceWith = (body: string) =>
+	proxy.setRules([
+		{
+			method: 'GET',
+			times: 1,
+			answer: {
+				kind: 'replace',
+				status: 200,
+				headers: { 'content-type': 'application/json' },
+				body,
+			},
+		},
+	]);
 
 describe('a page of Return All answered 200 with something that is not a list of the API', () => {
 	it.each([
@@ -82,18 +96,7 @@ describe('a page of Return All answered 200 with something that is not a list of
 
 	it('a bare array is still read as the page (a tolerated shape)', async () => {
 		const tickets = sandbox.store.listTickets().slice(0, 2);
-		proxy.setRules([
-			{
-				method: 'GET',
-				times: 1,
-				answer: {
-					kind: 'replace',
-					status: 200,
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(tickets),
-				},
-			},
-		]);
+		answerOnceWith(JSON.stringify(tickets));
 		const result = await runNode(returnAll, viaProxy());
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((item) => item.json.id)).toEqual(tickets.map((t) => t.id));
@@ -107,18 +110,7 @@ describe('list entries that are not objects', () => {
 		['an array', '[]'],
 	])('%s fails with an error naming the page and the entry', async (what, entry) => {
 		const body = `{"data":[{"id":"tkt_1"},${entry}],"meta":{"has_more":false}}`;
-		proxy.setRules([
-			{
-				method: 'GET',
-				times: 1,
-				answer: {
-					kind: 'replace',
-					status: 200,
-					headers: { 'content-type': 'application/json' },
-					body,
-				},
-			},
-		]);
+		answerOnceWith(body);
 		const result = await runNode(returnAll, viaProxy());
 		expect(result.error?.message).toBe(
 			`The service sent a list entry that is not an object: entry 2 is ${what}`,
