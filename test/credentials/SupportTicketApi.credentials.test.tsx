@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
@@ -77,25 +77,14 @@ describe('signed requests through the n8n engine', () => {
 		},
 	);
 
+	// A wrong secret and a slow clock: the Test above and errorMessages.test.tsx.
 	it.each([
-		// A wrong secret and a slow clock: the Test above and errorMessages.test.tsx.
-		[
-			'a clock that counts milliseconds',
-			() => mockClock((ms) => ms * 1000),
-			'timestamp_in_milliseconds',
-		],
-		['a clock 10 minutes fast', () => mockClock((ms) => ms + 600_000), 'timestamp_skew'],
-	])('fails with 401 and a clear message for %s', async (_name, setUp, authError) => {
-		const change = setUp();
-		const run = await runWorkflow(
-			singleNodeWorkflow('harness.signedRequest', {
-				method: 'GET',
-				url: '/api/v1/external/tickets',
-			}),
-			{
-				supportTicketApi: { ...credentials, ...change },
-			},
-		);
+		['a clock that counts milliseconds', (ms: number) => ms * 1000, 'timestamp_in_milliseconds'],
+		['a clock 10 minutes fast', (ms: number) => ms + 600_000, 'timestamp_skew'],
+	])('fails with 401 and a clear message for %s', async (_name, shift, authError) => {
+		// Skews the clock the credential reads (Date.now); the sandbox keeps the true time.
+		jest.spyOn(Date, 'now').mockImplementation(() => shift(realNow()));
+		const run = await request({ method: 'GET', url: '/api/v1/external/tickets' });
 		jest.restoreAllMocks();
 		expect(run.error).toMatchObject({ httpCode: '401' });
 		expect(
@@ -104,9 +93,3 @@ describe('signed requests through the n8n engine', () => {
 		expect(JSON.stringify(run.error)).not.toContain(sandbox.apiSecret);
 	});
 });
-
-/** Skews the clock the credential reads (Date.now); the sandbox keeps the true time. */
-function mockClock(shift: (ms: number) => number): ICredentialDataDecryptedObject {
-	jest.spyOn(Date, 'now').mockImplementation(() => shift(realNow()));
-	return {};
-}
