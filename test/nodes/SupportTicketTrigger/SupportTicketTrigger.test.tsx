@@ -9,7 +9,7 @@ import {
 	type WorkflowJson,
 } from '../../harness';
 import { byId, NODE } from '../supportTicketNode';
-import { deliver, nowSeconds } from './deliveries';
+import { deliver, nowSeconds, type DeliveryParts } from './deliveries';
 
 const TRIGGER = 'n8n-nodes-support-ticket.supportTicketTrigger';
 const WEBHOOK_SECRET = 'whsec-ünïcode "quoted" secret';
@@ -50,6 +50,10 @@ async function withReceiver<T>(
 		await receiver.stop();
 	}
 }
+
+/** A delivery to `receiver` signed with the API Secret; `parts` forge or tamper with it. */
+const signed = (receiver: WebhookReceiver, body: string, parts: Partial<DeliveryParts> = {}) =>
+	deliver({ url: receiver.url, secret: sandbox.apiSecret, body, ...parts });
 
 /** Waits until the sandbox has sent every delivery and the workflow runs they started are done; returns the deliveries of webhook `hook`. */
 async function settledDeliveries(receiver: WebhookReceiver, hook: string) {
@@ -185,12 +189,7 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 	])('%s: 401 naming the cause, not the secret; nothing starts', async (_name, forgery) => {
 		await withReceiver({}, credentials, async (receiver) => {
 			const body = payload('evt_f1');
-			const answer = await deliver({
-				url: receiver.url,
-				secret: sandbox.apiSecret,
-				body,
-				...forgery,
-			});
+			const answer = await signed(receiver, body, forgery);
 			expect(answer.status).toBe(401);
 			expect(JSON.parse(answer.body)).toMatchObject({ error: expect.any(String) });
 			expect(answer.body).not.toContain(sandbox.apiSecret);
@@ -203,19 +202,15 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 		const publicPath = '/n8n/webhook/b5a5c1c4-0000-4000-8000-000000000001/support-ticket';
 		const body = payload('evt_p1');
 		await withReceiver({}, credentials, async (receiver) => {
-			const answer = await deliver({
+			const answer = await signed(receiver, body, {
 				url: `${receiver.url}?tenant=7`,
-				secret: sandbox.apiSecret,
-				body,
 				signedPath: `${publicPath}?tenant=7`,
 			});
 			expect(answer.status).toBe(401);
 		});
 		await withReceiver({ options: { publicPath } }, credentials, async (receiver) => {
-			const answer = await deliver({
+			const answer = await signed(receiver, body, {
 				url: `${receiver.url}?tenant=7`,
-				secret: sandbox.apiSecret,
-				body,
 				signedPath: `${publicPath}?tenant=7`,
 			});
 			expect(answer.status).toBe(200);
@@ -257,12 +252,7 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 
 	it('a wider timestamp window accepts a 10-minute-old delivery', async () => {
 		await withReceiver({ options: { toleranceSeconds: 900 } }, credentials, async (receiver) => {
-			const answer = await deliver({
-				url: receiver.url,
-				secret: sandbox.apiSecret,
-				body: payload('evt_w1'),
-				timestamp: nowSeconds(-600),
-			});
+			const answer = await signed(receiver, payload('evt_w1'), { timestamp: nowSeconds(-600) });
 			expect(answer.status).toBe(200);
 		});
 	});
@@ -270,10 +260,7 @@ describe('Support Ticket Trigger rejects what is not genuinely signed', () => {
 	it('Drop Repeated Deliveries off: a repeated event id starts the workflow again', async () => {
 		await withReceiver({ options: { dropDuplicates: false } }, credentials, async (receiver) => {
 			for (let i = 0; i < 2; i++)
-				expect(
-					(await deliver({ url: receiver.url, secret: sandbox.apiSecret, body: payload('evt_r1') }))
-						.status,
-				).toBe(200);
+				expect((await signed(receiver, payload('evt_r1'))).status).toBe(200);
 			await receiver.idle();
 			expect(receiver.executions).toHaveLength(2);
 		});
@@ -294,12 +281,7 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 	it("events that share an envelope id (the ticket's) each start the workflow; only the same bytes again are dropped", async () => {
 		await withReceiver({}, credentials, async (receiver) => {
 			const send = (status: string, headers = {}) =>
-				deliver({
-					url: receiver.url,
-					secret: sandbox.apiSecret,
-					body: ticketEvent(status),
-					headers,
-				});
+				signed(receiver, ticketEvent(status), { headers });
 			expect(await answerOf(send('pending'))).toEqual({ received: true, started: true });
 			expect(await answerOf(send('solved'))).toEqual({ received: true, started: true });
 			// A new x-event-id header does not make it new: the header is not signed.
@@ -318,8 +300,7 @@ describe('Support Ticket Trigger: which deliveries count as repeated (signed byt
 
 	it('two deliveries at the same moment of distinct events sharing an envelope id both start the workflow; the race can only let a repeat through', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
-			const send = (status: string) =>
-				deliver({ url: receiver.url, secret: sandbox.apiSecret, body: ticketEvent(status) });
+			const send = (status: string) => signed(receiver, ticketEvent(status));
 			expect(await answerOf(send('open'))).toMatchObject({ started: true });
 			// Both load the static data (which knows tkt_1) before either saves it.
 			receiver.together(2);
