@@ -1,12 +1,9 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, singleNodeWorkflow, testCredential, useSandbox } from '../harness';
 
 // The credential through the engine against the sandbox: the Test button's request, and signed requests a node sends.
+// Which bytes are signed for which request shape: signRequestOptions.test.tsx.
 // The sandbox keeps the true time while a test skews the clock the credential reads.
 const realNow = Date.now.bind(Date);
 const { sandbox, credentials } = useSandbox({ seed: 30, now: realNow });
@@ -40,80 +37,7 @@ describe('credential test request', () => {
 });
 
 describe('signed requests through the n8n engine', () => {
-	it('GET, POST and PATCH are accepted and change the service as asked', async () => {
-		const created = await request({
-			method: 'POST',
-			url: '/api/v1/external/tickets',
-			body: JSON.stringify({
-				subject: 'Ünïcødé ✓ 日本語 🎫',
-				description: 'Printer on fire',
-				customer: { email: 'ana@example.com', name: 'Ana' },
-			}),
-		});
-		expect(created.error).toBeUndefined();
-		const [post] = created.output('Node');
-		expect(post.json.statusCode).toBe(201);
-		const id = ((post.json.body as IDataObject).data as IDataObject).id as string;
-
-		const patched = await request({
-			method: 'PATCH',
-			url: `/api/v1/external/tickets/${id}`,
-			body: '{"status":"pending"}',
-		});
-		expect(patched.output('Node')[0].json.statusCode).toBe(200);
-
-		const fetched = await request({ method: 'GET', url: `/api/v1/external/tickets/${id}` });
-		expect((fetched.output('Node')[0].json.body as IDataObject).data as IDataObject).toMatchObject({
-			id,
-			subject: 'Ünïcødé ✓ 日本語 🎫',
-			status: 'pending',
-		});
-		expect(sandbox.store.getTicket(id)).toMatchObject({
-			status: 'pending',
-			subject: 'Ünïcødé ✓ 日本語 🎫',
-		});
-		expect(sandbox.log.map((entry) => `${entry.method} ${entry.status}`)).toEqual([
-			'POST 201',
-			'PATCH 200',
-			'GET 200',
-		]);
-	});
-
-	it('signs the same request identically whatever shape the query and body arrive in', async () => {
-		const shapes: IDataObject[] = [
-			{ method: 'GET', url: '/api/v1/external/tickets', qs: '{"status":"on_hold","per_page":2}' },
-			{ method: 'GET', url: '/api/v1/external/tickets?status=on_hold', qs: '{"per_page":"2"}' },
-			{
-				method: 'GET',
-				url: `${sandbox.baseUrl}/api/v1/external/tickets?status=on_hold&per_page=2`,
-				useBaseUrl: false,
-			},
-		];
-		for (const shape of shapes) {
-			const run = await request(shape);
-			expect(run.error).toBeUndefined();
-		}
-		expect(sandbox.log.map((entry) => [entry.path, entry.status])).toEqual(
-			shapes.map(() => ['/api/v1/external/tickets?status=on_hold&per_page=2', 200]),
-		);
-	});
-
-	it('sends an object body and the same body as a string as the same bytes', async () => {
-		const body = { name: 'Zoë "Z" Ñandú', note: 'a b+c/d=e' };
-		await request({
-			method: 'POST',
-			url: '/api/v1/external/customers',
-			body: JSON.stringify({ ...body, email: 'z1@example.com' }),
-		});
-		await request({
-			method: 'POST',
-			url: '/api/v1/external/customers',
-			body: JSON.stringify({ ...body, email: 'z2@example.com' }),
-			bodyAsText: true,
-		});
-		expect(sandbox.log.map((entry) => entry.status)).toEqual([201, 201]);
-	});
-
+	// GET, POST and PATCH signed for the node's own requests: every node test against the sandbox.
 	it("signs the older requestWithAuthentication options (address in uri) that n8n's HTTP Request node sends", async () => {
 		const created = await request({
 			legacy: true,
@@ -153,53 +77,14 @@ describe('signed requests through the n8n engine', () => {
 		},
 	);
 
-	it('re-signs its own output when n8n retries after a 401, without changing the request', async () => {
-		credentials.apiSecret = 'wrong';
-		try {
-			const run = await request({
-				method: 'GET',
-				url: '/api/v1/external/tickets',
-				qs: '{"per_page":1}',
-			});
-			expect(run.error).toBeDefined();
-			const [first, second] = run.credentialsHelper.authenticated;
-			const wire = ({ method, url, body, headers }: IHttpRequestOptions) => ({
-				method,
-				url,
-				body,
-				headers,
-			});
-			expect(wire(second.input)).toEqual(wire(first.output));
-			expect(second.output.url).toBe(first.output.url);
-			expect(second.output).not.toHaveProperty('qs');
-		} finally {
-			credentials.apiSecret = sandbox.apiSecret;
-		}
-		expect(sandbox.log.map((entry) => [entry.path, entry.authError])).toEqual([
-			['/api/v1/external/tickets?per_page=1', 'invalid_signature'],
-			['/api/v1/external/tickets?per_page=1', 'invalid_signature'],
-		]);
-	});
-
+	// A wrong secret and a slow clock: the Test above and errorMessages.test.tsx.
 	it.each([
-		// A wrong secret and a slow clock: the Test above and errorMessages.test.tsx.
-		[
-			'a clock that counts milliseconds',
-			() => mockClock((ms) => ms * 1000),
-			'timestamp_in_milliseconds',
-		],
-		['a clock 10 minutes fast', () => mockClock((ms) => ms + 600_000), 'timestamp_skew'],
-	])('fails with 401 and a clear message for %s', async (_name, setUp, authError) => {
-		const change = setUp();
-		const run = await runWorkflow(
-			singleNodeWorkflow('harness.signedRequest', {
-				method: 'GET',
-				url: '/api/v1/external/tickets',
-			}),
-			{
-				supportTicketApi: { ...credentials, ...change },
-			},
-		);
+		['a clock that counts milliseconds', (ms: number) => ms * 1000, 'timestamp_in_milliseconds'],
+		['a clock 10 minutes fast', (ms: number) => ms + 600_000, 'timestamp_skew'],
+	])('fails with 401 and a clear message for %s', async (_name, shift, authError) => {
+		// Skews the clock the credential reads (Date.now); the sandbox keeps the true time.
+		jest.spyOn(Date, 'now').mockImplementation(() => shift(realNow()));
+		const run = await request({ method: 'GET', url: '/api/v1/external/tickets' });
 		jest.restoreAllMocks();
 		expect(run.error).toMatchObject({ httpCode: '401' });
 		expect(
@@ -208,9 +93,3 @@ describe('signed requests through the n8n engine', () => {
 		expect(JSON.stringify(run.error)).not.toContain(sandbox.apiSecret);
 	});
 });
-
-/** Skews the clock the credential reads (Date.now); the sandbox keeps the true time. */
-function mockClock(shift: (ms: number) => number): ICredentialDataDecryptedObject {
-	jest.spyOn(Date, 'now').mockImplementation(() => shift(realNow()));
-	return {};
-}

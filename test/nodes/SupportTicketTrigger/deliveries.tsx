@@ -27,7 +27,7 @@ export function nowSeconds(offsetSeconds = 0): string {
 	return String(Math.floor(Date.now() / 1000) + offsetSeconds);
 }
 
-export function signDelivery(parts: DeliveryParts): Record<string, string | string[]> {
+function signDelivery(parts: DeliveryParts): Record<string, string | string[]> {
 	const url = new URL(parts.url);
 	const timestamp = parts.timestamp ?? nowSeconds();
 	const path = parts.signedPath ?? url.pathname + url.search;

@@ -79,13 +79,44 @@ describe('signRequestOptions', () => {
 		expectValidSignature(signed);
 	});
 
-	it('appends qs to a query already in the URL', () => {
-		const signed = signRequestOptions(
+	// What is sent is what is signed: the URL and body bytes axios will send.
+	it.each<[string, IHttpRequestOptions, string, string | undefined]>([
+		[
+			'qs after a query already in the URL',
 			{ url: 'http://h/api?a=1', qs: { b: 'x y' } },
-			credentials,
-			NOW,
-		);
-		expect(signed.url).toBe('http://h/api?a=1&b=x%20y');
+			'http://h/api?a=1&b=x%20y',
+			undefined,
+		],
+		[
+			'a path escaped, dot segments resolved, no fragment',
+			{ url: 'http://h/api/v1/external/a/../tickets/ü#frag' },
+			'http://h/api/v1/external/tickets/%C3%BC',
+			undefined,
+		],
+		[
+			'a JSON string body, trimmed',
+			{ method: 'PATCH', url: 'http://h/x', body: '  {"a": 1}\n' },
+			'http://h/x',
+			'{"a": 1}',
+		],
+		[
+			'a non-JSON string body, as a JSON string literal',
+			{ method: 'POST', url: 'http://h/x', body: 'hello' },
+			'http://h/x',
+			'"hello"',
+		],
+		[
+			'an empty body on GET: none, the empty string signed',
+			{ method: 'GET', url: 'http://h/x', body: {} },
+			'http://h/x',
+			undefined,
+		],
+	])('%s', (_name, input, url, body) => {
+		const signed = signRequestOptions(input, credentials, NOW);
+		expect(signed.url).toBe(url);
+		expect(signed.body).toBe(body);
+		if (body === undefined) expect(signed.headers).not.toHaveProperty('Content-Type');
+		expectValidSignature(signed);
 	});
 
 	it('stringifies an object body once, compactly, and sets Content-Type (replacing any casing)', () => {
@@ -102,47 +133,6 @@ describe('signRequestOptions', () => {
 			expect.objectContaining({ 'Content-Type': 'application/json', 'X-Other': 'kept' }),
 		);
 		expect(signed.headers).not.toHaveProperty('content-type');
-		expectValidSignature(signed);
-	});
-
-	it('sends a JSON string body trimmed, as axios would', () => {
-		const signed = signRequestOptions(
-			{ method: 'PATCH', url: 'http://h/x', body: '  {"a": 1}\n' },
-			credentials,
-			NOW,
-		);
-		expect(signed.body).toBe('{"a": 1}');
-		expectValidSignature(signed);
-	});
-
-	it('sends a non-JSON string body as a JSON string literal, as axios would', () => {
-		const signed = signRequestOptions(
-			{ method: 'POST', url: 'http://h/x', body: 'hello' },
-			credentials,
-			NOW,
-		);
-		expect(signed.body).toBe('"hello"');
-		expectValidSignature(signed);
-	});
-
-	it('drops an empty body on GET and signs the empty string', () => {
-		const signed = signRequestOptions(
-			{ method: 'GET', url: 'http://h/x', body: {} },
-			credentials,
-			NOW,
-		);
-		expect(signed).not.toHaveProperty('body');
-		expect(signed.headers).not.toHaveProperty('Content-Type');
-		expectValidSignature(signed);
-	});
-
-	it('signs the path the HTTP client will send: escaped, dot segments resolved, no fragment', () => {
-		const signed = signRequestOptions(
-			{ url: 'http://h/api/v1/external/a/../tickets/ü#frag' },
-			credentials,
-			NOW,
-		);
-		expect(signed.url).toBe('http://h/api/v1/external/tickets/%C3%BC');
 		expectValidSignature(signed);
 	});
 
@@ -175,8 +165,6 @@ describe('signRequestOptions', () => {
 			Object.keys(once.headers as IDataObject).sort(),
 		);
 	});
-
-	// The same request in different shapes signs the same: SupportTicketApi.credentials.test.tsx, through the engine.
 });
 
 describe('signRequestOptions: legacy request options (n8n HTTP Request node, requestWithAuthentication)', () => {

@@ -1,10 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, useSandbox } from '../../../harness';
-import { startMisbehavingProxy, type MisbehavingProxy } from '../../../harness/misbehavingProxy';
+import {
+	startMisbehavingProxy,
+	type MisbehavingProxy,
+	type Misbehaviour as Answer,
+} from '../../../harness/misbehavingProxy';
 import { byId, runNode } from '../../supportTicketNode';
 
-// A GET cut off or unanswered is repeated (in Return All only that page); a create is never repeated blindly.
+// A GET whose connection drops, whose answer is cut off or never comes is repeated (in Return All only that page);
+// a create is never repeated blindly: createRecovery.test.tsx (processed-drop), SupportTicket/concurrency.test.tsx
+// (resets before and after) and credentialTestConnection.test.tsx (refused).
 const TICKETS = 250;
 const { sandbox } = useSandbox({ seed: TICKETS });
 let proxy: MisbehavingProxy;
@@ -27,114 +33,102 @@ const create = (subject: string, options: IDataObject = {}) => ({
 	options,
 });
 
-describe('an answer cut off after the headers', () => {
-	it('inside Return All, only the cut-off page is asked for again and every ticket comes once', async () => {
-		proxy.setRules([{ method: 'GET', path: /cursor=/, times: 1, answer: { kind: 'cutOff' } }]);
-		const result = await run({ resource: 'ticket', operation: 'getAll', returnAll: true });
-		expect(result.error).toBeUndefined();
-		const ids = result.output('Node').map((item) => item.json.id);
-		expect(ids).toEqual(sandbox.store.listTickets().map((t) => t.id));
-		const seen = pages();
-		expect(seen).toEqual(['first', seen[1], seen[1], seen[3]]);
-		expect(new Set(seen).size).toBe(3);
-	});
+const getTicket = (id: string, options: IDataObject = {}) =>
+	run({ resource: 'ticket', operation: 'get', ticketId: byId(id), options });
 
-	it('a Get that keeps being cut off fails after the bounded number of attempts, saying what happened', async () => {
-		proxy.setRules([{ method: 'GET', times: 100, answer: { kind: 'cutOff' } }]);
-		const result = await run({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') });
-		expect(result.error?.message).toBe(
-			'Could not reach the service: the answer was cut off before it was complete, still after 5 attempts',
-		);
-		expect(proxy.received).toHaveLength(5);
-	});
-
-	it('a create whose answer is cut off is not sent again: the node finds the ticket it created and returns it', async () => {
-		const before = sandbox.store.ticketCount;
-		proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'cutOff' } }]);
-		const result = await run(create('Cut off after processing'));
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node').map((item) => item.json.subject)).toEqual([
-			'Cut off after processing',
-		]);
-		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET']);
-		expect(sandbox.store.ticketCount).toBe(before + 1);
-	});
+it.each<[string, Answer, IDataObject]>([
+	['a reset before the service answered', { kind: 'reset', when: 'before' }, {}],
+	['a reset after the service answered', { kind: 'reset', when: 'after' }, {}],
+	['no answer within the Timeout', { kind: 'hang' }, { timeout: 200 }],
+])('a Get after %s is asked again and succeeds', async (_name, answer, options) => {
+	const ticket = sandbox.store.listTickets()[3];
+	proxy.setRules([{ method: 'GET', times: 1, answer }]);
+	const result = await getTicket(ticket.id, options);
+	expect(result.error).toBeUndefined();
+	expect(result.output('Node').map((item) => item.json)).toEqual([ticket]);
+	expect(proxy.received).toHaveLength(2);
 });
 
-describe('Options → Timeout: a service that accepts the connection and never answers', () => {
-	it('a Get that gets no answer in time is asked again and succeeds', async () => {
-		const ticket = sandbox.store.listTickets()[4];
-		proxy.setRules([{ method: 'GET', times: 1, answer: { kind: 'hang' } }]);
-		const result = await run({
-			resource: 'ticket',
-			operation: 'get',
-			ticketId: byId(ticket.id),
-			options: { timeout: 200 },
-		});
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node').map((item) => item.json)).toEqual([ticket]);
-		expect(proxy.received).toHaveLength(2);
-	});
+it('inside Return All, only the cut-off page is asked for again and every ticket comes once', async () => {
+	proxy.setRules([{ method: 'GET', path: /cursor=/, times: 1, answer: { kind: 'cutOff' } }]);
+	const result = await run({ resource: 'ticket', operation: 'getAll', returnAll: true });
+	expect(result.error).toBeUndefined();
+	const ids = result.output('Node').map((item) => item.json.id);
+	expect(ids).toEqual(sandbox.store.listTickets().map((t) => t.id));
+	const seen = pages();
+	expect(seen).toEqual(['first', seen[1], seen[1], seen[3]]);
+	expect(new Set(seen).size).toBe(3);
+});
 
-	it('a Get that never gets an answer fails after the bounded number of attempts', async () => {
-		proxy.setRules([{ method: 'GET', times: 100, answer: { kind: 'hang' } }]);
-		const result = await run({
-			resource: 'customer',
-			operation: 'getAll',
-			returnAll: true,
-			options: { timeout: 100 },
-		});
+it.each<[Answer, IDataObject, string, RegExp]>([
+	[
+		{ kind: 'reset', when: 'before' },
+		{},
+		'the connection was dropped',
+		/^Network error ECONNRESET: check the Base URL/,
+	],
+	[{ kind: 'cutOff' }, {}, 'the answer was cut off before it was complete', /./],
+	[{ kind: 'hang' }, { timeout: 100 }, 'no answer within the timeout (0.1 s)', /Options → Timeout/],
+])(
+	'a Get that keeps failing (%j) fails after the bounded number of attempts, saying what happened',
+	async (answer, options, what, description) => {
+		proxy.setRules([{ method: 'GET', times: 100, answer }]);
+		const result = await getTicket('tkt_1', options);
 		expect(result.error?.message).toBe(
-			'Could not reach the service: no answer within the timeout (0.1 s), still after 5 attempts',
+			`Could not reach the service: ${what}, still after 5 attempts`,
 		);
-		expect(result.error?.description).toContain('Options → Timeout');
+		expect(result.error?.description).toMatch(description);
 		expect(proxy.received).toHaveLength(5);
-	});
+	},
+);
 
-	it('a create processed but not answered within the Timeout is not sent again: the node finds the ticket and returns it', async () => {
+it.each<[string, Answer, IDataObject]>([
+	['cut off', { kind: 'cutOff' }, {}],
+	['not given within the Timeout', { kind: 'hang', forward: true }, { timeout: 300 }],
+])(
+	'a create processed but whose answer is %s is not sent again: the node finds the ticket and returns it',
+	async (what, answer, options) => {
 		const before = sandbox.store.ticketCount;
-		proxy.setRules([{ method: 'POST', times: 1, answer: { kind: 'hang', forward: true } }]);
-		const result = await run(create('Timed out after processing', { timeout: 300 }));
+		proxy.setRules([{ method: 'POST', times: 1, answer }]);
+		const result = await run(create(`Answer ${what}`, options));
 		expect(result.error).toBeUndefined();
-		expect(result.output('Node').map((item) => item.json.subject)).toEqual([
-			'Timed out after processing',
-		]);
+		expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Answer ${what}`]);
 		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET']);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
-	});
+	},
+);
 
-	it.each([502, 504])(
-		'a create answered %i by a gateway that did not pass it on is looked for, then sent again: one ticket (one path for every ambiguous create)',
-		async (status) => {
-			const before = sandbox.store.ticketCount;
-			proxy.setRules([
-				{
-					method: 'POST',
-					times: 1,
-					answer: {
-						kind: 'replace',
-						status,
-						headers: { 'content-type': 'text/html' },
-						body: '<html>Gateway</html>',
-					},
+it.each([502, 504])(
+	'a create answered %i by a gateway that did not pass it on is looked for, then sent again: one ticket (one path for every ambiguous create)',
+	async (status) => {
+		const before = sandbox.store.ticketCount;
+		proxy.setRules([
+			{
+				method: 'POST',
+				times: 1,
+				answer: {
+					kind: 'replace',
+					status,
+					headers: { 'content-type': 'text/html' },
+					body: '<html>Gateway</html>',
 				},
-			]);
-			const result = await run(create(`Gateway ${status}`));
-			expect(result.error).toBeUndefined();
-			expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Gateway ${status}`]);
-			expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'POST']);
-			expect(sandbox.store.ticketCount).toBe(before + 1);
-		},
-	);
+			},
+		]);
+		const result = await run(create(`Gateway ${status}`));
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Gateway ${status}`]);
+		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'POST']);
+		expect(sandbox.store.ticketCount).toBe(before + 1);
+	},
+);
 
-	it.each([0, -5, 1.5, 'soon'])('a Timeout of %p fails before any request', async (timeout) => {
-		const result = await run({
-			resource: 'ticket',
-			operation: 'get',
-			ticketId: byId('tkt_1'),
-			options: { timeout },
-		});
-		expect(result.error?.message).toMatch(/^Timeout must be a whole number of milliseconds from 1/);
-		expect(proxy.received).toHaveLength(0);
+it.each([0, -5, 1.5, 'soon'])('a Timeout of %p fails before any request', async (timeout) => {
+	const result = await run({
+		resource: 'ticket',
+		operation: 'get',
+		ticketId: byId('tkt_1'),
+		options: { timeout },
 	});
+	expect(result.error?.message).toMatch(/^Timeout must be a whole number of milliseconds from 1/);
+	expect(proxy.received).toHaveLength(0);
 });

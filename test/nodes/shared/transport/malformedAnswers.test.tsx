@@ -1,19 +1,11 @@
-import {
-	chainWorkflow,
-	createPoller,
-	credentialsFor,
-	listSearch,
-	testCredential,
-	useSandbox,
-	workflowNode,
-} from '../../../harness';
+import { credentialsFor, listSearch, testCredential, useSandbox } from '../../../harness';
 import {
 	startMisbehavingProxy,
 	startRawServer,
 	type MisbehavingProxy,
 	type RawServer,
 } from '../../../harness/misbehavingProxy';
-import { byId, NODE, POLL_TRIGGER, runNode } from '../../supportTicketNode';
+import { byId, NODE, runNode } from '../../supportTicketNode';
 
 // A 200 that is not the API's JSON is an error, never an empty or shortened result.
 const TICKETS = 250;
@@ -40,6 +32,20 @@ const viaProxy = () => credentialsFor(sandbox, proxy.baseUrl);
 const atWebApp = () => credentialsFor(sandbox, webApp.baseUrl);
 const returnAll = { resource: 'ticket', operation: 'getAll', returnAll: true };
 const page2 = /cursor=/;
+/** The next GET is answered 200 with this JSON text instead of the service's answer. */
+const answerOnceWith = (body: string) =>
+	proxy.setRules([
+		{
+			method: 'GET',
+			times: 1,
+			answer: {
+				kind: 'replace',
+				status: 200,
+				headers: { 'content-type': 'application/json' },
+				body,
+			},
+		},
+	]);
 
 describe('a page of Return All answered 200 with something that is not a list of the API', () => {
 	it.each([
@@ -90,18 +96,7 @@ describe('a page of Return All answered 200 with something that is not a list of
 
 	it('a bare array is still read as the page (a tolerated shape)', async () => {
 		const tickets = sandbox.store.listTickets().slice(0, 2);
-		proxy.setRules([
-			{
-				method: 'GET',
-				times: 1,
-				answer: {
-					kind: 'replace',
-					status: 200,
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(tickets),
-				},
-			},
-		]);
+		answerOnceWith(JSON.stringify(tickets));
 		const result = await runNode(returnAll, viaProxy());
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((item) => item.json.id)).toEqual(tickets.map((t) => t.id));
@@ -115,18 +110,7 @@ describe('list entries that are not objects', () => {
 		['an array', '[]'],
 	])('%s fails with an error naming the page and the entry', async (what, entry) => {
 		const body = `{"data":[{"id":"tkt_1"},${entry}],"meta":{"has_more":false}}`;
-		proxy.setRules([
-			{
-				method: 'GET',
-				times: 1,
-				answer: {
-					kind: 'replace',
-					status: 200,
-					headers: { 'content-type': 'application/json' },
-					body,
-				},
-			},
-		]);
+		answerOnceWith(body);
 		const result = await runNode(returnAll, viaProxy());
 		expect(result.error?.message).toBe(
 			`The service sent a list entry that is not an object: entry 2 is ${what}`,
@@ -185,34 +169,5 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 			listSearch(NODE, 'searchTickets', { supportTicketApi: atWebApp() }),
 		).rejects.toThrow(expected);
 	});
-
-	it('the poll trigger fails the poll and saves nothing', async () => {
-		const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
-		const poller = await createPoller(
-			chainWorkflow(trigger),
-			{ supportTicketApi: viaProxy() },
-			'On New',
-		);
-		expect((await poller.poll()).items).toBeNull();
-		const saved = JSON.stringify(poller.staticData);
-		sandbox.store.createTicket({
-			subject: 'New one',
-			description: 'd',
-			customer: { email: 'new@example.com' },
-		});
-		proxy.setRules([
-			{
-				method: 'GET',
-				times: 100,
-				answer: {
-					kind: 'replace',
-					status: 200,
-					headers: { 'content-type': 'text/html' },
-					body: HTML,
-				},
-			},
-		]);
-		await expect(poller.poll()).rejects.toThrow(/not the API's JSON: text\/html/);
-		expect(JSON.stringify(poller.staticData)).toBe(saved);
-	});
+	// The poll trigger saves nothing when a poll fails: paginate.moreWithoutCursor.test.tsx.
 });

@@ -24,10 +24,15 @@ const getMany = (parameters: IDataObject) =>
 	runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 
 describe('Get Many, Handled by the Node', () => {
-	it.each(['null', 'missing', 'empty'] as const)(
-		'Return All, next_cursor %s: an error naming the items read, after one call',
-		async (lost) => {
-			sandbox.setResponseShape({ hasMoreWithoutCursor: lost });
+	it.each([
+		['null', false],
+		['missing', false],
+		['empty', false],
+		['null', true],
+	] as const)(
+		'Return All, next_cursor %s (has_more as text: %s): an error naming the items read, after one call',
+		async (lost, hasMoreAsText) => {
+			sandbox.setResponseShape({ hasMoreWithoutCursor: lost, hasMoreAsText });
 			const result = await getMany({ returnAll: true });
 			expect(result.error?.message).toBe(MESSAGE);
 			expect(result.error?.description).toBe(
@@ -36,11 +41,6 @@ describe('Get Many, Handled by the Node', () => {
 			expect(sandbox.log.map((entry) => entry.status)).toEqual([200]);
 		},
 	);
-
-	it('has_more as the text "true" with next_cursor null is the same error', async () => {
-		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null', hasMoreAsText: true });
-		expect((await getMany({ returnAll: true })).error?.message).toBe(MESSAGE);
-	});
 
 	it('Limit reached on that page: the items and no error; Limit beyond it: the error for that item', async () => {
 		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });

@@ -38,8 +38,6 @@ beforeEach(() => {
 });
 
 const credentials = () => credentialsFor(sandbox, proxy.baseUrl);
-const getTicket = () =>
-	runNode({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }, credentials());
 const redirectTo = (status: number, location: string) => ({
 	kind: 'replace' as const,
 	status,
@@ -47,44 +45,42 @@ const redirectTo = (status: number, location: string) => ({
 });
 
 describe('the node does not follow redirects', () => {
-	it('a 307 to another origin sends it nothing and says where to point the Base URL', async () => {
-		const location = `${foreign.baseUrl}/api/v1/external/tickets/tkt_1`;
-		proxy.setRules([{ times: 1, answer: redirectTo(307, location) }]);
-		const result = await getTicket();
-		expect(result.error?.message).toBe(
-			`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}`,
-		);
-		expect(foreign.received).toHaveLength(0);
-		expect(proxy.received).toHaveLength(1);
-	});
+	const createTicket: IDataObject = {
+		resource: 'ticket',
+		operation: 'create',
+		subject: 'S',
+		description: 'D',
+		customerEmail: 'r@example.com',
+	};
+	const getTicket: IDataObject = { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') };
 
-	it.each([301, 302])(
-		'a %i on a create is not turned into a GET and does not blame the API key',
-		async (status) => {
+	// A 301/302 on a create is not turned into a GET, and does not blame the API key.
+	it.each<[string, number, IDataObject, string, string]>([
+		['a 307 on a Get', 307, getTicket, '/api/v1/external/tickets/tkt_1', ''],
+		['a 301 on a create', 301, createTicket, '/support/api/v1/external/tickets', '/support'],
+		['a 302 on a create', 302, createTicket, '/support/api/v1/external/tickets', '/support'],
+	])(
+		'%s to another origin sends it nothing and says where to point the Base URL',
+		async (_name, status, parameters, path, prefix) => {
 			const before = sandbox.store.ticketCount;
-			const location = `${foreign.baseUrl}/support/api/v1/external/tickets`;
+			const location = `${foreign.baseUrl}${path}`;
 			proxy.setRules([{ times: 1, answer: redirectTo(status, location) }]);
-			const parameters: IDataObject = {
-				resource: 'ticket',
-				operation: 'create',
-				subject: 'S',
-				description: 'D',
-				customerEmail: 'r@example.com',
-			};
 			const result = await runNode(parameters, credentials());
 			expect(result.error?.message).toBe(
-				`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}/support`,
+				`The service redirected to ${location}: set the Base URL to ${foreign.baseUrl}${prefix}`,
 			);
 			expect(result.error?.description).not.toMatch(/API key/i);
 			expect(foreign.received).toHaveLength(0);
-			expect(proxy.received.map((r) => r.method)).toEqual(['POST']);
+			expect(proxy.received.map((r) => r.method)).toEqual([
+				String(parameters.operation === 'create' ? 'POST' : 'GET'),
+			]);
 			expect(sandbox.store.ticketCount).toBe(before);
 		},
 	);
 
 	it('a redirect somewhere outside the API names the address and asks to check the Base URL', async () => {
 		proxy.setRules([{ times: 1, answer: redirectTo(302, '/login?next=%2Fapi') }]);
-		const result = await getTicket();
+		const result = await runNode(getTicket, credentials());
 		expect(result.error?.message).toBe(
 			`The service redirected to ${proxy.baseUrl}/login?next=%2Fapi: check the Base URL in the credential`,
 		);

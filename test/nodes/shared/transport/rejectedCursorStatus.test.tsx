@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { describeApiError } from '../../../../nodes/shared/transport/describeApiError';
 import { useSandbox } from '../../../harness';
-import { byId, runNode } from '../../supportTicketNode';
+import { runNode } from '../../supportTicketNode';
 
 // The spec does not show how a service rejects a cursor (docs/api.md#paging): a 404, 410 or 422 naming it reads as a 400.
 // The poll trigger's recovery from a rejected cursor: SupportTicketPollTrigger.test.tsx (the same isCursorRejected).
@@ -57,15 +57,6 @@ it('Pages per Run: a cursor given within the run, then refused: what a new run d
 	} finally {
 		sandbox.setAnswerGate(undefined);
 	}
-});
-
-it('a 404 for a missing ticket is still "not found", not a cursor problem', async () => {
-	sandbox.setResponseShape({ rejectedCursorStatus: 404 });
-	const result = await runNode(
-		{ resource: 'ticket', operation: 'get', ticketId: byId('tkt_999') },
-		credentials,
-	);
-	expect(result.error?.message).toBe('The ticket with ID "tkt_999" was not found');
 });
 
 describe('describeApiError: which answers are a rejected cursor', () => {
