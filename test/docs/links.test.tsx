@@ -1,5 +1,5 @@
 // Every relative link in the docs reaches a file and, with a #anchor, a heading (GitHub's slug);
-// every repo path a doc names in backticks exists.
+// every repo path a doc names in backticks exists; so does every "More info" link of the nodes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
@@ -122,6 +122,23 @@ const staleCitedPaths = () => {
 	return stale;
 };
 
+/** The nodes' "More info" links (`moreInfo('<page>.md#<anchor>')`) whose page or heading is missing. */
+const brokenMoreInfoLinks = () =>
+	allFiles
+		.filter((file) => /^(nodes|credentials)\/.*\.ts$/.test(file))
+		.flatMap((file) =>
+			[
+				...readFileSync(repoPath(file), 'utf8').matchAll(
+					/moreInfo\('([\w-]+\.md)(?:#([\w-]+))?'\)/g,
+				),
+			]
+				.filter(([, page, anchor]) => {
+					const dest = repoPath('docs', page);
+					return !existsSync(dest) || (anchor !== undefined && !anchorsOf(dest).has(anchor));
+				})
+				.map(([link]) => `${file}: ${link}`),
+		);
+
 describe('documentation links', () => {
 	it('checks every .md of the repo', () => {
 		expect(files).toEqual(
@@ -140,5 +157,9 @@ describe('documentation links', () => {
 
 	it('every repo path a doc names in backticks exists', () => {
 		expect(staleCitedPaths()).toEqual([]);
+	});
+
+	it('every "More info" link in a node description points at a page and heading of docs/', () => {
+		expect(brokenMoreInfoLinks()).toEqual([]);
 	});
 });
