@@ -26,7 +26,6 @@ import { addPlanCases, planWorkflows } from './planCases';
 import { addPollCases } from './pollCases';
 import { addScheduleCases } from './scheduleCases';
 import { addServerCases } from './serverCases';
-import { addStandInCase } from './standInCases';
 import { reportTotals, runMain, Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
 
@@ -121,7 +120,6 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	addWebhookCases(server, version, serverContext);
 	addScheduleCases(server, serverContext);
 	addPollCases(server, serverContext);
-	addStandInCase(server, serverContext);
 	addPlanCases(server, serverContext);
 	addAiCases(server, version, serverContext);
 
