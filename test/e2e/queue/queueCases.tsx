@@ -17,7 +17,7 @@ import {
 } from './records';
 import type { PostgresServer } from './services/postgresServer';
 import type { RedisServer } from './services/redisServer';
-import { postJson, sendDelivery } from './signedDelivery';
+import { postJson, sendDelivery } from '../signedDelivery';
 
 /** What every queue-mode case gets: the running cluster, its services and the examples imported into it. */
 export interface QueueContext {
