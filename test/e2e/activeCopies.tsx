@@ -1,6 +1,12 @@
 import type { INode } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, findWorkflow, type SandboxAccess, type WorkflowFile } from './fixtures';
+import {
+	credentialData,
+	CREDENTIAL_TYPE,
+	findWorkflow,
+	type SandboxAccess,
+	type WorkflowFile,
+} from './fixtures';
 import type { CredentialImport } from './n8n/cli';
 
 // Examples active under `n8n start` beside the webhook example, each on a sandbox of its own, so its schedule or polls
@@ -33,12 +39,7 @@ function copyOf(
 		id: credentialId,
 		name: `Support Ticket (${label} sandbox)`,
 		type: CREDENTIAL_TYPE,
-		data: {
-			baseUrl: sandbox.baseUrl,
-			apiKey: sandbox.apiKey,
-			apiSecret: sandbox.apiSecret,
-			webhookSecret: '',
-		},
+		data: credentialData(sandbox),
 	};
 	const json = {
 		...example.json,

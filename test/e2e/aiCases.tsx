@@ -7,7 +7,13 @@ import { repoPath } from '../harness/repoPath';
 import { waitUntil } from '../harness/wait';
 import type { ServerContext } from './context';
 import { runFromEditor } from './executions';
-import { callsSince, CREDENTIAL_TYPE, lastSeq, type StoredWorkflowJson } from './fixtures';
+import {
+	callsSince,
+	credentialData,
+	CREDENTIAL_TYPE,
+	lastSeq,
+	type StoredWorkflowJson,
+} from './fixtures';
 import { withMcpClient, toolResultText, type McpTransportKind } from './mcpClient';
 import type { N8nInstall } from './n8n/n8nInstall';
 import type { N8nRestClient } from './n8n/restClient';
@@ -253,11 +259,10 @@ async function withCreateSandbox(
 	const sandbox = await startSandbox({ idempotencyKeys: handling.idempotencyKeys });
 	try {
 		const name = `Support Ticket (e2e, Idempotency-Key ${handling.keys})`;
-		const { baseUrl, apiKey, apiSecret } = sandbox;
 		const { id } = await rest.expectOk<{ id: string }>('POST', '/credentials', {
 			name,
 			type: CREDENTIAL_TYPE,
-			data: { baseUrl, apiKey, apiSecret, webhookSecret: '' },
+			data: credentialData(sandbox),
 		});
 		await use(sandbox, { id, name });
 	} finally {

@@ -14,14 +14,14 @@ export const CREDENTIAL_TYPE = 'supportTicketApi';
 
 export type SandboxAccess = Pick<Sandbox, 'baseUrl' | 'apiKey' | 'apiSecret'>;
 
+/** A Support Ticket API credential's data for `sandbox`. */
+export function credentialData({ baseUrl, apiKey, apiSecret }: SandboxAccess) {
+	return { baseUrl, apiKey, apiSecret, webhookSecret: '' };
+}
+
 /** The sandbox credential the examples use, and one with a wrong secret for the 401 path. */
 export function sandboxCredentials(sandbox: SandboxAccess): CredentialImport[] {
-	const data = {
-		baseUrl: sandbox.baseUrl,
-		apiKey: sandbox.apiKey,
-		apiSecret: sandbox.apiSecret,
-		webhookSecret: '',
-	};
+	const data = credentialData(sandbox);
 	return [
 		{ id: SANDBOX_CREDENTIAL_ID, name: 'Support Ticket (sandbox)', type: CREDENTIAL_TYPE, data },
 		{
