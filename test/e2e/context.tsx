@@ -17,9 +17,7 @@ export interface CliContext {
 	sandbox: Sandbox;
 	clock: PinnableClock;
 	credentials: CredentialImport[];
-	/** The active copies (activeCopies.tsx), each on a sandbox of its own. */
-	scheduled: ActiveCopy;
-	importSandbox: Sandbox;
+	/** The active poll copy (activeCopies.tsx), on a sandbox of its own. */
 	polling: ActiveCopy;
 	pollSandbox: Sandbox;
 	pollClock: PinnableClock;

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -13,14 +14,14 @@ export const CREDENTIAL_TYPE = 'supportTicketApi';
 
 export type SandboxAccess = Pick<Sandbox, 'baseUrl' | 'apiKey' | 'apiSecret'>;
 
+/** A Support Ticket API credential's data for `sandbox`. */
+export function credentialData({ baseUrl, apiKey, apiSecret }: SandboxAccess) {
+	return { baseUrl, apiKey, apiSecret, webhookSecret: '' };
+}
+
 /** The sandbox credential the examples use, and one with a wrong secret for the 401 path. */
 export function sandboxCredentials(sandbox: SandboxAccess): CredentialImport[] {
-	const data = {
-		baseUrl: sandbox.baseUrl,
-		apiKey: sandbox.apiKey,
-		apiSecret: sandbox.apiSecret,
-		webhookSecret: '',
-	};
+	const data = credentialData(sandbox);
 	return [
 		{ id: SANDBOX_CREDENTIAL_ID, name: 'Support Ticket (sandbox)', type: CREDENTIAL_TYPE, data },
 		{
@@ -128,6 +129,26 @@ export const SANDBOX_URL_PLACEHOLDER = 'http://sandbox.e2e.invalid';
 export function pointAtSandbox(workflow: WorkflowFile, baseUrl: string): WorkflowFile {
 	const json = JSON.stringify(workflow.json).replaceAll(SANDBOX_URL_PLACEHOLDER, baseUrl);
 	return { ...workflow, json: JSON.parse(json) as WorkflowFile['json'] };
+}
+
+/** `ids` are every ticket of the service in its default order (newest first), read in one list call per page of 100. */
+export function assertEveryTicketPageByPage(
+	sandbox: Sandbox,
+	ids: unknown[],
+	before: number,
+): number {
+	assert.deepEqual(
+		ids,
+		sandbox.store.listTickets().map((ticket) => ticket.id),
+	);
+	const pages = Math.ceil(sandbox.store.ticketCount / 100);
+	assert.deepEqual(callsSince(sandbox, before), Array(pages).fill('GET /tickets 200'));
+	const queries = sandbox.log.filter((e) => e.seq > before).map((e) => e.query);
+	assert.ok(
+		queries.every((q, page) => q.per_page === '100' && (page === 0) === (q.cursor === undefined)),
+		`pages after the first follow the cursor: ${JSON.stringify(queries)}`,
+	);
+	return pages;
 }
 
 export function lastSeq(sandbox: Sandbox): number {

@@ -73,24 +73,14 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 
 			// Created in one go (no poll can read between them); the first two share a created_at.
 			const at = Date.now();
-			const customer = { email: 'polled@example.com', name: 'Polly Poll' };
-			pollClock.pin(at);
-			const first = sandbox.store.createTicket({
-				subject: 'Polled 1 (same second)',
-				description: 'e2e',
-				customer,
-			});
-			const second = sandbox.store.createTicket({
-				subject: 'Polled 2 (same second)',
-				description: 'e2e',
-				customer,
-			});
-			pollClock.pin(at + 1000);
-			const third = sandbox.store.createTicket({
-				subject: 'Polled 3',
-				description: 'e2e',
-				customer,
-			});
+			const create = (subject: string, createdAt: number) => {
+				pollClock.pin(createdAt);
+				const customer = { email: 'polled@example.com', name: 'Polly Poll' };
+				return sandbox.store.createTicket({ subject, description: 'e2e', customer });
+			};
+			const first = create('Polled 1 (same second)', at);
+			const second = create('Polled 2 (same second)', at);
+			const third = create('Polled 3', at + 1000);
 			pollClock.release();
 			assert.equal(first.created_at, second.created_at);
 			const created = [first, second, third];
@@ -104,12 +94,7 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 				75_000,
 				{ seen: () => created.map((t) => sandbox.store.listReplies(t.id).length) },
 			);
-			pollClock.pin(Math.max(Date.now(), at + 2000));
-			const marker = sandbox.store.createTicket({
-				subject: 'Polled after the acknowledgements',
-				description: 'e2e',
-				customer,
-			});
+			const marker = create('Polled after the acknowledgements', Math.max(Date.now(), at + 2000));
 			pollClock.release();
 			await waitUntil(
 				'a reply on the marker',

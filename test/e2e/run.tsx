@@ -4,7 +4,7 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';
 import { addAiCases } from './aiCases';
-import { activePollCopy, scheduledImportCopy } from './activeCopies';
+import { activePollCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import type { CliContext, ServerContext } from './context';
 import {
@@ -24,14 +24,12 @@ import { packPackage, removePackedPackage, type PackedPackage } from './packPack
 import { PinnableClock } from './pinnableClock';
 import { addPlanCases, planWorkflows } from './planCases';
 import { addPollCases } from './pollCases';
-import { addScheduleCases } from './scheduleCases';
 import { addServerCases } from './serverCases';
-import { addStandInCase } from './standInCases';
 import { reportTotals, runMain, Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
 
 const SEEDED_TICKETS = 250;
-// The sandboxes of the active copies: a few pages' worth is enough.
+// The active poll copy's sandbox: a few pages' worth is enough.
 const ACTIVE_COPY_TICKETS = 30;
 
 function seconds(since: number): string {
@@ -60,20 +58,17 @@ async function setUp(
 	try {
 		const [clock, pollClock] = [new PinnableClock(), new PinnableClock()];
 		const sandbox = await start(SEEDED_TICKETS, clock);
-		const importSandbox = await start(ACTIVE_COPY_TICKETS);
 		const pollSandbox = await start(ACTIVE_COPY_TICKETS, pollClock);
-		const scheduled = scheduledImportCopy(e2e, importSandbox);
 		const polling = activePollCopy(examples, pollSandbox);
 
 		const folder = createUserFolder(install);
 		await installCommunityPackage(folder, packed.tarball, packed.version);
 		const credentials = sandboxCredentials(sandbox);
-		await importCredentials(folder, [...credentials, scheduled.credential, polling.credential]);
+		await importCredentials(folder, [...credentials, polling.credential]);
 		const workflows = [
 			...examples,
 			...e2e.map((w) => pointAtSandbox(w, sandbox.baseUrl)),
 			...planWorkflows(examples),
-			scheduled.workflow,
 			polling.workflow,
 		].map((w) => w.json);
 		await importWorkflows(folder, workflows);
@@ -88,8 +83,6 @@ async function setUp(
 			sandbox,
 			clock,
 			credentials,
-			scheduled,
-			importSandbox,
 			polling,
 			pollSandbox,
 			pollClock,
@@ -119,9 +112,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	};
 	addServerCases(server, serverContext);
 	addWebhookCases(server, version, serverContext);
-	addScheduleCases(server, serverContext);
 	addPollCases(server, serverContext);
-	addStandInCase(server, serverContext);
 	addPlanCases(server, serverContext);
 	addAiCases(server, version, serverContext);
 
@@ -135,20 +126,16 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		let totals = await cli.run();
 		try {
 			const started = Date.now();
-			// Active before the start: n8n registers the trigger's production webhook, the schedule and
-			// the poll (whose first run notes where to start) as it starts.
-			for (const id of [
-				findWorkflow(examples, WEBHOOK_EXAMPLE).id,
-				instance.scheduled.workflow.id,
-				instance.polling.workflow.id,
-			]) {
+			// Active before the start: n8n registers the trigger's production webhook and the poll (whose first run notes
+			// where to start) as it starts.
+			for (const id of [findWorkflow(examples, WEBHOOK_EXAMPLE).id, instance.polling.workflow.id]) {
 				await activateWorkflow(instance.folder, id);
 			}
 			running = await startN8n(instance.folder);
 			rest = new N8nRestClient(running.url);
 			await rest.setupOwner(DEV_OWNER);
 			console.log(
-				`\n  webhook example and copies of the incremental import and the poll activated, n8n start on ${running.url}, owner set up (${seconds(started)})`,
+				`\n  webhook example and a copy of the poll example activated, n8n start on ${running.url}, owner set up (${seconds(started)})`,
 			);
 		} catch (error) {
 			return add(totals, server.failAll(error));
@@ -157,11 +144,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		return totals;
 	} finally {
 		await running?.stop();
-		await Promise.all([
-			instance.sandbox.stop(),
-			instance.importSandbox.stop(),
-			instance.pollSandbox.stop(),
-		]);
+		await Promise.all([instance.sandbox.stop(), instance.pollSandbox.stop()]);
 		if (!process.env.E2E_KEEP_USER_FOLDER) removeUserFolder(instance.folder);
 	}
 }

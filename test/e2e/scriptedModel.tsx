@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A scripted OpenAI-compatible model for n8n's OpenAI Chat Model: each completion answers the script's next turn; every
@@ -41,11 +41,6 @@ export interface JsonSchema {
 
 export const SCRIPTED_MODEL_ID = 'scripted-model';
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-	res.writeHead(status, { 'content-type': 'application/json' });
-	res.end(JSON.stringify(body));
-}
-
 function readBody(req: IncomingMessage): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
@@ -82,52 +77,44 @@ function completion(turn: ScriptedTurn, index: number): unknown {
 export async function startScriptedModel(script: ScriptedTurn[]) {
 	const requests: ModelRequest[] = [];
 	let turns = 0;
-	const server = createServer((req, res) => {
-		void readBody(req).then((text) => {
-			const path = (req.url ?? '').split('?')[0];
-			const request: ModelRequest = {
-				method: req.method ?? '',
-				path,
-				authorization: req.headers.authorization,
-			};
-			requests.push(request);
-			if (req.method === 'GET' && path === '/v1/models') {
-				json(res, 200, {
+	const answer = (req: IncomingMessage, text: string, request: ModelRequest): [number, unknown] => {
+		const fail = (status: number, message: string, type = 'invalid_request_error') =>
+			[status, { error: { message, type } }] as [number, unknown];
+		if (req.method === 'GET' && request.path === '/v1/models')
+			return [
+				200,
+				{
 					object: 'list',
 					data: [
 						{ id: SCRIPTED_MODEL_ID, object: 'model', created: 1_700_000_000, owned_by: 'e2e' },
 					],
-				});
-				return;
-			}
-			if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-				json(res, 404, {
-					error: {
-						message: `the scripted model has no ${req.method} ${path}`,
-						type: 'invalid_request_error',
-					},
-				});
-				return;
-			}
-			request.body = JSON.parse(text) as ChatRequest;
-			if (request.body.stream) {
-				json(res, 400, {
-					error: { message: 'the scripted model does not stream', type: 'invalid_request_error' },
-				});
-				return;
-			}
-			const index = turns++;
-			const turn = script[index];
-			if (!turn) {
-				json(res, 500, {
-					error: {
-						message: `the script has ${script.length} turns; request ${index + 1} is one too many`,
-						type: 'server_error',
-					},
-				});
-				return;
-			}
-			json(res, 200, completion(turn, index));
+				},
+			];
+		if (req.method !== 'POST' || request.path !== '/v1/chat/completions')
+			return fail(404, `the scripted model has no ${req.method} ${request.path}`);
+		request.body = JSON.parse(text) as ChatRequest;
+		if (request.body.stream) return fail(400, 'the scripted model does not stream');
+		const index = turns++;
+		const turn = script[index];
+		if (!turn)
+			return fail(
+				500,
+				`the script has ${script.length} turns; request ${index + 1} is one too many`,
+				'server_error',
+			);
+		return [200, completion(turn, index)];
+	};
+	const server = createServer((req, res) => {
+		void readBody(req).then((text) => {
+			const request: ModelRequest = {
+				method: req.method ?? '',
+				path: (req.url ?? '').split('?')[0],
+				authorization: req.headers.authorization,
+			};
+			requests.push(request);
+			const [status, body] = answer(req, text, request);
+			res.writeHead(status, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(body));
 		});
 	});
 	await new Promise<void>((resolve, reject) => {

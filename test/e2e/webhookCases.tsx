@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 
-import { signForTest } from '../sandbox/testClient';
 import type { ServerContext } from './context';
 import { executionRun, isFinished, waitForExecutions } from './executions';
 import { findWorkflow, triggerWebhookPath } from './fixtures';
 import type { ExecutionSummary } from './n8n/restClient';
 import { nodeOutput } from './runData';
+import { deliveryHeaders, postJson } from './signedDelivery';
 import type { Suite } from './suite';
 
 export const WEBHOOK_EXAMPLE = 'examples/webhook-sync.json';
 
-function productionUrl(context: ServerContext): { url: string; path: string } {
+function productionUrl(context: ServerContext): string {
 	const path = triggerWebhookPath(findWorkflow(context.examples, WEBHOOK_EXAMPLE));
 	if (!path) throw new Error(`${WEBHOOK_EXAMPLE} has no Support Ticket Trigger with a webhookId`);
-	return { url: `${context.url}${path}`, path };
+	return `${context.url}${path}`;
 }
 
 async function executionIds(context: ServerContext): Promise<Set<string>> {
@@ -51,49 +51,20 @@ async function eventIdOf(context: ServerContext, execution: ExecutionSummary): P
 	)[0].id;
 }
 
-/** A delivery the way the sandbox sends one, but built here so it can be altered before sending. */
+/** The example's production URL, and a delivery of `payload` to it signed as the service signs one. */
 function signedDelivery(
 	context: ServerContext,
-	payload: object,
-	timestampSeconds = Math.floor(Date.now() / 1000),
-) {
+	payload: { id: string },
+	timestampSeconds?: number,
+): { url: string; body: string; headers: Record<string, string> } {
+	const url = productionUrl(context);
 	const body = JSON.stringify(payload);
-	const timestamp = String(timestampSeconds);
-	return {
-		body,
-		headers: {
-			'content-type': 'application/json',
-			'x-api-key': context.sandbox.apiKey,
-			'x-api-timestamp': timestamp,
-			'x-api-signature': signForTest(
-				context.sandbox.apiSecret,
-				timestamp,
-				'POST',
-				productionUrl(context).path,
-				body,
-			),
-			'x-event-id': (payload as { id: string }).id,
-		} as Record<string, string>,
-	};
+	const keys = { apiKey: context.sandbox.apiKey, secret: context.sandbox.apiSecret };
+	return { url, body, headers: deliveryHeaders(url, body, payload.id, keys, timestampSeconds) };
 }
 
-async function post(
-	url: string,
-	delivery: { body: string; headers: Record<string, string> },
-): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: delivery.headers,
-		body: delivery.body,
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await response.text();
-	try {
-		return { status: response.status, body: JSON.parse(text) as unknown };
-	} catch {
-		return { status: response.status, body: text };
-	}
-}
+const post = (delivery: { url: string; body: string; headers: Record<string, string> }) =>
+	postJson(delivery.url, delivery.body, delivery.headers);
 
 /** The webhook example under `n8n start`: signed events to its production URL, executions read as the Executions tab does. */
 export function addWebhookCases(suite: Suite, version: string, context: () => ServerContext): void {
@@ -103,7 +74,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 			const ctx = context();
 			const { sandbox } = ctx;
 			const known = await executionIds(ctx);
-			const hook = sandbox.addWebhook({ url: productionUrl(ctx).url });
+			const hook = sandbox.addWebhook({ url: productionUrl(ctx) });
 			try {
 				const ticket = sandbox.store.createTicket({
 					subject: 'Webhook e2e',
@@ -158,7 +129,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 		async () => {
 			const ctx = context();
 			const { sandbox } = ctx;
-			const { url } = productionUrl(ctx);
+			const url = productionUrl(ctx);
 			const known = await executionIds(ctx);
 
 			// The service's own delivery, signed with a secret n8n does not have.
@@ -183,7 +154,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				data: sandbox.store.listTickets()[0],
 			};
 			const genuine = signedDelivery(ctx, payload);
-			const refused: Array<[string, { body: string; headers: Record<string, string> }, string]> = [
+			const refused: Array<[string, ReturnType<typeof signedDelivery>, string]> = [
 				[
 					'body changed after signing',
 					{ ...genuine, body: genuine.body.replace('ticket.created', 'ticket.updated') },
@@ -191,7 +162,12 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				],
 				[
 					'no signature header',
-					{ ...genuine, headers: { ...genuine.headers, 'x-api-signature': '' } },
+					{
+						...genuine,
+						headers: Object.fromEntries(
+							Object.entries(genuine.headers).filter(([name]) => name !== 'x-api-signature'),
+						),
+					},
 					'missing_headers',
 				],
 				[
@@ -201,8 +177,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				],
 			];
 			for (const [what, delivery, reason] of refused) {
-				if (!delivery.headers['x-api-signature']) delete delivery.headers['x-api-signature'];
-				const answer = await post(url, delivery);
+				const answer = await post(delivery);
 				assert.equal(answer.status, 401, `${what}: ${JSON.stringify(answer)}`);
 				assert.equal(
 					(answer.body as { error?: string }).error,
@@ -212,7 +187,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 			}
 
 			// A genuine delivery last: once its execution is listed, anything refused above would have been too.
-			const accepted = await post(url, genuine);
+			const accepted = await post(genuine);
 			assert.equal(accepted.status, 200);
 			// The trigger's own answer, as JSON (without responseData n8n would send the text "firstEntryJson").
 			assert.deepEqual(accepted.body, { received: true, started: true });
@@ -232,7 +207,6 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 		async () => {
 			const ctx = context();
 			const { sandbox } = ctx;
-			const { url } = productionUrl(ctx);
 			const known = await executionIds(ctx);
 			const payload = {
 				id: 'evt_e2e_replay',
@@ -241,13 +215,13 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				data: sandbox.store.listTickets()[0],
 			};
 			const delivery = signedDelivery(ctx, payload);
-			assert.equal((await post(url, delivery)).status, 200);
+			assert.equal((await post(delivery)).status, 200);
 			assert.equal((await newExecutions(ctx, known, 1)).length, 1);
-			const replay = await post(url, delivery);
+			const replay = await post(delivery);
 			assert.equal(replay.status, 200);
 			// A different event last: once its execution is listed, a replay that started would be too.
 			assert.equal(
-				(await post(url, signedDelivery(ctx, { ...payload, id: 'evt_e2e_after_replay' }))).status,
+				(await post(signedDelivery(ctx, { ...payload, id: 'evt_e2e_after_replay' }))).status,
 				200,
 			);
 			const started = await newExecutions(ctx, known, dropped ? 2 : 3);

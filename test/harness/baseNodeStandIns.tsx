@@ -1,5 +1,5 @@
 // Manual Trigger and Sticky Note under n8n's type names, so workflow JSON runs as saved; any other n8n node runs in real
-// n8n (n8n-nodes-base adds 397 packages). test/e2e/standInCases.tsx runs these beside n8n's.
+// n8n (n8n-nodes-base adds 397 packages).
 import type {
 	INodeType,
 	INodeTypeDescription,

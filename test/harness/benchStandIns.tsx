@@ -1,5 +1,5 @@
 // No Operation, If, Split Out and Code for bench/imports.tsx only, each mirroring n8n-nodes-base 2.41.1 for the parameters
-// it lists and throwing on others; test/e2e/standInCases.tsx compares them with n8n's nodes.
+// it lists and throwing on others.
 import {
 	NodeOperationError,
 	type IDataObject,

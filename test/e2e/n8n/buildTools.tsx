@@ -2,39 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
-/** A tool node-gyp needs to build sqlite3, found when any of `commands` is on PATH. */
-export interface BuildTool {
-	name: string;
-	commands: string[];
-}
-
-/** What node-gyp needs to build sqlite3 from source (n8n installs without its prebuilt download). */
-export function requiredBuildTools(
-	platform: NodeJS.Platform,
-	env: NodeJS.ProcessEnv = {},
-): BuildTool[] {
-	// node-gyp takes the Python that npm_config_python or PYTHON names before looking on PATH.
-	const python = env.npm_config_python || env.PYTHON;
-	const pythonCommands = python
-		? [python]
-		: platform === 'win32'
-			? ['python3', 'python', 'py']
-			: ['python3', 'python'];
-	if (platform === 'win32') {
-		// node-gyp finds MSVC through vswhere, which comes with any Visual Studio (Build Tools) install.
-		return [
-			{ name: 'Python 3', commands: pythonCommands },
-			{ name: 'Visual Studio Build Tools (C/C++)', commands: ['cl', 'vswhere'] },
-		];
-	}
-	return [
-		{ name: 'Python 3', commands: pythonCommands },
-		{ name: 'make', commands: ['make', 'gmake'] },
-		{ name: 'a C compiler', commands: env.CC ? [env.CC] : ['cc', 'gcc', 'clang'] },
-		{ name: 'a C++ compiler', commands: env.CXX ? [env.CXX] : ['c++', 'g++', 'clang++'] },
-	];
-}
-
 const INSTALL_HINTS: Partial<Record<NodeJS.Platform, string>> = {
 	linux:
 		'Debian/Ubuntu: sudo apt-get install -y python3 make g++ · Fedora: sudo dnf install -y python3 make gcc-c++ · Alpine: apk add python3 make g++',
@@ -43,37 +10,14 @@ const INSTALL_HINTS: Partial<Record<NodeJS.Platform, string>> = {
 		'Python 3 (python.org or winget install Python.Python.3.12) and Visual Studio Build Tools with "Desktop development with C++" (winget install Microsoft.VisualStudio.2022.BuildTools)',
 };
 
-/** The tools of `required` that `isOnPath` does not find. */
-export function missingBuildTools(
-	required: BuildTool[],
-	isOnPath: (command: string) => boolean,
-): BuildTool[] {
-	return required.filter((tool) => !tool.commands.some(isOnPath));
-}
-
-/** What to tell a user whose machine lacks `missing`: what, why, and how to install it here. */
-export function buildToolsMessage(platform: NodeJS.Platform, missing: BuildTool[]): string {
-	const hint =
-		INSTALL_HINTS[platform] ?? "your system's packages for Python 3, make and a C/C++ compiler";
-	return [
-		`Missing ${missing.map((tool) => `${tool.name} (${tool.commands.join(', ')})`).join(', ')}.`,
-		'Installing n8n builds its sqlite3 module from source with node-gyp, which needs Python 3, make and a C/C++ compiler.',
-		`Install them, then run this again: ${hint}.`,
-	].join('\n');
-}
-
 /** Whether `command` (a name, or a path) is an executable file on PATH (with PATHEXT's endings on Windows). */
-export function isOnPath(
-	command: string,
-	env: NodeJS.ProcessEnv = process.env,
-	platform: NodeJS.Platform = process.platform,
-): boolean {
-	const endings =
-		platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+function isOnPath(command: string, env: NodeJS.ProcessEnv): boolean {
+	const windows = process.platform === 'win32';
+	const endings = windows ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
 	const folders = path.isAbsolute(command)
 		? ['']
 		: (env.PATH ?? '').split(path.delimiter).filter(Boolean);
-	if (platform === 'win32' && command === 'vswhere') {
+	if (windows && command === 'vswhere')
 		folders.push(
 			path.join(
 				env['ProgramFiles(x86)'] ?? 'C:\\Program Files (x86)',
@@ -81,7 +25,6 @@ export function isOnPath(
 				'Installer',
 			),
 		);
-	}
 	return folders.some((folder) =>
 		endings.some((ending) => {
 			try {
@@ -94,23 +37,44 @@ export function isOnPath(
 	);
 }
 
-/** macOS's /usr/bin make, cc and python3 are stubs without the Command Line Tools (`xcode-select -p` fails): not counted. */
-function withoutMacStubs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-	if (spawnSync('xcode-select', ['-p'], { stdio: 'ignore' }).status === 0) return env;
-	const folders = (env.PATH ?? '')
-		.split(path.delimiter)
-		.filter((folder) => path.resolve(folder) !== '/usr/bin');
-	return { ...env, PATH: folders.join(path.delimiter) };
-}
-
-/** Fails at once, saying what to install, where a long n8n install would fail at its sqlite3 build. */
-export function checkBuildTools(
-	platform: NodeJS.Platform = process.platform,
-	env: NodeJS.ProcessEnv = process.env,
-): void {
-	const searched = platform === 'darwin' ? withoutMacStubs(env) : env;
-	const missing = missingBuildTools(requiredBuildTools(platform, env), (command) =>
-		isOnPath(command, searched, platform),
+// Fails at once, saying what to install, where a long n8n install would fail at its sqlite3 build (node-gyp: Python 3,
+// make and a C/C++ compiler; on Windows Visual Studio Build Tools, found through vswhere).
+export function checkBuildTools(env: NodeJS.ProcessEnv = process.env): void {
+	const platform = process.platform;
+	const python = env.npm_config_python || env.PYTHON;
+	const required: Array<[string, string[]]> = [
+		[
+			'Python 3',
+			python ? [python] : ['python3', 'python', ...(platform === 'win32' ? ['py'] : [])],
+		],
+		...(platform === 'win32'
+			? ([['Visual Studio Build Tools (C/C++)', ['cl', 'vswhere']]] as Array<[string, string[]]>)
+			: ([
+					['make', ['make', 'gmake']],
+					['a C compiler', env.CC ? [env.CC] : ['cc', 'gcc', 'clang']],
+					['a C++ compiler', env.CXX ? [env.CXX] : ['c++', 'g++', 'clang++']],
+				] as Array<[string, string[]]>)),
+	];
+	// macOS's /usr/bin make, cc and python3 are stubs without the Command Line Tools (`xcode-select -p` fails).
+	const searched =
+		platform === 'darwin' && spawnSync('xcode-select', ['-p'], { stdio: 'ignore' }).status !== 0
+			? {
+					...env,
+					PATH: (env.PATH ?? '')
+						.split(path.delimiter)
+						.filter((folder) => path.resolve(folder) !== '/usr/bin')
+						.join(path.delimiter),
+				}
+			: env;
+	const missing = required.filter(([, commands]) => !commands.some((c) => isOnPath(c, searched)));
+	if (missing.length === 0) return;
+	const hint =
+		INSTALL_HINTS[platform] ?? "your system's packages for Python 3, make and a C/C++ compiler";
+	throw new Error(
+		[
+			`Missing ${missing.map(([name, commands]) => `${name} (${commands.join(', ')})`).join(', ')}.`,
+			'Installing n8n builds its sqlite3 module from source with node-gyp, which needs Python 3, make and a C/C++ compiler.',
+			`Install them, then run this again: ${hint}.`,
+		].join('\n'),
 	);
-	if (missing.length > 0) throw new Error(buildToolsMessage(platform, missing));
 }

@@ -4,7 +4,6 @@ import path from 'node:path';
 
 import { checkBuildTools } from './buildTools';
 import { cacheRoot, installAtomically, isInstalled } from './cache';
-import { folderSize, formatBytes, formatDuration, reportProgress } from './installProgress';
 import { ensureNode, type NodeRuntime, type NodeVersion } from './nodeRuntime';
 import { runChecked } from './run';
 
@@ -107,29 +106,18 @@ async function installInto(
 	writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, '\t')}\n`);
 	// Install scripts would try to download prebuilt binaries (kafka, sqlite3) from outside the
 	// registry: skip them all, then build the one native module n8n needs, sqlite3, from source.
-	const npm = async (
-		phase: string,
-		args: string[],
-		minutes: number,
-		measured?: string,
-	): Promise<void> => {
+	const npm = async (phase: string, args: string[], minutes: number): Promise<void> => {
 		log(`${phase} …`);
-		const stopProgress = reportProgress(phase, log, measured);
-		try {
-			await runChecked('npm', [...args, '--loglevel=error'], {
-				cwd: dir,
-				env,
-				timeoutMs: minutes * 60_000,
-			});
-		} finally {
-			stopProgress();
-		}
+		await runChecked('npm', [...args, '--loglevel=error'], {
+			cwd: dir,
+			env,
+			timeoutMs: minutes * 60_000,
+		});
 	};
 	await npm(
 		`installing n8n ${target.version} (Node ${node.version})`,
 		['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact'],
 		30,
-		dir,
 	);
 	await npm('building sqlite3 from source', ['rebuild', 'sqlite3'], 20);
 	const probeFolder = mkdtempSync(path.join(tmpdir(), 'n8n-version-'));
@@ -163,24 +151,15 @@ export async function ensureN8n(
 	// Before any download: the install ends in a native build that fails late without these tools.
 	const expectedNode = target.node === 'system' ? process.versions.node : target.node;
 	if (!isInstalled(path.join(cacheRoot(), cacheName(target, expectedNode)))) checkBuildTools();
-	const node = await ensureNode(target.node, process.platform, process.arch, log);
+	const node = await ensureNode(target.node, log);
 	const dir = path.join(cacheRoot(), cacheName(target, node.version));
-	const started = Date.now();
 	let installed = false;
 	await installAtomically(dir, async (tempDir) => {
 		installed = true;
-		log(
-			`installing n8n ${version} into ${dir} (first run only: several minutes and a few GB; progress every 15 s)`,
-		);
+		log(`installing n8n ${version} into ${dir} (first run only: several minutes and a few GB)`);
 		await installInto(tempDir, target, node, log);
 	});
-	if (installed) {
-		const size = formatBytes(await folderSize(dir));
-		const cachedNode = node.cacheDir ? `, Node ${node.version} in ${node.cacheDir}` : '';
-		log(
-			`n8n ${version} installed in ${formatDuration(Date.now() - started)}; cached for the next start: ${dir} (${size})${cachedNode}`,
-		);
-	} else log(`n8n ${version} from the cache: ${dir}`);
+	log(installed ? `n8n ${version} installed: ${dir}` : `n8n ${version} from the cache: ${dir}`);
 	return {
 		version,
 		dir,
