@@ -24,7 +24,7 @@ import {
 	type WorkflowRun,
 } from '../test/harness';
 import { addNodeTypes } from '../test/harness/packageTypes';
-import { registerBenchStandIns } from '../test/harness/benchStandIns';
+import { registerBenchStandIns } from './standIns';
 import { type ChildTask, listCalls, measureInChild, type ProcessFigures } from './measure';
 import type { SignedTarget } from './sandboxProcess';
 

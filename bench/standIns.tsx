@@ -9,7 +9,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { addNodeTypes } from './packageTypes';
+import { addNodeTypes } from '../test/harness/packageTypes';
 
 /** Throws when a saved parameter has a value the stand-in does not implement. */
 function expectParameter(
@@ -22,7 +22,7 @@ function expectParameter(
 	if (supported.some((value) => JSON.stringify(value) === JSON.stringify(actual))) return;
 	throw new NodeOperationError(
 		context.getNode(),
-		`The bench's ${standIn} stand-in does not implement ${name} = ${JSON.stringify(actual)} (supported: ${supported.map((v) => JSON.stringify(v)).join(', ')}); extend it in test/harness/benchStandIns.tsx and in the e2e comparison workflow`,
+		`The bench's ${standIn} stand-in does not implement ${name} = ${JSON.stringify(actual)} (supported: ${supported.map((v) => JSON.stringify(v)).join(', ')}); extend it in bench/standIns.tsx`,
 	);
 }
 
@@ -150,7 +150,7 @@ export class SplitOut implements INodeType {
 			if (/[,.]/.test(field))
 				throw new NodeOperationError(
 					this.getNode(),
-					`The bench's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in test/harness/benchStandIns.tsx and in the e2e comparison workflow`,
+					`The bench's Split Out stand-in does not implement fieldToSplitOut = ${JSON.stringify(field)} (one top-level field only); extend it in bench/standIns.tsx`,
 				);
 			const list = item.json[field];
 			if (!Array.isArray(list))
@@ -236,7 +236,7 @@ export class Code implements INodeType {
 			if (!(error instanceof ReferenceError)) throw error;
 			throw new NodeOperationError(
 				this.getNode(),
-				`${error.message}: the bench's Code stand-in gives the script only ${Object.keys(scope).join(', ')}; extend it in test/harness/benchStandIns.tsx`,
+				`${error.message}: the bench's Code stand-in gives the script only ${Object.keys(scope).join(', ')}; extend it in bench/standIns.tsx`,
 			);
 		}
 		const list = (Array.isArray(returned) ? returned : [returned]) as Array<
