@@ -11,8 +11,7 @@
  * itself page after page on the worker, tickets and customers as two chains at once), then, as the
  * floor, our node's Return All of the same tickets and customers in one execution (each cursor chain
  * is sequential either way). Then
- * examples/large-account-import.json (Data Tables) at each --data-tables size, with its own floor
- * and, beside it, the same read and n8n's Data Table node writing the same rows, one execution.
+ * examples/large-account-import.json (Data Tables) at each --data-tables size, with its own floor.
  * For each: wall time, tickets/s, list calls, the worker's peak RSS (VmHWM of its process; the
  * worker is restarted before each run so the peak is that run's), and n8n's execution data after it
  * (rows and bytes of execution_entity / execution_data).
@@ -53,7 +52,6 @@ const PAGE = 100;
 const POSTGRES_ID = 'benchLargeImportPg';
 const DATA_TABLES_ID = 'benchLargeImportDt';
 const RETURN_ALL_ID = 'benchReturnAllBoth';
-const READ_WRITE_ID = 'benchDataTableWrites';
 const TRIGGER = 'Start Import';
 const LIST = /\/(tickets|customers)$/;
 /** Generous bounds: a run that takes longer is reported as failed, not waited for forever. */
@@ -276,87 +274,6 @@ function returnAllWorkflow(): StoredWorkflowJson {
 	} as unknown as StoredWorkflowJson;
 }
 
-/**
- * Return All of tickets and customers, each record a row as the Data Tables import makes it, written
- * by the import's own Data Table nodes (new tables): the read plus n8n's writes, nothing else.
- */
-function readWriteWorkflow(example: StoredWorkflowJson): StoredWorkflowJson {
-	const from = (name: string) => example.nodes.find((node) => node.name === name)!;
-	const fields = (names: string[], values: Record<string, string> = {}) => ({
-		mode: 'manual',
-		assignments: {
-			assignments: names.map((name, i) => ({
-				id: `bench-field-${name}-${i}`,
-				name,
-				value:
-					values[name] ??
-					`={{ $json.${name === 'ticket_id' || name === 'customer_id' ? 'id' : name} ?? null }}`,
-				type: name === 'updated_ms' ? 'number' : 'string',
-			})),
-		},
-		includeOtherFields: false,
-		options: {},
-	});
-	const ms = { updated_ms: '={{ new Date($json.updated_at).getTime() }}' };
-	const returnAll = returnAllWorkflow().nodes;
-	const chain = [
-		{ ...returnAll[0] },
-		from('Table st_tickets'),
-		from('Table st_customers'),
-		{ ...returnAll[1], executeOnce: true },
-		{
-			id: 'bench-ticket-rows',
-			name: 'Ticket Rows',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [0, 0],
-			parameters: fields(
-				[
-					'ticket_id',
-					'subject',
-					'description',
-					'status',
-					'priority',
-					'customer_id',
-					'created_at',
-					'updated_at',
-					'updated_ms',
-				],
-				{ ...ms, customer_id: '={{ $json.customer?.id ?? null }}' },
-			),
-		},
-		from('Insert New Tickets'),
-		returnAll[2],
-		{
-			id: 'bench-customer-rows',
-			name: 'Customer Rows',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [0, 0],
-			parameters: fields(
-				['customer_id', 'email', 'name', 'created_at', 'updated_at', 'updated_ms'],
-				ms,
-			),
-		},
-		from('Insert New Customers'),
-	] as StoredWorkflowJson['nodes'];
-	const connections = Object.fromEntries(
-		chain
-			.slice(0, -1)
-			.map((node, i) => [
-				node.name,
-				{ main: [[{ node: chain[i + 1].name, type: 'main', index: 0 }]] },
-			]),
-	);
-	return {
-		...returnAllWorkflow(),
-		id: READ_WRITE_ID,
-		name: 'bench: Return All, then the Data Table inserts of the same rows',
-		nodes: chain,
-		connections,
-	} as unknown as StoredWorkflowJson;
-}
-
 /** How one execution of an import reads tickets: its Get Page node's Pages per Run, from one end or both. */
 function ticketPaging(workflow: StoredWorkflowJson): string {
 	const { parameters } = workflow.nodes.find((node) => node.name === 'Get Page of Tickets') ?? {};
@@ -381,8 +298,6 @@ type Section = {
 	importRun: RunFigures;
 	floor?: RunFigures;
 	floorError?: string;
-	/** Data Tables: Return All and n8n's Data Table node writing the same rows, one execution. */
-	readWrite?: RunFigures;
 	note?: string;
 };
 
@@ -410,21 +325,9 @@ function render(
 			ratio,
 		];
 		const ratio = s.floor ? `**${(s.importRun.seconds / s.floor.seconds).toFixed(2)}×**` : 'n/a';
-		const readWrite = s.readWrite
-			? `import ÷ this: **${(s.importRun.seconds / s.readWrite.seconds).toFixed(2)}×**`
-			: '';
 		return [
 			line(`${s.edition}, ${s.paging}`, s.importRun, ratio),
 			...(s.floor ? [line(`Return All, one chain (floor), one execution`, s.floor, '1')] : []),
-			...(s.readWrite
-				? [
-						line(
-							"Return All, then n8n's Data Table inserts of the same rows, one execution",
-							s.readWrite,
-							readWrite,
-						),
-					]
-				: []),
 		];
 	});
 	const notes = sections.flatMap((s) => [
@@ -530,11 +433,7 @@ async function main(): Promise<void> {
 			...(sizes.length ? [loadWorkflow(postgresWorkflow, POSTGRES_ID)] : []),
 			loadWorkflow('examples/large-account-import.json', DATA_TABLES_ID),
 		];
-		await importWorkflows(folders.main, [
-			...imports,
-			returnAllWorkflow(),
-			readWriteWorkflow(imports[imports.length - 1]),
-		]);
+		await importWorkflows(folders.main, [...imports, returnAllWorkflow()]);
 		// Both call themselves as sub-workflows from the second page on: n8n 2.x wants them published.
 		for (const workflow of imports) await activateWorkflow(folders.main, workflow.id);
 		const cluster = await startCluster(folders, workDir, log);
@@ -660,24 +559,6 @@ async function main(): Promise<void> {
 					`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`,
 				);
 				await record('Data Tables', DATA_TABLES_ID, sandbox, importRun);
-				// Beside it: the same read, then n8n's own Data Table writes of the same rows.
-				for (const table of ['st_tickets', 'st_customers']) await dropTable(rest, table);
-				const readWrite = await measure(
-					cluster,
-					rest,
-					postgres,
-					sandbox,
-					READ_WRITE_ID,
-					async () => true,
-				);
-				const written = (await readTable(rest, 'st_tickets')).length;
-				if (written !== sandbox.tickets)
-					throw new Error(`the read-and-write run wrote ${written} of ${sandbox.tickets} tickets`);
-				sections[sections.length - 1].readWrite = readWrite;
-				log(
-					`Return All + Data Table inserts of ${thousands(dataTableTickets)}: ${f1(readWrite.seconds)} s`,
-				);
-				write();
 			} finally {
 				await sandbox.stop();
 			}
