@@ -118,6 +118,64 @@ describe('Both ends: a failure of a page that is not needed', () => {
 	});
 });
 
+describe('Both ends: a failure of a page that is needed', () => {
+	const fixture = useSandbox({ seed: 1050 });
+	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
+
+	/** The `nth` list request of one end (1: its first) is answered 500, once. */
+	function failOnce(end: 'newest' | 'oldest', nth: number) {
+		let seen = 0;
+		fixture.sandbox.setAnswerGate((entry, answer) => {
+			if (entry.method !== 'GET' || (entry.query.sort === 'asc') !== (end === 'oldest')) return;
+			if (++seen !== nth) return;
+			answer.status = 500;
+			answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
+		});
+	}
+
+	it.each(['newest', 'oldest'] as const)(
+		"Return All: a 500 on the %s end's second page fails the read with it",
+		async (end) => {
+			failOnce(end, 2);
+			const result = await runNode(
+				{ resource: 'ticket', operation: 'getAll', returnAll: true, options: BOTH_ENDS },
+				fixture.credentials,
+			);
+			expect(result.error?.message).toBe('The service had an error (HTTP 500)');
+		},
+	);
+
+	it.each(['newest', 'oldest'] as const)(
+		'One Page per Run: a 500 on the %s end fails the run; the loop goes on from its Cursor',
+		async (end) => {
+			failOnce(end, 3);
+			const parameters = { resource: 'ticket', pagesPerRun: 3, options: BOTH_ENDS };
+			const failed = await readInRuns(fixture, parameters).then(
+				() => 'no error',
+				(error: Error) => error.message,
+			);
+			expect(failed).toBe('The service had an error (HTTP 500)');
+			// The same loop again, its failed run retried from its Cursor as has_more says.
+			failOnce(end, 3);
+			const ids: string[] = [];
+			let cursor = '';
+			for (let run = 0; run < 40; run++) {
+				const result = await runNode(
+					{ operation: 'getAll', pagination: 'onePage', cursor, ...parameters },
+					fixture.credentials,
+				);
+				const page = result.error
+					? { data: [], has_more: true, next_cursor: cursor || null }
+					: (result.output('Node')[0].json as IDataObject);
+				for (const item of page.data as IDataObject[]) ids.push(item.id as string);
+				if (!page.has_more) break;
+				cursor = (page.next_cursor as string | null) ?? '';
+			}
+			expectEachOnce(ids, ticketIds(fixture));
+		},
+	);
+});
+
 describe('Both ends: a service that honours sort=asc, the oldest created_at shared by many', () => {
 	// 250 tickets created in one instant (an import; a service whose timestamps are whole seconds
 	// makes such ties common), then 30 one by one. The service lists them oldest first as asked, but
