@@ -126,10 +126,12 @@ describe('Both ends: a failure of a page that is needed', () => {
 	function failOnce(end: 'newest' | 'oldest', nth: number) {
 		let seen = 0;
 		fixture.sandbox.setAnswerGate((entry, answer) => {
-			if (entry.method !== 'GET' || (entry.query.sort === 'asc') !== (end === 'oldest')) return;
-			if (++seen !== nth) return;
-			answer.status = 500;
-			answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
+			const mine = entry.method === 'GET' && (entry.query.sort === 'asc') === (end === 'oldest');
+			if (mine && ++seen === nth) {
+				answer.status = 500;
+				answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
+			}
+			return undefined;
 		});
 	}
 
