@@ -48,19 +48,18 @@ export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promi
 				step(end).then(() => end),
 			)
 		);
+	const met = () => newest.done || oldest.done || oldest.last > newest.last;
+	const stopped = (end: End) => end.fault !== undefined || end.error !== undefined;
 	for (;;) {
-		const met = newest.done || oldest.done || oldest.last > newest.last;
-		const stopped = [newest, oldest].some((end) => end.fault ?? end.error);
-		if (met || stopped) {
+		if (met() || stopped(newest) || stopped(oldest)) {
 			// A page on its way only moves its end further on: wait for it, then decide.
 			await Promise.all(reading.values());
 			if (newest.done) return newest.items;
 			// A page that failed after the ends met was not needed; one before was.
 			const fault = newest.fault ?? oldest.fault;
-			const met = oldest.done || oldest.last > newest.last;
-			if (newest.error !== undefined && (fault !== undefined || !met)) throw newest.error;
+			if (newest.error !== undefined && (fault !== undefined || !met())) throw newest.error;
 			if (fault !== undefined) return await oneEnd.call(this, list, newest, oldest, fault);
-			if (!met) throw oldest.error;
+			if (!met()) throw oldest.error;
 			list.activity?.note('listsFromBothEnds');
 			return joined(newest, oldest);
 		}
@@ -77,12 +76,12 @@ export async function readBothEnds(this: ApiFunctions, list: ListRequest): Promi
 /** Where an end stands: the created_at of its last item and the ids of the items it read at it. */
 export interface EndMark {
 	last: number;
-	ids: string[];
+	atLast: string[];
 }
 
 const tail = (end: End): EndMark => ({
 	last: end.last,
-	ids: end.items.slice(end.items.length - end.atLast).map((item) => String(item.id)),
+	atLast: end.items.slice(end.items.length - end.atLast).map((item) => String(item.id)),
 });
 
 /**
@@ -93,7 +92,7 @@ const tail = (end: End): EndMark => ({
 export function startsOlder(first: IDataObject | undefined, newest: EndMark): boolean {
 	if (first === undefined) return false;
 	const time = createdAt(first);
-	return time < newest.last || (time === newest.last && !newest.ids.includes(String(first.id)));
+	return time < newest.last || (time === newest.last && !newest.atLast.includes(String(first.id)));
 }
 
 function openEnd(pages: AsyncGenerator<ListPage, void>, direction: -1 | 1): End {

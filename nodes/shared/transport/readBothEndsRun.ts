@@ -20,12 +20,15 @@ interface EndPosition {
 	atLast: string[];
 }
 
+/** How far an end has read: every item past `last` and, of those at `last`, these ids. */
+type Reach = Omit<EndPosition, 'cursor'>;
+
 /** Where a read from both ends stands; `oldest` null once it reads from the newest end only. */
 interface Position {
 	newest: EndPosition;
 	oldest: EndPosition | null;
 	/** Where the oldest end stood when the read fell back to the newest: its items are skipped. */
-	skip?: Omit<EndPosition, 'cursor'>;
+	skip?: Reach;
 }
 
 const PREFIX = 'both-ends:';
@@ -82,9 +85,9 @@ export async function readBothEndsRun(
 		const n = standing(position.newest, newest, end === newest ? page : undefined);
 		const o = oldest
 			? standing(position.oldest, oldest, end === oldest ? page : undefined)
-			: { last: position.oldest.last, ids: position.oldest.atLast.length };
+			: position.oldest;
 		// Both at one created_at, the oldest reads no further: the newest's ids there are not kept.
-		return o.ids + (n.last === o.last ? 0 : n.ids);
+		return o.atLast.length + (n.last === o.last ? 0 : n.atLast.length);
 	};
 	const readOn = async (end: Reading): Promise<void> => {
 		while (end.pagesRead < end.budget && !met() && fault === undefined) {
@@ -114,7 +117,8 @@ export async function readBothEndsRun(
 		// That run's pages from both ends are one fewer from the oldest: no round with one end alone.
 		const oldestBudget = pagesPerEnd - (firstPageAlone ? 1 : 0);
 		if (position.oldest && oldestBudget > 0 && fault === undefined && !met()) {
-			if (position.oldest.last === null) oldestStart = mark(position.newest, newest);
+			// The newest end has read a page by now: its last created_at is known.
+			if (position.oldest.last === null) oldestStart = standing(position.newest, newest) as EndMark;
 			oldest = openReading(
 				this,
 				{ ...list, qs: { ...list.qs, ...oldestFirst } },
@@ -151,14 +155,14 @@ export async function readBothEndsRun(
 const MAX_IDS_KEPT = 500;
 const CROWDED = `has over ${MAX_IDS_KEPT} items with one created_at`;
 
-/** An end's last created_at and how many ids at it the position would keep, with `page` taken. */
-function standing(start: EndPosition, read: Reading, page?: ListPage) {
+/** How far an end has read in this run from `start`, with `page` taken if given. */
+function standing(start: EndPosition, read: Reading, page?: ListPage): Reach {
 	const items = page ? [...read.items, ...page.items] : read.items;
 	const last = items.length > 0 ? createdAt(items[items.length - 1]) : read.last;
-	let ids = 0;
-	while (ids < items.length && createdAt(items[items.length - 1 - ids]) === last) ids++;
-	if (ids === items.length && start.last === last) ids += start.atLast.length;
-	return { last, ids };
+	let from = items.length;
+	while (from > 0 && createdAt(items[from - 1]) === last) from--;
+	const ids = items.slice(from).map((item) => String(item.id));
+	return { last, atLast: from === 0 && start.last === last ? [...start.atLast, ...ids] : ids };
 }
 
 /** The list read on from the newest end only; what the oldest end output is skipped. */
@@ -168,15 +172,6 @@ function fallBack(this: ApiFunctions, list: ListRequest, position: Position, rea
 	const { last, atLast } = position.oldest;
 	if (last !== null) position.skip = { last, atLast };
 	position.oldest = null;
-	position.newest.atLast = [];
-}
-
-/** Where the newest end stands as the oldest starts: its position's ids and this run's pages. */
-function mark(start: EndPosition, newest: Reading): EndMark {
-	const last = newest.last!;
-	const ids = start.last === last ? [...start.atLast] : [];
-	for (const item of newest.items) if (createdAt(item) === last) ids.push(String(item.id));
-	return { last, ids };
 }
 
 /**
@@ -186,7 +181,7 @@ function mark(start: EndPosition, newest: Reading): EndMark {
 function emit(position: Position, newest: Reading, oldest: Reading | undefined): IDataObject[] {
 	const items: IDataObject[] = [];
 	const output = new Set<string>();
-	const keep = (read: Reading, end: EndPosition, other: Position['skip'] | null) => {
+	const keep = (read: Reading, end: EndPosition, other: Reach | null) => {
 		for (const item of read.items) {
 			const id = String(item.id);
 			if (
@@ -265,12 +260,7 @@ async function nextPage(pages: AsyncGenerator<ListPage, void>): Promise<ListPage
 }
 
 /** Whether an end has read this item: the newest (-1) all after its last, the oldest (1) before. */
-function hasRead(
-	end: Position['skip'] & object,
-	direction: -1 | 1,
-	time: number,
-	id: string,
-): boolean {
+function hasRead(end: Reach, direction: -1 | 1, time: number, id: string): boolean {
 	if (end.last === null) return false;
 	return (time - end.last) * direction < 0 || (time === end.last && end.atLast.includes(id));
 }
