@@ -40,7 +40,7 @@ import { type PostgresServer, startPostgres } from '../test/e2e/queue/services/p
 import { startRedis } from '../test/e2e/queue/services/redisServer';
 import { startService, stopEveryService } from '../test/e2e/queue/services/serviceProcess';
 import { executionError } from '../test/e2e/sync/syncProof';
-import { dropTable, readTable } from '../test/e2e/sync/syncTables';
+import { countRows, dropTable, readTable } from '../test/e2e/sync/syncTables';
 import { waitUntil } from '../test/harness/wait';
 import { repoPath } from '../test/harness/repoPath';
 import { checkOptions, option, type RunFacts, startRun, table } from './report';
@@ -52,6 +52,8 @@ const PAGE = 100;
 const POSTGRES_ID = 'benchLargeImportPg';
 const DATA_TABLES_ID = 'benchLargeImportDt';
 const RETURN_ALL_ID = 'benchReturnAllBoth';
+const WRITES_ID = 'benchDataTableWrites';
+const WRITES_TABLE = 'st_bench_writes';
 const TRIGGER = 'Start Import';
 const LIST = /\/(tickets|customers)$/;
 /** Generous bounds: a run that takes longer is reported as failed, not waited for forever. */
@@ -189,6 +191,7 @@ async function measure(
 	sandbox: Sandbox,
 	workflowId: string,
 	done: () => Promise<boolean>,
+	pinData?: Parameters<N8nRestClient['runManually']>[2],
 ): Promise<RunFigures> {
 	log(`${workflowId}: restarting the worker`);
 	await cluster.restart('worker');
@@ -196,7 +199,7 @@ async function measure(
 	log(`${workflowId}: started`);
 	const executionsBefore = await executionData(postgres);
 	const started = performance.now();
-	await rest.runManually(workflowId, TRIGGER);
+	await rest.runManually(workflowId, TRIGGER, pinData);
 	let polls = 0;
 	const workerPeakByMinuteBytes: number[] = [];
 	await waitUntil(
@@ -274,6 +277,93 @@ function returnAllWorkflow(): StoredWorkflowJson {
 	} as unknown as StoredWorkflowJson;
 }
 
+/**
+ * The Data Tables import's writes alone, for its target (issue 42: the read plus n8n's own writes):
+ * generated ticket rows, 100 per execution, one execution calling the next after its insert as the
+ * import does, with the import's own Data Table nodes (table by ID from an expression). The number
+ * of pages and rows is pinned on the trigger (`{ page: 0, pages, rows }`) and handed down the chain.
+ */
+function dataTableWritesWorkflow(): StoredWorkflowJson {
+	const example = loadWorkflow('examples/large-account-import.json', WRITES_ID);
+	const node = (name: string, rename: string, parameters?: Record<string, unknown>) => {
+		const found = example.nodes.find((n) => n.name === name);
+		if (!found) throw new Error(`large-account-import.json has no node ${name}`);
+		const copy = JSON.parse(
+			JSON.stringify(found).replaceAll("$('Table st_tickets')", "$('Table')"),
+		) as typeof found;
+		return { ...copy, name: rename, parameters: { ...copy.parameters, ...parameters } };
+	};
+	const set = (name: string, fields: Record<string, [string, string]>, executeOnce = false) => ({
+		id: `bench-${name}`,
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [0, 0],
+		executeOnce,
+		parameters: {
+			mode: 'manual',
+			assignments: {
+				assignments: Object.entries(fields).map(([field, [type, value]]) => ({
+					id: field,
+					name: field,
+					type,
+					value,
+				})),
+			},
+			options: {},
+		},
+	});
+	const start = `($('Next Page').isExecuted ? $('Next Page') : $('${TRIGGER}')).first().json`;
+	const text = 'lorem ipsum dolor sit amet '.repeat(10);
+	const row = `({ ticket_id: 'tkt_' + (${start}.page * ${PAGE} + i), subject: 'Subject ' + i, description: '${text}', status: 'open', priority: 'normal', customer_id: 'cus_' + i, created_at: $now.toISO(), updated_at: $now.toISO(), updated_ms: $now.toMillis() })`;
+	const flow = [
+		node('Table st_tickets', 'Table', { tableName: WRITES_TABLE }),
+		set('Rows of This Page', {
+			rows: [
+				'array',
+				`={{ Array.from({ length: Math.min(${PAGE}, ${start}.rows - ${start}.page * ${PAGE}) }, (_, i) => ${row}) }}`,
+			],
+		}),
+		node('One Item per Ticket', 'One Item per Row'),
+		node('Insert New Tickets', 'Insert Rows'),
+		set(
+			'Next Page Number',
+			{
+				page: ['number', `={{ ${start}.page + 1 }}`],
+				pages: ['number', `={{ ${start}.pages }}`],
+				rows: ['number', `={{ ${start}.rows }}`],
+			},
+			true,
+		),
+		node('More Pages?', 'More Pages?', {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
+				conditions: [
+					{
+						id: 'bench-more',
+						leftValue: '={{ $json.page }}',
+						rightValue: '={{ $json.pages }}',
+						operator: { type: 'number', operation: 'lt' },
+					},
+				],
+				combinator: 'and',
+			},
+		}),
+		node('Import Next Page', 'Import Next Page'),
+	];
+	const to = (name: string) => ({ main: [[{ node: name, type: 'main', index: 0 }]] });
+	return {
+		...example,
+		name: "bench: the Data Tables import's writes alone",
+		nodes: [example.nodes.find((n) => n.name === TRIGGER), node('Next Page', 'Next Page'), ...flow],
+		connections: {
+			[TRIGGER]: to('Table'),
+			'Next Page': to('Table'),
+			...Object.fromEntries(flow.slice(0, -1).map((n, i) => [n.name, to(flow[i + 1].name)])),
+		},
+	} as unknown as StoredWorkflowJson;
+}
+
 /** How one execution of an import reads tickets: its Get Page node's Pages per Run, from one end or both. */
 function ticketPaging(workflow: StoredWorkflowJson): string {
 	const { parameters } = workflow.nodes.find((node) => node.name === 'Get Page of Tickets') ?? {};
@@ -298,6 +388,8 @@ type Section = {
 	importRun: RunFigures;
 	floor?: RunFigures;
 	floorError?: string;
+	/** Data Tables: n8n's Data Table node writing as many rows alone (dataTableWritesWorkflow). */
+	writesAlone?: RunFigures;
 	note?: string;
 };
 
@@ -325,9 +417,22 @@ function render(
 			ratio,
 		];
 		const ratio = s.floor ? `**${(s.importRun.seconds / s.floor.seconds).toFixed(2)}×**` : 'n/a';
+		const besideWrites =
+			s.floor && s.writesAlone
+				? `; **${(s.importRun.seconds / (s.floor.seconds + s.writesAlone.seconds)).toFixed(2)}×** floor + writes alone`
+				: '';
 		return [
-			line(`${s.edition}, ${s.paging}`, s.importRun, ratio),
+			line(`${s.edition}, ${s.paging}`, s.importRun, ratio + besideWrites),
 			...(s.floor ? [line(`Return All, one chain (floor), one execution`, s.floor, '1')] : []),
+			...(s.writesAlone
+				? [
+						line(
+							'Data Table node, the same number of rows alone, 100 per execution',
+							s.writesAlone,
+							'',
+						),
+					]
+				: []),
 		];
 	});
 	const notes = sections.flatMap((s) => [
@@ -432,6 +537,7 @@ async function main(): Promise<void> {
 		const imports = [
 			...(sizes.length ? [loadWorkflow(postgresWorkflow, POSTGRES_ID)] : []),
 			loadWorkflow('examples/large-account-import.json', DATA_TABLES_ID),
+			...(dataTableSizes.length ? [dataTableWritesWorkflow()] : []),
 		];
 		await importWorkflows(folders.main, [...imports, returnAllWorkflow()]);
 		// Both call themselves as sub-workflows from the second page on: n8n 2.x wants them published.
@@ -559,6 +665,22 @@ async function main(): Promise<void> {
 					`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`,
 				);
 				await record('Data Tables', DATA_TABLES_ID, sandbox, importRun);
+				// As many executions and rows as the import wrote.
+				const pages = Math.ceil(sandbox.tickets / PAGE) + Math.ceil(sandbox.customers / PAGE);
+				const rows = sandbox.tickets + sandbox.customers;
+				await dropTable(rest, WRITES_TABLE);
+				const writesAlone = await measure(
+					cluster,
+					rest,
+					postgres,
+					sandbox,
+					WRITES_ID,
+					async () => (await countRows(rest, WRITES_TABLE)) === rows,
+					{ [TRIGGER]: [{ json: { page: 0, pages, rows } }] },
+				);
+				log(`Data Table node writing ${thousands(rows)} rows alone: ${f1(writesAlone.seconds)} s`);
+				sections[sections.length - 1].writesAlone = writesAlone;
+				write();
 			} finally {
 				await sandbox.stop();
 			}

@@ -154,3 +154,15 @@ export async function postgresState(
 	);
 	return rows[0]?.value;
 }
+
+/** How many rows a Data Table holds (0 before it exists). */
+export async function countRows(rest: N8nRestClient, name: string): Promise<number> {
+	const table = await findTable(rest, name).catch(() => undefined);
+	if (!table) return 0;
+	const page = await rest.request<{ data: { count: number } }>(
+		'GET',
+		`/projects/${table.projectId}/data-tables/${table.id}/rows?take=1`,
+	);
+	if (page.status !== 200) throw new Error(`counting ${name} answered ${page.status}`);
+	return page.body.data.count;
+}
