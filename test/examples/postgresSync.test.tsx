@@ -115,13 +115,10 @@ describe('the PostgreSQL sync examples', () => {
 		expect(goesOn(at('2020-01-01T00:00:00Z'), watermark(null))).toEqual(['next', true]);
 		expect(goesOn(page([], null))).toEqual([null, false]);
 		expect(goesOn(page([], 'c2'), {}, named(reconcile, 'Write Customers'))).toEqual(['c2', true]);
-		expect(reconcile.connections['More Changed Tickets?'].main.map((o) => o?.[0].node)).toEqual([
-			'Get Page of Changed Tickets',
-			'Get Page of Customers',
-		]);
-		expect(reconcile.connections['More Customers?'].main.map((o) => o?.[0].node)).toEqual([
-			'Get Page of Customers',
-			'Save Watermark',
+		const next = (node: string) => reconcile.connections[node].main.map((o) => o?.[0].node);
+		expect([next('More Changed Tickets?'), next('More Customers?')]).toEqual([
+			['Get Page of Changed Tickets', 'Get Page of Customers'],
+			['Get Page of Customers', 'Save Watermark'],
 		]);
 		const save = named(reconcile, 'Save Watermark');
 		const firstPage = {

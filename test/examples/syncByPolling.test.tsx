@@ -52,15 +52,15 @@ describe('sync-by-polling, Data Tables and PostgreSQL', () => {
 		'$noun: the same trigger ($event, existing records first) creates its table once per poll on the upper branch, then writes',
 		(lane) => {
 			for (const [workflow, create, writes] of [
-				[dataTables, `Table ${lane.table.name}`, [`Upsert ${lane.noun} Row`]],
-				[postgres, `Create Table ${lane.table.name}`, [`Upsert ${lane.noun} If Not Older`]],
+				[dataTables, `Table ${lane.table.name}`, `Upsert ${lane.noun} Row`],
+				[postgres, `Create Table ${lane.table.name}`, `Upsert ${lane.noun} If Not Older`],
 			] as const) {
 				const trigger = named(workflow, lane.trigger);
 				expect(trigger.parameters).toMatchObject({
 					event: lane.event,
 					options: { emitExisting: true },
 				});
-				const [table, write] = [named(workflow, create), named(workflow, writes[0])];
+				const [table, write] = [named(workflow, create), named(workflow, writes)];
 				expect(workflow.connections[lane.trigger]).toEqual({ main: [edges(table, write)] });
 				// n8n's v1 order runs the upper branch first: the table exists before the write.
 				expect([table.executeOnce, table.position[1] < write.position[1]]).toEqual([true, true]);
