@@ -363,22 +363,22 @@ const CREATE_SCENARIOS: Array<{
 ];
 
 function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): void {
-	const args = (subject: string, via: string): CreateArgs => ({
-		subject,
-		description: `Opened ${via}: ${subject}`,
-		customerEmail: 'ana@example.com',
-	});
+	/** Two creates with different data, A and B, for a ticket each (subjects unique to this run). */
+	const twoCreates = (who: string, via: string): [CreateArgs, CreateArgs] => {
+		const stamp = Date.now();
+		return ['A', 'B'].map((letter) => ({
+			subject: `${who} ticket ${letter} ${stamp}`,
+			description: `Opened ${via}: ${who} ticket ${letter} ${stamp}`,
+			customerEmail: 'ana@example.com',
+		})) as [CreateArgs, CreateArgs];
+	};
 	for (const { agentVersion, path, caller } of AGENT_PATHS)
 		for (const scenario of CREATE_SCENARIOS)
 			for (const handling of KEY_HANDLINGS)
 				suite.test(
 					`Idempotency-Key per tool call, ${path}: ${scenario.name}, service ${handling.service} the key → a ticket per call, each result that ticket`,
 					async () => {
-						const stamp = Date.now();
-						const [a, b] = [
-							args(`Agent ticket A ${stamp}`, 'by the agent'),
-							args(`Agent ticket B ${stamp}`, 'by the agent'),
-						];
+						const [a, b] = twoCreates('Agent', 'by the agent');
 						const script = scenario.script(a, b);
 						const asked = scenario.asked(a, b);
 						await withCreateSandbox(context().rest, handling, async (sandbox, supportTicket) => {
@@ -420,11 +420,7 @@ function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): voi
 						context(),
 						id,
 						async (endpoint) => {
-							const stamp = Date.now();
-							const [a, b] = [
-								args(`MCP ticket A ${stamp}`, 'over MCP'),
-								args(`MCP ticket B ${stamp}`, 'over MCP'),
-							];
+							const [a, b] = twoCreates('MCP', 'over MCP');
 							const asked = [a, b, a];
 							const results: string[] = [];
 							await withMcpClient(endpoint, 'streamable-http', async (client) => {

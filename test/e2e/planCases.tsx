@@ -2,8 +2,7 @@
 // cannot force every time (a stored row newer than what was read, a second row holding the newest state).
 import assert from 'node:assert/strict';
 
-import type { IConnections, INode } from 'n8n-workflow';
-
+import { chainWorkflow, workflowNode } from '../harness/workflows';
 import type { ServerContext } from './context';
 import { runFromEditor } from './executions';
 import { findWorkflow, type WorkflowFile } from './fixtures';
@@ -61,20 +60,11 @@ const STORED_ROWS = [
 	row(21, 'tkt_5', '2026-03-01T00:00:00.000Z', 'newest'), // second row, newer than the read: its state goes into the first
 	row(30, 'tkt_6', FEB), // the same updated_at, other fields (two changes in one second): the state read wins
 ];
-const asRow = (t: ReturnType<typeof ticket>) => ({
-	ticket_id: t.id,
-	subject: t.subject,
-	description: t.description,
-	status: t.status,
-	priority: t.priority,
-	customer_id: t.customer.id,
-	created_at: t.created_at,
-	updated_at: t.updated_at,
-	updated_ms: Date.parse(t.updated_at),
-});
 /** A stored row's columns (without the row id), as the plan writes them. */
 const columns = (stored: ReturnType<typeof row>) =>
 	Object.fromEntries(Object.entries(stored).filter(([key]) => key !== 'id'));
+/** The row a ticket read makes (ticket() and row() have the same defaults). */
+const asRow = (t: ReturnType<typeof ticket>) => columns(row(0, t.id, t.updated_at, t.subject));
 const EXPECTED = [
 	{ action: 'insert', ...asRow(READ[0]) },
 	{ action: 'update', ...asRow(READ[1]) },
@@ -111,34 +101,17 @@ export function planWorkflows(examples: WorkflowFile[]): WorkflowFile[] {
 			throw new Error(
 				`${file}: ${PLAN} reads ${unknown.join(', ')}, which planCases.tsx does not pin`,
 			);
-		const nodes: INode[] = [
-			{
-				id: `${id}-start`,
-				name: START,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			...names.map(
-				(name, i): INode => ({
-					id: `${id}-${i}`,
-					name,
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [220 * (i + 1), 0],
-					parameters: {},
-				}),
-			),
+		const node = (name: string, type: string, at: number) =>
+			workflowNode(
+				name,
+				type,
+				{},
+				{ id: `${id}-${at}`, position: [220 * at, 0], credentials: undefined },
+			);
+		const { nodes, connections } = chainWorkflow(
+			node(START, 'n8n-nodes-base.manualTrigger', 0),
+			...names.map((name, i) => node(name, 'n8n-nodes-base.noOp', i + 1)),
 			{ ...plan, position: [220 * (names.length + 1), 0] },
-		];
-		const connections: IConnections = Object.fromEntries(
-			nodes
-				.slice(0, -1)
-				.map((node, i) => [
-					node.name,
-					{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
-				]),
 		);
 		return {
 			file: `${file} (${PLAN} alone, ${id})`,

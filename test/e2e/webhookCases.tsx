@@ -63,6 +63,14 @@ function signedDelivery(
 	return { url, body, headers: deliveryHeaders(url, body, payload.id, keys, timestampSeconds) };
 }
 
+/** A ticket.created event about the service's first ticket. */
+const ticketCreated = (context: ServerContext, id: string) => ({
+	id,
+	event: 'ticket.created',
+	created_at: new Date().toISOString(),
+	data: context.sandbox.store.listTickets()[0],
+});
+
 const post = (delivery: { url: string; body: string; headers: Record<string, string> }) =>
 	postJson(delivery.url, delivery.body, delivery.headers);
 
@@ -147,12 +155,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				JSON.stringify(forged.map((d) => [d.event, d.status])),
 			);
 
-			const payload = {
-				id: 'evt_e2e_1',
-				event: 'ticket.created',
-				created_at: new Date().toISOString(),
-				data: sandbox.store.listTickets()[0],
-			};
+			const payload = ticketCreated(ctx, 'evt_e2e_1');
 			const genuine = signedDelivery(ctx, payload);
 			const refused: Array<[string, ReturnType<typeof signedDelivery>, string]> = [
 				[
@@ -206,14 +209,8 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 			: 'known n8n 2.41 limitation (regular mode): a replayed delivery starts the workflow again, because n8n does not save the event ids the trigger remembers (fails once n8n fixes it)',
 		async () => {
 			const ctx = context();
-			const { sandbox } = ctx;
 			const known = await executionIds(ctx);
-			const payload = {
-				id: 'evt_e2e_replay',
-				event: 'ticket.created',
-				created_at: new Date().toISOString(),
-				data: sandbox.store.listTickets()[0],
-			};
+			const payload = ticketCreated(ctx, 'evt_e2e_replay');
 			const delivery = signedDelivery(ctx, payload);
 			assert.equal((await post(delivery)).status, 200);
 			assert.equal((await newExecutions(ctx, known, 1)).length, 1);

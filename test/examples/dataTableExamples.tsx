@@ -66,10 +66,9 @@ interface Condition {
 	keyValue: unknown;
 }
 
-/** The Data Table conditions modelled here; an ordering never matches a missing (null) value. */
+/** The Data Table conditions Sync 2 and 3 use; an ordering never matches a missing (null) value. */
 const COMPARE: Record<string, (stored: never, wanted: never) => boolean> = {
 	eq: (stored, wanted) => stored === wanted,
-	lt: (stored, wanted) => stored !== null && stored < wanted,
 	lte: (stored, wanted) => stored !== null && stored <= wanted,
 };
 

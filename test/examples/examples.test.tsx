@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { createPoller, repoPath, runWorkflow, startWebhookReceiver, useSandbox } from '../harness';
 import { load, pollingTables, POSTGRES_CREDENTIAL } from './postgresExamples';
 
+const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 const SANDBOX_CREDENTIAL = {
 	supportTicketApi: { id: 'supportTicketSandbox', name: 'Support Ticket (sandbox)' },
 };
@@ -14,46 +15,39 @@ describe('example workflows, as shipped in examples/', () => {
 	it('each one explains itself in a sticky note, carries the credentials of the copy, keeps no workflow static data (queue-mode workers do not get it back), picks Data Tables by ID (n8n matches a name as a substring) and ends in no No Operation placeholder', () => {
 		const files = readdirSync(repoPath('examples')).filter((file) => file.endsWith('.json'));
 		expect(files.length).toBeGreaterThanOrEqual(14);
-		for (const file of files) {
+		const problems = files.flatMap((file) => {
 			const workflow = load(file);
-			const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
-			const credentialed = workflow.nodes.filter(
-				(n) =>
-					n.type.startsWith('n8n-nodes-support-ticket.') || n.type === 'n8n-nodes-base.postgres',
-			);
-			expect({
-				file,
-				hasNote: notes.some((note) => String(note.parameters.content).length > 80),
-				// Our nodes carry the sandbox credential, n8n's Postgres nodes the copy's (n8n's other nodes carry none).
-				wrongCredentials: credentialed
-					.filter(
-						(n) =>
-							JSON.stringify(n.credentials) !==
-							JSON.stringify(
-								n.type === 'n8n-nodes-base.postgres' ? POSTGRES_CREDENTIAL : SANDBOX_CREDENTIAL,
-							),
-					)
-					.map((n) => n.name),
-				staticData: JSON.stringify(workflow).includes('getWorkflowStaticData'),
-				tablesByName: workflow.nodes
-					.filter(
-						(n) =>
-							n.parameters.dataTableId !== undefined &&
-							(n.parameters.dataTableId as { mode: string }).mode !== 'id',
-					)
-					.map((n) => n.name),
-				placeholders: workflow.nodes
-					.filter((node) => node.type === 'n8n-nodes-base.noOp')
-					.map((node) => node.name),
-			}).toEqual({
-				file,
-				hasNote: true,
-				wrongCredentials: [],
-				staticData: false,
-				tablesByName: [],
-				placeholders: [],
-			});
-		}
+			// Our nodes carry the sandbox credential, n8n's Postgres nodes the copy's (n8n's other nodes carry none).
+			const credential = (type: string) =>
+				type === 'n8n-nodes-base.postgres'
+					? POSTGRES_CREDENTIAL
+					: type.startsWith('n8n-nodes-support-ticket.') && SANDBOX_CREDENTIAL;
+			const checks: Array<[boolean, string]> = [
+				[
+					!workflow.nodes.some(
+						(n) => n.type === STICKY_NOTE && String(n.parameters.content).length > 80,
+					),
+					'no sticky note that explains it',
+				],
+				[JSON.stringify(workflow).includes('getWorkflowStaticData'), 'workflow static data'],
+				...workflow.nodes.flatMap(
+					(n): Array<[boolean, string]> => [
+						[
+							!!credential(n.type) &&
+								JSON.stringify(n.credentials) !== JSON.stringify(credential(n.type)),
+							`${n.name}: not the copy's credentials`,
+						],
+						[
+							![undefined, 'id'].includes((n.parameters.dataTableId as { mode?: string })?.mode),
+							`${n.name}: a Data Table by name`,
+						],
+						[n.type === 'n8n-nodes-base.noOp', `${n.name}: a No Operation placeholder`],
+					],
+				),
+			];
+			return checks.filter(([failed]) => failed).map(([, problem]) => `${file}: ${problem}`);
+		});
+		expect(problems).toEqual([]);
 	});
 
 	it.each([
@@ -84,7 +78,7 @@ describe('example workflows, as shipped in examples/', () => {
 		['sync-reconcile-postgres.json', ['can create a second row or put an older state last']],
 	])('%s: its sticky notes say what its user must know', (file, phrases) => {
 		const notes = load(file)
-			.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.nodes.filter((node) => node.type === STICKY_NOTE)
 			.map((node) => String(node.parameters.content))
 			.join('\n');
 		expect(phrases.filter((phrase) => !notes.includes(phrase))).toEqual([]);

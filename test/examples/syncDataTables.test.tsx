@@ -8,7 +8,7 @@ import { credentialsFor } from '../harness';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { compareCustomers, compareTickets, describeDifference } from '../e2e/sync/compareCopy';
 import { DataTables, runExample, type RunContext } from './dataTableExamples';
-import { load } from './postgresExamples';
+import { load, named } from './postgresExamples';
 
 type Json = Record<string, unknown>;
 const PLANNED = ['sync-initial-import.json', 'sync-webhooks.json', 'sync-reconcile.json'];
@@ -61,24 +61,15 @@ describe('the Data Table sync examples, as their JSON says', () => {
 	});
 
 	it('Sync 2 and 3 find their tables by exact name, insert a missing row over at most a not newer one and remove a second row by its row id only; Sync 2 does not rely on Drop Repeated Deliveries', () => {
-		expect(webhooks.nodes.find((n) => n.name === 'On Any Change')?.parameters.options).toEqual({
-			dropDuplicates: false,
-		});
+		expect(named(webhooks, 'On Any Change').parameters.options).toEqual({ dropDuplicates: false });
 		for (const workflow of [webhooks, reconcile]) {
 			for (const node of workflow.nodes.filter((n) => n.parameters.dataTableId !== undefined))
 				expect(String((node.parameters.dataTableId as Json).value)).toMatch(
 					/^=\{\{ \$\('Find Tables'\)\.all\(\)\.find\(\(t\) => t\.json\.name === 'st_(tickets|customers|state)'\)\?\.json\.id /,
 				);
-			for (const [name, key] of [
-				['Insert New Ticket', 'ticket_id'],
-				['Insert New Customer', 'customer_id'],
-			]) {
-				const node = workflow.nodes.find((n) => n.name === name);
-				expect([
-					node?.parameters.operation,
-					node?.parameters.matchType,
-					conditionsOf(node!),
-				]).toEqual([
+			for (const key of ['ticket_id', 'customer_id']) {
+				const node = named(workflow, `Insert New ${key === 'ticket_id' ? 'Ticket' : 'Customer'}`);
+				expect([node.parameters.operation, node.parameters.matchType, conditionsOf(node)]).toEqual([
 					'upsert',
 					'allConditions',
 					[
