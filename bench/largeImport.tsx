@@ -5,7 +5,8 @@
  * section.
  *
  *   node build/bench/largeImport.js [--tickets 100000,1000000] [--data-tables 10000,50000] [--latency 50]
- *        [--postgres-workflow examples/large-account-import-postgres.json] [--out bench/large-import-results.md]
+ *        [--postgres-workflow examples/large-account-import-postgres.json]
+ *        [--data-tables-workflow examples/large-account-import.json] [--out bench/large-import-results.md]
  *
  * Per size: examples/large-account-import-postgres.json (published, run once by hand: it calls
  * itself page after page on the worker, tickets and customers as two chains at once), then, as the
@@ -478,7 +479,14 @@ function render(
 }
 
 async function main(): Promise<void> {
-	checkOptions(['tickets', 'data-tables', 'latency', 'postgres-workflow', 'out']);
+	checkOptions([
+		'tickets',
+		'data-tables',
+		'latency',
+		'postgres-workflow',
+		'data-tables-workflow',
+		'out',
+	]);
 	const sizes = option('tickets', '100000,1000000')
 		.split(',')
 		.map(Number)
@@ -492,6 +500,7 @@ async function main(): Promise<void> {
 		'postgres-workflow',
 		'examples/large-account-import-postgres.json',
 	);
+	const dataTablesWorkflow = option('data-tables-workflow', 'examples/large-account-import.json');
 	const out = option('out', repoPath('bench', 'large-import-results.md'));
 	const run = startRun('--large-import');
 	const workDir = mkdtempSync(path.join(tmpdir(), 'bench-large-import-'));
@@ -536,7 +545,7 @@ async function main(): Promise<void> {
 		await importCredentials(folders.main, [...sandboxCredentials(access), postgresCredential]);
 		const imports = [
 			...(sizes.length ? [loadWorkflow(postgresWorkflow, POSTGRES_ID)] : []),
-			loadWorkflow('examples/large-account-import.json', DATA_TABLES_ID),
+			loadWorkflow(dataTablesWorkflow, DATA_TABLES_ID),
 			...(dataTableSizes.length ? [dataTableWritesWorkflow()] : []),
 		];
 		await importWorkflows(folders.main, [...imports, returnAllWorkflow()]);
