@@ -280,9 +280,9 @@ function returnAllWorkflow(): StoredWorkflowJson {
 
 /**
  * The Data Tables import's writes alone, for its target (issue 42: the read plus n8n's own writes):
- * generated ticket rows, 100 per execution, one execution calling the next after its insert as the
+ * generated ticket rows, as many per execution as the import reads, one execution calling the next after its insert as the
  * import does, with the import's own Data Table nodes (table by ID from an expression). The number
- * of pages and rows is pinned on the trigger (`{ page: 0, pages, rows }`) and handed down the chain.
+ * of executions, rows and rows per execution is pinned on the trigger (`{ page: 0, pages, rows, size }`) and handed down the chain.
  */
 function dataTableWritesWorkflow(): StoredWorkflowJson {
 	const example = loadWorkflow('examples/large-account-import.json', WRITES_ID);
@@ -316,13 +316,13 @@ function dataTableWritesWorkflow(): StoredWorkflowJson {
 	});
 	const start = `($('Next Page').isExecuted ? $('Next Page') : $('${TRIGGER}')).first().json`;
 	const text = 'lorem ipsum dolor sit amet '.repeat(10);
-	const row = `({ ticket_id: 'tkt_' + (${start}.page * ${PAGE} + i), subject: 'Subject ' + i, description: '${text}', status: 'open', priority: 'normal', customer_id: 'cus_' + i, created_at: $now.toISO(), updated_at: $now.toISO(), updated_ms: $now.toMillis() })`;
+	const row = `({ ticket_id: 'tkt_' + (${start}.page * ${start}.size + i), subject: 'Subject ' + i, description: '${text}', status: 'open', priority: 'normal', customer_id: 'cus_' + i, created_at: $now.toISO(), updated_at: $now.toISO(), updated_ms: $now.toMillis() })`;
 	const flow = [
 		node('Table st_tickets', 'Table', { tableName: WRITES_TABLE }),
 		set('Rows of This Page', {
 			rows: [
 				'array',
-				`={{ Array.from({ length: Math.min(${PAGE}, ${start}.rows - ${start}.page * ${PAGE}) }, (_, i) => ${row}) }}`,
+				`={{ Array.from({ length: Math.min(${start}.size, ${start}.rows - ${start}.page * ${start}.size) }, (_, i) => ${row}) }}`,
 			],
 		}),
 		node('One Item per Ticket', 'One Item per Row'),
@@ -333,6 +333,7 @@ function dataTableWritesWorkflow(): StoredWorkflowJson {
 				page: ['number', `={{ ${start}.page + 1 }}`],
 				pages: ['number', `={{ ${start}.pages }}`],
 				rows: ['number', `={{ ${start}.rows }}`],
+				size: ['number', `={{ ${start}.size }}`],
 			},
 			true,
 		),
@@ -428,7 +429,7 @@ function render(
 			...(s.writesAlone
 				? [
 						line(
-							'Data Table node, the same number of rows alone, 100 per execution',
+							'Data Table node writing as many rows alone, executions of the same size',
 							s.writesAlone,
 							'',
 						),
@@ -674,9 +675,16 @@ async function main(): Promise<void> {
 					`Data Tables import of ${thousands(dataTableTickets)}: ${f1(importRun.seconds)} s, ${importRun.calls} calls, worker peak ${mib(importRun.workerPeakBytes)}, copy complete`,
 				);
 				await record('Data Tables', DATA_TABLES_ID, sandbox, importRun);
-				// As many executions and rows as the import wrote.
-				const pages = Math.ceil(sandbox.tickets / PAGE) + Math.ceil(sandbox.customers / PAGE);
+				// As many rows as the import wrote, as many per execution as it reads (Pages per Run).
+				const workflow = imports.find((w) => w.id === DATA_TABLES_ID);
+				const size =
+					PAGE *
+					Number(
+						workflow?.nodes.find((n) => n.name === 'Get Page of Tickets')?.parameters.pagesPerRun ??
+							1,
+					);
 				const rows = sandbox.tickets + sandbox.customers;
+				const pages = Math.ceil(sandbox.tickets / size) + Math.ceil(sandbox.customers / size);
 				await dropTable(rest, WRITES_TABLE);
 				const writesAlone = await measure(
 					cluster,
@@ -685,7 +693,7 @@ async function main(): Promise<void> {
 					sandbox,
 					WRITES_ID,
 					async () => (await countRows(rest, WRITES_TABLE)) === rows,
-					{ [TRIGGER]: [{ json: { page: 0, pages, rows } }] },
+					{ [TRIGGER]: [{ json: { page: 0, pages, rows, size } }] },
 				);
 				log(`Data Table node writing ${thousands(rows)} rows alone: ${f1(writesAlone.seconds)} s`);
 				sections[sections.length - 1].writesAlone = writesAlone;
