@@ -150,6 +150,12 @@ describe('create recovery', () => {
 		const mine = ticketsWith(subject);
 		expect(mine).toHaveLength(1);
 		expect(result.output('Node').map((o) => o.json.id)).toEqual([mine[0].id]);
+		expect(warnings).toEqual([
+			expect.stringMatching(
+				/create of a ticket \(item 0\) failed .* and was not found among the newest ticket records: sending it again/,
+			),
+			expect.stringMatching(/was sent again \(attempt 2\) and created ticket/),
+		]);
 	});
 
 	it.each([
@@ -213,33 +219,6 @@ describe('6. Idempotency-Key, against a service that honours it', () => {
 				.sort(),
 		).toEqual(made.map((t) => t.id).sort());
 	});
-
-	it('Retry On Fail runs the node again: the item made before the failure is not sent again, the refused one is sent with its key', async () => {
-		const subject = 'retried node';
-		// The second item's first create is refused as invalid: the node fails and n8n runs it again.
-		const credentials = await gateway(({ method, posts: n }) =>
-			method === 'POST' && n === 2 ? (answer) => ({ ...answer, status: 422 }) : 'pass',
-		);
-		const workflow = itemsWorkflow(
-			[{ n: 1 }, { n: 2 }],
-			NODE,
-			ticket(subject, {
-				subject: `={{ "${subject} " + $json.n }}`,
-				options: { concurrentRequests: 1 },
-			}),
-			{
-				retryOnFail: true,
-				maxTries: 2,
-				waitBetweenTries: 1,
-			},
-		);
-		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
-		expect(result.error).toBeUndefined();
-		const keys = sandbox.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
-		expect(keys).toHaveLength(3);
-		expect(keys[2]).toBe(keys[1]);
-		expect(sandbox.store.listTickets().filter((t) => t.subject === `${subject} 1`)).toHaveLength(1);
-	});
 });
 
 describe('a list in another order than newest first', () => {
@@ -269,8 +248,8 @@ describe('a list in another order than newest first', () => {
 	});
 });
 
-// Review: n8n hands the same item objects to every node connected to one output. A create left open in one node is
-// remembered by its input object (leftOpen), so the next node that gets that object takes over its key and its body.
+// n8n hands the same item objects to every node connected to one output: a create left open in one node must not
+// become the next node's.
 
 /** Start → Items → both nodes (one output feeding two nodes, as a user draws it), Continue On Fail on each. */
 function fanOut(items: IDataObject[], first: INode, second: INode): WorkflowJson {
@@ -291,103 +270,41 @@ function fanOut(items: IDataObject[], first: INode, second: INode): WorkflowJson
 describe.each([
 	['honours Idempotency-Key', true],
 	['ignores Idempotency-Key', false],
-])(
-	'one output feeding a customer create and a ticket create, against a service that %s',
-	(_, idempotencyKeys) => {
-		const { sandbox } = useSandbox({ seed: 31, idempotencyKeys });
-		const gateway = useGateway(sandbox);
+])('one output feeding two ticket creates, against a service that %s', (_, idempotencyKeys) => {
+	const { sandbox } = useSandbox({ seed: 31, idempotencyKeys });
+	const gateway = useGateway(sandbox);
 
-		it("the customer create of item 0 answered 500 (not processed): the ticket of item 0 is still created from the ticket node's own data", async () => {
-			const tag = `fanout ${String(idempotencyKeys)}`;
-			let customerPosts = 0;
-			const credentials = await gateway(({ method, target }) =>
-				method === 'POST' && target.endsWith('/customers') && ++customerPosts === 1
-					? 'failed'
-					: 'pass',
-			);
-			const customer = workflowNode(
-				'Create Customer',
-				NODE,
-				{ resource: 'customer', operation: 'create', email: '={{ $json.email }}' },
-				{ id: 'customer', position: [220, 0], onError: 'continueRegularOutput' },
-			);
-			const ticket = workflowNode(
-				'Open Ticket',
+	it('two ticket nodes on one output (e.g. one per queue): the first one’s open create does not become the second one’s ticket', async () => {
+		const tag = `twoqueues ${String(idempotencyKeys)}`;
+		let posts = 0;
+		const credentials = await gateway(({ method }) =>
+			method === 'POST' && ++posts === 1 ? 'failed' : 'pass',
+		);
+		const node = (name: string, queue: string, y: number) =>
+			workflowNode(
+				name,
 				NODE,
 				{
 					resource: 'ticket',
 					operation: 'create',
-					subject: `={{ "${tag} " + $json.n }}`,
-					description: 'Welcome aboard',
-					customerEmail: '={{ $json.email }}',
+					subject: `={{ "${tag} ${queue} " + $json.n }}`,
+					description: `For the ${queue} queue`,
+					customerEmail: 'queues@example.com',
 				},
-				{ id: 'ticket', position: [220, 200], onError: 'continueRegularOutput' },
+				{ id: name, position: [220, y], onError: 'continueRegularOutput' },
 			);
-			const items = [1, 2].map((n) => ({
-				n,
-				email: `fanout-${String(idempotencyKeys)}-${n}@example.com`,
-			}));
-			const result = await runWorkflow(fanOut(items, customer, ticket), {
-				supportTicketApi: credentials,
-			});
-			expect(result.error).toBeUndefined();
-
-			// The customer node: item 0 may have been created (500), item 1 created.
-			const customers = result.output('Create Customer').map((o) => o.json);
-			expect(String(customers[0].error)).toMatch(/may have been created/);
-			expect(customers[1].email).toBe(items[1].email);
-
-			// The ticket node is another request: both of its items make their own ticket.
-			const tickets = result.output('Open Ticket').map((o) => o.json);
-			expect(tickets.map((t) => t.error)).toEqual([undefined, undefined]);
-			expect(tickets.map((t) => t.subject)).toEqual([`${tag} 1`, `${tag} 2`]);
-			expect(
-				sandbox.store
-					.listTickets()
-					.filter((t) => t.subject.startsWith(tag))
-					.map((t) => t.subject)
-					.sort(),
-			).toEqual([`${tag} 1`, `${tag} 2`]);
-			// No request of the ticket node went out with the customer node's key.
-			const keysOf = (suffix: string) =>
-				sandbox.log
-					.filter((e) => e.method === 'POST' && e.pathname.endsWith(suffix))
-					.map((e) => e.idempotencyKey);
-			expect(keysOf('/tickets').filter((key) => keysOf('/customers').includes(key))).toEqual([]);
-		});
-
-		it('two ticket nodes on one output (e.g. one per queue): the first one’s open create does not become the second one’s ticket', async () => {
-			const tag = `twoqueues ${String(idempotencyKeys)}`;
-			let posts = 0;
-			const credentials = await gateway(({ method }) =>
-				method === 'POST' && ++posts === 1 ? 'failed' : 'pass',
-			);
-			const node = (name: string, queue: string, y: number) =>
-				workflowNode(
-					name,
-					NODE,
-					{
-						resource: 'ticket',
-						operation: 'create',
-						subject: `={{ "${tag} ${queue} " + $json.n }}`,
-						description: `For the ${queue} queue`,
-						customerEmail: 'queues@example.com',
-					},
-					{ id: name, position: [220, y], onError: 'continueRegularOutput' },
-				);
-			const result = await runWorkflow(
-				fanOut([{ n: 1 }], node('Billing', 'billing', 0), node('Support', 'support', 200)),
-				{ supportTicketApi: credentials },
-			);
-			expect(result.error).toBeUndefined();
-			expect(String(result.output('Billing')[0].json.error)).toMatch(/may have been created/);
-			const support = result.output('Support')[0].json;
-			expect(support.subject).toBe(`${tag} support 1`);
-			const made = sandbox.store
-				.listTickets()
-				.filter((t) => t.subject.startsWith(tag))
-				.map((t) => t.subject);
-			expect(made).toEqual([`${tag} support 1`]);
-		});
-	},
-);
+		const result = await runWorkflow(
+			fanOut([{ n: 1 }], node('Billing', 'billing', 0), node('Support', 'support', 200)),
+			{ supportTicketApi: credentials },
+		);
+		expect(result.error).toBeUndefined();
+		expect(String(result.output('Billing')[0].json.error)).toMatch(/may have been created/);
+		const support = result.output('Support')[0].json;
+		expect(support.subject).toBe(`${tag} support 1`);
+		const made = sandbox.store
+			.listTickets()
+			.filter((t) => t.subject.startsWith(tag))
+			.map((t) => t.subject);
+		expect(made).toEqual([`${tag} support 1`]);
+	});
+});

@@ -92,32 +92,6 @@ describe('a create that may have been processed', () => {
 		},
 	);
 
-	it('ticket, 503 without Retry-After that was a refusal: not found, so sent again, and made once', async () => {
-		const subject = 'refused without Retry-After';
-		sandbox.setFaults({ next: ['503-bare'] });
-		// Another customer: the tickets of the tests before are this one's for seconds (same customer, just created).
-		const result = await run(sandbox, {
-			...newTicket(subject),
-			customerEmail: 'refused@example.com',
-		});
-		expect(result.error).toBeUndefined();
-		const made = ticketsWith(subject);
-		expect(made).toHaveLength(1);
-		expect(result.output('Node')[0].json.id).toBe(made[0].id);
-		expect(requests(sandbox)).toEqual([
-			'POST /api/v1/external/tickets 503',
-			'GET /api/v1/external/tickets 200',
-			'GET /api/v1/external/tickets 200',
-			'POST /api/v1/external/tickets 201',
-		]);
-		expect(warnings).toEqual([
-			expect.stringMatching(
-				/create of a ticket \(item 0\) failed .* and was not found among the newest ticket records: sending it again/,
-			),
-			expect.stringMatching(/was sent again \(attempt 2\) and created ticket/),
-		]);
-	});
-
 	it('identical creates in one run stay distinct: each item gets its own ticket, none is made twice', async () => {
 		const subject = 'same for every item';
 		const items = Array.from({ length: 12 }, () => ({}));
