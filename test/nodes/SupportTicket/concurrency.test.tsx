@@ -10,7 +10,7 @@ import { NODE } from '../supportTicketNode';
 const { sandbox } = useSandbox({ seed: 30 });
 
 /** The most requests the sandbox was answering at the same moment. */
-export function peakInFlight(log: readonly RequestLogEntry[]): number {
+function peakInFlight(log: readonly RequestLogEntry[]): number {
 	const edges = log.flatMap((e) => [
 		{ at: e.startedAt, step: 1 },
 		{ at: e.startedAt + e.durationMs, step: -1 },
@@ -46,6 +46,16 @@ function createTickets(
 	return runWorkflow(itemsWorkflow(items, NODE, parameters, settings), credentials());
 }
 
+/** `count` items, each with its own subject under a tag (returned) new to the sandbox, and `email(i)`. */
+function itemsOf(name: string, count: number, email: (i: number) => string) {
+	const tag = `${name}-${Date.now().toString(36)}`;
+	const items = Array.from({ length: count }, (_, i) => ({
+		subject: `${tag} #${i}`,
+		email: email(i),
+	}));
+	return { tag, items };
+}
+
 function subjectCounts(tag: string): Map<string, number> {
 	const counts = new Map<string, number>();
 	for (const t of sandbox.store.listTickets())
@@ -55,12 +65,10 @@ function subjectCounts(tag: string): Map<string, number> {
 
 describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () => {
 	it('keeps order, pairing and Continue On Fail per item, and creates no ticket twice', async () => {
-		const tag = `conc-${Date.now().toString(36)}`;
 		const bad = new Set([7, 41]);
-		const items = Array.from({ length: 80 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com`,
-		}));
+		const { tag, items } = itemsOf('conc', 80, (i) =>
+			bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com`,
+		);
 		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, latencyMs: [5, 15], seed: 7 });
 		proxy.setRules([
 			{ method: 'POST', times: 2, answer: { kind: 'reset', when: 'before' } },
@@ -92,11 +100,9 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 	});
 
 	it('without Continue On Fail fails with the error of the first failing item and starts no item after it', async () => {
-		const tag = `stop-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 60 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: i === 20 || i === 25 ? `bad-${i}` : 'ok@example.com',
-		}));
+		const { tag, items } = itemsOf('stop', 60, (i) =>
+			i === 20 || i === 25 ? `bad-${i}` : 'ok@example.com',
+		);
 		sandbox.setFaults({ latencyMs: [5, 15] });
 
 		const result = await createTickets(items, { concurrentRequests: 8 });
@@ -112,11 +118,7 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 
 describe('Concurrent Requests under a rate limit', () => {
 	it('20 requests/s: every item succeeds, once, and the node slows down instead of flooding', async () => {
-		const tag = `rate-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 50 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: 'rate@example.com',
-		}));
+		const { tag, items } = itemsOf('rate', 50, () => 'rate@example.com');
 		sandbox.setFaults({ rateLimit: { perSecond: 20 }, latencyMs: 5 });
 
 		const result = await createTickets(items, { concurrentRequests: 8 });
@@ -132,11 +134,7 @@ describe('Concurrent Requests under a rate limit', () => {
 
 describe('Concurrent Requests when the service asks for a longer wait than the node waits', () => {
 	it('Retry-After of 2 hours: every item ends at once with the wait in its error, none held back for hours', async () => {
-		const tag = `long-wait-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 12 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: 'wait@example.com',
-		}));
+		const { tag, items } = itemsOf('long-wait', 12, () => 'wait@example.com');
 		sandbox.setFaults({ rate429: 1, retryAfter: 7200 });
 
 		const started = Date.now();
@@ -173,37 +171,6 @@ describe('Concurrent Requests out of range', () => {
 			expect(sandbox.log).toHaveLength(0);
 		},
 	);
-});
-
-describe('Concurrent Requests above 100', () => {
-	it('300 items at 300: starts at 16, widens past 100, output in input order', async () => {
-		const tag = `wide-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 300 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: `w${i % 7}@example.com`,
-		}));
-		// Long enough to handle a round of answers within it (client and sandbox share one process).
-		sandbox.setFaults({ latencyMs: 500 });
-		// At the sandbox, as each answer is about to go out: requests arrived and not yet answered.
-		const inFlight: number[] = [];
-		sandbox.setAnswerGate(() => {
-			inFlight.push(sandbox.log.filter((e) => e.status === 0).length);
-			return undefined;
-		});
-		const result = await createTickets(items, { concurrentRequests: 300 }).finally(() =>
-			sandbox.setAnswerGate(undefined),
-		);
-
-		expect(result.error).toBeUndefined();
-		const output = result.output('Node');
-		expect(output.map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
-		expect(output.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
-		expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
-		// The slow start is the same as at 100: 16 at first, then one more per success.
-		expect(inFlight[0]).toBeLessThanOrEqual(16);
-		expect(Math.max(...inFlight)).toBeGreaterThan(100);
-		expect(Math.max(...inFlight)).toBeLessThanOrEqual(300);
-	});
 });
 
 // No item fails for being rate-limited, whatever form Retry-After takes: 0 (no wait below the backoff), or an HTTP date
