@@ -243,19 +243,22 @@ describe('values that are not text', () => {
 		expectRefused(result, `Subject of item 1 ${problem}`, 1, 1);
 	});
 
-	it('a number, a date and a boolean are sent as their text (a date as ISO 8601)', async () => {
+	it('a number or a boolean is sent as its text, a date as ISO 8601', async () => {
 		const result = await runWith({
 			...ticketCreate,
 			subject: '={{ $itemIndex === 0 ? "S" : 42 }}',
-			description: '={{ $itemIndex === 0 ? "D" : new Date(Date.UTC(2025, 5, 1, 12)) }}',
-			additionalFields: { customerName: '={{ $itemIndex === 0 ? "N" : true }}' },
+			description: '={{ $itemIndex === 0 ? "D" : true }}',
+			additionalFields: { customerName: '={{ $itemIndex === 0 ? "N" : 1.5 }}' },
 		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.log[1].body).toMatchObject({
 			subject: '42',
-			description: '2025-06-01T12:00:00.000Z',
-			customer: { name: 'true' },
+			description: 'true',
+			customer: { name: '1.5' },
 		});
+		const date = '={{ $itemIndex === 0 ? "S" : new Date(Date.UTC(2025, 5, 1, 12)) }}';
+		expect((await runWith({ ...ticketCreate, subject: date })).error).toBeUndefined();
+		expect((sandbox.log[3].body as IDataObject).subject).toBe('2025-06-01T12:00:00.000Z');
 	});
 
 	it('with Continue On Fail, the bad item becomes an error item and the others are sent', async () => {

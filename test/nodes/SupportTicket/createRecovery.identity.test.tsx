@@ -219,6 +219,33 @@ describe('6. Idempotency-Key, against a service that honours it', () => {
 				.sort(),
 		).toEqual(made.map((t) => t.id).sort());
 	});
+
+	it('Retry On Fail runs the node again: the item made before the failure is not sent again, the refused one is sent with its key', async () => {
+		const subject = 'retried node';
+		// The second item's first create is refused as invalid: the node fails and n8n runs it again.
+		const credentials = await gateway(({ method, posts: n }) =>
+			method === 'POST' && n === 2 ? (answer) => ({ ...answer, status: 422 }) : 'pass',
+		);
+		const workflow = itemsWorkflow(
+			[{ n: 1 }, { n: 2 }],
+			NODE,
+			ticket(subject, {
+				subject: `={{ "${subject} " + $json.n }}`,
+				options: { concurrentRequests: 1 },
+			}),
+			{
+				retryOnFail: true,
+				maxTries: 2,
+				waitBetweenTries: 1,
+			},
+		);
+		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
+		expect(result.error).toBeUndefined();
+		const keys = sandbox.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
+		expect(keys).toHaveLength(3);
+		expect(keys[2]).toBe(keys[1]);
+		expect(sandbox.store.listTickets().filter((t) => t.subject === `${subject} 1`)).toHaveLength(1);
+	});
 });
 
 describe('a list in another order than newest first', () => {
