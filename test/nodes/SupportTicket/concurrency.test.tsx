@@ -173,6 +173,33 @@ describe('Concurrent Requests out of range', () => {
 	);
 });
 
+describe('Concurrent Requests above 100', () => {
+	it('300 items at 300: starts at 16, widens past 100, output in input order', async () => {
+		const { tag, items } = itemsOf('wide', 300, (i) => `w${i % 7}@example.com`);
+		// Long enough to handle a round of answers within it (client and sandbox share one process).
+		sandbox.setFaults({ latencyMs: 500 });
+		// At the sandbox, as each answer is about to go out: requests arrived and not yet answered.
+		const inFlight: number[] = [];
+		sandbox.setAnswerGate(() => {
+			inFlight.push(sandbox.log.filter((e) => e.status === 0).length);
+			return undefined;
+		});
+		const result = await createTickets(items, { concurrentRequests: 300 }).finally(() =>
+			sandbox.setAnswerGate(undefined),
+		);
+
+		expect(result.error).toBeUndefined();
+		const output = result.output('Node');
+		expect(output.map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
+		expect(output.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
+		// The slow start is the same as at 100: 16 at first, then one more per success.
+		expect(inFlight[0]).toBeLessThanOrEqual(16);
+		expect(Math.max(...inFlight)).toBeGreaterThan(100);
+		expect(Math.max(...inFlight)).toBeLessThanOrEqual(300);
+	});
+});
+
 // No item fails for being rate-limited, whatever form Retry-After takes: 0 (no wait below the backoff), or an HTTP date
 // on a service clock off from this machine's (read against the answer's Date header).
 const ITEMS = 60;
