@@ -108,4 +108,10 @@ describe("422: the service's field messages", () => {
 		expect(error.description).toMatch(/^Correct the fields named above\. The service said: "/);
 		expect(sandbox.log.map((e) => e.status)).toEqual([422]);
 	});
+
+	it('a taken e-mail on customer create (no name)', async () => {
+		const taken = sandbox.store.listCustomers()[0].email;
+		const error = await failure({ resource: 'customer', operation: 'create', email: taken });
+		expect(error.message).toMatch(/^The service rejected the data: email: /);
+	});
 });
