@@ -27,7 +27,7 @@ import { addNodeTypes } from '../../harness/packageTypes';
 import { ToolCaller } from '../../harness/nodes/ToolCaller';
 import { resources } from '../../../nodes/SupportTicket/actions/resources';
 import { byId } from '../supportTicketNode';
-import { type GatewayAnswer, useGateway } from './lossyGateway';
+import { processedThen500, useGateway } from './lossyGateway';
 
 // The node as an AI agent's tool: one distinct action per operation, and the variant n8n builds from `usableAsTool`
 // called through n8n-core's tool wrapper with `$fromAI()` arguments.
@@ -228,15 +228,15 @@ describe('exactly once, as a tool', () => {
 
 		it('Retry On Fail on the tool: a create answered 500 and not listed yet is looked for again on the next try, and made once', async () => {
 			const subject = `agent retry ${String(idempotencyKeys)}`;
-			const fail500: GatewayAnswer = (answer) => ({
-				...answer,
-				status: 500,
-				headers: { 'content-type': 'application/json' },
-				body: '{"error":{"code":"internal_error","message":"Something went wrong."}}',
-			});
 			// The first create is processed and answered 500; the list lags through the first try's two look-ups.
 			const credentials = await gateway(({ method, posts, lists }) =>
-				method === 'POST' ? (posts === 1 ? fail500 : 'pass') : lists <= 2 ? 'lagging' : 'pass',
+				method === 'POST'
+					? posts === 1
+						? processedThen500
+						: 'pass'
+					: lists <= 2
+						? 'lagging'
+						: 'pass',
 			);
 			const result = await runWorkflow(
 				agentWorkflow([open(subject)], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),

@@ -1,13 +1,27 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../harness';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
-import { byId, NODE } from '../supportTicketNode';
-import { peakInFlight } from './peakInFlight';
+import type { RequestLogEntry, Sandbox } from '../../../sandbox';
+import { NODE } from '../supportTicketNode';
 
 // Concurrent Requests: the output is the one-by-one loop's (order, pairing, Continue On Fail), no create is sent twice
 // under 429/503 and dropped connections, and a rate limit costs no item.
 const { sandbox } = useSandbox({ seed: 30 });
+
+/** The most requests the sandbox was answering at the same moment. */
+function peakInFlight(log: readonly RequestLogEntry[]): number {
+	const edges = log.flatMap((e) => [
+		{ at: e.startedAt, step: 1 },
+		{ at: e.startedAt + e.durationMs, step: -1 },
+	]);
+	edges.sort((a, b) => a.at - b.at || a.step - b.step);
+	let current = 0;
+	let peak = 0;
+	for (const { step } of edges) peak = Math.max(peak, (current += step));
+	return peak;
+}
+
 let proxy: MisbehavingProxy;
 
 beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
@@ -32,6 +46,16 @@ function createTickets(
 	return runWorkflow(itemsWorkflow(items, NODE, parameters, settings), credentials());
 }
 
+/** `count` items, each with its own subject under a tag (returned) new to the sandbox, and `email(i)`. */
+function itemsOf(name: string, count: number, email: (i: number) => string) {
+	const tag = `${name}-${Date.now().toString(36)}`;
+	const items = Array.from({ length: count }, (_, i) => ({
+		subject: `${tag} #${i}`,
+		email: email(i),
+	}));
+	return { tag, items };
+}
+
 function subjectCounts(tag: string): Map<string, number> {
 	const counts = new Map<string, number>();
 	for (const t of sandbox.store.listTickets())
@@ -41,12 +65,10 @@ function subjectCounts(tag: string): Map<string, number> {
 
 describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () => {
 	it('keeps order, pairing and Continue On Fail per item, and creates no ticket twice', async () => {
-		const tag = `conc-${Date.now().toString(36)}`;
 		const bad = new Set([7, 41]);
-		const items = Array.from({ length: 80 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com`,
-		}));
+		const { tag, items } = itemsOf('conc', 80, (i) =>
+			bad.has(i) ? 'not-an-email' : `c${i % 9}@example.com`,
+		);
 		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, latencyMs: [5, 15], seed: 7 });
 		proxy.setRules([
 			{ method: 'POST', times: 2, answer: { kind: 'reset', when: 'before' } },
@@ -78,11 +100,9 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 	});
 
 	it('without Continue On Fail fails with the error of the first failing item and starts no item after it', async () => {
-		const tag = `stop-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 60 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: i === 20 || i === 25 ? `bad-${i}` : 'ok@example.com',
-		}));
+		const { tag, items } = itemsOf('stop', 60, (i) =>
+			i === 20 || i === 25 ? `bad-${i}` : 'ok@example.com',
+		);
 		sandbox.setFaults({ latencyMs: [5, 15] });
 
 		const result = await createTickets(items, { concurrentRequests: 8 });
@@ -98,11 +118,7 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 
 describe('Concurrent Requests under a rate limit', () => {
 	it('20 requests/s: every item succeeds, once, and the node slows down instead of flooding', async () => {
-		const tag = `rate-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 50 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: 'rate@example.com',
-		}));
+		const { tag, items } = itemsOf('rate', 50, () => 'rate@example.com');
 		sandbox.setFaults({ rateLimit: { perSecond: 20 }, latencyMs: 5 });
 
 		const result = await createTickets(items, { concurrentRequests: 8 });
@@ -110,19 +126,15 @@ describe('Concurrent Requests under a rate limit', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
 		expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
-		const refused = sandbox.log.filter((e) => e.fault === 429).length;
 		// Each refusal holds back every request until Retry-After: far fewer refusals than items.
+		const refused = sandbox.log.filter((e) => e.fault === 429).length;
 		expect(refused).toBeLessThanOrEqual(items.length / 2);
 	});
 });
 
 describe('Concurrent Requests when the service asks for a longer wait than the node waits', () => {
 	it('Retry-After of 2 hours: every item ends at once with the wait in its error, none held back for hours', async () => {
-		const tag = `long-wait-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 12 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: 'wait@example.com',
-		}));
+		const { tag, items } = itemsOf('long-wait', 12, () => 'wait@example.com');
 		sandbox.setFaults({ rate429: 1, retryAfter: 7200 });
 
 		const started = Date.now();
@@ -138,52 +150,7 @@ describe('Concurrent Requests when the service asks for a longer wait than the n
 	}, 30_000);
 });
 
-describe('Concurrent Requests on other operations', () => {
-	it('reply Get Many for many tickets: each ticket’s replies stay together, in input order', async () => {
-		const tickets = sandbox.store.listTickets();
-		sandbox.setFaults({ latencyMs: [2, 10] });
-		const result = await runWorkflow(
-			itemsWorkflow(
-				tickets.map((t) => ({ id: t.id })),
-				NODE,
-				{
-					resource: 'reply',
-					operation: 'getAll',
-					ticketId: byId('={{ $json.id }}'),
-					returnAll: true,
-					options: { concurrentRequests: 6 },
-				},
-			),
-			credentials(),
-		);
-		expect(result.error).toBeUndefined();
-		const expected = tickets.flatMap((t, item) =>
-			sandbox.store.listReplies(t.id).map((r) => ({ id: r.id, item })),
-		);
-		expect(expected.length).toBeGreaterThan(0);
-		expect(
-			result
-				.output('Node')
-				.map((o) => ({ id: o.json.id, item: (o.pairedItem as { item: number }).item })),
-		).toEqual(expected);
-		expect(peakInFlight(sandbox.log)).toBeGreaterThan(1);
-	});
-
-	it('Concurrent Requests 1 sends one item after another, in input order', async () => {
-		const tag = `seq-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 12 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: 'seq@example.com',
-		}));
-		sandbox.setFaults({ latencyMs: [2, 10] });
-		const result = await createTickets(items, { concurrentRequests: 1 });
-		expect(result.error).toBeUndefined();
-		expect(peakInFlight(sandbox.log)).toBe(1);
-		expect(sandbox.log.map((e) => (e.body as IDataObject | undefined)?.subject)).toEqual(
-			items.map((i) => i.subject),
-		);
-	});
-
+describe('Concurrent Requests out of range', () => {
 	it.each([
 		[0, '0'],
 		[1001, '1001'],
@@ -208,11 +175,7 @@ describe('Concurrent Requests on other operations', () => {
 
 describe('Concurrent Requests above 100', () => {
 	it('300 items at 300: starts at 16, widens past 100, output in input order', async () => {
-		const tag = `wide-${Date.now().toString(36)}`;
-		const items = Array.from({ length: 300 }, (_, i) => ({
-			subject: `${tag} #${i}`,
-			email: `w${i % 7}@example.com`,
-		}));
+		const { tag, items } = itemsOf('wide', 300, (i) => `w${i % 7}@example.com`);
 		// Long enough to handle a round of answers within it (client and sandbox share one process).
 		sandbox.setFaults({ latencyMs: 500 });
 		// At the sandbox, as each answer is about to go out: requests arrived and not yet answered.
@@ -235,4 +198,129 @@ describe('Concurrent Requests above 100', () => {
 		expect(Math.max(...inFlight)).toBeGreaterThan(100);
 		expect(Math.max(...inFlight)).toBeLessThanOrEqual(300);
 	});
+});
+
+// No item fails for being rate-limited, whatever form Retry-After takes: 0 (no wait below the backoff), or an HTTP date
+// on a service clock off from this machine's (read against the answer's Date header).
+const ITEMS = 60;
+
+async function createAgainstLimit(sandbox: Sandbox, rateLimit: IDataObject) {
+	const tag = `limit-${Date.now().toString(36)}`;
+	const items = Array.from({ length: ITEMS }, (_, i) => ({ subject: `${tag} #${i}` }));
+	sandbox.setFaults({ rateLimit: { perSecond: 10, ...rateLimit } });
+	const result = await runWorkflow(
+		itemsWorkflow(
+			items,
+			NODE,
+			{
+				resource: 'ticket',
+				operation: 'create',
+				subject: '={{ $json.subject }}',
+				description: 'D',
+				customerEmail: 'limit@example.com',
+			},
+			{ continueOnFail: true },
+		),
+		{ supportTicketApi: credentialsFor(sandbox) },
+	);
+	expect(result.error).toBeUndefined();
+	const output = result.output('Node');
+	const failed = output.filter((o) => o.json.error !== undefined).map((o) => String(o.json.error));
+	const created = sandbox.store.listTickets().filter((t) => t.subject.startsWith(tag)).length;
+	return { failed, created };
+}
+
+describe.each([
+	['the same clock', 0, 0],
+	['a clock 3 s behind', -3_000, 'http-date'],
+	['a clock 90 s ahead', 90_000, 'http-date'],
+] as const)(
+	'60 creates against 10 requests/s, on a service with %s',
+	(_clock, offsetMs, retryAfter) => {
+		const { sandbox } = useSandbox({ now: () => Date.now() + offsetMs });
+		const form = retryAfter === 0 ? '"Retry-After: 0"' : 'Retry-After as an HTTP date';
+		it(`${form}: every item is created once, no item fails`, async () => {
+			const { failed, created } = await createAgainstLimit(sandbox, { retryAfter });
+			expect(failed).toEqual([]);
+			expect(created).toBe(ITEMS);
+		}, 60_000);
+	},
+);
+
+// Get Many runs input items concurrently: the output is that of one item after another (each item's list whole,
+// in input order, paired to its item), and the requests of all lists stay within Concurrent Requests.
+const CONCURRENT_REQUESTS = 4;
+const byStatus = ['open', 'pending', 'solved', 'on_hold'].flatMap((status) => [
+	{ status },
+	{ status },
+]);
+const ticketsByStatus = {
+	resource: 'ticket',
+	operation: 'getAll',
+	returnAll: true,
+	filters: { status: '={{ $json.status }}' },
+};
+
+async function getMany(
+	sandbox: Sandbox,
+	credentials: ICredentialDataDecryptedObject,
+	items: IDataObject[],
+	parameters: IDataObject,
+	concurrentRequests: number,
+) {
+	sandbox.clearLog();
+	const options = { ...(parameters.options as IDataObject | undefined), concurrentRequests };
+	const result = await runWorkflow(itemsWorkflow(items, NODE, { ...parameters, options }), {
+		supportTicketApi: credentials,
+	});
+	if (result.error) throw result.error;
+	const listed = result
+		.output('Node')
+		.map((o) => ({ id: o.json.id, item: (o.pairedItem as { item: number }).item }));
+	return { listed, calls: sandbox.log.length, peak: peakInFlight(sandbox.log) };
+}
+
+describe('Get Many with several input items at Concurrent Requests 4', () => {
+	const { sandbox, credentials } = useSandbox({ seed: 600 });
+	it.each([
+		{
+			name: 'ticket Return All, one status per item',
+			items: byStatus,
+			parameters: ticketsByStatus,
+		},
+		{
+			name: 'ticket Return All from both ends',
+			items: byStatus,
+			parameters: { ...ticketsByStatus, options: { readFromBothEnds: true } },
+		},
+		{
+			name: 'customer Return All',
+			items: Array.from({ length: 6 }, () => ({})),
+			parameters: { resource: 'customer', operation: 'getAll', returnAll: true },
+		},
+	])(
+		'$name: the output of one item after another, at most 4 requests at once',
+		async ({ name, items, parameters }) => {
+			sandbox.setFaults({ latencyMs: [2, 10] });
+			const oneByOne = await getMany(sandbox, credentials, items, parameters, 1);
+			const concurrent = await getMany(
+				sandbox,
+				credentials,
+				items,
+				parameters,
+				CONCURRENT_REQUESTS,
+			);
+
+			expect(concurrent.listed).toEqual(oneByOne.listed);
+			// Every item listed something, in input order, over more than one page each (a cursor chain per item).
+			const order = oneByOne.listed.map((l) => l.item);
+			expect([...new Set(order)]).toEqual(items.map((_, item) => item));
+			expect(oneByOne.calls).toBeGreaterThan(items.length);
+			// One item after another (both ends: its two ends at once).
+			expect(oneByOne.peak).toBe(name.includes('both ends') ? 2 : 1);
+			expect(concurrent.calls).toBe(oneByOne.calls);
+			expect(concurrent.peak).toBeGreaterThan(1);
+			expect(concurrent.peak).toBeLessThanOrEqual(CONCURRENT_REQUESTS);
+		},
+	);
 });

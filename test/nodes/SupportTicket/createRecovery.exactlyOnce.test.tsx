@@ -6,7 +6,7 @@ import { credentialsFor, itemsWorkflow, runWorkflow, useSandbox } from '../../ha
 import { load } from '../../examples/postgresExamples';
 import { NODE } from '../supportTicketNode';
 import { useWarningsWithoutWaits } from './warningsWithoutWaits';
-import { type GatewayAnswer, useGateway } from './lossyGateway';
+import { BAD_GATEWAY, type GatewayAnswer, processedThen500, useGateway } from './lossyGateway';
 
 // Exactly once in every shape n8n calls a create in: Retry On Fail, two instances, two executions at once, near-twins
 // whose answers are lost.
@@ -23,13 +23,6 @@ const ticket = (subject: string): IDataObject => ({
 	additionalFields: {
 		customFieldsJson: '={{ JSON.stringify({ external_ref: String(Math.random()) }) }}',
 	},
-});
-
-const processedThen500: GatewayAnswer = (answer) => ({
-	...answer,
-	status: 500,
-	headers: { 'content-type': 'application/json' },
-	body: '{"error":{"code":"internal_error","message":"Something went wrong."}}',
 });
 
 describe.each([
@@ -149,11 +142,7 @@ describe('near-twins: the same customer, subject and description, another priori
 				clock.ms += 1000;
 				lowMade();
 				await hold;
-				return {
-					status: 502,
-					headers: { 'content-type': 'text/html' },
-					body: '<html>Bad Gateway</html>',
-				};
+				return BAD_GATEWAY;
 			};
 		const credentials = await gateway(async ({ method, posts, body }) => {
 			if (method !== 'POST') {
@@ -219,11 +208,7 @@ describe('two executions at once, each creating one ticket, both answers lost af
 				return async () => {
 					clock.ms += 1000;
 					await both;
-					return {
-						status: 502,
-						headers: { 'content-type': 'text/html' },
-						body: '<html>Bad Gateway</html>',
-					};
+					return BAD_GATEWAY;
 				};
 			});
 			const run = (priority: string) =>

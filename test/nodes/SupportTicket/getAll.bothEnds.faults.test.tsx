@@ -1,12 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { useSandbox, type SandboxFixture } from '../../harness';
+import { useSandbox } from '../../harness';
 import { runNode } from '../supportTicketNode';
 import {
+	BOTH_ENDS,
 	createTickets,
 	expectEachOnce,
 	oldestFirstCalls,
 	readInRuns,
+	readList,
 	singles,
 	ticketIds,
 	useLoggedWarnings,
@@ -14,17 +16,8 @@ import {
 
 // Read From Both Ends where the service or the Cursor is not as expected: each test failed before
 // its fix.
-const BOTH_ENDS = { readFromBothEnds: true };
 const TICKETS = '/api/v1/external/tickets';
-
-async function returnAll({ credentials }: SandboxFixture, parameters: IDataObject = {}) {
-	const result = await runNode(
-		{ resource: 'ticket', operation: 'getAll', returnAll: true, ...parameters },
-		credentials,
-	);
-	if (result.error) throw result.error;
-	return result.output('Node').map((item) => item.json);
-}
+const PAGINGS = ['Return All', 'One Page per Run'] as const;
 
 describe('One Page per Run from both ends: a service that answers sort=asc with an empty list', () => {
 	const fixture = useSandbox({ seed: 300 });
@@ -41,16 +34,11 @@ describe('One Page per Run from both ends: a service that answers sort=asc with 
 				answer.body = { data: [], meta: { has_more: false, next_cursor: null } };
 			return undefined;
 		});
-		const items = await returnAll(fixture, { options: BOTH_ENDS });
-		expectEachOnce(
-			items.map((t) => t.id as string),
-			all,
-		);
-		expect(warnings).toEqual([expect.stringMatching(/did not come back oldest first/)]);
-		warnings.length = 0;
-		const loop = await readInRuns(fixture, { resource: 'ticket', options: BOTH_ENDS });
-		expectEachOnce(loop.ids, all);
-		expect(warnings).toEqual([expect.stringMatching(/did not come back oldest first/)]);
+		for (const paging of PAGINGS) {
+			warnings.length = 0;
+			expectEachOnce((await readList(fixture, paging, { options: BOTH_ENDS })).ids, all);
+			expect(warnings).toEqual([expect.stringMatching(/did not come back oldest first/)]);
+		}
 	});
 });
 
@@ -94,28 +82,16 @@ describe('Both ends: a failure of a page that is not needed', () => {
 	}
 
 	// 150 tickets: the newest end's second page ends the list, so the oldest end's first page (asked
-	// at the same time) is not needed; one chain reads the list in 2 calls without it. A 500 on it
-	// (not retried) fails the whole Get Many.
-	it('Return All of a list of two pages: the list, despite a 500 on the oldest end', async () => {
-		failFirstOldestFirst();
-		const items = await returnAll(fixture, { options: BOTH_ENDS });
-		expect(oldestFirstCalls(fixture.sandbox)).toHaveLength(1);
-		expectEachOnce(
-			items.map((t) => t.id as string),
-			ticketIds(fixture),
-		);
-	});
-
-	it('One Page per Run, Pages per Run 2: the list in one run, despite a 500 on the oldest end', async () => {
-		failFirstOldestFirst();
-		const loop = await readInRuns(fixture, {
-			resource: 'ticket',
-			pagesPerRun: 2,
-			options: BOTH_ENDS,
-		});
-		expect(loop.runs).toBe(1);
-		expectEachOnce(loop.ids, ticketIds(fixture));
-	});
+	// at the same time) is not needed; one chain reads the list in 2 calls without it.
+	it.each(PAGINGS)(
+		'%s (Pages per Run 2) of a list of two pages: the list, despite a 500 on the oldest end',
+		async (paging) => {
+			failFirstOldestFirst();
+			const { ids } = await readList(fixture, paging, { pagesPerRun: 2, options: BOTH_ENDS });
+			expect(oldestFirstCalls(fixture.sandbox)).toHaveLength(1);
+			expectEachOnce(ids, ticketIds(fixture));
+		},
+	);
 });
 
 describe('Both ends: a failure of a page that is needed', () => {
@@ -152,20 +128,15 @@ describe('Both ends: a failure of a page that is needed', () => {
 		async (end) => {
 			failOnce(end, 3);
 			const parameters = { resource: 'ticket', pagesPerRun: 3, options: BOTH_ENDS };
-			const failed = await readInRuns(fixture, parameters).then(
-				() => 'no error',
-				(error: Error) => error.message,
-			);
-			expect(failed).toBe('The service had an error (HTTP 500)');
-			// The same loop again, its failed run retried from its Cursor as has_more says.
-			failOnce(end, 3);
-			const ids: string[] = [];
+			const [ids, errors]: string[][] = [[], []];
 			let cursor = '';
 			for (let run = 0; run < 40; run++) {
 				const result = await runNode(
 					{ operation: 'getAll', pagination: 'onePage', cursor, ...parameters },
 					fixture.credentials,
 				);
+				if (result.error) errors.push(result.error.message);
+				// A failed run is run again from its Cursor, as has_more says.
 				const page = result.error
 					? { data: [], has_more: true, next_cursor: cursor || null }
 					: (result.output('Node')[0].json as IDataObject);
@@ -173,6 +144,7 @@ describe('Both ends: a failure of a page that is needed', () => {
 				if (!page.has_more) break;
 				cursor = (page.next_cursor as string | null) ?? '';
 			}
+			expect(errors).toEqual(['The service had an error (HTTP 500)']);
 			expectEachOnce(ids, ticketIds(fixture));
 		},
 	);
@@ -187,24 +159,14 @@ describe('Both ends: a service that honours sort=asc, the oldest created_at shar
 	const fixture = useTies([250, ...singles(30)]);
 	const warnings = useLoggedWarnings();
 
-	it('Return All: no warning that the list did not come back oldest first', async () => {
-		const items = await returnAll(fixture, { options: BOTH_ENDS });
-		expectEachOnce(
-			items.map((t) => t.id as string),
-			ticketIds(fixture),
-		);
-		expect(warnings).toEqual([]);
-	});
-
-	it('One Page per Run, Page Size 50: no warning that it did not come back oldest first', async () => {
-		const loop = await readInRuns(fixture, {
-			resource: 'ticket',
-			pageSize: 50,
-			options: BOTH_ENDS,
-		});
-		expectEachOnce(loop.ids, ticketIds(fixture));
-		expect(warnings).toEqual([]);
-	});
+	it.each(PAGINGS)(
+		'%s (Page Size 50): no warning that the list did not come back oldest first',
+		async (paging) => {
+			const { ids } = await readList(fixture, paging, { pageSize: 50, options: BOTH_ENDS });
+			expectEachOnce(ids, ticketIds(fixture));
+			expect(warnings).toEqual([]);
+		},
+	);
 });
 
 /** A sandbox with these groups of tickets, each group in one instant (createTickets). */
@@ -271,11 +233,9 @@ describe.each([
 describe('One Page per Run from both ends: a position changed by hand', () => {
 	const fixture = useSandbox({ seed: 300 });
 
-	// The docs: "a Cursor that starts so but is not one the node gave out is refused before any
-	// request". Only the shape is checked: a position whose oldest end stands past the newest end
-	// (never given out: the two ends would have met) is taken, the run sends its requests, blames
-	// the service in n8n's log ("did not come back in created_at order") and goes on as one chain.
-	it('refuses it before any request', async () => {
+	// The docs: a Cursor that starts so but is not one the node gave out is refused before any request.
+	/** The first run's position with its oldest end moved past the newest end. */
+	async function pastTheNewestEnd() {
 		const first = await runNode(
 			{ resource: 'ticket', operation: 'getAll', pagination: 'onePage', options: BOTH_ENDS },
 			fixture.credentials,
@@ -285,14 +245,21 @@ describe('One Page per Run from both ends: a position changed by hand', () => {
 			Buffer.from(cursor.slice('both-ends:'.length), 'base64url').toString(),
 		) as { oldest: { last: number | null } };
 		position.oldest.last = Date.parse('2100-01-01T00:00:00Z');
-		const tampered = `both-ends:${Buffer.from(JSON.stringify(position)).toString('base64url')}`;
+		return `both-ends:${Buffer.from(JSON.stringify(position)).toString('base64url')}`;
+	}
+
+	it.each([
+		['not a position at all', async () => 'both-ends:xyz'],
+		['its oldest end past its newest end', pastTheNewestEnd],
+	])('%s: refused before any request', async (_name, tamper) => {
+		const cursor = await tamper();
 		fixture.sandbox.clearLog();
 		const result = await runNode(
 			{
 				resource: 'ticket',
 				operation: 'getAll',
 				pagination: 'onePage',
-				cursor: tampered,
+				cursor,
 				options: BOTH_ENDS,
 			},
 			fixture.credentials,

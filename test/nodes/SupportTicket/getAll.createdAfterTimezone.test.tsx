@@ -74,19 +74,17 @@ describe('Created After picked without a zone is read in the workflow time zone'
 });
 
 describe('Created After from an expression', () => {
-	it('without a zone is read as UTC, like the service timestamps it usually is (a created_at fed back)', async () => {
-		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}" }}`, 'America/New_York')).oldest).toBe(
-			'2025-06-01T12:00:00.000Z',
-		);
-		expect((await ticketsCreatedAfter(`={{ "${BOUNDARY}.000" }}`, 'Asia/Tokyo')).oldest).toBe(
-			'2025-06-01T12:00:00.000Z',
-		);
-	});
-
-	it('a Luxon DateTime carries its own zone', async () => {
-		const fromIso = `={{ DateTime.fromISO("${BOUNDARY}", { zone: "Asia/Tokyo" }) }}`;
-		expect((await ticketsCreatedAfter(fromIso, 'America/New_York')).oldest).toBe(
+	it.each([
+		// Without a zone: UTC, like the service timestamps it usually is (a created_at fed back).
+		[`={{ "${BOUNDARY}" }}`, 'America/New_York', '2025-06-01T12:00:00.000Z'],
+		[`={{ "${BOUNDARY}.000" }}`, 'Asia/Tokyo', '2025-06-01T12:00:00.000Z'],
+		// A Luxon DateTime carries its own zone.
+		[
+			`={{ DateTime.fromISO("${BOUNDARY}", { zone: "Asia/Tokyo" }) }}`,
+			'America/New_York',
 			'2025-06-01T03:00:00.000Z',
-		);
+		],
+	])('%s in a workflow in %s: from %s on', async (createdAfter, timezone, instant) => {
+		expect((await ticketsCreatedAfter(createdAfter, timezone)).oldest).toBe(instant);
 	});
 });

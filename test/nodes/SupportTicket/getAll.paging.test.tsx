@@ -1,92 +1,80 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow, singleNodeWorkflow, useSandbox } from '../../harness';
-import { startMisbehavingProxy, type MisbehavingProxy } from '../../harness/misbehavingProxy';
-import { startSandbox } from '../../../sandbox';
+import { startSandbox, type TimestampFormat } from '../../../sandbox';
 import { byId, NODE, runNode } from '../supportTicketNode';
+import type { ZoneRun } from './createdAfterInZone';
 
-// Return All by cursor, Limit, and One Page per Run (one call, one item holding the page, a cursor in and out; the
-// page-by-page loop in real n8n: cliCases.tsx).
+// Return All by cursor, Limit, One Page per Run (one call, one item holding the page, a cursor in and out; the
+// page-by-page loop in real n8n: cliCases.tsx), and Created After: reading stops at the first older ticket, the
+// boundary included, so a created_at fed back loses no ticket.
 const TICKETS = 1050;
 const { sandbox, credentials } = useSandbox({ seed: TICKETS });
+afterEach(() => sandbox.setAnswerGate(undefined));
 
+const getMany = (parameters: IDataObject) =>
+	runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 /** One page of `resource` (tickets by default). */
 const page = (parameters: IDataObject, creds = credentials) =>
 	runNode({ resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters }, creds);
 
-const newestFirstIds = () => sandbox.store.listTickets().map((t) => t.id);
+const newestFirst = () => sandbox.store.listTickets();
+const newestFirstIds = () => newestFirst().map((t) => t.id);
+const listCalls = () =>
+	sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets', status: 200 });
+const atOrAfter = (iso: string) =>
+	newestFirst().filter((t) => Date.parse(t.created_at) >= Date.parse(iso));
 
-let proxy: MisbehavingProxy;
-beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
-afterAll(async () => proxy.stop());
-afterEach(() => sandbox.setAnswerGate(undefined));
-
-const PAGE_STORE_DOWN = {
-	kind: 'replace' as const,
-	status: 500, // not retried
-	headers: { 'content-type': 'application/json' },
-	body: '{"error":{"code":"internal_error","message":"Page store down"}}',
-};
-
-/** The proxy answers the list request after the first `pagesAnswered` with a 500. */
+/** The list request after the first `pagesAnswered` is answered 500 (not retried), once. */
 function failListAfter(pagesAnswered: number) {
-	const failNext = () => proxy.setRules([{ method: 'GET', times: 1, answer: PAGE_STORE_DOWN }]);
-	proxy.setRules([]);
-	if (pagesAnswered === 0) return failNext();
 	let answered = 0;
-	sandbox.setAnswerGate(() => {
-		if (++answered === pagesAnswered) failNext();
+	sandbox.setAnswerGate((_entry, answer) => {
+		if (++answered !== pagesAnswered + 1) return undefined;
+		answer.status = 500;
+		answer.body = { error: { code: 'internal_error', message: 'Page store down' } };
 		return undefined;
 	});
 }
 
-/** One Page per Run through the proxy; `continueOnFail`: Settings → On Error → Continue. */
-function pageViaProxy(parameters: IDataObject, continueOnFail = false) {
-	const all = { resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters };
-	const settings = continueOnFail ? { onError: 'continueRegularOutput' as const } : {};
-	const credentials = { supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) };
-	return runWorkflow(singleNodeWorkflow(NODE, all, settings), credentials);
-}
+/** One Page per Run, Settings → On Error → Continue. */
+const pageContinuingOnFail = (parameters: IDataObject) =>
+	runWorkflow(
+		singleNodeWorkflow(
+			NODE,
+			{ resource: 'ticket', operation: 'getAll', pagination: 'onePage', ...parameters },
+			{ onError: 'continueRegularOutput' },
+		),
+		{ supportTicketApi: credentials },
+	);
 
 describe('one page per run', () => {
-	it('the first page: one item with data, count, has_more and next_cursor; one call', async () => {
-		const result = await page({ pageSize: 40 });
-		expect(result.error).toBeUndefined();
-		const out = result.output('Node');
-		expect(out).toHaveLength(1);
-		const { data, count, has_more, next_cursor } = out[0].json as {
-			data: IDataObject[];
-			count: number;
-			has_more: boolean;
-			next_cursor: string;
-		};
-		expect(Object.keys(out[0].json).sort()).toEqual(['count', 'data', 'has_more', 'next_cursor']);
-		expect(data.map((t) => t.id)).toEqual(newestFirstIds().slice(0, 40));
-		expect(count).toBe(40);
-		expect(has_more).toBe(true);
-		expect(next_cursor).toEqual(expect.any(String));
-		expect(sandbox.log.map((e) => e.query)).toEqual([{ per_page: '40' }]);
-	});
-
-	it('the cursor continues where the last page ended; the last page says has_more false and next_cursor null', async () => {
-		const first = (await page({ pageSize: 40, filters: { priority: 'urgent' } })).output('Node')[0]
-			.json;
+	it('one item with data, count, has_more and next_cursor; the cursor continues where the last page ended; the last page says has_more false and next_cursor null', async () => {
 		const urgent = sandbox.store.listTickets({ priority: 'urgent' }).map((t) => t.id);
 		expect(urgent.length).toBeGreaterThan(80);
 		expect(urgent.length).toBeLessThan(400);
-		let json = first;
-		const ids = (json.data as IDataObject[]).map((t) => t.id);
-		while (json.has_more) {
-			json = (
-				await page({ pageSize: 40, filters: { priority: 'urgent' }, cursor: json.next_cursor })
-			).output('Node')[0].json;
+		const ids: unknown[] = [];
+		let json: IDataObject = { next_cursor: undefined };
+		do {
+			const result = await page({
+				pageSize: 40,
+				filters: { priority: 'urgent' },
+				cursor: json.next_cursor,
+			});
+			expect(result.output('Node')).toHaveLength(1);
+			json = result.output('Node')[0].json;
+			expect(Object.keys(json).sort()).toEqual(['count', 'data', 'has_more', 'next_cursor']);
 			ids.push(...(json.data as IDataObject[]).map((t) => t.id));
-		}
+			expect(json.count).toBe((json.data as IDataObject[]).length);
+		} while (json.has_more);
 		expect(ids).toEqual(urgent);
 		expect(json).toMatchObject({ has_more: false, next_cursor: null });
 		expect(sandbox.log).toHaveLength(Math.ceil(urgent.length / 40));
+		expect(sandbox.log[0].query).toEqual({ per_page: '40', priority: 'urgent' });
 	});
-
 	it('replies and customers page the same way', async () => {
 		const ticket = sandbox.store
 			.listTickets()
@@ -144,24 +132,11 @@ describe('one page per run', () => {
 		expect(sandbox.log).toHaveLength(4 + Math.ceil((TICKETS - 400) / 100));
 	});
 
-	it('Pages per Run: a failed later page is named, with what was read', async () => {
-		failListAfter(2);
-		const result = await pageViaProxy({ pageSize: 100, pagesPerRun: 4 });
-		expect(result.error?.message).toBe('The service had an error (HTTP 500)');
-		expect(result.error?.description).toBe(
-			'Page 3 of this run, after 200 tickets; nothing of this run is output, ' +
-				'and a new run starts again from Cursor. ' +
-				"This is a problem on the service's side; try again later. " +
-				'The service said: "Page store down"',
-		);
-		expect(sandbox.log).toHaveLength(2);
-	});
-
-	it("Continue On Fail: has_more and the run's Cursor in the error item", async () => {
+	it("a failed later page is named, with what was read; Continue On Fail: has_more and the run's Cursor in the error item", async () => {
 		const first = (await page({ pageSize: 50 })).output('Node')[0].json;
 		const run = { pageSize: 50, pagesPerRun: 3 };
 		failListAfter(1);
-		const failed = await pageViaProxy({ ...run, cursor: first.next_cursor }, true);
+		const failed = await pageContinuingOnFail({ ...run, cursor: first.next_cursor });
 		expect(failed.error).toBeUndefined();
 		const [item] = failed.output('Node');
 		expect(Object.keys(item.json)).toEqual(['error', 'description', 'has_more', 'next_cursor']);
@@ -170,10 +145,15 @@ describe('one page per run', () => {
 			has_more: true,
 			next_cursor: first.next_cursor,
 		});
-		expect(item.json.description).toMatch(/^Page 2 of this run, after 50 tickets; nothing/);
+		expect(item.json.description).toBe(
+			'Page 2 of this run, after 50 tickets; nothing of this run is output, ' +
+				'and a new run starts again from Cursor. ' +
+				"This is a problem on the service's side; try again later. " +
+				'The service said: "Page store down"',
+		);
 
 		// The loop's next round, Cursor {{ $json.next_cursor }}: the failed run's pages again.
-		const resumed = await pageViaProxy({ ...run, cursor: item.json.next_cursor }, true);
+		const resumed = await pageContinuingOnFail({ ...run, cursor: item.json.next_cursor });
 		const page2 = resumed.output('Node')[0].json;
 		const ids = (page2.data as IDataObject[]).map((t) => t.id);
 		expect(ids).toEqual(newestFirstIds().slice(50, 200));
@@ -181,7 +161,7 @@ describe('one page per run', () => {
 
 		// The first page of the list failed: next_cursor null, the next round starts there again.
 		failListAfter(0);
-		const firstFailed = (await pageViaProxy({ pageSize: 50 }, true)).output('Node')[0].json;
+		const firstFailed = (await pageContinuingOnFail({ pageSize: 50 })).output('Node')[0].json;
 		expect(firstFailed).toMatchObject({ has_more: true, next_cursor: null });
 		expect(firstFailed.description).not.toMatch(/^Page/);
 	});
@@ -208,17 +188,11 @@ describe('one page per run', () => {
 	});
 });
 
-async function getMany(parameters: IDataObject) {
-	const result = await runNode(
-		{ resource: 'ticket', operation: 'getAll', ...parameters },
-		credentials,
-	);
+async function getManyItems(parameters: IDataObject) {
+	const result = await getMany(parameters);
 	if (result.error) throw result.error;
 	return result.output('Node').map((item) => item.json);
 }
-
-const listCalls = () =>
-	sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets', status: 200 });
 
 /** The service's own order for the same query, read from its store. */
 function expectedIds(
@@ -263,7 +237,7 @@ describe('ticket Get Many: Return All by cursor over 1,050 tickets', () => {
 	] as const)(
 		'%s: every match once, in order, in ⌈n/100⌉ calls',
 		async (_name, filters, options, filter, sortKey, order) => {
-			const items = await getMany({ returnAll: true, filters, options });
+			const items = await getManyItems({ returnAll: true, filters, options });
 			const expected = expectedIds(filter, sortKey, order);
 			expect(items.map((t) => t.id)).toEqual(expected);
 			expect(new Set(items.map((t) => t.id)).size).toBe(items.length);
@@ -280,7 +254,7 @@ describe('ticket Get Many: Return All by cursor over 1,050 tickets', () => {
 		[101, 2],
 		[250, 3],
 	])('Limit %i returns exactly that many in %i call(s)', async (limit, calls) => {
-		const items = await getMany({ limit });
+		const items = await getManyItems({ limit });
 		expect(items).toHaveLength(limit);
 		expect(items.map((t) => t.id)).toEqual(
 			expectedIds(() => true, 'created_at', 'desc').slice(0, limit),
@@ -293,7 +267,7 @@ describe('ticket Get Many: Return All by cursor over 1,050 tickets', () => {
 describe('under 30% injected 429/503', () => {
 	it('Return All still returns each ticket exactly once, repeating only the failed pages', async () => {
 		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, seed: 7 });
-		const items = await getMany({ returnAll: true });
+		const items = await getManyItems({ returnAll: true });
 		sandbox.setFaults({});
 		const ids = items.map((t) => t.id);
 		expect(ids).toEqual(expectedIds(() => true, 'created_at', 'desc'));
@@ -304,5 +278,251 @@ describe('under 30% injected 429/503', () => {
 		// No page was fetched twice successfully, so no traversal restarted from page 1.
 		const firstPages = sandbox.log.filter((e) => e.status === 200 && !e.query.cursor).length;
 		expect(firstPages).toBe(1);
+	});
+});
+
+describe('Created After', () => {
+	const ids = (result: { output(node: string): Array<{ json: IDataObject }> }) =>
+		result.output('Node').map((i) => i.json.id);
+	const createdAt = (position: number) =>
+		position < 0
+			? new Date(Date.parse(newestFirst()[0].created_at) + 1).toISOString()
+			: newestFirst()[position].created_at;
+
+	// The date is the created_at of the ticket at this position, newest first (-1: 1 ms after the newest).
+	it.each([-1, 0, 1, 30, 99, 100, 101, 150, 200, 250, 1049])(
+		'Return All, date of ticket #%i: exactly the tickets at or after it, one more page only when they fill theirs',
+		async (position) => {
+			const after = createdAt(position);
+			const expected = atOrAfter(after).map((t) => t.id);
+			const result = await getMany({ returnAll: true, options: { createdAfter: after } });
+			expect(result.error).toBeUndefined();
+			expect(ids(result)).toEqual(expected);
+			expect(listCalls()).toBe(Math.floor(expected.length / 100) + 1);
+		},
+	);
+
+	it('with a Limit, and with filters: stops at whichever comes first; the newer tickets that match', async () => {
+		const after = newestFirst()[500].created_at;
+		const limited = await getMany({ limit: 10, options: { createdAfter: after } });
+		expect(ids(limited)).toEqual(
+			atOrAfter(after)
+				.slice(0, 10)
+				.map((t) => t.id),
+		);
+		expect(listCalls()).toBe(1);
+		const open = await getMany({
+			returnAll: true,
+			filters: { status: 'open' },
+			options: { createdAfter: after },
+		});
+		expect(ids(open)).toEqual(
+			atOrAfter(after)
+				.filter((t) => t.status === 'open')
+				.map((t) => t.id),
+		);
+	});
+
+	it.each([
+		[1, 2],
+		[5, 1],
+	])(
+		'One Page per Run, Pages per Run %i: the run ends at the first older ticket and says there is no more (%i runs)',
+		async (pagesPerRun, runs) => {
+			const options = { createdAfter: newestFirst()[130].created_at };
+			const seen: unknown[] = [];
+			let json: IDataObject = { next_cursor: undefined };
+			for (let run = 0; run < runs; run++) {
+				const cursor = json.next_cursor;
+				json = (await page({ pageSize: 100, pagesPerRun, cursor, options })).output('Node')[0].json;
+				seen.push(...(json.data as IDataObject[]).map((t) => t.id));
+			}
+			expect(seen).toEqual(atOrAfter(options.createdAfter).map((t) => t.id));
+			expect(json).toMatchObject({ has_more: false, next_cursor: null });
+			expect(listCalls()).toBe(2);
+		},
+	);
+
+	// ISO without a zone and a Luxon DateTime from an expression: getAll.createdAfterTimezone.test.tsx; Unix time:
+	// the numeric created_at tests below.
+	it('the date as an expression giving a JavaScript Date', async () => {
+		const after = newestFirst()[40].created_at;
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: `={{ new Date('${after}') }}` },
+		});
+		expect(result.error).toBeUndefined();
+		expect(ids(result)).toEqual(atOrAfter(after).map((t) => t.id));
+	});
+
+	it('an empty date (e.g. no watermark yet) means no limit', async () => {
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: '={{ $json.nothing ?? "" }}' },
+		});
+		expect(result.output('Node')).toHaveLength(TICKETS);
+	});
+});
+
+describe('refused before any request', () => {
+	it.each([
+		['oldest first', { sortOrder: 'asc' }],
+		['by updated_at', { sortBy: 'updated_at' }],
+		['by updated_at, newest first', { sortBy: 'updated_at', sortOrder: 'desc' }],
+	])('Created After with another order: %s', async (_name, sort) => {
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: '2025-01-01T00:00:00Z', ...sort },
+		});
+		expect(result.error?.message).toBe('Created After needs the newest-first order');
+		expect(result.error?.description).toBe(
+			'Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.',
+		);
+		expect(sandbox.log).toHaveLength(0);
+	});
+
+	it('explicit Created At, Descending is the default order and is accepted', async () => {
+		const after = newestFirst()[5].created_at;
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: after, sortBy: 'created_at', sortOrder: 'desc' },
+		});
+		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).map((t) => t.id));
+	});
+
+	it('a text that is not a date', async () => {
+		const result = await getMany({
+			returnAll: true,
+			options: { createdAfter: '={{ "last tuesday" }}' },
+		});
+		expect(result.error?.message).toBe('Created After "last tuesday" is not a date and time');
+		expect(result.error?.description).toContain('ISO 8601');
+		expect(sandbox.log).toHaveLength(0);
+	});
+});
+
+/** A sandbox whose clock the test can pin, so tickets can share one created_at or sit at chosen times. */
+async function pinnedSandbox(seed: number, timestampFormat?: TimestampFormat) {
+	let pinned: number | undefined;
+	const pinnable = await startSandbox({
+		seed,
+		timestampFormat,
+		now: () => pinned ?? Date.now(),
+		maxSkewSeconds: 10 ** 9,
+	});
+	return {
+		sandbox: pinnable,
+		pin: (ms?: number) => (pinned = ms),
+		newTicket: (n: number) =>
+			pinnable.store.createTicket({
+				subject: `Pinned ${n}`,
+				description: 'd',
+				customer: { email: `pinned${n}@example.com` },
+			}),
+		run: async (createdAfter?: unknown) => {
+			const options = createdAfter === undefined ? {} : { createdAfter };
+			const result = await runNode(
+				{ resource: 'ticket', operation: 'getAll', returnAll: true, options },
+				credentialsFor(pinnable),
+			);
+			expect(result.error).toBeUndefined();
+			return result.output('Node').map((i) => i.json);
+		},
+	};
+}
+
+describe('feeding back the newest created_at seen, as an incremental import does', () => {
+	it('a ticket created later within the same timestamp as that watermark is imported by the next run; after upserts by id, every ticket is in the copy exactly once', async () => {
+		const env = await pinnedSandbox(120);
+		const copy = new Map<string, IDataObject>(); // the destination: upsert by id
+		const importRun = async (createdAfter?: string) => {
+			const items = await env.run(createdAfter);
+			for (const ticket of items) copy.set(String(ticket.id), ticket);
+			return items;
+		};
+		try {
+			const first = await importRun();
+			expect(first).toHaveLength(120);
+			const watermark = String(first[0].created_at); // newest first
+			// After the run: one more ticket in the very millisecond of the watermark, one later.
+			env.pin(Date.parse(watermark));
+			const sameInstant = env.newTicket(1);
+			env.pin(Date.parse(watermark) + 1000);
+			const later = env.newTicket(2);
+			env.pin(undefined);
+			expect(sameInstant.created_at).toBe(watermark);
+
+			const second = await importRun(watermark);
+			expect(second.map((t) => t.id)).toEqual(expect.arrayContaining([sameInstant.id, later.id]));
+			expect(second.every((t) => Date.parse(String(t.created_at)) >= Date.parse(watermark))).toBe(
+				true,
+			);
+			expect([...copy.keys()].sort()).toEqual(
+				env.sandbox.store
+					.listTickets()
+					.map((t) => t.id)
+					.sort(),
+			);
+
+			// Nothing new: only the boundary ticket comes again, and the copy does not change.
+			const third = await importRun(String(second[0].created_at));
+			expect(third.map((t) => t.id)).toEqual([later.id]);
+			expect(copy.size).toBe(122);
+		} finally {
+			await env.sandbox.stop();
+		}
+	});
+});
+
+describe.each([
+	['Europe/Berlin', -120],
+	['America/New_York', 240],
+])('a service that sends created_at without a zone, n8n host in %s', (zone, offsetInJune) => {
+	it.each([
+		// Fed back through an expression, as a workflow does (picked in the field it would be in the workflow's time zone).
+		['as the service sent it (no zone)', '={{ "2025-06-01T12:00:00.000" }}'],
+		['with Z', '2025-06-01T12:00:00.000Z'],
+	])(
+		'Created After %s: the tickets at or after it, none lost and no older one (both read as UTC)',
+		async (_name, createdAfter) => {
+			// A child process, since TZ cannot change inside a jest test (see createdAfterInZone.tsx).
+			const { stdout } = await promisify(execFile)(
+				process.execPath,
+				[path.join(__dirname, 'createdAfterInZone.tsx'), createdAfter],
+				{
+					env: { ...process.env, TZ: zone },
+				},
+			);
+			const run = JSON.parse(stdout) as ZoneRun;
+			expect(run.offsetInJune).toBe(offsetInJune); // the zone was in force, else this proves nothing
+			expect(run.sentCreatedAt).toContain('2025-06-01T12:00:00.000'); // the service sent no zone
+			expect(run.ids).toEqual(run.expected);
+			expect(run.ids).toHaveLength(4);
+		},
+	);
+});
+
+describe.each([
+	['epoch-seconds', 1000],
+	['epoch-milliseconds', 1],
+] as const)('a service that sends created_at as a number (%s)', (format, unitMs) => {
+	it('Created After compares it as Unix time (below 1e11: seconds, else milliseconds), given as that number or as ISO', async () => {
+		const env = await pinnedSandbox(0, format);
+		try {
+			const boundary = Date.parse('2025-06-01T12:00:00Z');
+			const at = (offsetMs: number, n: number) => {
+				env.pin(boundary + offsetMs);
+				return env.newTicket(n).id;
+			};
+			at(-60_000, 1);
+			const expected = [at(0, 2), at(60_000, 3)].reverse();
+			env.pin(undefined);
+			const asNumber = await env.run(`={{ ${boundary / unitMs} }}`);
+			expect(asNumber.map((t) => t.created_at)).toContain(boundary / unitMs);
+			expect(asNumber.map((t) => t.id)).toEqual(expected);
+			expect((await env.run('2025-06-01T12:00:00Z')).map((t) => t.id)).toEqual(expected);
+		} finally {
+			await env.sandbox.stop();
+		}
 	});
 });

@@ -126,3 +126,28 @@ export function expectEachOnce(ids: string[], expected: string[]) {
 
 export const ticketIds = (fixture: SandboxFixture) =>
 	fixture.sandbox.store.listTickets().map((t) => t.id);
+
+/** Options → Read From Both Ends. */
+export const BOTH_ENDS = { readFromBothEnds: true };
+
+export type Paging = 'Return All' | 'One Page per Run';
+
+/** Get Many (of tickets unless `parameters` say otherwise) by Return All, or by a loop of One Page per Run runs: the
+ * ids, and the calls to `path`. */
+export async function readList(
+	fixture: SandboxFixture,
+	paging: Paging,
+	parameters: IDataObject = {},
+	path = '/api/v1/external/tickets',
+): Promise<{ ids: string[]; calls: number }> {
+	const all = { resource: 'ticket', ...parameters };
+	if (paging === 'One Page per Run') return await readInRuns(fixture, all, path);
+	fixture.sandbox.clearLog();
+	const result = await runNode(
+		{ operation: 'getAll', returnAll: true, ...all },
+		fixture.credentials,
+	);
+	if (result.error) throw result.error;
+	const ids = result.output('Node').map((item) => item.json.id as string);
+	return { ids, calls: fixture.sandbox.countCalls({ pathname: path }) };
+}

@@ -30,6 +30,34 @@ export interface GatewayRequest {
 	body: string;
 }
 
+const json = { 'content-type': 'application/json' };
+/** What a gateway answers when it loses the service's answer. */
+export const BAD_GATEWAY: HeldAnswer = {
+	status: 502,
+	headers: { 'content-type': 'text/html' },
+	body: '<html>Bad Gateway</html>',
+};
+const INTERNAL_ERROR: HeldAnswer = {
+	status: 500,
+	headers: json,
+	body: '{"error":{"code":"internal_error","message":"Something went wrong."}}',
+};
+/** Processed by the service, then answered 500. */
+export const processedThen500: GatewayAnswer = () => INTERNAL_ERROR;
+const unseen: Record<'refused' | 'failed' | 'lagging', HeldAnswer> = {
+	refused: {
+		status: 503,
+		headers: { 'content-type': 'text/html' },
+		body: '<html>Service Unavailable</html>',
+	},
+	failed: INTERNAL_ERROR,
+	lagging: {
+		status: 200,
+		headers: json,
+		body: '{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}',
+	},
+};
+
 export interface LossyGateway {
 	baseUrl: string;
 	stop(): Promise<void>;
@@ -53,18 +81,8 @@ export async function lossyGateway(
 		const pass = async (body: Buffer) => {
 			const fate = await decide({ ...seen, body: body.toString('utf8') });
 			if (fate === 'refused' || fate === 'failed' || fate === 'lagging') {
-				if (fate === 'refused')
-					outgoing
-						.writeHead(503, { 'content-type': 'text/html' })
-						.end('<html>Service Unavailable</html>');
-				else if (fate === 'failed')
-					outgoing
-						.writeHead(500, { 'content-type': 'application/json' })
-						.end('{"error":{"code":"internal_error","message":"Something went wrong."}}');
-				else
-					outgoing
-						.writeHead(200, { 'content-type': 'application/json' })
-						.end('{"data":[],"meta":{"per_page":100,"has_more":false,"next_cursor":null}}');
+				const { status, headers, body } = unseen[fate];
+				outgoing.writeHead(status, headers).end(body);
 				return;
 			}
 			const forward = request(
@@ -81,15 +99,7 @@ export async function lossyGateway(
 								body: Buffer.concat(chunks).toString('utf8'),
 							};
 							const sent =
-								fate === 'pass'
-									? held
-									: fate === 'lost'
-										? {
-												status: 502,
-												headers: { 'content-type': 'text/html' },
-												body: '<html>Bad Gateway</html>',
-											}
-										: await fate(held);
+								fate === 'pass' ? held : fate === 'lost' ? BAD_GATEWAY : await fate(held);
 							const headers = { ...sent.headers };
 							delete headers['content-length'];
 							outgoing.writeHead(sent.status, headers).end(sent.body);
