@@ -33,7 +33,7 @@ const condition = (workflow: typeof importer, name: string) =>
 		.conditions[0].leftValue;
 /** What the import hands from one page to the next: the position of its chain and the run. */
 const handed = (resource: string, next: string | null) => ({
-	[ROUTE]: [{ resource, cursor: 'c1', position: `${resource}:c1`, run: '12' }],
+	[ROUTE]: [{ resource, cursor: 'c1', position: `${resource}:c1`, run: '12', lane: 0 }],
 	[`Next ${resource === 'tickets' ? 'Ticket' : 'Customer'} Position`]: [
 		{ position: next === null ? 'done' : `${resource}:${next}`, run: '12' },
 	],
@@ -144,14 +144,16 @@ describe('the PostgreSQL sync examples', () => {
 				Object.fromEntries(
 					assignments.map((a) => [a.name, evaluate(a.value, json, handed(resource, null))]),
 				);
-			expect(hand(page([], 'c2'))).toEqual({ position: `${resource}:c2`, run: '12' });
-			expect(hand(page([], null))).toEqual({ position: 'done', run: '12' });
+			// The next execution reads in the other lane: it waits for the save of the page before this one only.
+			expect(hand(page([], 'c2'))).toEqual({ position: `${resource}:c2`, run: '12', lane: 1 });
+			expect(hand(page([], null))).toEqual({ position: 'done', run: '12', lane: 1 });
 			// The page noted runs from the position read to the one handed on, with its run.
 			const write = named(importer, `Write ${lane} Page, Save Position`);
 			expect(queryParameters(write, page([], 'c2'), handed(resource, 'c2')).slice(1)).toEqual([
 				`${resource}:c1`,
 				`${resource}:c2`,
 				'12',
+				0,
 			]);
 		}
 		expect(
@@ -168,9 +170,10 @@ describe('the PostgreSQL sync examples', () => {
 			"UPDATE st_import_state SET value = $1, saved_at = now() WHERE key = 'import_run';",
 		);
 		const still = named(importer, 'Still This Run?');
-		expect(queryParameters(still, { position: 'customers:abc', run: '12' })).toEqual([
+		expect(queryParameters(still, { position: 'customers:abc', run: '12', lane: 1 })).toEqual([
 			'customers:abc',
 			'12',
+			1,
 		]);
 		expect(String(still.parameters.query)).toContain("WHERE key = 'import_run' AND value = $2");
 		// No row: the Postgres node gives no item; were it { success: true }, the route leads nowhere either.

@@ -87,13 +87,14 @@ async function savePagesOutOfOrder(
 	const bind = (statements: string, values: string[]): string =>
 		statements.replace(/\$(\d)/g, (_, n: string) => literal(values[Number(n) - 1]));
 	const save = (from: string, to: string, id: string, run = 'r1'): string =>
-		bind(query(workflow, WRITE), [JSON.stringify([ticket(id)]), from, to, run]);
+		bind(query(workflow, WRITE), [JSON.stringify([ticket(id)]), from, to, run, '0']);
 	const saveCustomers = (from: string, to: string, run: string): string =>
 		bind(query(workflow, WRITE_CUSTOMERS), [
 			JSON.stringify([customer(`cus_${to}`)]),
 			from,
 			to,
 			run,
+			'0',
 		]);
 	const start = (run: string): string => bind(query(workflow, READ), [run]);
 	return postgres.script(
@@ -136,10 +137,10 @@ export async function runChainedImport(
 		'tickets:p3',
 		'0',
 		'done',
-		'customers|q2|customers:q2|r2',
+		'customers|q2|customers:q2|r2|0',
 		'done',
-		'tickets||tickets:|r3',
-		'customers||customers:|r3',
+		'tickets||tickets:|r3|0',
+		'customers||customers:|r3|0',
 		'0',
 	];
 	if (JSON.stringify(savedOutOfOrder) !== JSON.stringify(expected))

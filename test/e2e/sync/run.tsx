@@ -181,12 +181,12 @@ function addProof(run: ProofRun, replies: Replies, store: SyncStore = 'dataTable
 				if (second > 0) throw new Error(`${second} ids had a second row before the reconcile`);
 				const chained = figures.chainedImport;
 				if (!chained) throw new Error('no figures of the chained import');
-				// Beyond the pages, per chain: its failed execution, the one read ahead of the saves and the first of the replaced run
-				// (Pages per Run each, from each end for tickets), 2 where the ends meet; without the run check every page after the
-				// stop is read twice.
+				// Beyond the pages, per chain: its failed execution, the two read ahead of the saves and the first of the replaced
+				// run (Pages per Run each, from each end for tickets), 2 where the ends meet; without the run check every page after
+				// the stop is read twice.
 				const extra = chained.listCalls - chained.pagesNeeded;
 				const ticketPages = chained.pagesPerRun * (chained.ticketsFromBothEnds ? 2 : 1);
-				if (extra > 3 * (ticketPages + chained.pagesPerRun) + 2)
+				if (extra > 4 * (ticketPages + chained.pagesPerRun) + 2)
 					throw new Error(
 						`the import read ${chained.listCalls} list pages for ${chained.pagesNeeded} pages: did both chains started by hand go on?`,
 					);
