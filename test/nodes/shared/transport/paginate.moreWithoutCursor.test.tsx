@@ -24,6 +24,13 @@ const getMany = (parameters: IDataObject) =>
 	runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 
 describe('Get Many, Handled by the Node', () => {
+	it('has_more "true" as text, with a cursor, goes on to the next page: Return All brings every ticket', async () => {
+		sandbox.setResponseShape({ hasMoreAsText: true });
+		const result = await getMany({ returnAll: true });
+		expect(result.output('Node')).toHaveLength(TICKETS);
+		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 200, 200]);
+	});
+
 	it.each([
 		['null', false],
 		['missing', false],
