@@ -176,7 +176,7 @@ describe('Support Ticket Trigger rejects what is not genuinely signed, with the 
 		signedPath: `${publicPath}?tenant=7`,
 	});
 
-	// Which forgery gets which cause, and a repeated signature header: signature.test.tsx and verifyWebhookSignature.test.tsx.
+	// Which forgery gets which cause: signature.test.tsx and verifyWebhookSignature.test.tsx.
 	it.each<[string, IDataObject, number, (receiver: WebhookReceiver) => Partial<DeliveryParts>]>([
 		['a body other than the signed bytes', {}, 401, () => ({ sentBody: payload('evt_f2') })],
 		['a timestamp 10 minutes old', {}, 401, () => ({ timestamp: nowSeconds(-600) })],
@@ -185,6 +185,12 @@ describe('Support Ticket Trigger rejects what is not genuinely signed, with the 
 			{ toleranceSeconds: 900 },
 			200,
 			() => ({ timestamp: nowSeconds(-600) }),
+		],
+		[
+			'a repeated signature header',
+			{},
+			401,
+			() => ({ headers: { 'x-api-signature': ['0', '1'] } }),
 		],
 		['a path rewritten by a proxy', {}, 401, proxied],
 		['the same, Public Path naming the path the service signed', { publicPath }, 200, proxied],

@@ -9,9 +9,8 @@ import {
 import { byId, runNode } from '../../supportTicketNode';
 
 // A GET whose connection drops, whose answer is cut off or never comes is repeated (in Return All only that page);
-// a create is never repeated blindly: createRecovery.test.tsx (processed-drop; an ambiguous answer to a create that
-// was not processed: looked for, then sent again), SupportTicket/concurrency.test.tsx (resets before and after) and
-// credentialTestConnection.test.tsx (refused).
+// a create is never repeated blindly: createRecovery.test.tsx (processed-drop), SupportTicket/concurrency.test.tsx
+// (resets before and after) and credentialTestConnection.test.tsx (refused).
 const TICKETS = 250;
 const { sandbox } = useSandbox({ seed: TICKETS });
 let proxy: MisbehavingProxy;
@@ -95,6 +94,30 @@ it.each<[string, Answer, IDataObject]>([
 		expect(result.error).toBeUndefined();
 		expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Answer ${what}`]);
 		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET']);
+		expect(sandbox.store.ticketCount).toBe(before + 1);
+	},
+);
+
+it.each([502, 504])(
+	'a create answered %i by a gateway that did not pass it on is looked for, then sent again: one ticket (one path for every ambiguous create)',
+	async (status) => {
+		const before = sandbox.store.ticketCount;
+		proxy.setRules([
+			{
+				method: 'POST',
+				times: 1,
+				answer: {
+					kind: 'replace',
+					status,
+					headers: { 'content-type': 'text/html' },
+					body: '<html>Gateway</html>',
+				},
+			},
+		]);
+		const result = await run(create(`Gateway ${status}`));
+		expect(result.error).toBeUndefined();
+		expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Gateway ${status}`]);
+		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'POST']);
 		expect(sandbox.store.ticketCount).toBe(before + 1);
 	},
 );
