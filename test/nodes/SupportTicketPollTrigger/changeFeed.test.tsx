@@ -56,6 +56,14 @@ afterEach(async () => {
 	await env?.sandbox.stop();
 });
 
+/** A poller of `parameters` that has made its first poll (the starting point, nothing emitted). */
+async function started(parameters: IDataObject, options?: Parameters<typeof environment>[0]) {
+	env = await environment(options);
+	const poller = await env.poller(parameters);
+	expect((await poller.poll()).items).toBeNull();
+	return poller;
+}
+
 function createTicket(n: number): string {
 	return env.sandbox.store.createTicket({
 		subject: `Change ${n}`,
@@ -66,9 +74,7 @@ function createTicket(n: number): string {
 
 describe('Updated Ticket: a change is identified by what changed, not only by when', () => {
 	it('a ticket changed many times within one second: each change polled comes out once, in the state it had', async () => {
-		env = await environment({ timestampFormat: 'epoch-seconds' });
-		const poller = await env.poller({ event: 'updatedTicket' });
-		await poller.poll();
+		const poller = await started({ event: 'updatedTicket' }, { timestampFormat: 'epoch-seconds' });
 		const ticket = env.sandbox.store.listTickets({})[3].id as string;
 		env.clock.n8n += 10_000;
 		const emitted: unknown[] = [];
@@ -91,9 +97,7 @@ describe.each<TimestampFormat | undefined>([
 	'iso-without-zone',
 ])('emission order, created_at as %s', (timestampFormat) => {
 	it('oldest first; of tickets sharing a created_at, the one created first (what the e2e poll case checks in real n8n); one later in the same second comes next', async () => {
-		env = await environment({ timestampFormat });
-		const poller = await env.poller({ event: 'newTicket' });
-		expect((await poller.poll()).items).toBeNull();
+		const poller = await started({ event: 'newTicket' }, { timestampFormat });
 		env.clock.n8n += MINUTE;
 		const created = [createTicket(1), createTicket(2)];
 		env.clock.n8n += 1000;
@@ -114,9 +118,7 @@ describe.each<TimestampFormat | undefined>([
 
 describe('records that become visible below the newest timestamp seen (overlap window)', () => {
 	it('New Ticket: a late commit a few seconds below the newest is emitted; one beyond the window is not (the documented limit)', async () => {
-		env = await environment();
-		const poller = await env.poller({ event: 'newTicket' });
-		await poller.poll();
+		const poller = await started({ event: 'newTicket' });
 		env.clock.n8n += MINUTE;
 		const first = createTicket(1);
 		expect(ids((await poller.poll()).items)).toEqual([first]);
@@ -140,9 +142,7 @@ describe('records that become visible below the newest timestamp seen (overlap w
 	});
 
 	it('Updated Ticket: a change committed late inside the window is emitted, unchanged records in the window are not repeated', async () => {
-		env = await environment();
-		const poller = await env.poller({ event: 'updatedTicket', options: { overlapMinutes: 2 } });
-		await poller.poll();
+		const poller = await started({ event: 'updatedTicket', options: { overlapMinutes: 2 } });
 		const [a, b] = env.sandbox.store
 			.listTickets({})
 			.slice(8, 10)
@@ -161,9 +161,7 @@ describe('records that become visible below the newest timestamp seen (overlap w
 	});
 
 	it('a service clock that ran 1 h ahead and was set back, polls 15 minutes apart: every ticket created after the correction is emitted', async () => {
-		env = await environment({ offset: 60 * MINUTE });
-		const poller = await env.poller({ event: 'newTicket' });
-		await poller.poll();
+		const poller = await started({ event: 'newTicket' }, { offset: 60 * MINUTE });
 		env.clock.n8n += 15 * MINUTE;
 		const ahead = createTicket(1);
 		expect(ids((await poller.poll()).items)).toEqual([ahead]);
@@ -186,9 +184,7 @@ describe('records that become visible below the newest timestamp seen (overlap w
 		['behind', -3 * MINUTE],
 	])("a service clock running 3 min %s n8n's, with late commits inside the window", (_, offset) => {
 		it('every change comes out once, in its latest state', async () => {
-			env = await environment({ offset });
-			const poller = await env.poller({ event: 'updatedTicket' });
-			await poller.poll();
+			const poller = await started({ event: 'updatedTicket' }, { offset });
 			const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
 			const latest = new Map<string, string>();
 			const emitted: string[] = [];
@@ -238,9 +234,10 @@ describe('a backlog bigger than one poll', () => {
 	])(
 		'1,000 tickets changed %s, Max Pages per Poll 1, while tickets keep changing: every latest state once, none twice, one call per poll',
 		async (_, spacing) => {
-			env = await environment({ seed: 1000 });
-			const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 1 } });
-			await poller.poll();
+			const poller = await started(
+				{ event: 'updatedTicket', options: { maxPagesPerPoll: 1 } },
+				{ seed: 1000 },
+			);
 			const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
 			const latest = new Map<string, string>();
 			let step = spacing;
@@ -317,9 +314,10 @@ describe('Updated Customer', () => {
 
 describe('bounded state and calls', () => {
 	it('a busy window (1,000 ticket changes in 5 minutes): the state holds one small entry per record in it, each poll reads it in ⌈(n + 1) / 100⌉ calls', async () => {
-		env = await environment({ seed: 1200 });
-		const poller = await env.poller({ event: 'updatedTicket', options: { maxPagesPerPoll: 20 } });
-		await poller.poll();
+		const poller = await started(
+			{ event: 'updatedTicket', options: { maxPagesPerPoll: 20 } },
+			{ seed: 1200 },
+		);
 		const tickets = env.sandbox.store.listTickets({}).map((t) => t.id as string);
 		env.clock.n8n += 10 * MINUTE;
 		for (let n = 0; n < 1000; n++) {

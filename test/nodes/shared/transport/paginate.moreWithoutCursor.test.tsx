@@ -57,9 +57,7 @@ describe('Get Many, Handled by the Node', () => {
 				operation: 'getAll',
 				limit: '={{ $json.limit }}',
 			}),
-			{
-				supportTicketApi: credentials,
-			},
+			{ supportTicketApi: credentials },
 		);
 		expect(result.error?.message).toBe(MESSAGE);
 		expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
@@ -67,12 +65,8 @@ describe('Get Many, Handled by the Node', () => {
 		sandbox.clearLog();
 		const enough = await getMany({ limit: 100 });
 		expect(enough.error).toBeUndefined();
-		expect(enough.output('Node').map((item) => item.json.id)).toEqual(
-			sandbox.store
-				.listTickets()
-				.slice(0, 100)
-				.map((t) => t.id),
-		);
+		const newest = sandbox.store.listTickets().map((t) => t.id);
+		expect(enough.output('Node').map((item) => item.json.id)).toEqual(newest.slice(0, 100));
 		expect(sandbox.log).toHaveLength(1);
 	});
 
