@@ -199,3 +199,45 @@ describe('Support Ticket Poll Trigger: Updated Ticket and New Customer', () => {
 		expect((await poller.poll()).items).toBeNull();
 	});
 });
+
+// Changed tickets move to the top of the unread stretch, emitted ones change again: every latest change once.
+it('Updated Ticket: rejected backlog cursor while tickets change, every latest change once, none twice', async () => {
+	env = await sandboxWithClock(300);
+	try {
+		const poller = await startPoller(
+			{ event: 'updatedTicket', options: { maxPagesPerPoll: 1 } },
+			false,
+		);
+		env.clock.ms += 60_000;
+		await poller.poll();
+		const all = env.sandbox.store.listTickets({}).map((t) => t.id as string);
+		const latest = new Map<string, string>();
+		const update = (id: string, n: number) => {
+			env.clock.ms += n % 5 === 0 ? 0 : 7;
+			latest.set(
+				id,
+				String(env.sandbox.store.updateTicket(id, { subject: `change ${n}` }).updated_at),
+			);
+		};
+		all.slice(0, 250).forEach((id, n) => update(id, n));
+		const emitted: Array<[string, string]> = [];
+		const take = (items: Array<{ json: IDataObject }> | null) =>
+			(items ?? []).forEach((i) => emitted.push([String(i.json.id), String(i.json.updated_at)]));
+		take((await poller.poll()).items);
+		expect(emitted).toHaveLength(100);
+
+		env.sandbox.renewCursorKey();
+		// Changed again: 10 already emitted (newest, top of the list) and 10 not yet read (oldest changes).
+		const emittedIds = emitted.map(([id]) => id);
+		const unread = all.slice(0, 250).filter((id) => !emittedIds.includes(id));
+		[...emittedIds.slice(0, 10), ...unread.slice(0, 10)].forEach((id, n) => update(id, 1000 + n));
+		for (let poll = 0; poll < 12; poll++) take((await poller.poll()).items);
+
+		expect(env.sandbox.log.filter((entry) => entry.errorCode === 'invalid_cursor')).toHaveLength(1);
+		const keys = emitted.map(([id, at]) => `${id}@${at}`);
+		expect(keys.length - new Set(keys).size).toBe(0);
+		expect(new Map(emitted)).toEqual(latest);
+	} finally {
+		await env.sandbox.stop();
+	}
+});

@@ -55,51 +55,47 @@ async function withReceiver<T>(
 const signed = (receiver: WebhookReceiver, body: string, parts: Partial<DeliveryParts> = {}) =>
 	deliver({ url: receiver.url, secret: sandbox.apiSecret, body, ...parts });
 
-/** Waits until the sandbox has sent every delivery and the workflow runs they started are done; returns the deliveries of webhook `hook`. */
-async function settledDeliveries(receiver: WebhookReceiver, hook: string) {
-	await sandbox.webhooksIdle();
-	await receiver.idle();
-	return sandbox.deliveries.filter((d) => d.webhookId === hook);
+/** Subscribes `receiver` to the sandbox's webhooks while `act` changes data; the deliveries once sent and their runs done. */
+async function deliveriesOf(
+	receiver: WebhookReceiver,
+	subscription: { events?: string[]; secret?: string },
+	act: () => void,
+) {
+	const hook = sandbox.addWebhook({ url: receiver.url, ...subscription });
+	try {
+		act();
+		await sandbox.webhooksIdle();
+		await receiver.idle();
+		return sandbox.deliveries.filter((d) => d.webhookId === hook);
+	} finally {
+		sandbox.removeWebhook(hook);
+	}
 }
 
 describe("Support Ticket Trigger receiving the sandbox's signed deliveries", () => {
 	it('starts the workflow once per event with the delivery as the item, and the next node reads the ticket', async () => {
 		await withReceiver({}, credentials, async (receiver) => {
-			const hook = sandbox.addWebhook({
-				url: receiver.url,
-				events: ['ticket.created', 'ticket.updated', 'reply.created'],
-			});
-			try {
-				const ticket = sandbox.store.createTicket({
+			const events = ['ticket.created', 'ticket.updated', 'reply.created'];
+			let ticketId = '';
+			const mine = await deliveriesOf(receiver, { events }, () => {
+				ticketId = sandbox.store.createTicket({
 					subject: 'Printer on fire',
 					description: 'Again',
 					customer: { email: 'ops@example.com' },
+				}).id;
+				sandbox.store.updateTicket(ticketId, { status: 'pending' });
+				sandbox.store.createReply(ticketId, { body: 'We are on it' });
+			});
+			expect(mine.map((d) => [d.event, d.status])).toEqual(events.map((event) => [event, 200]));
+			const triggered = receiver.executions.map((run) => run.output('On Event')[0].json);
+			expect(triggered.map((item) => item.event)).toEqual(events);
+			expect(triggered[0]).toEqual(mine[0].payload);
+			for (const run of receiver.executions) {
+				expect(run.error).toBeUndefined();
+				expect(run.output('Get Ticket')[0].json).toMatchObject({
+					id: ticketId,
+					subject: 'Printer on fire',
 				});
-				sandbox.store.updateTicket(ticket.id, { status: 'pending' });
-				sandbox.store.createReply(ticket.id, { body: 'We are on it' });
-				const mine = await settledDeliveries(receiver, hook);
-				expect(mine.map((d) => [d.event, d.status])).toEqual([
-					['ticket.created', 200],
-					['ticket.updated', 200],
-					['reply.created', 200],
-				]);
-				expect(receiver.executions).toHaveLength(3);
-				const triggered = receiver.executions.map((run) => run.output('On Event')[0].json);
-				expect(triggered.map((item) => item.event)).toEqual([
-					'ticket.created',
-					'ticket.updated',
-					'reply.created',
-				]);
-				expect(triggered[0]).toEqual(mine[0].payload);
-				for (const run of receiver.executions) {
-					expect(run.error).toBeUndefined();
-					expect(run.output('Get Ticket')[0].json).toMatchObject({
-						id: ticket.id,
-						subject: 'Printer on fire',
-					});
-				}
-			} finally {
-				sandbox.removeWebhook(hook);
 			}
 		});
 	});
@@ -109,8 +105,7 @@ describe("Support Ticket Trigger receiving the sandbox's signed deliveries", () 
 			{ events: ['ticket.created'], options: { customEvents: 'customer.*' } },
 			credentials,
 			async (receiver) => {
-				const hook = sandbox.addWebhook({ url: receiver.url });
-				try {
+				const mine = await deliveriesOf(receiver, {}, () => {
 					const ticket = sandbox.store.createTicket({
 						subject: 's',
 						description: 'd',
@@ -119,22 +114,19 @@ describe("Support Ticket Trigger receiving the sandbox's signed deliveries", () 
 					sandbox.store.updateTicket(ticket.id, { priority: 'urgent' });
 					sandbox.store.createCustomer({ email: 'filtered.in@example.com' });
 					sandbox.emit('ticket.merged', { id: ticket.id });
-					const mine = await settledDeliveries(receiver, hook);
-					// A ticket for a new e-mail address also creates its customer (customer.created first).
-					expect(mine.map((d) => [d.event, d.status])).toEqual([
-						['customer.created', 200],
-						['ticket.created', 200],
-						['ticket.updated', 200],
-						['customer.created', 200],
-						['ticket.merged', 200],
-					]);
-					const started = receiver.executions.map((run) => run.output('On Event')[0].json.event);
-					expect(started).toEqual(['customer.created', 'ticket.created', 'customer.created']);
-					expect(receiver.deliveries[2].body).toContain('event ticket.updated is not selected');
-					expect(receiver.deliveries[4].body).toContain('event ticket.merged is not selected');
-				} finally {
-					sandbox.removeWebhook(hook);
-				}
+				});
+				// A ticket for a new e-mail address also creates its customer (customer.created first).
+				expect(mine.map((d) => [d.event, d.status])).toEqual([
+					['customer.created', 200],
+					['ticket.created', 200],
+					['ticket.updated', 200],
+					['customer.created', 200],
+					['ticket.merged', 200],
+				]);
+				const started = receiver.executions.map((run) => run.output('On Event')[0].json.event);
+				expect(started).toEqual(['customer.created', 'ticket.created', 'customer.created']);
+				expect(receiver.deliveries[2].body).toContain('event ticket.updated is not selected');
+				expect(receiver.deliveries[4].body).toContain('event ticket.merged is not selected');
 			},
 		);
 	});
@@ -147,16 +139,12 @@ describe("Support Ticket Trigger receiving the sandbox's signed deliveries", () 
 		await withReceiver({}, creds, async (receiver) => {
 			let customers = 0;
 			/** The service signs an event with `secret`: the trigger's answer. */
-			const deliveredWith = async (secret: string) => {
-				const events = ['customer.created'];
-				const hook = sandbox.addWebhook({ url: receiver.url, events, secret });
-				try {
-					sandbox.store.createCustomer({ email: `rotation.${++customers}@example.com` });
-					return (await settledDeliveries(receiver, hook)).map((d) => d.status);
-				} finally {
-					sandbox.removeWebhook(hook);
-				}
-			};
+			const deliveredWith = async (secret: string) =>
+				(
+					await deliveriesOf(receiver, { events: ['customer.created'], secret }, () =>
+						sandbox.store.createCustomer({ email: `rotation.${++customers}@example.com` }),
+					)
+				).map((d) => d.status);
 			expect(await deliveredWith(oldSecret)).toEqual([200]);
 			// With a Webhook Secret, the API Secret no longer signs deliveries.
 			expect(await deliveredWith(sandbox.apiSecret)).toEqual([401]);

@@ -5,51 +5,38 @@ import { hmacSha256Hex, sha256Hex, signedMessage } from '../../../sandbox/auth';
 // Deliveries built by hand, signed with the sandbox's signing code (not the package's), to forge and tamper with any part.
 export interface DeliveryParts {
 	url: string;
-	body: string | Buffer;
+	body: string;
 	secret: string;
 	timestamp?: string;
 	/** Path (with query) that goes into the signature; default: the URL's. */
 	signedPath?: string;
-	/** Signature to send instead of the computed one. */
-	signature?: string;
 	/** Extra or replacing headers; `null` removes a header; an array sends it repeated. */
 	headers?: Record<string, string | string[] | null>;
 	/** Body bytes sent instead of the signed `body`. */
-	sentBody?: string | Buffer;
-}
-
-export interface Answer {
-	status: number;
-	body: string;
+	sentBody?: string;
 }
 
 export function nowSeconds(offsetSeconds = 0): string {
 	return String(Math.floor(Date.now() / 1000) + offsetSeconds);
 }
 
-function signDelivery(parts: DeliveryParts): Record<string, string | string[]> {
+export function deliver(parts: DeliveryParts): Promise<{ status: number; body: string }> {
 	const url = new URL(parts.url);
 	const timestamp = parts.timestamp ?? nowSeconds();
 	const path = parts.signedPath ?? url.pathname + url.search;
-	const signature =
-		parts.signature ??
-		hmacSha256Hex(parts.secret, signedMessage(timestamp, 'POST', path, sha256Hex(parts.body)));
 	const headers: Record<string, string | string[]> = {
 		'content-type': 'application/json',
 		'x-api-key': 'sandbox-key',
 		'x-api-timestamp': timestamp,
-		'x-api-signature': signature,
+		'x-api-signature': hmacSha256Hex(
+			parts.secret,
+			signedMessage(timestamp, 'POST', path, sha256Hex(parts.body)),
+		),
 	};
 	for (const [name, value] of Object.entries(parts.headers ?? {})) {
 		if (value === null) delete headers[name];
 		else headers[name] = value;
 	}
-	return headers;
-}
-
-export function deliver(parts: DeliveryParts): Promise<Answer> {
-	const headers = signDelivery(parts);
-	const body = parts.sentBody ?? parts.body;
 	return new Promise((resolve, reject) => {
 		const req = request(parts.url, { method: 'POST', headers }, (res) => {
 			const chunks: Buffer[] = [];
@@ -59,6 +46,6 @@ export function deliver(parts: DeliveryParts): Promise<Answer> {
 			);
 		});
 		req.on('error', reject);
-		req.end(body);
+		req.end(parts.sentBody ?? parts.body);
 	});
 }

@@ -38,49 +38,29 @@ function deepFreeze<T>(value: T): T {
 
 describe('joinUrl (axios combineURLs semantics)', () => {
 	it.each([
-		[
-			'https://s.example.com',
-			'/api/v1/external/tickets',
-			'https://s.example.com/api/v1/external/tickets',
-		],
-		[
-			'https://s.example.com/',
-			'/api/v1/external/tickets',
-			'https://s.example.com/api/v1/external/tickets',
-		],
-		[
-			'https://s.example.com/support/',
-			'api/v1/external/tickets',
-			'https://s.example.com/support/api/v1/external/tickets',
-		],
-		['https://s.example.com/support', '/api/v1/x', 'https://s.example.com/support/api/v1/x'],
-		['https://ignored.example.com', 'http://127.0.0.1:1/a', 'http://127.0.0.1:1/a'],
+		['https://h', '/api/x', 'https://h/api/x'],
+		['https://h/', '/api/x', 'https://h/api/x'],
+		['https://h/support/', 'api/x', 'https://h/support/api/x'],
+		['https://h/support', '/api/x', 'https://h/support/api/x'],
+		['https://ignored', 'http://127.0.0.1:1/a', 'http://127.0.0.1:1/a'],
 		[undefined, 'http://127.0.0.1:1/a', 'http://127.0.0.1:1/a'],
 	])('%s + %s', (base, url, expected) => {
 		expect(joinUrl(base, url)).toBe(expected);
 	});
 });
 
-describe('signRequestOptions', () => {
-	it('joins baseURL (trailing slash, path prefix), moves qs into the URL and signs that path', () => {
-		const input = {
-			baseURL: 'https://s.example.com/support/',
-			url: '/api/v1/external/tickets',
-			qs: { per_page: 1, status: 'on hold' },
-		};
-		const signed = signRequestOptions(input, credentials, NOW);
-		expect(signed.url).toBe(
-			'https://s.example.com/support/api/v1/external/tickets?per_page=1&status=on%20hold',
-		);
-		expect(signed).not.toHaveProperty('qs');
-		expect(signed).not.toHaveProperty('baseURL');
-		expect(signed.method).toBe('GET');
-		expect(signed.headers).toMatchObject({ 'x-api-key': 'key-1', 'x-api-timestamp': '1700000000' });
-		expectValidSignature(signed);
-	});
+// What is sent is what is signed: the URL and body bytes axios will send, the address in url alone.
+// Legacy options (uri, a lower-case method, json): n8n's HTTP Request node through requestWithAuthentication.
+const legacy = (options: IDataObject) => options as unknown as IHttpRequestOptions;
 
-	// What is sent is what is signed: the URL and body bytes axios will send.
+describe('signRequestOptions', () => {
 	it.each<[string, IHttpRequestOptions, string, string | undefined]>([
+		[
+			'baseURL with a trailing slash and path prefix, qs moved into the URL',
+			{ baseURL: 'https://h/support/', url: '/api/x', qs: { per_page: 1, status: 'on hold' } },
+			'https://h/support/api/x?per_page=1&status=on%20hold',
+			undefined,
+		],
 		[
 			'qs after a query already in the URL',
 			{ url: 'http://h/api?a=1', qs: { b: 'x y' } },
@@ -111,10 +91,31 @@ describe('signRequestOptions', () => {
 			'http://h/x',
 			undefined,
 		],
+		[
+			'legacy: the address in uri, qs, a lower-case method and an object body',
+			legacy({
+				uri: 'http://h/t?s=open',
+				method: 'post',
+				qs: { a: 'x y' },
+				body: { s: 'S' },
+				json: true,
+			}),
+			'http://h/t?s=open&a=x%20y',
+			'{"s":"S"}',
+		],
+		[
+			'legacy: a string body, as the bytes axios will send',
+			legacy({ uri: 'http://h/x', method: 'PATCH', body: ' {"status":"open"} ', json: false }),
+			'http://h/x',
+			'{"status":"open"}',
+		],
 	])('%s', (_name, input, url, body) => {
 		const signed = signRequestOptions(input, credentials, NOW);
 		expect(signed.url).toBe(url);
 		expect(signed.body).toBe(body);
+		for (const moved of ['qs', 'baseURL', 'uri']) expect(signed).not.toHaveProperty(moved);
+		expect(signed.method).toBe((input.method ?? 'GET').toUpperCase());
+		expect(signed.headers).toMatchObject({ 'x-api-key': 'key-1', 'x-api-timestamp': '1700000000' });
 		if (body === undefined) expect(signed.headers).not.toHaveProperty('Content-Type');
 		expectValidSignature(signed);
 	});
@@ -164,39 +165,6 @@ describe('signRequestOptions', () => {
 		expect(Object.keys(later.headers as IDataObject).sort()).toEqual(
 			Object.keys(once.headers as IDataObject).sort(),
 		);
-	});
-});
-
-describe('signRequestOptions: legacy request options (n8n HTTP Request node, requestWithAuthentication)', () => {
-	it('reads the address from uri, takes qs, a lower-case method and an object body, and sends url only', () => {
-		const legacy = {
-			uri: 'https://s.example.com/api/v1/external/tickets?status=open',
-			method: 'post',
-			qs: { a: 'x y' },
-			body: { subject: 'S', description: 'D', customer: { email: 'a@example.com' } },
-			json: true,
-			headers: { 'content-type': 'application/json' },
-		} as unknown as IHttpRequestOptions;
-		const signed = signRequestOptions(legacy, credentials, NOW);
-		expect(signed.url).toBe('https://s.example.com/api/v1/external/tickets?status=open&a=x%20y');
-		expect(signed).not.toHaveProperty('uri');
-		expect(signed.method).toBe('POST');
-		expect(signed.body).toBe(
-			'{"subject":"S","description":"D","customer":{"email":"a@example.com"}}',
-		);
-		expectValidSignature(signed);
-	});
-
-	it('signs a legacy string body as the bytes axios will send', () => {
-		const legacy = {
-			uri: 'https://s.example.com/x',
-			method: 'PATCH',
-			body: ' {"status":"open"} ',
-			json: false,
-		} as unknown as IHttpRequestOptions;
-		const signed = signRequestOptions(legacy, credentials, NOW);
-		expect(signed.body).toBe('{"status":"open"}');
-		expectValidSignature(signed);
 	});
 });
 

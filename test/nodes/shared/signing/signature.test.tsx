@@ -79,6 +79,9 @@ describe('signature', () => {
 				`${parts.timestamp}${parts.method}${parts.pathWithQuery}${bodyHash}`,
 			);
 			expect(computeSignature(secret, parts)).toBe(signature);
+			expect(computeSignature(secret, { ...parts, method: parts.method.toLowerCase() })).toBe(
+				signature,
+			);
 			const nowMs = Number(parts.timestamp) * 1000;
 			expect(verifySignature({ ...parts, secret, signature, nowMs })).toEqual({ valid: true });
 			const flipped = signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0');
@@ -88,11 +91,6 @@ describe('signature', () => {
 			});
 		},
 	);
-
-	it('upper-cases the method', () => {
-		const { secret, parts, signature } = vectors[0];
-		expect(computeSignature(secret, { ...parts, method: 'get' })).toBe(signature);
-	});
 
 	it('gives whole seconds, never milliseconds', () => {
 		expect(unixTimestamp(1700000000999)).toBe('1700000000');
@@ -116,16 +114,12 @@ describe('signature', () => {
 			['wrong secret', { secret: 'other' }, 'invalid_signature'],
 			['truncated signature', { signature: signature.slice(0, 63) }, 'invalid_signature'],
 			['not hex', { signature: 'z'.repeat(64) }, 'invalid_signature'],
+			['the edge of a custom window', { nowMs: nowMs + 60_000, toleranceSeconds: 60 }, null],
+			['past it', { nowMs: nowMs + 61_000, toleranceSeconds: 60 }, 'timestamp_outside_window'],
 		] as const)('%s → %s', (_name, change, reason) => {
-			expect(verifySignature({ ...base, ...change })).toMatchObject({ valid: false, reason });
-		});
-
-		it('accepts the edge of a custom window', () => {
-			expect(verifySignature({ ...base, nowMs: nowMs + 60_000, toleranceSeconds: 60 })).toEqual({
-				valid: true,
-			});
-			const late = verifySignature({ ...base, nowMs: nowMs + 61_000, toleranceSeconds: 60 });
-			expect(late).toMatchObject({ valid: false, reason: 'timestamp_outside_window' });
+			expect(verifySignature({ ...base, ...change })).toEqual(
+				reason === null ? { valid: true } : expect.objectContaining({ valid: false, reason }),
+			);
 		});
 
 		it('never puts the expected signature or the secret in a message', () => {

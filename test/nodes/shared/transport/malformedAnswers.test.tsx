@@ -48,34 +48,23 @@ const answerOnceWith = (body: string) =>
 	]);
 
 describe('a page of Return All answered 200 with something that is not a list of the API', () => {
+	const notJson = /^The service answered with something that is not the API's JSON: /;
+	const noData = /^The service answered a list without its "data" array$/;
+	const CUT_OFF = '{"data":[{"id":"tkt_1","subject":"Printer';
 	it.each([
-		[
-			'an HTML page',
-			{ 'content-type': 'text/html' },
-			HTML,
-			/^The service answered with something that is not the API's JSON: text\/html, first 80 characters "<!DOCTYPE html><html><head><title>Acme Help Center<\/title><\/head><body>Welcome t…"$/,
-		],
-		[
-			'cut-off JSON',
-			{ 'content-type': 'application/json' },
-			'{"data":[{"id":"tkt_1","subject":"Printer',
-			/^The service answered with something that is not the API's JSON: application\/json, first 80 characters "\{"data":\[\{"id":"tkt_1","subject":"Printer"$/,
-		],
-		[
-			'JSON without a data array',
-			{ 'content-type': 'application/json' },
-			'{"tickets":[],"meta":{"has_more":false}}',
-			/^The service answered a list without its "data" array$/,
-		],
+		['an HTML page', HTML, notJson, `text/html, first 80 characters "${HTML.slice(0, 80)}…"`],
+		['cut-off JSON', CUT_OFF, notJson, `application/json, first 80 characters "${CUT_OFF}"`],
+		['JSON without a data array', '{"tickets":[],"meta":{"has_more":false}}', noData, ''],
 		[
 			'JSON whose data is not an array',
-			{ 'content-type': 'application/json' },
 			'{"data":{"id":"tkt_1"},"meta":{"has_more":false}}',
-			/^The service answered a list without its "data" array$/,
+			noData,
+			'',
 		],
 	])(
 		'%s on page 2 fails the node, naming the page, instead of returning page 1 alone',
-		async (_name, headers, body, message) => {
+		async (_name, body, message, shown) => {
+			const headers = { 'content-type': body === HTML ? 'text/html' : 'application/json' };
 			proxy.setRules([
 				{
 					method: 'GET',
@@ -86,6 +75,7 @@ describe('a page of Return All answered 200 with something that is not a list of
 			]);
 			const result = await runNode(returnAll, viaProxy());
 			expect(result.error?.message).toMatch(message);
+			expect(result.error?.message.endsWith(shown)).toBe(true);
 			expect(result.error?.description).toContain('Page 2 of the list, after 100 items');
 			expect(proxy.received.map((r) => (r.target.includes('cursor=') ? 'next' : 'first'))).toEqual([
 				'first',

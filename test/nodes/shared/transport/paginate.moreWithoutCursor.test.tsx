@@ -24,6 +24,13 @@ const getMany = (parameters: IDataObject) =>
 	runNode({ resource: 'ticket', operation: 'getAll', ...parameters }, credentials);
 
 describe('Get Many, Handled by the Node', () => {
+	it('has_more "true" as text, with a cursor, goes on to the next page: Return All brings every ticket', async () => {
+		sandbox.setResponseShape({ hasMoreAsText: true });
+		const result = await getMany({ returnAll: true });
+		expect(result.output('Node')).toHaveLength(TICKETS);
+		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 200, 200]);
+	});
+
 	it.each([
 		['null', false],
 		['missing', false],
@@ -50,9 +57,7 @@ describe('Get Many, Handled by the Node', () => {
 				operation: 'getAll',
 				limit: '={{ $json.limit }}',
 			}),
-			{
-				supportTicketApi: credentials,
-			},
+			{ supportTicketApi: credentials },
 		);
 		expect(result.error?.message).toBe(MESSAGE);
 		expect((result.error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
@@ -60,12 +65,8 @@ describe('Get Many, Handled by the Node', () => {
 		sandbox.clearLog();
 		const enough = await getMany({ limit: 100 });
 		expect(enough.error).toBeUndefined();
-		expect(enough.output('Node').map((item) => item.json.id)).toEqual(
-			sandbox.store
-				.listTickets()
-				.slice(0, 100)
-				.map((t) => t.id),
-		);
+		const newest = sandbox.store.listTickets().map((t) => t.id);
+		expect(enough.output('Node').map((item) => item.json.id)).toEqual(newest.slice(0, 100));
 		expect(sandbox.log).toHaveLength(1);
 	});
 

@@ -61,58 +61,34 @@ it('Pages per Run: a cursor given within the run, then refused: what a new run d
 
 describe('describeApiError: which answers are a rejected cursor', () => {
 	const rejected = 'The service rejected the page cursor';
+	const withCursor = { cursorFrom: 'previousPage' } as const;
+	const apiError = (code: string, message: string, fields?: Record<string, string[]>) => ({
+		error: { code, message, ...(fields && { details: { fields } }) },
+	});
 	it.each([
-		[410, { error: { code: 'cursor_expired', message: 'Gone' } }],
-		[404, { error: { code: 'not_found', message: 'Cursor not found' } }],
-		[
-			422,
-			{
-				error: {
-					code: 'validation_failed',
-					message: 'Invalid',
-					details: { fields: { cursor: ['has expired'] } },
-				},
-			},
-		],
+		[410, apiError('cursor_expired', 'Gone')],
+		[404, apiError('not_found', 'Cursor not found')],
+		[422, apiError('validation_failed', 'Invalid', { cursor: ['has expired'] })],
 		[422, { message: 'The given cursor is invalid.' }],
 	])('HTTP %i %j to a request with a cursor', (status, body) => {
-		expect(describeApiError(status, body, { cursorFrom: 'previousPage' as const }).message).toBe(
-			rejected,
-		);
+		expect(describeApiError(status, body, withCursor).message).toBe(rejected);
 	});
 
 	it.each([
-		[
-			'a 404 that names the cursor, to a request without one',
-			404,
-			{ error: { code: 'not_found', message: 'Cursor not found' } },
-			{},
-		],
+		['a 404 that names the cursor, to a request without one', 404, 'Cursor not found', {}],
 		[
 			'a 404 that names no cursor, to a request with one (the ticket of a reply list is gone)',
 			404,
-			{ error: { code: 'not_found', message: "ticket 'tkt_5' was not found." } },
-			{ cursorFrom: 'previousPage' as const },
+			"ticket 'tkt_5' was not found.",
+			withCursor,
 		],
-		[
-			'a 422 about other fields',
-			422,
-			{
-				error: {
-					code: 'validation_failed',
-					message: 'Invalid',
-					details: { fields: { per_page: ['too big'] } },
-				},
-			},
-			{ cursorFrom: 'previousPage' as const },
-		],
-		[
-			'a 500 that names the cursor',
-			500,
-			{ error: { code: 'internal_error', message: 'cursor store down' } },
-			{ cursorFrom: 'previousPage' as const },
-		],
-	])('not for %s', (_name, status, body, context) => {
+		['a 422 about other fields', 422, 'Invalid', withCursor],
+		['a 500 that names the cursor', 500, 'cursor store down', withCursor],
+	])('not for %s', (_name, status, message, context) => {
+		const body =
+			status === 422
+				? apiError('validation_failed', message, { per_page: ['too big'] })
+				: apiError(status === 404 ? 'not_found' : 'internal_error', message);
 		expect(describeApiError(status, body, context).message).not.toBe(rejected);
 	});
 

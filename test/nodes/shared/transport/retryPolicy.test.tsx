@@ -37,14 +37,26 @@ describe('retry policy', () => {
 		expect(maxAttemptsFor({ connectionError: 'ECONNRESET' }, DEFAULT_RETRY_POLICY)).toBe(5);
 	});
 
-	it('reads Retry-After as seconds or as an HTTP date', () => {
-		const now = Date.parse('2026-11-22T12:00:00Z');
-		expect(parseRetryAfter('3', now)).toBe(3000);
-		expect(parseRetryAfter('0', now)).toBe(0);
-		expect(parseRetryAfter('Sun, 22 Nov 2026 12:00:05 GMT', now)).toBe(5000);
-		expect(parseRetryAfter('Sun, 22 Nov 2026 11:00:00 GMT', now)).toBe(0);
-		expect(parseRetryAfter('soon', now)).toBeUndefined();
-		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+	const gmt = (time: string) => `Sun, 22 Nov 2026 ${time} GMT`;
+	const budget = DEFAULT_RETRY_POLICY.budgetMs;
+	// An HTTP date is read against the answer's Date header (the service's clock, not this machine's); without one,
+	// a date beyond the budget counts as the budget's limit (the clocks may differ). Seconds need no clock.
+	it.each<[string | undefined, string | undefined, number | undefined]>([
+		['3', undefined, 3000],
+		['0', undefined, 0],
+		[gmt('12:00:05'), undefined, 5000],
+		[gmt('11:00:00'), undefined, 0],
+		['soon', undefined, undefined],
+		[undefined, undefined, undefined],
+		[gmt('11:59:58'), gmt('11:59:57'), 1000],
+		[gmt('12:01:31'), gmt('12:01:30'), 1000],
+		[gmt('14:00:00'), gmt('12:00:00'), 2 * 3600_000],
+		['2', gmt('10:00:00'), 2000],
+		[gmt('12:01:31'), undefined, budget],
+		[gmt('14:00:00'), 'not a date', budget],
+		['7200', undefined, 7200_000],
+	])('Retry-After %p, Date %p at 12:00:00 → %p ms', (retryAfter, date, expected) => {
+		expect(parseRetryAfter(retryAfter, Date.parse('2026-11-22T12:00:00Z'), date)).toBe(expected);
 	});
 
 	it.each([
@@ -63,49 +75,20 @@ describe('retry policy', () => {
 		expect(mayHaveBeenProcessed('GET', failure)).toBe(false);
 	});
 
-	it("reads an HTTP date against the answer's Date header: the service's clock, not this machine's", () => {
-		const now = Date.parse('2026-11-22T12:00:00Z');
-		// The service's clock is 3 s behind: its date 1 s ahead of its clock is 1 s, not 0.
-		expect(
-			parseRetryAfter('Sun, 22 Nov 2026 11:59:58 GMT', now, 'Sun, 22 Nov 2026 11:59:57 GMT'),
-		).toBe(1000);
-		// 90 s ahead: 1 s, not 91 s.
-		expect(
-			parseRetryAfter('Sun, 22 Nov 2026 12:01:31 GMT', now, 'Sun, 22 Nov 2026 12:01:30 GMT'),
-		).toBe(1000);
-		// A far date on the service's own clock is a wait the service means.
-		expect(
-			parseRetryAfter('Sun, 22 Nov 2026 14:00:00 GMT', now, 'Sun, 22 Nov 2026 12:00:00 GMT'),
-		).toBe(2 * 3600_000);
-		// Seconds need no clock.
-		expect(parseRetryAfter('2', now, 'Sun, 22 Nov 2026 10:00:00 GMT')).toBe(2000);
-	});
-
-	it("without a Date header, a date beyond the budget counts as the budget's limit (the clocks may differ)", () => {
-		const now = Date.parse('2026-11-22T12:00:00Z');
-		expect(parseRetryAfter('Sun, 22 Nov 2026 12:01:31 GMT', now)).toBe(
-			DEFAULT_RETRY_POLICY.budgetMs,
-		);
-		expect(parseRetryAfter('Sun, 22 Nov 2026 14:00:00 GMT', now, 'not a date')).toBe(
-			DEFAULT_RETRY_POLICY.budgetMs,
-		);
-		// In seconds it is what the service said.
-		expect(parseRetryAfter('7200', now)).toBe(7200_000);
-	});
-
-	it('backs off exponentially with jitter, capped; a Retry-After only lengthens the wait', () => {
-		const policy = DEFAULT_RETRY_POLICY;
-		expect(retryDelayMs(1, undefined, policy, () => 0)).toBe(250);
-		expect(retryDelayMs(1, undefined, policy, () => 1)).toBe(500);
-		expect(retryDelayMs(3, undefined, policy, () => 1)).toBe(2000);
-		expect(retryDelayMs(20, undefined, policy, () => 1)).toBe(policy.maxDelayMs);
-		expect(retryDelayMs(2, 7000, policy, () => 1)).toBe(7000);
-	});
-
-	it('never waits less than the backoff for that attempt, whatever Retry-After says (0, or a date already past)', () => {
-		const policy = DEFAULT_RETRY_POLICY;
-		expect(retryDelayMs(1, 0, policy, () => 0)).toBe(250);
-		expect(retryDelayMs(4, 0, policy, () => 0)).toBe(2000);
-		expect(retryDelayMs(4, 1000, policy, () => 1)).toBe(4000);
-	});
+	// Exponential with jitter, capped; a Retry-After only lengthens the wait, never below that attempt's backoff.
+	it.each([
+		[1, undefined, 0, 250],
+		[1, undefined, 1, 500],
+		[3, undefined, 1, 2000],
+		[20, undefined, 1, DEFAULT_RETRY_POLICY.maxDelayMs],
+		[2, 7000, 1, 7000],
+		[1, 0, 0, 250],
+		[4, 0, 0, 2000],
+		[4, 1000, 1, 4000],
+	])(
+		'attempt %i, Retry-After %p ms, jitter %i → waits %i ms',
+		(attempt, retryAfter, jitter, ms) => {
+			expect(retryDelayMs(attempt, retryAfter, DEFAULT_RETRY_POLICY, () => jitter)).toBe(ms);
+		},
+	);
 });

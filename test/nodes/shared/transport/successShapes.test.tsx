@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, useSandbox } from '../../../harness';
-import { startSandbox } from '../../../../sandbox';
+import { useSandbox } from '../../../harness';
 import { byId, runNode } from '../../supportTicketNode';
 
-// Successes without the `{data}` envelope (docs/api.md#answers): every output item still has an object.
+// Successes without the `{data}` envelope (docs/api.md#answers): every output item still has an object. has_more as
+// text: paginate.moreWithoutCursor.test.tsx.
 const { sandbox, credentials } = useSandbox({ seed: 5 });
 
 async function outputOf(parameters: IDataObject) {
@@ -57,23 +57,5 @@ describe('a success without the data envelope', () => {
 		sandbox.setResponseShape({ single: 'bare' });
 		const items = await outputOf({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_3') });
 		expect(items.map((item) => item.json)).toEqual([sandbox.store.getTicket('tkt_3')]);
-	});
-});
-
-describe('has_more given as text', () => {
-	it('"true" goes on to the next page: Return All brings every ticket', async () => {
-		const many = await startSandbox({ seed: 150 });
-		try {
-			many.setResponseShape({ hasMoreAsText: true });
-			const run = await runNode(
-				{ resource: 'ticket', operation: 'getAll', returnAll: true },
-				credentialsFor(many),
-			);
-			expect(run.error).toBeUndefined();
-			expect(run.output('Node')).toHaveLength(150);
-			expect(many.log.map((entry) => entry.status)).toEqual([200, 200]);
-		} finally {
-			await many.stop();
-		}
 	});
 });
