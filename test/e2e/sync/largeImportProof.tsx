@@ -5,8 +5,8 @@ import { isFinished } from '../executions';
 import type { WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import { waitUntil } from '../../harness/wait';
-import { compareWithService, describeDifference } from './compareCopy';
-import { executionError, isEqual, type SyncTarget } from './syncProof';
+import { compareWithService, describeCopy, mustEqual } from './compareCopy';
+import { executionError, type SyncTarget } from './syncProof';
 import { dataTableStore, LIST_PATH, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
 
 export const LARGE_IMPORT_EXAMPLE = 'examples/large-account-import.json';
@@ -90,9 +90,7 @@ async function runLargeImport(
 			'the resumed import to finish (position done)',
 			async () => ((await savedCursor(rest)) === 'done' ? true : undefined),
 			RUN_TIMEOUT_MS,
-			{
-				intervalMs: 500,
-			},
+			{ intervalMs: 500 },
 		);
 		await chainEnded('the last execution to end');
 		const resumeSeconds = (Date.now() - started) / 1000;
@@ -110,10 +108,7 @@ async function runLargeImport(
 			'the run after done to read every page again',
 			async () => (again() >= allPages && (await savedCursor(rest)) === 'done' ? true : undefined),
 			RUN_TIMEOUT_MS,
-			{
-				intervalMs: 500,
-				seen: () => again(),
-			},
+			{ intervalMs: 500, seen: () => again() },
 		);
 		await chainEnded('the last execution to end');
 		log(`run 3 (after done): started over, ${again()} list calls`);
@@ -138,19 +133,13 @@ export async function proveLargeImport(
 ): Promise<void> {
 	const figures = await runLargeImport(target.rest, sandbox, workflow, log);
 	const copy = await compareWithService(dataTableStore(target.rest), sandbox);
-	log(`after the resumed run and a run after done: ${describeDifference('tickets', copy.tickets)}`);
-	log(
-		`after the resumed run and a run after done: ${describeDifference('customers', copy.customers)}`,
-	);
+	log(`after the resumed run and a run after done: ${describeCopy(copy)}`);
 	const pages = Math.ceil(figures.tickets / PAGE) + Math.ceil(figures.customers / PAGE);
 	log(
 		`resumed run: ${figures.resumeSeconds.toFixed(1)} s; list calls ${figures.calls.tickets} for ${figures.tickets} tickets + ${figures.calls.customers} for ${figures.customers} customers (${pages} pages + the failed one); ` +
 			`n8n lists ${figures.executions.length} executions: ${figures.executions.map((e) => `${e.mode}/${e.status}`).join(', ')}`,
 	);
-	if (!isEqual(copy.tickets) || !isEqual(copy.customers))
-		throw new Error(
-			`the copy differs: ${describeDifference('tickets', copy.tickets)}; ${describeDifference('customers', copy.customers)}`,
-		);
+	mustEqual('the copy differs', copy);
 	if (!figures.error.includes('500'))
 		throw new Error(`the failed execution does not show the service's 500: ${figures.error}`);
 	// Every page once, and the failed page once more after the resume.

@@ -9,8 +9,9 @@ import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { waitUntil } from '../../harness/wait';
 import {
 	compareWithService,
+	copyEqual,
 	type CopyDifference,
-	describeDifference,
+	describeCopy,
 	putHostileText,
 	watermarkOf,
 } from './compareCopy';
@@ -143,10 +144,6 @@ export async function runToEnd(
 	return (Date.now() - started) / 1000;
 }
 
-export function isEqual(difference: CopyDifference): boolean {
-	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
-}
-
 export async function proveSync(
 	target: SyncTarget,
 	sandbox: Sandbox,
@@ -223,8 +220,7 @@ export async function proveSync(
 				? await plantSecondRow(rest, sandbox, startedAtMs)
 				: undefined;
 		if (plantedSecondRow) beforeReconcile = await compareWithService(copy, sandbox);
-		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
-		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
+		log(`before the reconcile: ${describeCopy(beforeReconcile)}`);
 		const recordReads = sandbox.countCalls({ pathname: RECORD_PATH });
 		const callsBeforeReconcile = sandbox.countCalls();
 		const reconcileSeconds = await runToEnd(rest, workflows.reconcile, 'Start Reconcile');
@@ -235,7 +231,7 @@ export async function proveSync(
 		// The Data Table edition's order is shown by its second rows and their merge; here the
 		// statement alone decides, so an older version is made to arrive last.
 		const olderVersionLast =
-			workflows.store === 'postgres' && isEqual(after.tickets) && isEqual(after.customers)
+			workflows.store === 'postgres' && copyEqual(after)
 				? await applyOlderVersionsLast(rest, sandbox, workflows.webhooks)
 				: undefined;
 		if (olderVersionLast) after = await compareWithService(copy, sandbox);
@@ -359,7 +355,7 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 				]
 			: []),
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
-		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
+		`  before the reconcile: ${describeCopy(figures.beforeReconcile)}`,
 		...(figures.plantedSecondRow
 			? [
 					`  the race left no second row: one put in for ${figures.plantedSecondRow} (an hour older) before the reconcile`,
@@ -368,7 +364,7 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 		...(figures.olderVersionLast
 			? [`  then an older version last: ${figures.olderVersionLast}`]
 			: []),
-		`  after one reconcile${figures.olderVersionLast ? ' and the older versions' : ''}: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
+		`  after one reconcile${figures.olderVersionLast ? ' and the older versions' : ''}: ${describeCopy(figures)}`,
 		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,
 	];
 }
