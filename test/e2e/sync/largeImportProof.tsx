@@ -7,7 +7,15 @@ import type { N8nRestClient } from '../n8n/restClient';
 import { waitUntil } from '../../harness/wait';
 import { compareWithService, describeCopy, mustEqual } from './compareCopy';
 import { executionError, type SyncTarget } from './syncProof';
-import { dataTableStore, LIST_PATH, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
+import {
+	CUSTOMER_LIST,
+	dataTableStore,
+	LIST_PATH,
+	readTable,
+	STATE_TABLE,
+	TICKET_LIST,
+	TICKET_TABLE,
+} from './syncTables';
 
 export const LARGE_IMPORT_EXAMPLE = 'examples/large-account-import.json';
 export const LARGE_IMPORT_TICKETS = 1500;
@@ -17,8 +25,6 @@ const PAGE = 100;
 /** The ticket list call answered 500 (counted from the first): pages 1–5 are written before it. */
 const FAULT_AT = 6;
 const RUN_TIMEOUT_MS = 5 * 60_000;
-const TICKET_LIST = /\/tickets$/;
-const CUSTOMER_LIST = /\/customers$/;
 
 async function savedCursor(rest: N8nRestClient): Promise<string | undefined> {
 	const rows = await readTable(rest, STATE_TABLE).catch(() => []);

@@ -21,7 +21,7 @@ import {
 	putHostileText,
 } from './compareCopy';
 import { executionError, runToEnd, type SyncTarget } from './syncProof';
-import { type CopyStore, readTable } from './syncTables';
+import { type CopyStore, CUSTOMER_LIST, readTable, TICKET_LIST } from './syncTables';
 
 export const POLLING_EXAMPLE = 'examples/sync-by-polling.json';
 export const POLLING_POSTGRES_EXAMPLE = 'examples/sync-by-polling-postgres.json';
@@ -30,8 +30,6 @@ const CUSTOMER_TRIGGER = 'On Customer Change';
 /** The control: the same trigger and row, upserted by ticket_id alone, into a table of its own. */
 const CONTROL_TABLE = 'st_tickets_plain_upsert';
 const WAIT_MS = 12 * 60_000;
-const TICKET_LIST = /\/tickets$/;
-const CUSTOMER_LIST = /\/customers$/;
 
 export interface PollingWorkflows {
 	polling: WorkflowFile;
