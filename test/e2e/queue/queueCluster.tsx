@@ -57,13 +57,9 @@ interface RoleSpec {
 }
 
 async function roleSpecs(): Promise<Record<Role, RoleSpec>> {
-	const [mainPort, webhookPort, workerHealthPort, mainBroker, workerBroker] = await Promise.all([
-		freePort(),
-		freePort(),
-		freePort(),
-		freePort(),
-		freePort(),
-	]);
+	const [mainPort, webhookPort, workerHealthPort, mainBroker, workerBroker] = await Promise.all(
+		Array.from({ length: 5 }, freePort),
+	);
 	const mainUrl = `http://127.0.0.1:${mainPort}`;
 	const webhookUrl = `http://127.0.0.1:${webhookPort}`;
 	const listen = { N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_HOST: '127.0.0.1', N8N_PROTOCOL: 'http' };

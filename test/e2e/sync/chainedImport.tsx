@@ -37,19 +37,15 @@ async function startsWaiting(postgres: PostgresServer): Promise<number> {
 	return row.waiting;
 }
 
-/** Pages one execution reads: the Get Page nodes' Pages per Run. */
-function pagesPerRun(workflow: WorkflowFile): number {
-	return Number(ticketPageNode(workflow)?.parameters.pagesPerRun ?? 1);
+/** The Get Page nodes' Pages per Run (pages one execution reads), and whether tickets are read from both ends (that many from each). */
+function pageSettings(workflow: WorkflowFile) {
+	const node = workflow.json.nodes.find((n) => n.name === 'Get Page of Tickets');
+	const options = node?.parameters.options as { readFromBothEnds?: boolean } | undefined;
+	return {
+		pagesPerRun: Number(node?.parameters.pagesPerRun ?? 1),
+		ticketsFromBothEnds: options?.readFromBothEnds === true,
+	};
 }
-
-/** Whether tickets are read from both ends: Pages per Run from each end per execution. */
-function ticketsFromBothEnds(workflow: WorkflowFile): boolean {
-	const options = ticketPageNode(workflow)?.parameters.options as { readFromBothEnds?: boolean };
-	return options?.readFromBothEnds === true;
-}
-
-const ticketPageNode = (workflow: WorkflowFile) =>
-	workflow.json.nodes.find((n) => n.name === 'Get Page of Tickets');
 
 /** A text literal, as the Postgres node binds a string parameter. */
 const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
@@ -147,9 +143,9 @@ export async function runChainedImport(
 		throw new Error(
 			`pages saved out of order gave the positions ${JSON.stringify(savedOutOfOrder)}, not ${JSON.stringify(expected)}`,
 		);
-	const perRun = pagesPerRun(workflow);
+	const settings = pageSettings(workflow);
 	// Past the ticket chain's first execution even if the customer chain read all its pages first.
-	const stopAfter = perRun + Math.ceil(sandbox.store.customerCount / 100) + 1;
+	const stopAfter = settings.pagesPerRun + Math.ceil(sandbox.store.customerCount / 100) + 1;
 	const started = Date.now();
 	const listCalls = () => sandbox.countCalls({ method: 'GET', pathname: LIST_PATH });
 	const callsBefore = listCalls();
@@ -233,8 +229,7 @@ export async function runChainedImport(
 		seconds: (Date.now() - started) / 1000,
 		listCalls: listCalls() - callsBefore,
 		pagesNeeded,
-		pagesPerRun: perRun,
-		ticketsFromBothEnds: ticketsFromBothEnds(workflow),
+		...settings,
 		stoppedAtCall,
 		stoppedAt,
 		failure,

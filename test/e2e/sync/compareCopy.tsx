@@ -148,6 +148,27 @@ export function compareCustomers(
 	);
 }
 
+export function isEqual(difference: CopyDifference): boolean {
+	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
+}
+
+export interface CopyDifferences {
+	tickets: CopyDifference;
+	customers: CopyDifference;
+}
+
+export const copyEqual = (d: CopyDifferences): boolean =>
+	isEqual(d.tickets) && isEqual(d.customers);
+
+/** Both tables' differences, on one line. */
+export const describeCopy = (d: CopyDifferences): string =>
+	`${describeDifference('tickets', d.tickets)}; ${describeDifference('customers', d.customers)}`;
+
+/** Throws `what: <both differences>` unless the copy equals the service. */
+export function mustEqual(what: string, d: CopyDifferences): void {
+	if (!copyEqual(d)) throw new Error(`${what}: ${describeCopy(d)}`);
+}
+
 export function describeDifference(what: string, difference: CopyDifference): string {
 	const sample = <T,>(list: T[]) => JSON.stringify(list.slice(0, 5));
 	return `${what}: ${difference.compared} compared, ${difference.missing.length} missing ${sample(difference.missing)}, ${difference.extra.length} extra ${sample(difference.extra)}, ${difference.stale.length} stale ${sample(difference.stale)}`;
@@ -157,7 +178,7 @@ export function describeDifference(what: string, difference: CopyDifference): st
 export async function compareWithService(
 	copy: CopyStore,
 	sandbox: Sandbox,
-): Promise<{ tickets: CopyDifference; customers: CopyDifference }> {
+): Promise<CopyDifferences> {
 	return {
 		tickets: compareTickets(
 			sandbox.store.listTickets(),

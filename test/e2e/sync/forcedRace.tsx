@@ -1,6 +1,7 @@
 // The import/webhook race forced: the import's next page is held until the webhook workflow asked for a replied-to ticket
 // on it, and that read until the page was sent, so both find no row and both write one (bounded by MAX_HOLD_MS).
 import type { AnswerGate, Sandbox, Ticket } from '../../../sandbox';
+import { TICKET_LIST } from './syncTables';
 
 /** Old tickets of the next page that get a reply while a page is answered. */
 const REPLIES_PER_PAGE = 3;
@@ -12,7 +13,6 @@ const RELEASE_OFFSETS_MS = [0, 250, 750];
 const MAX_HOLD_MS = 30_000;
 const PAGE_SIZE = 100;
 
-const TICKET_LIST = /\/tickets$/;
 const TICKET_READ = /\/tickets\/([^/]+)$/;
 
 /** A promise and the function that resolves it. */

@@ -3,8 +3,8 @@
 import type { Sandbox } from '../../../sandbox';
 import type { WorkflowFile } from '../fixtures';
 import type { PinnableClock } from '../pinnableClock';
-import { compareTickets, describeDifference } from './compareCopy';
-import { isEqual, runToEnd, type SyncTarget } from './syncProof';
+import { compareTickets, describeDifference, isEqual } from './compareCopy';
+import { runToEnd, type SyncTarget } from './syncProof';
 import { LIST_PATH, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
 
 export const INCREMENTAL_EXAMPLE = 'examples/incremental-import.json';

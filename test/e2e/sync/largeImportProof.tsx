@@ -5,9 +5,17 @@ import { isFinished } from '../executions';
 import type { WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import { waitUntil } from '../../harness/wait';
-import { compareWithService, describeDifference } from './compareCopy';
-import { executionError, isEqual, type SyncTarget } from './syncProof';
-import { dataTableStore, LIST_PATH, readTable, STATE_TABLE, TICKET_TABLE } from './syncTables';
+import { compareWithService, describeCopy, mustEqual } from './compareCopy';
+import { executionError, type SyncTarget } from './syncProof';
+import {
+	CUSTOMER_LIST,
+	dataTableStore,
+	LIST_PATH,
+	readTable,
+	STATE_TABLE,
+	TICKET_LIST,
+	TICKET_TABLE,
+} from './syncTables';
 
 export const LARGE_IMPORT_EXAMPLE = 'examples/large-account-import.json';
 export const LARGE_IMPORT_TICKETS = 1500;
@@ -17,8 +25,6 @@ const PAGE = 100;
 /** The ticket list call answered 500 (counted from the first): pages 1–5 are written before it. */
 const FAULT_AT = 6;
 const RUN_TIMEOUT_MS = 5 * 60_000;
-const TICKET_LIST = /\/tickets$/;
-const CUSTOMER_LIST = /\/customers$/;
 
 async function savedCursor(rest: N8nRestClient): Promise<string | undefined> {
 	const rows = await readTable(rest, STATE_TABLE).catch(() => []);
@@ -90,9 +96,7 @@ async function runLargeImport(
 			'the resumed import to finish (position done)',
 			async () => ((await savedCursor(rest)) === 'done' ? true : undefined),
 			RUN_TIMEOUT_MS,
-			{
-				intervalMs: 500,
-			},
+			{ intervalMs: 500 },
 		);
 		await chainEnded('the last execution to end');
 		const resumeSeconds = (Date.now() - started) / 1000;
@@ -110,10 +114,7 @@ async function runLargeImport(
 			'the run after done to read every page again',
 			async () => (again() >= allPages && (await savedCursor(rest)) === 'done' ? true : undefined),
 			RUN_TIMEOUT_MS,
-			{
-				intervalMs: 500,
-				seen: () => again(),
-			},
+			{ intervalMs: 500, seen: () => again() },
 		);
 		await chainEnded('the last execution to end');
 		log(`run 3 (after done): started over, ${again()} list calls`);
@@ -138,30 +139,22 @@ export async function proveLargeImport(
 ): Promise<void> {
 	const figures = await runLargeImport(target.rest, sandbox, workflow, log);
 	const copy = await compareWithService(dataTableStore(target.rest), sandbox);
-	log(`after the resumed run and a run after done: ${describeDifference('tickets', copy.tickets)}`);
-	log(
-		`after the resumed run and a run after done: ${describeDifference('customers', copy.customers)}`,
-	);
+	log(`after the resumed run and a run after done: ${describeCopy(copy)}`);
 	const pages = Math.ceil(figures.tickets / PAGE) + Math.ceil(figures.customers / PAGE);
 	log(
 		`resumed run: ${figures.resumeSeconds.toFixed(1)} s; list calls ${figures.calls.tickets} for ${figures.tickets} tickets + ${figures.calls.customers} for ${figures.customers} customers (${pages} pages + the failed one); ` +
 			`n8n lists ${figures.executions.length} executions: ${figures.executions.map((e) => `${e.mode}/${e.status}`).join(', ')}`,
 	);
-	if (!isEqual(copy.tickets) || !isEqual(copy.customers))
-		throw new Error(
-			`the copy differs: ${describeDifference('tickets', copy.tickets)}; ${describeDifference('customers', copy.customers)}`,
-		);
+	mustEqual('the copy differs', copy);
 	if (!figures.error.includes('500'))
 		throw new Error(`the failed execution does not show the service's 500: ${figures.error}`);
 	// Every page once, and the failed page once more after the resume.
-	if (figures.calls.tickets !== Math.ceil(figures.tickets / PAGE) + 1)
-		throw new Error(
-			`${figures.calls.tickets} ticket list calls, expected ${Math.ceil(figures.tickets / PAGE) + 1}`,
-		);
-	if (figures.calls.customers !== Math.ceil(figures.customers / PAGE))
-		throw new Error(
-			`${figures.calls.customers} customer list calls, expected ${Math.ceil(figures.customers / PAGE)}`,
-		);
+	const expectedCalls = [
+		['ticket', figures.calls.tickets, Math.ceil(figures.tickets / PAGE) + 1],
+		['customer', figures.calls.customers, Math.ceil(figures.customers / PAGE)],
+	] as const;
+	for (const [what, calls, expected] of expectedCalls)
+		if (calls !== expected) throw new Error(`${calls} ${what} list calls, expected ${expected}`);
 	// Three manual runs and the failed page; the successful page executions are not kept.
 	const kept = figures.executions.map((e) => `${e.mode}/${e.status}`).sort();
 	if (kept.join() !== 'integrated/error,manual/success,manual/success,manual/success') {

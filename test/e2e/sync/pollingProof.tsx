@@ -14,12 +14,14 @@ import type { PinnableClock } from '../pinnableClock';
 import { waitUntil } from '../../harness/wait';
 import {
 	compareWithService,
-	type CopyDifference,
-	describeDifference,
+	copyEqual,
+	type CopyDifferences,
+	describeCopy,
+	mustEqual,
 	putHostileText,
 } from './compareCopy';
-import { executionError, isEqual, runToEnd, type SyncTarget } from './syncProof';
-import { type CopyStore, readTable } from './syncTables';
+import { executionError, runToEnd, type SyncTarget } from './syncProof';
+import { type CopyStore, CUSTOMER_LIST, readTable, TICKET_LIST } from './syncTables';
 
 export const POLLING_EXAMPLE = 'examples/sync-by-polling.json';
 export const POLLING_POSTGRES_EXAMPLE = 'examples/sync-by-polling-postgres.json';
@@ -28,8 +30,6 @@ const CUSTOMER_TRIGGER = 'On Customer Change';
 /** The control: the same trigger and row, upserted by ticket_id alone, into a table of its own. */
 const CONTROL_TABLE = 'st_tickets_plain_upsert';
 const WAIT_MS = 12 * 60_000;
-const TICKET_LIST = /\/tickets$/;
-const CUSTOMER_LIST = /\/customers$/;
 
 export interface PollingWorkflows {
 	polling: WorkflowFile;
@@ -255,21 +255,19 @@ export async function provePolling(
 		);
 		const lastChangeAt = Date.parse(summary.lastChangeWallAt ?? new Date().toISOString());
 
-		let latest: { tickets: CopyDifference; customers: CopyDifference } | undefined;
+		let latest: CopyDifferences | undefined;
 		await waitUntil(
 			'the copy to equal the service',
 			async () => {
 				await noteSeededCopied();
 				if (!(await allFinished(rest, polling.id))) return undefined;
 				latest = await compareWithService(copy, sandbox);
-				return isEqual(latest.tickets) && isEqual(latest.customers) ? true : undefined;
+				return copyEqual(latest) ? true : undefined;
 			},
 			WAIT_MS,
 			{
 				intervalMs: 3000,
-				seen: () =>
-					latest &&
-					`${describeDifference('tickets', latest.tickets)}; ${describeDifference('customers', latest.customers)}`,
+				seen: () => latest && describeCopy(latest),
 			},
 		);
 		const lastChangeToEqualSeconds = (Date.now() - lastChangeAt) / 1000;
@@ -347,12 +345,10 @@ async function proveOutOfOrder(
 		[CUSTOMER_TRIGGER]: [{ json: olderCustomer }],
 	});
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: current }] });
-	const after = await compareWithService(copy, sandbox);
-	if (!isEqual(after.tickets) || !isEqual(after.customers)) {
-		throw new Error(
-			`an older version applied last changed the copy: ${describeDifference('tickets', after.tickets)}; ${describeDifference('customers', after.customers)}`,
-		);
-	}
+	mustEqual(
+		'an older version applied last changed the copy',
+		await compareWithService(copy, sandbox),
+	);
 
 	const shipped = `ticket ${olderTicket.id}'s version of ${olderTicket.updated_at} and customer ${olderCustomer.id}'s of ${olderCustomer.updated_at} applied after the current ones: the copy kept the current ones`;
 	if (!control) {
@@ -380,6 +376,6 @@ export function printPollingFigures(label: string, f: PollingFigures): string[] 
 		`  list calls per poll: tickets ${JSON.stringify(f.callsPerPoll.tickets)}, customers ${JSON.stringify(f.callsPerPoll.customers)}`,
 		`  executions: ${f.executions.total} (${f.executions.notSuccessful} not successful), ${f.executions.overlapping} started while an earlier one still ran; last change → copy equal: ${f.lastChangeToEqualSeconds.toFixed(0)} s`,
 		...f.cases.map((c) => `  case: ${c}`),
-		`  after the changes stopped and one more poll: ${describeDifference('tickets', f.tickets)}; ${describeDifference('customers', f.customers)}`,
+		`  after the changes stopped and one more poll: ${describeCopy(f)}`,
 	];
 }

@@ -29,7 +29,6 @@ import type { PostgresServer } from '../queue/services/postgresServer';
 import { stopEveryService, stopInReverse } from '../queue/services/serviceProcess';
 import { reportTotals, runMain, Suite, type Totals } from '../suite';
 import {
-	isEqual,
 	printFigures,
 	proveSync,
 	secondRows,
@@ -38,7 +37,7 @@ import {
 	type SyncWorkflows,
 	syncWorkflows,
 } from './syncProof';
-import { describeDifference } from './compareCopy';
+import { mustEqual } from './compareCopy';
 import { INCREMENTAL_EXAMPLE, proveIncremental } from './incrementalProof';
 import {
 	POLLING_EXAMPLE,
@@ -159,10 +158,7 @@ function addProof(run: ProofRun, replies: Replies, store: SyncStore = 'dataTable
 				(target, sandbox) => proveSync(target, sandbox, workflows, replyMovesTicket, log),
 			);
 			for (const line of printFigures(`${mode} mode, ${store}, ${what}`, figures)) log(line);
-			if (!isEqual(figures.tickets) || !isEqual(figures.customers))
-				throw new Error(
-					`the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
-				);
+			mustEqual('the copy differs', figures);
 			if (figures.watermark.saved !== figures.watermark.newest)
 				throw new Error(
 					`the reconcile saved the watermark ${figures.watermark.saved}, not ${figures.watermark.newest}`,
@@ -270,11 +266,7 @@ function addPollingProof(run: ProofRun, into: SyncStore): void {
 					const figures = await provePolling(target, sandbox, clock, workflows, copy, log);
 					for (const line of printPollingFigures(`${run.mode} mode, ${example}`, figures))
 						log(line);
-					if (!isEqual(figures.tickets) || !isEqual(figures.customers)) {
-						throw new Error(
-							`after one more poll the copy differs: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
-						);
-					}
+					mustEqual('after one more poll the copy differs', figures);
 					if (figures.changes < 600)
 						throw new Error(`only ${figures.changes} changes during the run`);
 				},
@@ -300,21 +292,15 @@ function addLargeImportProof(run: ProofRun): void {
 	);
 }
 
-type Proof =
-	| 'webhooks'
-	| 'webhooks-postgres'
-	| 'incremental'
-	| 'polling'
-	| 'polling-postgres'
-	| 'large-import';
-const PROOFS: Proof[] = [
+const PROOFS = [
 	'webhooks',
 	'webhooks-postgres',
 	'incremental',
 	'polling',
 	'polling-postgres',
 	'large-import',
-];
+] as const;
+type Proof = (typeof PROOFS)[number];
 
 /** Every format the node reads is run by some proof; the two CI runs cover both kinds that are not ISO with a zone. */
 function defaultTimestamps(mode: Mode, proof: Proof): TimestampFormat {
@@ -333,36 +319,21 @@ interface Requested {
 	modes: Mode[];
 	replies: Replies[];
 	repliesGiven: boolean;
-	proofs: Proof[];
+	proofs: readonly Proof[];
 	/** No flags: CI's set, one proof per store (Data Tables in regular mode, PostgreSQL in queue mode). */
 	ciSet: boolean;
 	timestamps?: TimestampFormat;
 }
 
+/** The flags that choose part of the matrix, each with the values it takes; a flag may be given more than once. */
+const CHOICES = {
+	'--mode': ['regular', 'queue'],
+	'--replies': ['moving', 'still'],
+	'--proof': PROOFS,
+	'--timestamps': TIMESTAMP_FORMATS,
+} as const;
+
 function requested(argv: string[]): Requested {
-	let timestamps: TimestampFormat | undefined;
-	const modes: Mode[] = [];
-	const replies: Replies[] = [];
-	const proofs: Proof[] = [];
-	let all = false;
-	for (let i = 0; i < argv.length; i++) {
-		if (argv[i] === '--all') all = true;
-		else if (argv[i] === '--mode' && (argv[i + 1] === 'regular' || argv[i + 1] === 'queue'))
-			modes.push(argv[++i] as Mode);
-		else if (argv[i] === '--replies' && (argv[i + 1] === 'moving' || argv[i + 1] === 'still'))
-			replies.push(argv[++i] as Replies);
-		else if (argv[i] === '--proof' && PROOFS.includes(argv[i + 1] as Proof))
-			proofs.push(argv[++i] as Proof);
-		else if (
-			argv[i] === '--timestamps' &&
-			TIMESTAMP_FORMATS.includes(argv[i + 1] as TimestampFormat)
-		)
-			timestamps = argv[++i] as TimestampFormat;
-		else
-			throw new Error(
-				`usage: npm run test:sync [-- --all | [--mode regular|queue]... [--replies moving|still]... [--proof ${PROOFS.join('|')}]... [--timestamps ${TIMESTAMP_FORMATS.join('|')}]]`,
-			);
-	}
 	if (argv.length === 0)
 		return {
 			modes: ['regular', 'queue'],
@@ -371,14 +342,27 @@ function requested(argv: string[]): Requested {
 			proofs: ['webhooks', 'webhooks-postgres'],
 			ciSet: true,
 		};
-	if (all && argv.length > 1) throw new Error('--all runs every proof: give it alone');
+	const given: Partial<Record<keyof typeof CHOICES, string[]>> = {};
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--all' && argv.length > 1)
+			throw new Error('--all runs every proof: give it alone');
+		if (argv[i] === '--all') continue;
+		const flag = argv[i] as keyof typeof CHOICES;
+		if (!(CHOICES[flag] as readonly string[] | undefined)?.includes(argv[i + 1]))
+			throw new Error(
+				`usage: npm run test:sync [-- --all | ${Object.entries(CHOICES)
+					.map(([f, values]) => `[${f} ${values.join('|')}]...`)
+					.join(' ')}]`,
+			);
+		(given[flag] ??= []).push(argv[++i]);
+	}
 	return {
-		modes: modes.length ? modes : ['regular', 'queue'],
-		replies: replies.length ? replies : ['moving', 'still'],
-		repliesGiven: replies.length > 0,
-		proofs: proofs.length ? proofs : PROOFS,
+		modes: (given['--mode'] ?? ['regular', 'queue']) as Mode[],
+		replies: (given['--replies'] ?? ['moving', 'still']) as Replies[],
+		repliesGiven: given['--replies'] !== undefined,
+		proofs: (given['--proof'] ?? PROOFS) as readonly Proof[],
 		ciSet: false,
-		timestamps,
+		timestamps: given['--timestamps']?.at(-1) as TimestampFormat | undefined,
 	};
 }
 

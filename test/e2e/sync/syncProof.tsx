@@ -9,8 +9,9 @@ import { ensureN8n, PRIMARY_N8N_VERSION } from '../n8n/n8nInstall';
 import { waitUntil } from '../../harness/wait';
 import {
 	compareWithService,
+	copyEqual,
 	type CopyDifference,
-	describeDifference,
+	describeCopy,
 	putHostileText,
 	watermarkOf,
 } from './compareCopy';
@@ -143,10 +144,6 @@ export async function runToEnd(
 	return (Date.now() - started) / 1000;
 }
 
-export function isEqual(difference: CopyDifference): boolean {
-	return difference.missing.length + difference.extra.length + difference.stale.length === 0;
-}
-
 export async function proveSync(
 	target: SyncTarget,
 	sandbox: Sandbox,
@@ -223,8 +220,7 @@ export async function proveSync(
 				? await plantSecondRow(rest, sandbox, startedAtMs)
 				: undefined;
 		if (plantedSecondRow) beforeReconcile = await compareWithService(copy, sandbox);
-		log(`before the reconcile: ${describeDifference('tickets', beforeReconcile.tickets)}`);
-		log(`before the reconcile: ${describeDifference('customers', beforeReconcile.customers)}`);
+		log(`before the reconcile: ${describeCopy(beforeReconcile)}`);
 		const recordReads = sandbox.countCalls({ pathname: RECORD_PATH });
 		const callsBeforeReconcile = sandbox.countCalls();
 		const reconcileSeconds = await runToEnd(rest, workflows.reconcile, 'Start Reconcile');
@@ -235,7 +231,7 @@ export async function proveSync(
 		// The Data Table edition's order is shown by its second rows and their merge; here the
 		// statement alone decides, so an older version is made to arrive last.
 		const olderVersionLast =
-			workflows.store === 'postgres' && isEqual(after.tickets) && isEqual(after.customers)
+			workflows.store === 'postgres' && copyEqual(after)
 				? await applyOlderVersionsLast(rest, sandbox, workflows.webhooks)
 				: undefined;
 		if (olderVersionLast) after = await compareWithService(copy, sandbox);
@@ -344,6 +340,7 @@ async function countExecutions(
 	return response.body.data?.count;
 }
 
+/** The figures' lines, those of what did not happen (no chained import, no planted row) left out. */
 export function printFigures(label: string, figures: SyncFigures): string[] {
 	const d = figures.deliveries;
 	const race = figures.forcedRace;
@@ -353,24 +350,16 @@ export function printFigures(label: string, figures: SyncFigures): string[] {
 		`  hostile text: ${figures.hostileText.join('; ')}`,
 		`  forced race: ${race.replies} replies to old tickets of the next page on ${race.pages} import pages, ${race.pagesHeld} import pages held until a webhook read of one of their tickets (${race.pagesTimedOut} timed out), ${race.readsHeld} webhook reads held until their page was sent (${race.readsTimedOut} timed out), ${race.readsLate} came after it; ${figures.repliesDuringImport} replies during the import; tickets with a second row before the reconcile: ${secondRows(figures.beforeReconcile.tickets)}`,
 		`  deliveries: ${d.deliveries} events, ${d.dropped} dropped (${pct(d.dropped, d.deliveries)}), ${d.duplicated} duplicated (${pct(d.duplicated, d.deliveries)}), ${d.reordered} reordered, ${d.retried} retried, ${d.failed} failed; ${figures.webhookExecutions.total} webhook executions (${figures.webhookExecutions.failed} not successful among the last 100)`,
-		...(chained
-			? [
-					`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end, ${chained.pagesPerRun} per execution); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by two starts by hand at once, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
-				]
-			: []),
+		chained &&
+			`  chained import: ${chained.listCalls} list calls for ${chained.pagesNeeded} pages (⌈tickets/100⌉ + ⌈customers/100⌉ at the end, ${chained.pagesPerRun} per execution); pages saved out of order gave the positions ${chained.savedOutOfOrder.join(' → ')}; stopped at call ${chained.stoppedAtCall} (${chained.failure}), position ${chained.stoppedAt.slice(0, 20)}…, resumed by two starts by hand at once, to done; executions kept ${chained.executionsKept.total} ${JSON.stringify(chained.executionsKept.byStatus)}`,
 		`  calls: initial import ${figures.calls.importPages} list pages, ${figures.calls.recordReads} single reads after deliveries, reconcile ${figures.calls.reconcile}; import ${figures.importSeconds.toFixed(1)} s, reconcile ${figures.reconcileSeconds.toFixed(1)} s`,
-		`  before the reconcile: ${describeDifference('tickets', figures.beforeReconcile.tickets)}; ${describeDifference('customers', figures.beforeReconcile.customers)}`,
-		...(figures.plantedSecondRow
-			? [
-					`  the race left no second row: one put in for ${figures.plantedSecondRow} (an hour older) before the reconcile`,
-				]
-			: []),
-		...(figures.olderVersionLast
-			? [`  then an older version last: ${figures.olderVersionLast}`]
-			: []),
-		`  after one reconcile${figures.olderVersionLast ? ' and the older versions' : ''}: ${describeDifference('tickets', figures.tickets)}; ${describeDifference('customers', figures.customers)}`,
+		`  before the reconcile: ${describeCopy(figures.beforeReconcile)}`,
+		figures.plantedSecondRow &&
+			`  the race left no second row: one put in for ${figures.plantedSecondRow} (an hour older) before the reconcile`,
+		figures.olderVersionLast && `  then an older version last: ${figures.olderVersionLast}`,
+		`  after one reconcile${figures.olderVersionLast ? ' and the older versions' : ''}: ${describeCopy(figures)}`,
 		`  last change → copy equal: ${figures.lastChangeToEqualSeconds.toFixed(1)} s; reconcile watermark saved ${figures.watermark.saved} (service's newest updated_at ${figures.watermark.newest})`,
-	];
+	].filter((line) => typeof line === 'string');
 }
 
 /** Ids with more than one row in the copy. */

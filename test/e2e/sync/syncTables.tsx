@@ -30,8 +30,10 @@ export const CUSTOMER_COLUMNS = [
 
 export type Row = Record<string, unknown>;
 
-/** The service's list calls (a page of tickets or customers). */
+/** The service's list calls (a page of tickets or customers), and each alone. */
 export const LIST_PATH = /\/(tickets|customers)$/;
+export const TICKET_LIST = /\/tickets$/;
+export const CUSTOMER_LIST = /\/customers$/;
 
 interface TableInfo {
 	id: string;
@@ -42,62 +44,39 @@ interface TableInfo {
 const PAGE = 250;
 
 async function findTable(rest: N8nRestClient, name: string): Promise<TableInfo> {
-	const tables = await rest.request<{ data: { data: TableInfo[] } }>(
-		'GET',
-		'/data-tables-global?take=100',
-	);
-	if (tables.status !== 200)
-		throw new Error(
-			`GET /rest/data-tables-global answered ${tables.status}: ${JSON.stringify(tables.body)}`,
-		);
-	const table = tables.body.data.data.find((t) => t.name === name);
+	const tables = await rest.expectOk<{ data: TableInfo[] }>('GET', '/data-tables-global?take=100');
+	const table = tables.data.find((t) => t.name === name);
 	if (!table)
-		throw new Error(
-			`no Data Table ${name}; tables: ${tables.body.data.data.map((t) => t.name).join(', ')}`,
-		);
+		throw new Error(`no Data Table ${name}; tables: ${tables.data.map((t) => t.name).join(', ')}`);
 	return table;
 }
+
+const rowsPath = (table: TableInfo) => `/projects/${table.projectId}/data-tables/${table.id}`;
 
 /** Every row of a Data Table, read through the editor's REST API (what the Data Tables screen shows). */
 export async function readTable(rest: N8nRestClient, name: string): Promise<Row[]> {
 	const table = await findTable(rest, name);
 	const rows: Row[] = [];
 	for (let skip = 0; ; skip += PAGE) {
-		const page = await rest.request<{ data: { count: number; data: Row[] } }>(
+		const page = await rest.expectOk<{ data: Row[] }>(
 			'GET',
-			`/projects/${table.projectId}/data-tables/${table.id}/rows?take=${PAGE}&skip=${skip}`,
+			`${rowsPath(table)}/rows?take=${PAGE}&skip=${skip}`,
 		);
-		if (page.status !== 200)
-			throw new Error(`reading ${name} answered ${page.status}: ${JSON.stringify(page.body)}`);
-		rows.push(...page.body.data.data);
-		if (page.body.data.data.length < PAGE) return rows;
+		rows.push(...page.data);
+		if (page.data.length < PAGE) return rows;
 	}
 }
 
 /** Deletes a Data Table if it exists, rows and all. */
 export async function dropTable(rest: N8nRestClient, name: string): Promise<void> {
 	const table = await findTable(rest, name).catch(() => undefined);
-	if (!table) return;
-	const answer = await rest.request(
-		'DELETE',
-		`/projects/${table.projectId}/data-tables/${table.id}`,
-	);
-	if (answer.status !== 200)
-		throw new Error(`deleting ${name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+	if (table) await rest.expectOk('DELETE', rowsPath(table));
 }
 
 /** Adds a row to a Data Table, as a writer of the workflows would. */
 export async function insertRow(rest: N8nRestClient, name: string, row: Row): Promise<void> {
 	const table = await findTable(rest, name);
-	const answer = await rest.request(
-		'POST',
-		`/projects/${table.projectId}/data-tables/${table.id}/insert`,
-		{ data: [row], returnType: 'count' },
-	);
-	if (answer.status !== 200)
-		throw new Error(
-			`inserting into ${name} answered ${answer.status}: ${JSON.stringify(answer.body)}`,
-		);
+	await rest.expectOk('POST', `${rowsPath(table)}/insert`, { data: [row], returnType: 'count' });
 }
 
 /** Where the copy is read from: n8n's Data Tables (through the editor's API) or PostgreSQL. */
@@ -159,10 +138,5 @@ export async function postgresState(
 export async function countRows(rest: N8nRestClient, name: string): Promise<number> {
 	const table = await findTable(rest, name).catch(() => undefined);
 	if (!table) return 0;
-	const page = await rest.request<{ data: { count: number } }>(
-		'GET',
-		`/projects/${table.projectId}/data-tables/${table.id}/rows?take=1`,
-	);
-	if (page.status !== 200) throw new Error(`counting ${name} answered ${page.status}`);
-	return page.body.data.count;
+	return (await rest.expectOk<{ count: number }>('GET', `${rowsPath(table)}/rows?take=1`)).count;
 }

@@ -97,22 +97,8 @@ export async function startPostgres(workDir: string) {
 		});
 		await server.waitForOutput('database system is ready to accept connections', 60_000);
 		let scripts = 0;
-		const psqlArgs = (database: string) => [
-			'-h',
-			host,
-			'-p',
-			String(port),
-			'-U',
-			USER,
-			'-d',
-			database,
-			'-X',
-			'-q',
-			'-A',
-			'-t',
-			'-v',
-			'ON_ERROR_STOP=1',
-		];
+		const psqlArgs = (database: string) =>
+			`-h ${host} -p ${port} -U ${USER} -d ${database} -X -q -A -t -v ON_ERROR_STOP=1`.split(' ');
 		/** `input`: `-c <sql>` or `-f <file>`. */
 		const psql = async (database: string, ...input: ['-c' | '-f', string]): Promise<string> => {
 			const { stdout } = await execFileAsync('psql', [...psqlArgs(database), ...input], {

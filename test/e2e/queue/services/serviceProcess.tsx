@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 
+import { killGroup } from '../../n8n/run';
+
 export interface ServiceOptions {
 	name: string;
 	command: string;
@@ -112,12 +114,12 @@ export function startService(options: ServiceOptions) {
 		graceMs = 30_000,
 	): Promise<void> => {
 		if (!gone) {
-			signalGroup(pid, signal);
-			const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+			killGroup(pid, signal);
+			const timer = setTimeout(() => killGroup(pid, 'SIGKILL'), graceMs);
 			await exited;
 			clearTimeout(timer);
 		}
-		signalGroup(pid, 'SIGKILL');
+		killGroup(pid, 'SIGKILL');
 	};
 
 	const service = { name: options.name, pid, output: () => text, waitForOutput, stop };
@@ -127,14 +129,6 @@ export function startService(options: ServiceOptions) {
 		if (index !== -1) live.splice(index, 1);
 	});
 	return service;
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-	try {
-		process.kill(-pid, signal);
-	} catch {
-		// The group is already gone.
-	}
 }
 
 function tail(text: string, lines = 40): string {
