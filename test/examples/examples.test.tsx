@@ -55,7 +55,7 @@ describe('example workflows, as shipped in examples/', () => {
 		[
 			'large-account-import-postgres.json',
 			[
-				'one page of 1,000 per execution',
+				'up to 4,000 records per execution',
 				'Publish this workflow',
 				'Resume',
 				'st_import_state',

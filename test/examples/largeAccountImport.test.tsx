@@ -21,7 +21,7 @@ const columns = (table: string) =>
 describe('examples/large-account-import.json (Data Tables) and its PostgreSQL edition', () => {
 	it.each([
 		['large-account-import.json', {}],
-		['large-account-import-postgres.json', { cursor: '={{ $json.cursor }}', pagesPerRun: 10 }],
+		['large-account-import-postgres.json', { cursor: '={{ $json.cursor }}', pagesPerRun: 20 }],
 	])(
 		'%s reads pages of 100 per execution and calls itself for the next without waiting; successful executions are not saved',
 		(file, pages) => {
