@@ -147,6 +147,8 @@ export type Traversals = {
 	slowMain: Comparison;
 	limit: Comparison;
 	scaling: Comparison[];
+	/** Read From Both Ends on a service that ignores sort=asc. */
+	ignoredSort?: Comparison;
 };
 
 /** The sections of results.md, in the order they run; the file is rewritten as each one ends. */
@@ -381,7 +383,27 @@ function perTicketGrowth(scaling: Comparison[]): { cpu: number; wall: number; me
 	return { cpu: grows(cpu), wall: grows(wall), memory: grows(retained) };
 }
 
-function traversalSummaryRows({ main, slowMain, limit, scaling }: Traversals): Row[] {
+/** A service that ignores sort=asc: from both ends is one chain, its first page read once more. */
+function ignoredSortRows(c: Comparison): Row[] {
+	const both = ofSide(c, 'node-both-ends');
+	const calls = both.map((m) => m.calls);
+	const items = both.map((m) => m.items);
+	const warnings = both.map((m) => m.warnings ?? 0);
+	const overOneChain = roundRatios(c, wall, 'node', 'node-both-ends');
+	return [
+		[
+			`${c.title}: from both ends, calls / items / warnings in n8n's log (every round)`,
+			`${unique(calls)} / ${unique(items)} / ${unique(warnings)}`,
+			`${c.expectedCalls + 1} / ${c.expectedItems} / 1`,
+			calls.every((n) => n === c.expectedCalls + 1) &&
+				items.every((n) => n === c.expectedItems) &&
+				warnings.every((n) => n === 1),
+		],
+		[`${c.title}: wall time from both ends ÷ one chain`, spread(overOneChain), ''],
+	];
+}
+
+function traversalSummaryRows({ main, slowMain, limit, scaling, ignoredSort }: Traversals): Row[] {
 	const nodeCalls = [...ofSide(main, 'node'), ...ofSide(slowMain, 'node')].map((m) => m.calls);
 	const limitCalls = ofSide(limit, 'node').map((m) => m.calls);
 	const g = perTicketGrowth(scaling);
@@ -444,6 +466,7 @@ function traversalSummaryRows({ main, slowMain, limit, scaling }: Traversals): R
 			`≤ ${TARGETS.perTicketGrowth} (flat)`,
 			g.memory <= TARGETS.perTicketGrowth,
 		],
+		...(ignoredSort ? ignoredSortRows(ignoredSort) : []),
 	];
 }
 
@@ -665,7 +688,7 @@ export function renderResults(results: BenchResults): string {
 			]),
 		);
 	const complete = results.failures.length === 0 && results.pending.length === 0;
-	const traversalTables = ({ main, slowMain, limit, scaling }: Traversals): string =>
+	const traversalTables = ({ main, slowMain, limit, scaling, ignoredSort }: Traversals): string =>
 		[
 			`### Return All of ${count(main.tickets)} tickets, per_page 100, ${rounds} rounds`,
 			'Every round (a `*` on peak RSS: the peak was reached before the timed traversal, while loading or warming up):',
@@ -677,6 +700,9 @@ export function renderResults(results: BenchResults): string {
 			'### How cost grows: 1k, 10k, 100k tickets',
 			"Medians per size (every size ran in every round). Per-ticket figures at 1k carry the fixed cost of a run, so flatness is read from 10k to 100k, on CPU time and retained heap (wall time follows the machine's load; at 1k and 10k the peak RSS is mostly V8 sizing its heap).",
 			scalingTable(scaling),
+			...(ignoredSort
+				? [`### ${ignoredSort.title} (the sandbox's \`--sort none\`)`, roundsTable(ignoredSort)]
+				: []),
 		].join('\n\n');
 	return `${[
 		'# Benchmarks: what a user waits for',

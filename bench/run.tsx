@@ -41,11 +41,20 @@ import {
 	startRun,
 	summaryTable,
 } from './report';
-import { startSandboxProcess } from './sandboxProcess';
+import { type SandboxProcess, startSandboxProcess } from './sandboxProcess';
 import { measureSigningCosts } from './signingCost';
-import { type ComparisonSpec, compareInterleaved, type Side, violations } from './traversal';
+import {
+	type Comparison,
+	type ComparisonSpec,
+	compareInterleaved,
+	type Side,
+	violations,
+} from './traversal';
 
 const SCALING_SIZES = [1_000, 10_000];
+/** Return All from both ends on a service that ignores sort=asc: one chain, exact, one log line. */
+const IGNORED_SORT_SIZE = 10_000;
+const IGNORED_SORT_TITLE = `Return All ${IGNORED_SORT_SIZE.toLocaleString('en')}, sort=asc ignored`;
 const LIMIT = 250;
 /** Service latency of the "slow service" Return All, and of the per-item scenarios. */
 const RETURN_ALL_LATENCY_MS = 5;
@@ -216,9 +225,12 @@ async function main(): Promise<void> {
 	n8n.catch(() => undefined); // awaited (and reported) by the sections that need it
 	// One sandbox process per size, all up for the whole run so every round covers every size; one more
 	// large one with latency, and one for the per-item runs (their creates must not change the lists).
-	const sizes = [large, large, itemCount, ...SCALING_SIZES];
+	// The last one ignores sort=asc, as some services do: Read From Both Ends reads one chain.
+	const sizes = [large, large, itemCount, ...SCALING_SIZES, IGNORED_SORT_SIZE];
 	log(`sandboxes: seeding ${sizes.map((n) => n.toLocaleString('en')).join(', ')} tickets`);
-	const started = await Promise.allSettled(sizes.map(startSandboxProcess));
+	const started = await Promise.allSettled(
+		sizes.map((n, i) => startSandboxProcess(n, i === sizes.length - 1 ? ['--sort', 'none'] : [])),
+	);
 	const sandboxes = started.flatMap((result) =>
 		result.status === 'fulfilled' ? [result.value] : [],
 	);
@@ -230,6 +242,7 @@ async function main(): Promise<void> {
 			if (failed) throw failed.reason;
 		};
 		const [largeSandbox, slow, itemSandbox, ...small] = sandboxes;
+		const ignoresSort = small.pop();
 		await section('Per-item operations', async () => {
 			await ready();
 			log(
@@ -292,12 +305,18 @@ async function main(): Promise<void> {
 						sandbox,
 						sides: ['raw', 'node'] as Side[],
 					})),
+					{
+						spec: returnAll(IGNORED_SORT_SIZE, IGNORED_SORT_TITLE),
+						sandbox: ignoresSort as SandboxProcess,
+						sides: ['node', 'node-both-ends'] as Side[],
+					},
 				],
 				rounds,
 				log,
 			);
 			const [main, slowMain, limit, ...smaller] = comparisons;
-			results.traversals = { main, slowMain, limit, scaling: [...smaller, main] };
+			const ignoredSort = smaller.pop() as Comparison;
+			results.traversals = { main, slowMain, limit, scaling: [...smaller, main], ignoredSort };
 			results.violations.push(...comparisons.flatMap(violations));
 		});
 		await section('Real n8n', async () => {

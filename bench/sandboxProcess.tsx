@@ -44,9 +44,22 @@ export type SandboxProcess = ReturnType<typeof sandboxAdmin> & {
 	stop(): Promise<void>;
 };
 
-/** Resolves once the sandbox is seeded with `seed` tickets and answers (the CLI prints its banner, base URL included). */
-export async function startSandboxProcess(seed: number): Promise<SandboxProcess> {
-	const args = [repoPath('build/sandbox/cli.js'), '--port', '0', '--seed', String(seed)];
+/**
+ * Resolves once the sandbox is seeded with `seed` tickets and answers (the CLI prints its banner,
+ * base URL included); `options` are more of the CLI's, e.g. `['--sort', 'none']`.
+ */
+export async function startSandboxProcess(
+	seed: number,
+	options: string[] = [],
+): Promise<SandboxProcess> {
+	const args = [
+		repoPath('build/sandbox/cli.js'),
+		'--port',
+		'0',
+		'--seed',
+		String(seed),
+		...options,
+	];
 	const service = startService({
 		name: `the sandbox seeded with ${seed} tickets`,
 		command: process.execPath,

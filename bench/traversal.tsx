@@ -152,7 +152,9 @@ function traverse(side: Side, target: SignedTarget, limit: number | undefined): 
 export type TraversalJob = { side: Side; target: SignedTarget; limit?: number };
 
 /** Child side: 20 Limit 250 traversals to warm up (enough for the JIT, too few items to move the peak RSS), then one timed. */
-export function traversalTask(job: TraversalJob): ChildTask<{ side: Side; items: number }> {
+export function traversalTask(
+	job: TraversalJob,
+): ChildTask<{ side: Side; items: number; warnings?: number }> {
 	return {
 		async warmUp() {
 			for (let run = 0; run < 20; run++) {
@@ -161,10 +163,26 @@ export function traversalTask(job: TraversalJob): ChildTask<{ side: Side; items:
 			}
 		},
 		async run() {
+			const node = job.side === 'node' || job.side === 'node-both-ends';
+			const warnings = node ? await countWarnings() : undefined;
 			const items = await traverse(job.side, job.target, job.limit);
-			return () => ({ side: job.side, items: items.length });
+			return () => ({ side: job.side, items: items.length, warnings: warnings?.() });
 		},
 	};
+}
+
+/** Counts the warnings n8n's log gets from now on (Read From Both Ends says why it read one end). */
+async function countWarnings(): Promise<() => number> {
+	const { Logger } = await import('@n8n/backend-common');
+	const { Container } = await import('@n8n/di');
+	const logger = Container.get(Logger);
+	const warn = logger.warn.bind(logger);
+	let count = 0;
+	logger.warn = (...args: Parameters<typeof warn>) => {
+		count++;
+		warn(...args);
+	};
+	return () => count;
 }
 
 /** From the sandbox log: `calls` = GET /tickets answered 200, `requests` = every API request (a retry would show), `sandboxMs` = its own time per request, summed. */
@@ -172,6 +190,8 @@ export type Measurement = ProcessFigures & {
 	side: Side;
 	round: number;
 	items: number;
+	/** Node sides: warnings in n8n's log during the timed traversal. */
+	warnings?: number;
 	calls: number;
 	requests: number;
 	sandboxMs: number;
@@ -179,11 +199,11 @@ export type Measurement = ProcessFigures & {
 
 /** Parent side: one traversal in a fresh child, its calls counted from the sandbox's log. */
 async function measureTraversal(job: TraversalJob, round: number): Promise<Measurement> {
-	const { log, ...figures } = await measureInChild<{ side: Side; items: number }>(
-		'traversal',
-		job,
-		{ label: `measurement of the ${job.side} side`, timeoutMs: 300_000 },
-	);
+	const { log, ...figures } = await measureInChild<{
+		side: Side;
+		items: number;
+		warnings?: number;
+	}>('traversal', job, { label: `measurement of the ${job.side} side`, timeoutMs: 300_000 });
 	return {
 		...figures,
 		round,
