@@ -147,7 +147,8 @@ export type Traversals = {
 	slowMain: Comparison;
 	limit: Comparison;
 	scaling: Comparison[];
-	/** Read From Both Ends on a service that ignores sort=asc. */
+	/** Read From Both Ends under a rate limit, and on a service that ignores sort=asc. */
+	rateLimited?: Comparison;
 	ignoredSort?: Comparison;
 };
 
@@ -403,7 +404,25 @@ function ignoredSortRows(c: Comparison): Row[] {
 	];
 }
 
-function traversalSummaryRows({ main, slowMain, limit, scaling, ignoredSort }: Traversals): Row[] {
+/** Under a rate limit: every ticket, at close to the limit (calls per second of wall time). */
+function rateLimitedRows(c: Comparison, perSecond: number): Row[] {
+	const both = ofSide(c, 'node-both-ends');
+	const rates = both.map((m) => m.calls / (m.wallMs / 1000));
+	const items = both.map((m) => m.items);
+	return [
+		[
+			`${c.title}: from both ends, items / rate (calls per second of wall time)`,
+			`${unique(items)} / ${median(rates).toFixed(1)} (rounds ${Math.min(...rates).toFixed(1)}–${Math.max(...rates).toFixed(1)})`,
+			`${c.expectedItems} / ≥ ${(0.9 * perSecond).toFixed(0)}`,
+			items.every((n) => n === c.expectedItems) && median(rates) >= 0.9 * perSecond,
+		],
+	];
+}
+
+function traversalSummaryRows(
+	{ main, slowMain, limit, scaling, rateLimited, ignoredSort }: Traversals,
+	ratePerSecond: number,
+): Row[] {
 	const nodeCalls = [...ofSide(main, 'node'), ...ofSide(slowMain, 'node')].map((m) => m.calls);
 	const limitCalls = ofSide(limit, 'node').map((m) => m.calls);
 	const g = perTicketGrowth(scaling);
@@ -466,6 +485,7 @@ function traversalSummaryRows({ main, slowMain, limit, scaling, ignoredSort }: T
 			`≤ ${TARGETS.perTicketGrowth} (flat)`,
 			g.memory <= TARGETS.perTicketGrowth,
 		],
+		...(rateLimited ? rateLimitedRows(rateLimited, ratePerSecond) : []),
 		...(ignoredSort ? ignoredSortRows(ignoredSort) : []),
 	];
 }
@@ -500,7 +520,7 @@ const firstLine = (text: string): string => text.split('\n')[0].slice(0, 160).re
 export function summaryTable(results: BenchResults): string {
 	const rows: Row[] = [
 		...itemSummaryRows(results),
-		...(results.traversals ? traversalSummaryRows(results.traversals) : []),
+		...(results.traversals ? traversalSummaryRows(results.traversals, results.ratePerSecond) : []),
 		...(results.realN8n ? realN8nSummaryRows(results.realN8n) : []),
 		...(results.signing ? signingSummaryRows(results.signing) : []),
 		...results.failures.map(
@@ -688,7 +708,14 @@ export function renderResults(results: BenchResults): string {
 			]),
 		);
 	const complete = results.failures.length === 0 && results.pending.length === 0;
-	const traversalTables = ({ main, slowMain, limit, scaling, ignoredSort }: Traversals): string =>
+	const traversalTables = ({
+		main,
+		slowMain,
+		limit,
+		scaling,
+		rateLimited,
+		ignoredSort,
+	}: Traversals): string =>
 		[
 			`### Return All of ${count(main.tickets)} tickets, per_page 100, ${rounds} rounds`,
 			'Every round (a `*` on peak RSS: the peak was reached before the timed traversal, while loading or warming up):',
@@ -700,6 +727,7 @@ export function renderResults(results: BenchResults): string {
 			'### How cost grows: 1k, 10k, 100k tickets',
 			"Medians per size (every size ran in every round). Per-ticket figures at 1k carry the fixed cost of a run, so flatness is read from 10k to 100k, on CPU time and retained heap (wall time follows the machine's load; at 1k and 10k the peak RSS is mostly V8 sizing its heap).",
 			scalingTable(scaling),
+			...(rateLimited ? [`### ${rateLimited.title}`, roundsTable(rateLimited)] : []),
 			...(ignoredSort
 				? [`### ${ignoredSort.title} (the sandbox's \`--sort none\`)`, roundsTable(ignoredSort)]
 				: []),

@@ -52,14 +52,15 @@ import {
 } from './traversal';
 
 const SCALING_SIZES = [1_000, 10_000];
-/** Return All from both ends on a service that ignores sort=asc: one chain, exact, one log line. */
-const IGNORED_SORT_SIZE = 10_000;
-const IGNORED_SORT_TITLE = `Return All ${IGNORED_SORT_SIZE.toLocaleString('en')}, sort=asc ignored`;
 const LIMIT = 250;
 /** Service latency of the "slow service" Return All, and of the per-item scenarios. */
 const RETURN_ALL_LATENCY_MS = 5;
 const ITEM_LATENCY_MS = 30;
 const RATE_LIMIT_PER_SECOND = 20;
+/** Return All from both ends under a rate limit (nothing lost, near the limit), and on a service that ignores sort=asc (one chain, exact, one log line). */
+const SMALL_LIST = 10_000;
+const RATE_LIMITED_TITLE = `Return All ${SMALL_LIST.toLocaleString('en')} at ${RATE_LIMIT_PER_SECOND} requests/s`;
+const IGNORED_SORT_TITLE = `Return All ${SMALL_LIST.toLocaleString('en')}, sort=asc ignored`;
 const CONCURRENT: ItemSide = `node-${DEFAULT_CONCURRENT_REQUESTS}`;
 const WIDEST: ItemSide = `node-${MAX_CONCURRENT_REQUESTS}`;
 /** The HTTP Request node's batchings beside the widest node side: none (its defaults) and one. */
@@ -225,8 +226,8 @@ async function main(): Promise<void> {
 	n8n.catch(() => undefined); // awaited (and reported) by the sections that need it
 	// One sandbox process per size, all up for the whole run so every round covers every size; one more
 	// large one with latency, and one for the per-item runs (their creates must not change the lists).
-	// The last one ignores sort=asc, as some services do: Read From Both Ends reads one chain.
-	const sizes = [large, large, itemCount, ...SCALING_SIZES, IGNORED_SORT_SIZE];
+	// Two more of 10,000: one under a rate limit, one that ignores sort=asc (as some services do).
+	const sizes = [large, large, itemCount, ...SCALING_SIZES, SMALL_LIST, SMALL_LIST];
 	log(`sandboxes: seeding ${sizes.map((n) => n.toLocaleString('en')).join(', ')} tickets`);
 	const started = await Promise.allSettled(
 		sizes.map((n, i) => startSandboxProcess(n, i === sizes.length - 1 ? ['--sort', 'none'] : [])),
@@ -242,7 +243,7 @@ async function main(): Promise<void> {
 			if (failed) throw failed.reason;
 		};
 		const [largeSandbox, slow, itemSandbox, ...small] = sandboxes;
-		const ignoresSort = small.pop();
+		const [limited, ignoresSort] = small.splice(-2) as SandboxProcess[];
 		await section('Per-item operations', async () => {
 			await ready();
 			log(
@@ -274,6 +275,7 @@ async function main(): Promise<void> {
 		await section('Return All and Limit', async () => {
 			await ready();
 			await slow.setFaults({ latencyMs: RETURN_ALL_LATENCY_MS });
+			await limited.setFaults({ rateLimit: { perSecond: RATE_LIMIT_PER_SECOND } });
 			const comparisons = await compareInterleaved(
 				[
 					{
@@ -306,8 +308,13 @@ async function main(): Promise<void> {
 						sides: ['raw', 'node'] as Side[],
 					})),
 					{
-						spec: returnAll(IGNORED_SORT_SIZE, IGNORED_SORT_TITLE),
-						sandbox: ignoresSort as SandboxProcess,
+						spec: { ...returnAll(SMALL_LIST, RATE_LIMITED_TITLE), rateLimited: true },
+						sandbox: limited,
+						sides: ['node', 'node-both-ends'] as Side[],
+					},
+					{
+						spec: returnAll(SMALL_LIST, IGNORED_SORT_TITLE),
+						sandbox: ignoresSort,
 						sides: ['node', 'node-both-ends'] as Side[],
 					},
 				],
@@ -315,8 +322,15 @@ async function main(): Promise<void> {
 				log,
 			);
 			const [main, slowMain, limit, ...smaller] = comparisons;
-			const ignoredSort = smaller.pop() as Comparison;
-			results.traversals = { main, slowMain, limit, scaling: [...smaller, main], ignoredSort };
+			const [rateLimited, ignoredSort] = smaller.splice(-2) as Comparison[];
+			results.traversals = {
+				main,
+				slowMain,
+				limit,
+				scaling: [...smaller, main],
+				rateLimited,
+				ignoredSort,
+			};
 			results.violations.push(...comparisons.flatMap(violations));
 		});
 		await section('Real n8n', async () => {
