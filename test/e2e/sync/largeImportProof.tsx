@@ -1,7 +1,7 @@
 // large-account-import.json in real n8n, published: stopped part-way by a failed page, resumed by hand from st_state;
 // the tables equal the service, n8n keeps no execution per page, and a run after `done` writes nothing twice.
 import type { Sandbox } from '../../../sandbox';
-import { isFinished } from '../executions';
+import { isFinished, waitForExecutions } from '../executions';
 import type { WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import { waitUntil } from '../../harness/wait';
@@ -41,11 +41,7 @@ async function runLargeImport(
 ) {
 	const executionsOf = () => rest.listExecutions(workflow.id);
 	const chainEnded = (what: string) =>
-		waitUntil(
-			what,
-			async () => ((await executionsOf()).every(isFinished) ? true : undefined),
-			RUN_TIMEOUT_MS,
-		);
+		waitForExecutions(rest, workflow.id, what, (list) => list.every(isFinished), RUN_TIMEOUT_MS);
 	let ticketLists = 0;
 	let faulted = false;
 	// A service error the node does not retry (it retries 429, 502, 503, 504): the page's execution fails.
