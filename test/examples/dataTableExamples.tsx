@@ -36,11 +36,6 @@ export class DataTables {
 		);
 }
 
-export interface ExampleRun {
-	/** The items of a node's output in its last run. */
-	output(node: string, output?: number): IDataObject[];
-}
-
 export interface RunContext {
 	tables: DataTables;
 	credentials: Record<string, ICredentialDataDecryptedObject>;
@@ -245,7 +240,7 @@ export async function runExample(
 	start: string,
 	items: IDataObject[],
 	context: RunContext,
-): Promise<ExampleRun> {
+) {
 	const runs: Runs = new Map();
 	const stack: Array<{ name: string; items: IDataObject[] }> = [];
 	const finish = (name: string, outputs: IDataObject[][]) => {
@@ -272,5 +267,6 @@ export async function runExample(
 		if (node.alwaysOutputData && outputs.every((o) => o.length === 0)) outputs[0] = [{}];
 		finish(name, outputs);
 	}
-	return { output: (node, output = 0) => runs.get(node)?.at(-1)?.[output] ?? [] };
+	// The items of a node's output in its last run.
+	return { output: (node: string, output = 0) => runs.get(node)?.at(-1)?.[output] ?? [] };
 }

@@ -136,24 +136,15 @@ describe('example workflows, as shipped in examples/', () => {
 	it('poll-new-tickets: the first poll starts quietly, then each new ticket gets one acknowledgement', async () => {
 		const poller = await createPoller(load('poll-new-tickets.json'), credentials, 'On New Ticket');
 		expect((await poller.poll()).items).toBeNull();
-		const a = sandbox.store.createTicket({
-			subject: 'First',
-			description: 'd',
-			customer: { email: 'a@example.com', name: 'Ada' },
-		});
-		const b = sandbox.store.createTicket({
-			subject: 'Second',
-			description: 'd',
-			customer: { email: 'b@example.com' },
-		});
-		const polled = await poller.poll();
-		expect(polled.execution?.error).toBeUndefined();
+		const [a, b] = [
+			{ subject: 'First', customer: { email: 'a@example.com', name: 'Ada' } },
+			{ subject: 'Second', customer: { email: 'b@example.com' } },
+		].map((ticket) => sandbox.store.createTicket({ ...ticket, description: 'd' }));
+		expect((await poller.poll()).execution?.error).toBeUndefined();
 		expect((await poller.poll()).items).toBeNull();
-		expect(sandbox.store.listReplies(a.id).map((reply) => reply.body)).toEqual([
-			'Hi Ada, thanks for your message about "First". We will get back to you soon.',
-		]);
-		expect(sandbox.store.listReplies(b.id).map((reply) => reply.body)).toEqual([
-			'Hi there, thanks for your message about "Second". We will get back to you soon.',
+		expect([a, b].map((t) => sandbox.store.listReplies(t.id).map((reply) => reply.body))).toEqual([
+			['Hi Ada, thanks for your message about "First". We will get back to you soon.'],
+			['Hi there, thanks for your message about "Second". We will get back to you soon.'],
 		]);
 	});
 });

@@ -66,15 +66,11 @@ type NodeOutputs = Record<string, IDataObject[]>;
 /** Each run of a node: the items of each of its outputs. */
 export type Runs = Map<string, IDataObject[][][]>;
 
-export type Selector = (name: string) => {
-	isExecuted: boolean;
-	first: (output?: number, run?: number) => { json: IDataObject };
-	all: (output?: number, run?: number) => Array<{ json: IDataObject }>;
-};
+export type Selector = ReturnType<typeof selector>;
 
 /** `$('Node')` over the runs so far: `.first()` and `.all()` of an output and run (default the last), `.isExecuted`. */
-export function selector(runs: Runs): Selector {
-	return (name) => {
+export function selector(runs: Runs) {
+	return (name: string) => {
 		const items = (output = 0, run?: number) => {
 			const all = runs.get(name);
 			if (!all) throw new Error(`$('${name}') has not run`);
@@ -82,12 +78,12 @@ export function selector(runs: Runs): Selector {
 		};
 		return {
 			isExecuted: runs.has(name),
-			first: (output, run) => {
+			first: (output?: number, run?: number) => {
 				const first = items(output, run)[0];
 				if (!first) throw new Error(`$('${name}') has no item`);
 				return { json: first };
 			},
-			all: (output, run) => items(output, run).map((json) => ({ json })),
+			all: (output?: number, run?: number) => items(output, run).map((json) => ({ json })),
 		};
 	};
 }

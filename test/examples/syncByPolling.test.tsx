@@ -21,15 +21,12 @@ import {
 const dataTables = load('sync-by-polling.json');
 const postgres = load('sync-by-polling-postgres.json');
 const tables = pollingTables();
-const LANES = [
-	{ noun: 'Ticket', table: tables.tickets, trigger: 'On Ticket Change', event: 'updatedTicket' },
-	{
-		noun: 'Customer',
-		table: tables.customers,
-		trigger: 'On Customer Change',
-		event: 'updatedCustomer',
-	},
-] as const;
+const LANES = (['Ticket', 'Customer'] as const).map((noun) => ({
+	noun,
+	table: noun === 'Ticket' ? tables.tickets : tables.customers,
+	trigger: `On ${noun} Change`,
+	event: `updated${noun}`,
+}));
 const conditions = (node: INode) =>
 	(node.parameters.filters as { conditions: unknown[] }).conditions;
 const edges = (...nodes: INode[]) => nodes.map((n) => ({ node: n.name, type: 'main', index: 0 }));

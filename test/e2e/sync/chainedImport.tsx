@@ -59,39 +59,16 @@ async function savePagesOutOfOrder(
 	const creates = query(workflow, READ)
 		.split('\n')
 		.filter((line) => line.startsWith('CREATE TABLE'));
-	const updated = {
-		updated_at: '2026-01-01T00:00:00.000Z',
-		updated_ms: Date.parse('2026-01-01T00:00:00.000Z'),
-	};
-	const ticket = (id: string) => ({
-		ticket_id: id,
-		subject: null,
-		description: null,
-		status: 'open',
-		priority: null,
-		customer_id: null,
-		created_at: null,
-		...updated,
-	});
-	const customer = (id: string) => ({
-		customer_id: id,
-		email: null,
-		name: null,
-		created_at: null,
-		...updated,
-	});
+	// One row per page: json_populate_recordset makes the columns it does not name null.
+	const updated = { updated_at: '2026-01-01T00:00:00.000Z', updated_ms: Date.UTC(2026, 0, 1) };
 	const bind = (statements: string, values: string[]): string =>
 		statements.replace(/\$(\d)/g, (_, n: string) => literal(values[Number(n) - 1]));
+	const write = (node: string, row: object, from: string, to: string, run: string): string =>
+		bind(query(workflow, node), [JSON.stringify([{ ...row, ...updated }]), from, to, run, '0']);
 	const save = (from: string, to: string, id: string, run = 'r1'): string =>
-		bind(query(workflow, WRITE), [JSON.stringify([ticket(id)]), from, to, run, '0']);
+		write(WRITE, { ticket_id: id, status: 'open' }, from, to, run);
 	const saveCustomers = (from: string, to: string, run: string): string =>
-		bind(query(workflow, WRITE_CUSTOMERS), [
-			JSON.stringify([customer(`cus_${to}`)]),
-			from,
-			to,
-			run,
-			'0',
-		]);
+		write(WRITE_CUSTOMERS, { customer_id: `cus_${to}` }, from, to, run);
 	const start = (run: string): string => bind(query(workflow, READ), [run]);
 	return postgres.script(
 		[

@@ -1,7 +1,7 @@
 // large-account-import.json in real n8n, published: stopped part-way by a failed page, resumed by hand from st_state;
 // the tables equal the service, n8n keeps no execution per page, and a run after `done` writes nothing twice.
 import type { Sandbox } from '../../../sandbox';
-import { isFinished } from '../executions';
+import { isFinished, waitForExecutions } from '../executions';
 import type { WorkflowFile } from '../fixtures';
 import type { N8nRestClient } from '../n8n/restClient';
 import { waitUntil } from '../../harness/wait';
@@ -32,20 +32,16 @@ async function savedCursor(rest: N8nRestClient): Promise<string | undefined> {
 	return row === undefined ? undefined : String(row.value ?? '');
 }
 
-/** Run 1 stopped by the fault, run 2 resumed to `done`, run 3 after `done`: what each left. */
-async function runLargeImport(
-	rest: N8nRestClient,
+/** Run 1 stopped by the fault, run 2 resumed to `done`, run 3 after `done`; then the copy, the calls and the executions kept. */
+export async function proveLargeImport(
+	{ rest }: SyncTarget,
 	sandbox: Sandbox,
 	workflow: WorkflowFile,
 	log: (line: string) => void,
-) {
+): Promise<void> {
 	const executionsOf = () => rest.listExecutions(workflow.id);
 	const chainEnded = (what: string) =>
-		waitUntil(
-			what,
-			async () => ((await executionsOf()).every(isFinished) ? true : undefined),
-			RUN_TIMEOUT_MS,
-		);
+		waitForExecutions(rest, workflow.id, what, (list) => list.every(isFinished), RUN_TIMEOUT_MS);
 	let ticketLists = 0;
 	let faulted = false;
 	// A service error the node does not retry (it retries 429, 502, 503, 504): the page's execution fails.
@@ -118,48 +114,30 @@ async function runLargeImport(
 		);
 		await chainEnded('the last execution to end');
 		log(`run 3 (after done): started over, ${again()} list calls`);
-		return {
-			tickets: sandbox.store.ticketCount,
-			customers: sandbox.store.customerCount,
-			resumeSeconds,
-			calls,
-			executions: await executionsOf(),
-			error,
-		};
+		const kept = (await executionsOf()).map((e) => `${e.mode}/${e.status}`);
+		const copy = await compareWithService(dataTableStore(rest), sandbox);
+		log(`after the resumed run and a run after done: ${describeCopy(copy)}`);
+		log(
+			`resumed run: ${resumeSeconds.toFixed(1)} s; list calls ${calls.tickets} for ${sandbox.store.ticketCount} tickets + ${calls.customers} for ${sandbox.store.customerCount} customers (${allPages} pages + the failed one); ` +
+				`n8n lists ${kept.length} executions: ${kept.join(', ')}`,
+		);
+		mustEqual('the copy differs', copy);
+		if (!error.includes('500'))
+			throw new Error(`the failed execution does not show the service's 500: ${error}`);
+		// Every page once, and the failed page once more after the resume.
+		const expectedCalls = [
+			['ticket', calls.tickets, Math.ceil(sandbox.store.ticketCount / PAGE) + 1],
+			['customer', calls.customers, Math.ceil(sandbox.store.customerCount / PAGE)],
+		] as const;
+		for (const [what, made, expected] of expectedCalls)
+			if (made !== expected) throw new Error(`${made} ${what} list calls, expected ${expected}`);
+		// Three manual runs and the failed page; the successful page executions are not kept.
+		if (kept.sort().join() !== 'integrated/error,manual/success,manual/success,manual/success') {
+			throw new Error(
+				`n8n kept ${kept.length} executions (${kept.join(', ')}) for ${allPages} pages, expected the 3 manual runs and the failed page`,
+			);
+		}
 	} finally {
 		sandbox.setAnswerGate(undefined);
-	}
-}
-
-export async function proveLargeImport(
-	target: SyncTarget,
-	sandbox: Sandbox,
-	workflow: WorkflowFile,
-	log: (line: string) => void,
-): Promise<void> {
-	const figures = await runLargeImport(target.rest, sandbox, workflow, log);
-	const copy = await compareWithService(dataTableStore(target.rest), sandbox);
-	log(`after the resumed run and a run after done: ${describeCopy(copy)}`);
-	const pages = Math.ceil(figures.tickets / PAGE) + Math.ceil(figures.customers / PAGE);
-	log(
-		`resumed run: ${figures.resumeSeconds.toFixed(1)} s; list calls ${figures.calls.tickets} for ${figures.tickets} tickets + ${figures.calls.customers} for ${figures.customers} customers (${pages} pages + the failed one); ` +
-			`n8n lists ${figures.executions.length} executions: ${figures.executions.map((e) => `${e.mode}/${e.status}`).join(', ')}`,
-	);
-	mustEqual('the copy differs', copy);
-	if (!figures.error.includes('500'))
-		throw new Error(`the failed execution does not show the service's 500: ${figures.error}`);
-	// Every page once, and the failed page once more after the resume.
-	const expectedCalls = [
-		['ticket', figures.calls.tickets, Math.ceil(figures.tickets / PAGE) + 1],
-		['customer', figures.calls.customers, Math.ceil(figures.customers / PAGE)],
-	] as const;
-	for (const [what, calls, expected] of expectedCalls)
-		if (calls !== expected) throw new Error(`${calls} ${what} list calls, expected ${expected}`);
-	// Three manual runs and the failed page; the successful page executions are not kept.
-	const kept = figures.executions.map((e) => `${e.mode}/${e.status}`).sort();
-	if (kept.join() !== 'integrated/error,manual/success,manual/success,manual/success') {
-		throw new Error(
-			`n8n kept ${kept.length} executions (${kept.join(', ')}) for ${pages} pages, expected the 3 manual runs and the failed page`,
-		);
 	}
 }

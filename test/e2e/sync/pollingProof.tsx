@@ -329,15 +329,14 @@ async function proveOutOfOrder(
 	});
 	const olderTicket = served(older.olderTicket);
 	const olderCustomer = served(older.olderCustomer);
-	const current = served(sandbox.store.getTicket(olderTicket.id) as Ticket);
-	if (
-		Date.parse((sandbox.store.getTicket(olderTicket.id) as Ticket).updated_at) <=
-		Date.parse(older.olderTicket.updated_at)
-	)
-		throw new Error(`ticket ${olderTicket.id} did not change during the proof`);
-	const currentCustomer = sandbox.store.getCustomer(olderCustomer.id) as Customer;
-	if (Date.parse(currentCustomer.updated_at) <= Date.parse(older.olderCustomer.updated_at))
-		throw new Error(`customer ${olderCustomer.id} did not change during the proof`);
+	const ticket = sandbox.store.getTicket(olderTicket.id) as Ticket;
+	const current = served(ticket);
+	for (const [now, before] of [
+		[ticket, older.olderTicket],
+		[sandbox.store.getCustomer(olderCustomer.id) as Customer, older.olderCustomer],
+	] as const)
+		if (Date.parse(now.updated_at) <= Date.parse(before.updated_at))
+			throw new Error(`${now.id} did not change during the proof`);
 
 	// The shipped workflow: the older versions arrive last, and the current one once more.
 	await runToEnd(rest, polling, TICKET_TRIGGER, { [TICKET_TRIGGER]: [{ json: olderTicket }] });

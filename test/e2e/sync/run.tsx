@@ -56,9 +56,7 @@ type Mode = 'regular' | 'queue';
 /** Whether a reply moves its ticket's updated_at: the spec leaves it open (docs/api.md#fields), the proof runs both. */
 type Replies = 'moving' | 'still';
 
-function log(line: string): void {
-	console.log(`  ${line}`);
-}
+const log = (line: string): void => console.log(`  ${line}`);
 
 interface N8nWorkflows {
 	toImport: WorkflowFile[];
@@ -387,14 +385,11 @@ async function main(): Promise<void> {
 		packed: getPacked,
 		workDir,
 	});
-	if (ciSet) {
-		addProof(run('regular', defaultTimestamps('regular', 'webhooks')), 'still');
-		addProof(run('queue', defaultTimestamps('queue', 'webhooks-postgres')), 'still', 'postgres');
-	}
-	for (const mode of ciSet ? [] : modes) {
+	for (const mode of modes) {
 		const format = (proof: Proof): ProofRun =>
 			run(mode, timestamps ?? defaultTimestamps(mode, proof));
-		if (proofs.includes('webhooks'))
+		// CI's set runs the Data Table edition in regular mode only.
+		if (proofs.includes('webhooks') && !(ciSet && mode === 'queue'))
 			for (const setting of replies) addProof(format('webhooks'), setting);
 		if (proofs.includes('incremental')) addIncrementalProof(format('incremental'));
 		if (proofs.includes('polling')) addPollingProof(format('polling'), 'dataTables');

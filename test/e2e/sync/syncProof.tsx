@@ -302,28 +302,25 @@ async function applyOlderVersionsLast(
 	sandbox: Sandbox,
 	webhooks: WorkflowFile,
 ): Promise<string> {
-	const hourEarlier = (at: string) => new Date(Date.parse(at) - 3_600_000).toISOString();
 	const ticket = sandbox.store.listTickets()[0];
 	const customer = sandbox.store.listCustomers()[0];
-	const olderTicket = {
-		...ticket,
-		subject: 'An older version',
-		status: 'closed',
-		updated_at: hourEarlier(ticket.updated_at),
-	};
-	const olderCustomer = {
-		...customer,
-		name: 'An older version',
-		updated_at: hourEarlier(customer.updated_at),
-	};
-	await runToEnd(rest, webhooks, 'On Any Change', {
-		'On Any Change': [{ json: { event: 'ticket.updated', data: { id: ticket.id } } }],
-		'Get Ticket': [{ json: olderTicket }],
+	const older = <T extends { updated_at: string }>(record: T, changes: Partial<T>): T => ({
+		...record,
+		...changes,
+		updated_at: new Date(Date.parse(record.updated_at) - 3_600_000).toISOString(),
 	});
-	await runToEnd(rest, webhooks, 'On Any Change', {
-		'On Any Change': [{ json: { event: 'customer.updated', data: { id: customer.id } } }],
-		'Get Customer': [{ json: olderCustomer }],
-	});
+	for (const [event, read, version] of [
+		[
+			'ticket.updated',
+			'Get Ticket',
+			older(ticket, { subject: 'An older version', status: 'closed' }),
+		],
+		['customer.updated', 'Get Customer', older(customer, { name: 'An older version' })],
+	] as const)
+		await runToEnd(rest, webhooks, 'On Any Change', {
+			'On Any Change': [{ json: { event, data: { id: version.id } } }],
+			[read]: [{ json: version }],
+		});
 	return `ticket ${ticket.id}'s and customer ${customer.id}'s versions of an hour earlier written last by ${webhooks.file}`;
 }
 

@@ -10,24 +10,6 @@ export const POSTGRES_STATE_TABLE = 'st_import_state';
 export const IMPORT_POSITION_KEYS = ['tickets_position', 'customers_position'] as const;
 export const WATERMARK_KEY = 'reconcile_since';
 
-export const TICKET_COLUMNS = [
-	'ticket_id',
-	'subject',
-	'description',
-	'status',
-	'priority',
-	'customer_id',
-	'created_at',
-	'updated_at',
-] as const;
-export const CUSTOMER_COLUMNS = [
-	'customer_id',
-	'email',
-	'name',
-	'created_at',
-	'updated_at',
-] as const;
-
 export type Row = Record<string, unknown>;
 
 /** The service's list calls (a page of tickets or customers), and each alone. */

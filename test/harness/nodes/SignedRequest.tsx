@@ -61,6 +61,7 @@ export class SignedRequest implements INodeType {
 				const parsed = typeof body === 'string' ? JSON.parse(body) : body;
 				options.body = bodyAsText ? JSON.stringify(parsed) : parsed;
 			}
+			let response: { statusCode: number; body: IDataObject };
 			if (this.getNodeParameter('legacy', i)) {
 				const { url, baseURL, returnFullResponse, ...rest } = options;
 				const legacy: IDataObject = {
@@ -74,27 +75,20 @@ export class SignedRequest implements INodeType {
 					legacy[bodyField] = legacy.body;
 					delete legacy.body;
 				}
-				const response = (await this.helpers.requestWithAuthentication.call(
+				response = await this.helpers.requestWithAuthentication.call(
 					this,
 					'supportTicketApi',
 					legacy,
 					undefined,
 					i,
-				)) as {
-					statusCode: number;
-					body: IDataObject;
-				};
-				out.push({
-					json: { statusCode: response.statusCode, body: response.body },
-					pairedItem: { item: i },
-				});
-				continue;
+				);
+			} else {
+				response = await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'supportTicketApi',
+					options,
+				);
 			}
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				'supportTicketApi',
-				options,
-			)) as { statusCode: number; body: IDataObject };
 			out.push({
 				json: { statusCode: response.statusCode, body: response.body },
 				pairedItem: { item: i },
