@@ -57,7 +57,10 @@ const LIMIT = 250;
 const RETURN_ALL_LATENCY_MS = 5;
 const ITEM_LATENCY_MS = 30;
 const RATE_LIMIT_PER_SECOND = 20;
-/** Return All from both ends under a rate limit (nothing lost, near the limit), and on a service that ignores sort=asc (one chain, exact, one log line). */
+/**
+ * Return All from both ends under a rate limit (nothing lost, near the limit), and on a service
+ * that ignores sort=asc (one chain, exact, one log line).
+ */
 const SMALL_LIST = 10_000;
 const RATE_LIMITED_TITLE = `Return All ${SMALL_LIST.toLocaleString('en')} at ${RATE_LIMIT_PER_SECOND} requests/s`;
 const IGNORED_SORT_TITLE = `Return All ${SMALL_LIST.toLocaleString('en')}, sort=asc ignored`;
