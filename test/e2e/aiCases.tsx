@@ -20,7 +20,6 @@ import type { N8nRestClient } from './n8n/restClient';
 import { nodeOutput, type PrintedRun } from './runData';
 import {
 	messageText,
-	SCRIPTED_MODEL_ID,
 	startScriptedModel,
 	type ChatRequest,
 	type JsonSchema,
@@ -40,50 +39,49 @@ type Credential = { id: string; name: string };
 type CreateArgs = { subject: string; description: string; customerEmail: string };
 
 /** What both ways offer: n8n's tool names (node name, spaces as `_`), descriptions (Set Automatically), `$fromAI` fields. */
-const EXPECTED_TOOLS = [
-	{
-		name: 'Create_a_ticket',
+const EXPECTED_TOOLS = {
+	Create_a_ticket: {
 		description: 'Create a ticket in Support Ticket',
+		type: 'object',
+		required: ['customerEmail', 'description', 'subject'],
 		fields: {
-			subject: 'Short title of the problem',
-			description: 'What the customer wrote',
-			customerEmail: 'E-mail address of the customer',
+			customerEmail: 'string: E-mail address of the customer',
+			description: 'string: What the customer wrote',
+			subject: 'string: Short title of the problem',
 		},
 	},
-	{
-		name: 'Get_a_ticket',
+	Get_a_ticket: {
 		description: 'Get a ticket in Support Ticket',
-		fields: { ticketId: 'ID of the ticket, e.g. tkt_12' },
+		type: 'object',
+		required: ['ticketId'],
+		fields: { ticketId: 'string: ID of the ticket, e.g. tkt_12' },
 	},
-].map(({ name, description, fields }) => ({
-	name,
-	description,
-	type: 'object',
-	required: Object.keys(fields).sort(),
-	fields: Object.fromEntries(
-		Object.entries(fields).map(([field, text]) => [field, { type: 'string', description: text }]),
-	),
-}));
+};
 
 /** The tools offered, each with its description, input schema type, required fields, and only its `$fromAI` fields. */
 function assertToolSchemas(
 	offered: Array<{ name: string; description?: string; schema?: JsonSchema }>,
 	where: string,
 ): void {
-	const shapes = offered.map(({ name, description, schema }) => ({
+	const shapes = offered.map(({ name, description, schema }) => [
 		name,
-		description,
-		type: schema?.type,
-		required: schema?.required?.slice().sort(),
-		fields: Object.fromEntries(
-			Object.entries(schema?.properties ?? {}).map(([field, p]) => [
-				field,
-				{ type: p.type, description: p.description },
-			]),
-		),
-	}));
-	shapes.sort((a, b) => a.name.localeCompare(b.name));
-	assert.deepEqual(shapes, EXPECTED_TOOLS, `${where}: ${JSON.stringify(offered)}`);
+		{
+			description,
+			type: schema?.type,
+			required: schema?.required?.slice().sort(),
+			fields: Object.fromEntries(
+				Object.entries(schema?.properties ?? {}).map(([f, p]) => [
+					f,
+					`${p.type}: ${p.description}`,
+				]),
+			),
+		},
+	]);
+	assert.deepEqual(
+		Object.fromEntries(shapes),
+		EXPECTED_TOOLS,
+		`${where}: ${JSON.stringify(offered)}`,
+	);
 }
 
 // test/e2e/ai/*.json use the newest versions of n8n 2.41.1's nodes; n8n 1.123.81 has the ones before.
@@ -311,11 +309,9 @@ function assertEachCreateIsATicket(
 	);
 }
 
-// How n8n 2.41.1 runs a tool node for the AI Agent: 3.x returns the model's tool calls to the engine, which runs the tool
-// node once per call with the agent's input, the call's arguments and its `toolCallId` (n8n-core requests-response.js);
-// 2.x (LangChain's AgentExecutor) calls it through n8n-core's tool caller, a run index per call and per Retry On Fail try
-// (get-input-connection-data.js makeHandleToolInvocation). The engine's runs carry `preserveSourceOverwrite`, the tool
-// caller's a `subRun`.
+// How n8n 2.41.1 runs a tool node for the AI Agent: 3.x has the engine run it once per tool call (n8n-core
+// requests-response.js; runs with `preserveSourceOverwrite`), 2.x calls it through n8n-core's tool caller, a run index
+// per call (get-input-connection-data.js makeHandleToolInvocation; runs with a `subRun`).
 const AGENT_PATHS = [
 	{ agentVersion: 3.1, path: 'AI Agent 3.1, the engine runs each tool call', caller: 'engine' },
 	{ agentVersion: 2.2, path: "AI Agent 2.2, n8n-core's tool caller", caller: 'tool caller' },
@@ -335,42 +331,22 @@ function toolCallers(run: PrintedRun, nodeName: string): string[] {
 }
 
 const create = (args: CreateArgs) => ({ name: 'Create_a_ticket', arguments: args });
-// Each scenario: the model's turns for two different creates a and b, and the creates asked, in order.
-const CREATE_SCENARIOS: Array<{
-	name: string;
-	script: (a: CreateArgs, b: CreateArgs) => ScriptedTurn[];
-	asked: (a: CreateArgs, b: CreateArgs) => CreateArgs[];
-}> = [
-	{
-		name: 'two Create calls with different data in one model answer',
-		script: (a, b) => [{ toolCalls: [create(a), create(b)] }, { content: 'Opened both.' }],
-		asked: (a, b) => [a, b],
-	},
-	{
-		name: 'one Create call per step, two steps',
-		script: (a, b) => [
-			{ toolCalls: [create(a)] },
-			{ toolCalls: [create(b)] },
-			{ content: 'Done.' },
-		],
-		asked: (a, b) => [a, b],
-	},
-	{
-		name: 'two identical Create calls in one model answer',
-		script: (a) => [{ toolCalls: [create(a), create(a)] }, { content: 'Opened two.' }],
-		asked: (a) => [a, a],
-	},
-];
+// Each scenario: the model's answers before its last, each asking for creates of two different tickets a and b.
+const CREATE_SCENARIOS = [
+	{ name: 'two Create calls with different data in one model answer', turns: [['a', 'b']] },
+	{ name: 'one Create call per step, two steps', turns: [['a'], ['b']] },
+	{ name: 'two identical Create calls in one model answer', turns: [['a', 'a']] },
+] as const;
 
 function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): void {
-	/** Two creates with different data, A and B, for a ticket each (subjects unique to this run). */
-	const twoCreates = (who: string, via: string): [CreateArgs, CreateArgs] => {
-		const stamp = Date.now();
-		return ['A', 'B'].map((letter) => ({
+	/** Two creates with different data, a and b, for a ticket each (subjects unique to this run). */
+	const twoCreates = (who: string, via: string): Record<'a' | 'b', CreateArgs> => {
+		const args = (letter: string, stamp = Date.now()) => ({
 			subject: `${who} ticket ${letter} ${stamp}`,
 			description: `Opened ${via}: ${who} ticket ${letter} ${stamp}`,
 			customerEmail: 'ana@example.com',
-		})) as [CreateArgs, CreateArgs];
+		});
+		return { a: args('A'), b: args('B') };
 	};
 	for (const { agentVersion, path, caller } of AGENT_PATHS)
 		for (const scenario of CREATE_SCENARIOS)
@@ -378,9 +354,12 @@ function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): voi
 				suite.test(
 					`Idempotency-Key per tool call, ${path}: ${scenario.name}, service ${handling.service} the key → a ticket per call, each result that ticket`,
 					async () => {
-						const [a, b] = twoCreates('Agent', 'by the agent');
-						const script = scenario.script(a, b);
-						const asked = scenario.asked(a, b);
+						const args = twoCreates('Agent', 'by the agent');
+						const script: ScriptedTurn[] = [
+							...scenario.turns.map((turn) => ({ toolCalls: turn.map((x) => create(args[x])) })),
+							{ content: 'Done.' },
+						];
+						const asked = scenario.turns.flat().map((x) => args[x]);
 						await withCreateSandbox(context().rest, handling, async (sandbox, supportTicket) => {
 							const { status, run, chats } = await runAgent(context(), script, {
 								agentVersion,
@@ -392,8 +371,8 @@ function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): voi
 								asked.map(() => caller),
 								'the way n8n ran the tool node',
 							);
-							const callIds = script.flatMap((turn, t) =>
-								'toolCalls' in turn ? turn.toolCalls.map((_, n) => `call_${t}_${n}`) : [],
+							const callIds = scenario.turns.flatMap((turn, t) =>
+								turn.map((_, n) => `call_${t}_${n}`),
 							);
 							assertEachCreateIsATicket(
 								sandbox,
@@ -420,7 +399,7 @@ function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): voi
 						context(),
 						id,
 						async (endpoint) => {
-							const [a, b] = twoCreates('MCP', 'over MCP');
+							const { a, b } = twoCreates('MCP', 'over MCP');
 							const asked = [a, b, a];
 							const results: string[] = [];
 							await withMcpClient(endpoint, 'streamable-http', async (client) => {
@@ -471,10 +450,6 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 				[final],
 			);
 			assert.equal(chats.length, 4, 'the model was asked 4 times');
-			assert.ok(
-				chats.every((c) => c.model === SCRIPTED_MODEL_ID),
-				'the model named in the node',
-			);
 			for (const [n, chat] of chats.entries())
 				assertToolSchemas(
 					(chat.tools ?? []).map(({ function: f }) => ({
@@ -484,17 +459,6 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 					})),
 					`chat request ${n + 1}`,
 				);
-			assert.ok(
-				messageText(chats[0].messages[0]).includes('Use the Support Ticket tools'),
-				'the system message',
-			);
-			assert.ok(
-				chats[0].messages.some(
-					(m) =>
-						m.role === 'user' && messageText(m).includes('Ana (ana@example.com) cannot log in'),
-				),
-				'the prompt',
-			);
 			// Request n+1 carries the answer to the call of turn n.
 			const toolAnswer = (n: number) =>
 				records(toolResultFor(chats.slice(n + 1, n + 2), `call_${n}_0`));

@@ -39,7 +39,7 @@ export interface JsonSchema {
 	additionalProperties?: boolean;
 }
 
-export const SCRIPTED_MODEL_ID = 'scripted-model';
+const SCRIPTED_MODEL_ID = 'scripted-model';
 
 function readBody(req: IncomingMessage): Promise<string> {
 	return new Promise((resolve, reject) => {
