@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox, WebhookDelivery } from '../../../sandbox';
-import { assertEveryTicketPageByPage, lastSeq, type WorkflowFile } from '../fixtures';
+import { assertEveryTicketPageByPage, callsSince, lastSeq, type WorkflowFile } from '../fixtures';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import type { N8nRestClient } from '../n8n/restClient';
 import { nodeOutput, onlyItem, type PrintedRun } from '../runData';
@@ -31,7 +31,6 @@ export interface QueueContext {
 	examples: QueueExamples;
 }
 
-const API = '/api/v1/external';
 const LOG_WAIT_MS = 10_000;
 
 /** The service's tickets in its default order (newest first). */
@@ -46,26 +45,23 @@ async function newestExecutionId(context: QueueContext): Promise<number> {
 	return row?.id ?? 0;
 }
 
-/** The first execution of `workflowId` after execution `before`, once finished. */
-function executionAfter(
-	context: QueueContext,
-	before: number,
-	workflowId: string,
-): Promise<ExecutionRecord> {
-	return finishedExecution(
-		context.postgres,
-		(row) => Number(row.id) > before && row.workflowId === workflowId,
-	);
-}
+/** Rows of `workflowId`'s executions after execution `before`. */
+const after =
+	(before: number, workflowId: string) =>
+	(row: ExecutionRecord): boolean =>
+		Number(row.id) > before && row.workflowId === workflowId;
 
-// That `execution` ran on the worker: its Bull job finished by the registered worker, put on the queue by the process
-// that received the request alone, and logged by the worker.
-async function assertRanOnWorker(
+// The wanted execution, finished, started as `mode` and successful, and run on the worker: its Bull job finished by the
+// registered worker, put on the queue by the process that received the request alone, and logged by the worker.
+async function ranOnWorker(
 	context: QueueContext,
-	execution: ExecutionRecord,
+	isWanted: (row: ExecutionRecord) => boolean,
+	mode: string,
 	receivedBy: ClusterProcess,
-): Promise<void> {
-	const { cluster, redis } = context;
+): Promise<ExecutionRecord> {
+	const { cluster, redis, postgres } = context;
+	const execution = await finishedExecution(postgres, isWanted);
+	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode, status: 'success' });
 	const job = await jobForExecution(redis, execution.id);
 	assert.ok(job, `no Bull job in Redis carried execution ${execution.id}`);
 	const instances = await registeredInstances(redis);
@@ -85,37 +81,26 @@ async function assertRanOnWorker(
 			`n8n ${other.role} enqueued ${tag} too`,
 		);
 	}
+	return execution;
 }
 
 /** "Execute workflow" from the Manual Trigger; with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it, the worker runs it. */
 async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Promise<PrintedRun> {
-	const { rest, postgres, install } = context;
+	const { rest, postgres, install, cluster } = context;
 	const trigger = workflow.json.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	assert.ok(trigger, `${workflow.file} has no Manual Trigger`);
 	const executionId = await rest.runManually(workflow.id, trigger.name);
-	const execution = await finishedExecution(postgres, (row) => row.id === executionId);
-	assert.deepEqual(
-		{ mode: execution.mode, status: execution.status },
-		{ mode: 'manual', status: 'success' },
-	);
-	await assertRanOnWorker(context, execution, context.cluster.main);
+	await ranOnWorker(context, (row) => row.id === executionId, 'manual', cluster.main);
 	return storedRun(postgres, install, executionId);
 }
 
 /** import-all-tickets by its production webhook on the webhook process: run on the worker, the ticket ids it answered. */
 async function importByWebhook(context: QueueContext): Promise<string[]> {
+	const { webhook } = context.cluster;
 	const before = await newestExecutionId(context);
-	const response = await postJson(
-		productionUrl(context.cluster.webhook.url, IMPORT_BY_WEBHOOK.path),
-		{},
-	);
+	const response = await postJson(productionUrl(webhook.url, IMPORT_BY_WEBHOOK.path), {});
 	assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-	const execution = await executionAfter(context, before, IMPORT_BY_WEBHOOK.id);
-	assert.deepEqual(
-		{ mode: execution.mode, status: execution.status },
-		{ mode: 'webhook', status: 'success' },
-	);
-	await assertRanOnWorker(context, execution, context.cluster.webhook);
+	await ranOnWorker(context, after(before, IMPORT_BY_WEBHOOK.id), 'webhook', webhook);
 	// The webhook answers with the last node's items: the worker's result, relayed back.
 	return (response.body as Array<{ id: string }>).map((item) => item.id);
 }
@@ -225,10 +210,11 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 				assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
 				assert.equal(delivery.status, 200, delivery.error);
 				acceptedDelivery = delivery;
-				const execution = await executionAfter(context(), before, examples.webhookSync.id);
-				assert.deepEqual(
-					{ mode: execution.mode, status: execution.status },
-					{ mode: 'webhook', status: 'success' },
+				const execution = await ranOnWorker(
+					context(),
+					after(before, examples.webhookSync.id),
+					'webhook',
+					cluster.webhook,
 				);
 				const run = await storedRun(postgres, install, execution.id);
 				assert.deepEqual(
@@ -239,11 +225,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 					onlyItem(run, 'Get Ticket'),
 					sandbox.store.getTicket(ticket.id) as unknown as Record<string, unknown>,
 				);
-				const calls = sandbox.log
-					.filter((entry) => entry.seq > since)
-					.map((entry) => `${entry.method} ${entry.pathname} ${entry.status}`);
-				assert.deepEqual(calls, [`GET ${API}/tickets/${ticket.id} 200`]);
-				await assertRanOnWorker(context(), execution, cluster.webhook);
+				assert.deepEqual(callsSince(sandbox, since), [`GET /tickets/${ticket.id} 200`]);
 			} finally {
 				sandbox.removeWebhook(hook);
 			}
