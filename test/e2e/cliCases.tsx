@@ -64,10 +64,9 @@ export function addCliCases(
 				folder,
 				findWorkflow(examples, 'examples/create-reply-update.json'),
 			);
-			const created = onlyItem(run, 'Create Ticket');
-			assert.deepEqual(onlyItem(run, 'Mark Solved'), sandbox.store.getTicket(String(created.id)));
-			const ticket = sandbox.store.getTicket(String(created.id));
-			assert.ok(ticket, `ticket ${created.id} exists in the service`);
+			const ticket = sandbox.store.getTicket(String(onlyItem(run, 'Create Ticket').id));
+			assert.ok(ticket, 'the created ticket exists in the service');
+			assert.deepEqual(onlyItem(run, 'Mark Solved'), ticket);
 			assert.deepEqual(
 				[ticket.status, ticket.priority, ticket.customer.email, ticket.customer.name],
 				['solved', 'urgent', 'ana@example.com', 'Ana Lima'],
@@ -213,18 +212,11 @@ export function addCliCases(
 				),
 				'each read holds one page',
 			);
-			// Page k is written before page k+1 is read (n8n's v1 order runs the upper branch first).
-			const order = (task: (typeof reads)[number]) => {
-				assert.equal(
-					typeof task.executionIndex,
-					'number',
-					'n8n numbers the node runs (executionIndex)',
-				);
-				return task.executionIndex as number;
-			};
+			// Page k is written before page k+1 is read (n8n's v1 order runs the upper branch first; n8n numbers the
+			// node runs in executionIndex).
 			for (let k = 0; k + 1 < pages; k++)
 				assert.ok(
-					order(writes[k]) < order(reads[k + 1]),
+					Number(writes[k].executionIndex) < Number(reads[k + 1].executionIndex),
 					`page ${k + 1} was written before page ${k + 2} was read`,
 				);
 		},
@@ -244,30 +236,18 @@ export function addCliCases(
 				'the first run imports everything',
 			);
 			const watermark = String(onlyItem(first, 'Save Watermark').newestCreatedAt);
+			const create = (subject: string) =>
+				sandbox.store.createTicket({
+					subject,
+					description: 'e2e',
+					customer: { email: 'later@example.com' },
+				});
 			// A ticket the service records later but within the watermark's millisecond, as a busy service does.
 			clock.pin(Date.parse(watermark));
-			const boundary = (() => {
-				try {
-					return sandbox.store.createTicket({
-						subject: 'Same millisecond as the watermark',
-						description: 'e2e',
-						customer: { email: 'boundary@example.com' },
-					});
-				} finally {
-					clock.release();
-				}
-			})();
+			const boundary = create('Same millisecond as the watermark');
+			clock.release();
 			assert.equal(boundary.created_at, watermark, 'the boundary ticket shares the watermark');
-			const created = [
-				boundary,
-				...[1, 2].map((n) =>
-					sandbox.store.createTicket({
-						subject: `New since the last import ${n}`,
-						description: 'e2e',
-						customer: { email: 'later@example.com' },
-					}),
-				),
-			];
+			const created = [boundary, create('New since the last import 1'), create('New since 2')];
 			// n8n kept the watermark in the workflow's static data between the `n8n execute` runs.
 			const before = lastSeq(sandbox);
 			const second = await executeOk(folder, workflow);

@@ -16,11 +16,10 @@ function productionUrl(context: ServerContext): string {
 	return `${context.url}${path}`;
 }
 
+const workflowId = (context: ServerContext) => findWorkflow(context.examples, WEBHOOK_EXAMPLE).id;
+
 async function executionIds(context: ServerContext): Promise<Set<string>> {
-	const executions = await context.rest.listExecutions(
-		findWorkflow(context.examples, WEBHOOK_EXAMPLE).id,
-	);
-	return new Set(executions.map((e) => e.id));
+	return new Set((await context.rest.listExecutions(workflowId(context))).map((e) => e.id));
 }
 
 /** Waits (bounded) for at least `count` executions besides `known`, all finished; returns them. */
@@ -32,16 +31,8 @@ async function newExecutions(
 	const fresh = (all: ExecutionSummary[]) => all.filter((e) => !known.has(e.id));
 	const done = (all: ExecutionSummary[]) =>
 		fresh(all).length >= count && fresh(all).every(isFinished);
-	return fresh(
-		await waitForExecutions(
-			context.rest,
-			findWorkflow(context.examples, WEBHOOK_EXAMPLE).id,
-			`${count} new executions`,
-			done,
-			60_000,
-			250,
-		),
-	);
+	const what = `${count} new executions`;
+	return fresh(await waitForExecutions(context.rest, workflowId(context), what, done, 60_000, 250));
 }
 
 async function eventIdOf(context: ServerContext, execution: ExecutionSummary): Promise<unknown> {
@@ -105,27 +96,27 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				);
 				const selected = deliveries.filter((d) => d.event !== 'customer.created');
 				const executions = await newExecutions(ctx, known, selected.length);
-				assert.equal(
-					executions.length,
-					selected.length,
-					'one execution per selected event, none for the others',
-				);
 				const runs = await Promise.all(
 					executions.map((e) => executionRun(ctx.rest, ctx.install, e.id)),
 				);
-				assert.ok(
-					executions.every((e) => e.status === 'success' && e.mode === 'webhook'),
-					JSON.stringify(executions),
-				);
-				const received = runs
-					.map((run) => nodeOutput(run, 'On Ticket Event')[0])
-					.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+				const byEventId = (x: unknown[], y: unknown[]) => String(x[0]).localeCompare(String(y[0]));
+				// One successful execution per selected event, none for the others; Get Ticket read the ticket each event was
+				// about (for the reply: its ticket).
 				assert.deepEqual(
-					received.map((item) => [item.id, item.event]),
-					selected.map((d) => [d.id, d.event]).sort((a, b) => a[0].localeCompare(b[0])),
+					{
+						executions: executions.map((e) => [e.mode, e.status]),
+						events: runs
+							.map((run) => {
+								const { id, event } = nodeOutput(run, 'On Ticket Event')[0];
+								return [id, event, nodeOutput(run, 'Get Ticket')[0].id];
+							})
+							.sort(byEventId),
+					},
+					{
+						executions: selected.map(() => ['webhook', 'success']),
+						events: selected.map((d) => [d.id, d.event, ticket.id]).sort(byEventId),
+					},
 				);
-				// Get Ticket read the ticket each event was about (for the reply: its ticket).
-				for (const run of runs) assert.equal(nodeOutput(run, 'Get Ticket')[0].id, ticket.id);
 			} finally {
 				sandbox.removeWebhook(hook);
 			}
