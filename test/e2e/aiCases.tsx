@@ -415,6 +415,34 @@ function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): voi
 		);
 }
 
+const getTicket = (ticketId: string) => ({ name: 'Get_a_ticket', arguments: { ticketId } });
+/** What both ways ask for in turn: a ticket, one that does not exist, a new ticket. */
+const threeCalls = (existing: Ticket, opened: CreateArgs) => [
+	getTicket(existing.id),
+	getTicket(MISSING_ID),
+	create(opened),
+];
+
+/** The three calls' results: the record, the readable not-found error (`missing`), the opened ticket; each call signed and accepted. */
+function assertThreeResults(
+	sandbox: Sandbox,
+	[existing, opened]: [Ticket, CreateArgs],
+	[read, missing, created]: string[],
+	calls: string[],
+	where: string,
+): void {
+	assert.deepEqual(records(read), [sandbox.store.getTicket(existing.id)], `${where}: the record`);
+	assert.ok(missing.includes(NOT_FOUND), `${where}: the not-found error is readable: ${missing}`);
+	const ticket = newTicket(sandbox, opened.subject);
+	assert.equal(ticket.customer.email, opened.customerEmail);
+	assert.deepEqual(records(created), [ticket], `${where}: the created record`);
+	assert.deepEqual(
+		calls,
+		[`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'],
+		`${where}: the sandbox verified each signature`,
+	);
+}
+
 export function addAiCases(suite: Suite, version: string, context: () => ServerContext): void {
 	const major = Number(version.split('.')[0]);
 	const setting = major >= 2 ? 'as added' : 'tools set to On Error → Continue, as n8n 1.x needs';
@@ -432,9 +460,7 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 			const { status, run, chats, calls } = await runAgent(
 				context(),
 				[
-					{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: existing.id } }] },
-					{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } }] },
-					{ toolCalls: [create(opened)] },
+					...threeCalls(existing, opened).map((call) => ({ toolCalls: [call] })),
 					{ content: final },
 				],
 				// n8n 1.x stops an AI Agent's run at a failing tool unless its On Error is "Continue"; 2.x hands the error to the model.
@@ -460,29 +486,12 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 					`chat request ${n + 1}`,
 				);
 			// Request n+1 carries the answer to the call of turn n.
-			const toolAnswer = (n: number) =>
-				records(toolResultFor(chats.slice(n + 1, n + 2), `call_${n}_0`));
-			assert.deepEqual(
-				toolAnswer(0),
-				[sandbox.store.getTicket(existing.id)],
-				'the model gets the ticket it asked for',
-			);
-			const missing = toolAnswer(1);
-			assert.ok(
-				missing.length === 1 && String(missing[0].error).includes(NOT_FOUND),
-				`the model reads why the ticket is missing: ${JSON.stringify(missing)}`,
-			);
+			const answers = [0, 1, 2].map((n) => toolResultFor(chats.slice(n + 1, n + 2), `call_${n}_0`));
+			const [missing] = records(answers[1]);
+			const read = [answers[0], String(missing.error), answers[2]];
+			assertThreeResults(sandbox, [existing, opened], read, calls, 'the model');
 			// With On Error → Continue the node's output carries its advice as well.
-			if (major < 2)
-				assert.ok(String(missing[0].description).includes('Check the ID'), JSON.stringify(missing));
-			const created = newTicket(sandbox, opened.subject);
-			assert.equal(created.customer.email, 'ana@example.com');
-			assert.deepEqual(toolAnswer(2), [created], 'the model gets the ticket it opened');
-			assert.deepEqual(
-				calls,
-				[`GET /tickets/${existing.id} 200`, `GET /tickets/${MISSING_ID} 404`, 'POST /tickets 201'],
-				'the sandbox verified each signature',
-			);
+			if (major < 2) assert.ok(String(missing.description).includes('Check the ID'), answers[1]);
 		},
 	);
 
@@ -523,41 +532,25 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 							tools.map((t) => ({ ...t, schema: t.inputSchema as JsonSchema })),
 							`${kind} tools/list`,
 						);
-						const read = await client.callTool({
-							name: 'Get_a_ticket',
-							arguments: { ticketId: existing.id },
-						});
-						assert.notEqual(read.isError, true, `${kind}: ${JSON.stringify(read)}`);
+						const results = [];
+						for (const call of threeCalls(existing, opened))
+							results.push(await client.callTool(call));
+						// The not-found is a tool error (isError) with the node's message and its advice.
 						assert.deepEqual(
-							records(toolResultText(read)),
-							[sandbox.store.getTicket(existing.id)],
-							`${kind}: the record`,
+							results.map((r) => r.isError === true),
+							[false, true, false],
+							JSON.stringify(results),
 						);
-						// A tool error (isError) with the node's message and its advice.
-						const missing = await client.callTool({
-							name: 'Get_a_ticket',
-							arguments: { ticketId: MISSING_ID },
-						});
-						const text = toolResultText(missing);
-						assert.ok(
-							missing.isError === true && text.includes(NOT_FOUND) && text.includes('Check the ID'),
-							`${kind}: the not-found error is readable: ${JSON.stringify(missing)}`,
+						const texts = results.map(toolResultText);
+						assertThreeResults(
+							sandbox,
+							[existing, opened],
+							texts,
+							callsSince(sandbox, before),
+							kind,
 						);
-						assert.deepEqual(
-							records(toolResultText(await client.callTool(create(opened)))),
-							[newTicket(sandbox, opened.subject)],
-							`${kind}: the created record`,
-						);
+						assert.ok(texts[1].includes('Check the ID'), texts[1]);
 					});
-					assert.deepEqual(
-						callsSince(sandbox, before),
-						[
-							`GET /tickets/${existing.id} 200`,
-							`GET /tickets/${MISSING_ID} 404`,
-							'POST /tickets 201',
-						],
-						`${kind}: the sandbox verified each signature`,
-					);
 				}
 			});
 		},
