@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox, WebhookDelivery } from '../../../sandbox';
-import { assertEveryTicketPageByPage, callsSince, lastSeq, type WorkflowFile } from '../fixtures';
+import {
+	assertEveryTicketPageByPage,
+	callsSince,
+	lastSeq,
+	triggerWebhookPath,
+	type WorkflowFile,
+} from '../fixtures';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import type { N8nRestClient } from '../n8n/restClient';
 import { nodeOutput, onlyItem, type PrintedRun } from '../runData';
 import type { Suite } from '../suite';
 import type { ClusterProcess, QueueCluster } from './queueCluster';
-import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples, triggerUrl } from './queueWorkflows';
+import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples } from './queueWorkflows';
 import {
 	type ExecutionRecord,
 	finishedExecution,
@@ -32,6 +38,10 @@ export interface QueueContext {
 }
 
 const LOG_WAIT_MS = 10_000;
+
+/** examples/webhook-sync.json's production URL on the webhook process. */
+const webhookSyncUrl = ({ cluster, examples }: QueueContext) =>
+	`${cluster.webhook.url}${triggerWebhookPath(examples.webhookSync)}`;
 
 /** The service's tickets in its default order (newest first). */
 function ticketIds(sandbox: Sandbox): string[] {
@@ -191,7 +201,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 			const { sandbox, postgres, cluster, install, examples } = context();
 			const before = await newestExecutionId(context());
 			const hook = sandbox.addWebhook({
-				url: triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				url: webhookSyncUrl(context()),
 				events: ['ticket.created'],
 			});
 			try {
@@ -235,7 +245,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	suite.test(
 		'a forged delivery is answered 401 by the trigger in the webhook process and starts nothing',
 		async () => {
-			const { sandbox, cluster, examples } = context();
+			const { sandbox, cluster } = context();
 			const before = await newestExecutionId(context());
 			const body = JSON.stringify({
 				id: 'evt_forged_1',
@@ -244,7 +254,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 				data: { id: 'tkt_1' },
 			});
 			const answer = await sendDelivery(
-				triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				webhookSyncUrl(context()),
 				{ body, eventId: 'evt_forged_1' },
 				{ apiKey: sandbox.apiKey, secret: 'not-the-secret' },
 			);
@@ -270,7 +280,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 			const before = await newestExecutionId(context());
 			const body = JSON.stringify(acceptedDelivery.payload);
 			const answer = await sendDelivery(
-				triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				webhookSyncUrl(context()),
 				{ body, eventId: acceptedDelivery.id },
 				{ apiKey: sandbox.apiKey, secret: sandbox.apiSecret },
 			);
