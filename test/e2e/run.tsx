@@ -4,7 +4,6 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';
 import { addAiCases } from './aiCases';
-import { activePollCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import type { CliContext, ServerContext } from './context';
 import {
@@ -23,7 +22,7 @@ import { createUserFolder, installCommunityPackage, removeUserFolder } from './n
 import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
 import { PinnableClock } from './pinnableClock';
 import { addPlanCases, planWorkflows } from './planCases';
-import { addPollCases } from './pollCases';
+import { activePollCopy, addPollCases } from './pollCases';
 import { addServerCases } from './serverCases';
 import { reportTotals, runMain, Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
