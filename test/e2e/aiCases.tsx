@@ -143,7 +143,8 @@ async function withMcpServer(
 ): Promise<void> {
 	const { rest, url, install } = context;
 	const json = loadWorkflow('mcp-server-tools.json', install);
-	if (copy)
+	if (copy) {
+		json.name = `${json.name} (${workflowId})`;
 		json.nodes = json.nodes.map((node) =>
 			node.type === TOOL_TYPE
 				? { ...node, credentials: { supportTicketApi: copy.credential } }
@@ -153,7 +154,7 @@ async function withMcpServer(
 						parameters: { ...node.parameters, path: copy.path },
 					},
 		);
-	if (copy) json.name = `${json.name} (${workflowId})`;
+	}
 	const workflow = await saveWorkflow(rest, workflowId, json);
 	await rest.expectOk('POST', `/workflows/${workflow.id}/activate`, {
 		versionId: workflow.versionId,
@@ -182,6 +183,12 @@ async function withMcpServer(
 	}
 }
 
+/** A credential saved as the editor's form does. */
+async function saveCredential(rest: N8nRestClient, name: string, type: string, data: object) {
+	const { id } = await rest.expectOk<{ id: string }>('POST', '/credentials', { name, type, data });
+	return { id, name };
+}
+
 interface AgentSetup {
 	/** The tools' On Error → Continue. */
 	continueOnToolError?: boolean;
@@ -197,13 +204,10 @@ async function runAgent(context: ServerContext, script: ScriptedTurn[], setup: A
 	const { rest, install, sandbox } = context;
 	const model = await startScriptedModel(script);
 	try {
-		const name = 'Scripted model (e2e)';
-		const { id } = await rest.expectOk<{ id: string }>('POST', '/credentials', {
-			name,
-			type: 'openAiApi',
-			data: { apiKey: 'sk-e2e-scripted', url: model.baseUrl },
+		const openAiApi = await saveCredential(rest, 'Scripted model (e2e)', 'openAiApi', {
+			apiKey: 'sk-e2e-scripted',
+			url: model.baseUrl,
 		});
-		const openAiApi = { id, name };
 		const json = loadWorkflow('agent-tools.json', install);
 		json.nodes = json.nodes.map((node): typeof node => {
 			if (node.credentials?.openAiApi) return { ...node, credentials: { openAiApi } };
@@ -257,12 +261,7 @@ async function withCreateSandbox(
 	const sandbox = await startSandbox({ idempotencyKeys: handling.idempotencyKeys });
 	try {
 		const name = `Support Ticket (e2e, Idempotency-Key ${handling.keys})`;
-		const { id } = await rest.expectOk<{ id: string }>('POST', '/credentials', {
-			name,
-			type: CREDENTIAL_TYPE,
-			data: credentialData(sandbox),
-		});
-		await use(sandbox, { id, name });
+		await use(sandbox, await saveCredential(rest, name, CREDENTIAL_TYPE, credentialData(sandbox)));
 	} finally {
 		await sandbox.stop();
 	}

@@ -1,6 +1,8 @@
 // `npm run test:e2e [-- --n8n <version>]`: the packed package in real n8n, headless runs then `n8n start` (test/e2e/README.md);
 // `-- --queue` runs queue/run.tsx, `-- --ui` uiTest.tsx.
 
+import { parseArgs } from 'node:util';
+
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';
 import { addAiCases } from './aiCases';
@@ -148,22 +150,11 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	}
 }
 
-function requestedVersions(argv: string[]): string[] {
-	const versions: string[] = [];
-	for (let i = 0; i < argv.length; i++) {
-		if (argv[i] === '--n8n' && argv[i + 1]) versions.push(argv[++i]);
-		else
-			throw new Error(
-				`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')}) | ` +
-					'--queue | --ui [--url URL --sandbox URL] [--update-screenshots]',
-			);
-	}
-	return versions.length ? versions : Object.keys(N8N_TARGETS);
-}
-
 async function main(): Promise<void> {
 	const started = Date.now();
-	const versions = requestedVersions(process.argv.slice(2));
+	// `--n8n <version>` (repeatable; default every target): ensureN8n names the known ones for any other.
+	const { values } = parseArgs({ options: { n8n: { type: 'string', multiple: true } } });
+	const versions = values.n8n ?? Object.keys(N8N_TARGETS);
 	let totals: Totals = { passed: 0, failed: 0 };
 	let packed: PackedPackage | undefined;
 	try {

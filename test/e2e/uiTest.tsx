@@ -68,11 +68,6 @@ async function createCredential(page: Page, url: string, sandboxUrl: string): Pr
 	// n8n tests a credential when it is saved.
 	const success = modal.getByTestId('credentials-config-container-test-success');
 	await success.waitFor({ timeout: STEP_TIMEOUT });
-	expectText(
-		await success.innerText(),
-		/Connection tested successfully/,
-		'credential test with the right secret',
-	);
 	const shots = [await saveScreenshot(page, 'ui-credential-test.jpg')];
 
 	await fillParameter(modal, 'apiSecret', `${DEFAULT_API_SECRET}-wrong`);
@@ -143,8 +138,7 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 		'the next page of tickets after scrolling',
 		async () => (await items.count()) > loaded,
 	);
-	const afterScroll = await items.count();
-	console.log(`  list: ${loaded} tickets, ${afterScroll} after scrolling to the end`);
+	console.log(`  list: ${loaded} tickets, ${await items.count()} after scrolling to the end`);
 
 	await page
 		.locator('input[data-test-id="rlc-search"], [data-test-id="rlc-search"] input')

@@ -42,15 +42,18 @@ async function eventIdOf(context: ServerContext, execution: ExecutionSummary): P
 	)[0].id;
 }
 
-/** The example's production URL, and a delivery of `payload` to it signed as the service signs one. */
+/** The example's production URL, and a delivery of `payload` to it signed as the service signs one (with its secret). */
 function signedDelivery(
 	context: ServerContext,
 	payload: { id: string },
-	timestampSeconds?: number,
+	{
+		timestampSeconds,
+		secret = context.sandbox.apiSecret,
+	}: { timestampSeconds?: number; secret?: string } = {},
 ): { url: string; body: string; headers: Record<string, string> } {
 	const url = productionUrl(context);
 	const body = JSON.stringify(payload);
-	const keys = { apiKey: context.sandbox.apiKey, secret: context.sandbox.apiSecret };
+	const keys = { apiKey: context.sandbox.apiKey, secret };
 	return { url, body, headers: deliveryHeaders(url, body, payload.id, keys, timestampSeconds) };
 }
 
@@ -127,28 +130,15 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 		'forged, tampered and stale deliveries are refused with 401 and start nothing',
 		async () => {
 			const ctx = context();
-			const { sandbox } = ctx;
-			const url = productionUrl(ctx);
 			const known = await executionIds(ctx);
-
-			// The service's own delivery, signed with a secret n8n does not have.
-			const forger = sandbox.addWebhook({ url, secret: 'not-the-shared-secret' });
-			sandbox.store.createTicket({
-				subject: 'Forged',
-				description: 'Signed with the wrong secret',
-				customer: { email: 'forger@example.com' },
-			});
-			await sandbox.webhooksIdle();
-			sandbox.removeWebhook(forger);
-			const forged = sandbox.deliveries.filter((d) => d.webhookId === forger);
-			assert.ok(
-				forged.length >= 1 && forged.every((d) => d.status === 401),
-				JSON.stringify(forged.map((d) => [d.event, d.status])),
-			);
-
 			const payload = ticketCreated(ctx, 'evt_e2e_1');
 			const genuine = signedDelivery(ctx, payload);
 			const refused: Array<[string, ReturnType<typeof signedDelivery>, string]> = [
+				[
+					'signed with a secret n8n does not have',
+					signedDelivery(ctx, payload, { secret: 'not-the-shared-secret' }),
+					'invalid_signature',
+				],
 				[
 					'body changed after signing',
 					{ ...genuine, body: genuine.body.replace('ticket.created', 'ticket.updated') },
@@ -166,7 +156,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				],
 				[
 					'signed an hour ago',
-					signedDelivery(ctx, payload, Math.floor(Date.now() / 1000) - 3600),
+					signedDelivery(ctx, payload, { timestampSeconds: Math.floor(Date.now() / 1000) - 3600 }),
 					'timestamp_outside_window',
 				],
 			];
