@@ -37,11 +37,8 @@ export async function executionRun(
 	install: N8nInstall,
 	id: string,
 ): Promise<PrintedRun> {
-	const execution = await rest.getExecution(id);
-	return {
-		status: execution.status,
-		data: parseExecutionData(install, execution.data) as PrintedRun['data'],
-	};
+	const { status, data } = await rest.getExecution(id);
+	return { status, data: parseExecutionData(install, data) as PrintedRun['data'] };
 }
 
 /** The editor's "Execute workflow" from `trigger`, awaited: the finished execution and its run data. */

@@ -1,6 +1,7 @@
 // `npm run test:e2e [-- --n8n <version>]`: the packed package in real n8n, headless runs then `n8n start` (test/e2e/README.md);
 // `-- --queue` runs queue/run.tsx, `-- --ui` uiTest.tsx.
 
+import assert from 'node:assert/strict';
 import { parseArgs } from 'node:util';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -52,8 +53,8 @@ async function setUp(
 	console.log(`  n8n ${version} on Node ${install.node.version} ready (${seconds(started)})`);
 	started = Date.now();
 	const sandboxes: Sandbox[] = [];
-	const start = async (seed: number, clock?: PinnableClock): Promise<Sandbox> => {
-		sandboxes.push(await startSandbox({ seed, now: clock?.now }));
+	const start = async (seed: number, clock: PinnableClock): Promise<Sandbox> => {
+		sandboxes.push(await startSandbox({ seed, now: clock.now }));
 		return sandboxes[sandboxes.length - 1];
 	};
 	try {
@@ -98,19 +99,14 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	const examples = exampleWorkflows();
 	const e2e = e2eWorkflows();
 	let instance: CliContext | undefined;
-	const current = (): CliContext => {
-		if (!instance) throw new Error('no instance');
-		return instance;
-	};
+	const current = (): CliContext => instance ?? assert.fail('no instance');
 	const cli = new Suite(`n8n ${version}: headless runs (n8n execute)`);
 	addCliCases(cli, examples, current);
 	let rest: N8nRestClient | undefined;
 	let running: RunningN8n | undefined;
 	const server = new Suite(`n8n ${version}: server (n8n start)`);
-	const serverContext = (): ServerContext => {
-		if (!rest || !running) throw new Error('no server');
-		return { ...current(), rest, url: running.url };
-	};
+	const serverContext = (): ServerContext =>
+		rest && running ? { ...current(), rest, url: running.url } : assert.fail('no server');
 	addServerCases(server, serverContext);
 	addWebhookCases(server, version, serverContext);
 	addPollCases(server, serverContext);

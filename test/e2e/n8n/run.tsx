@@ -101,14 +101,8 @@ export interface ProcessOptions {
 export function startProcess(options: ProcessOptions) {
 	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 	const { cwd, env, uid, gid } = options;
-	const child = spawn(options.command, options.args, {
-		cwd,
-		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-		uid,
-		gid,
-	});
+	const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+	const child = spawn(options.command, options.args, { cwd, env, uid, gid, stdio, detached: true });
 	if (child.pid === undefined)
 		throw new Error(`could not start ${options.name} (${options.command})`);
 	const pid = child.pid;
@@ -139,22 +133,14 @@ export function startProcess(options: ProcessOptions) {
 	/** Resolves once `line` appears in its output; rejects when it exits first or `timeoutMs` passes. */
 	const waitForOutput = (line: string | RegExp, timeoutMs: number): Promise<void> =>
 		new Promise((resolve, reject) => {
-			const matches = (): boolean =>
-				typeof line === 'string' ? text.includes(line) : line.test(text);
+			const fail = (why: string) =>
+				finish(new Error(`${options.name} ${why}:\n${text.split('\n').slice(-40).join('\n')}`));
 			const check = (): void => {
-				if (matches()) finish();
-				else if (gone)
-					finish(
-						new Error(`${options.name} exited before printing ${String(line)}:\n${tail(text)}`),
-					);
+				if (typeof line === 'string' ? text.includes(line) : line.test(text)) finish();
+				else if (gone) fail(`exited before printing ${String(line)}`);
 			};
 			const timer = setTimeout(
-				() =>
-					finish(
-						new Error(
-							`${options.name} did not print ${String(line)} within ${timeoutMs} ms:\n${tail(text)}`,
-						),
-					),
+				() => fail(`did not print ${String(line)} within ${timeoutMs} ms`),
 				timeoutMs,
 			);
 			const finish = (error?: Error): void => {
@@ -182,8 +168,4 @@ export function startProcess(options: ProcessOptions) {
 	};
 
 	return { name: options.name, pid, exited, output: () => text, waitForOutput, stop };
-}
-
-function tail(text: string, lines = 40): string {
-	return text.split('\n').slice(-lines).join('\n');
 }
