@@ -146,41 +146,27 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 				30_000,
 			);
 
-			for (const ticket of created) {
-				assert.deepEqual(
-					sandbox.store.listReplies(ticket.id).map((r) => r.body),
-					[acknowledgement(ticket)],
-					`${ticket.id} is acknowledged exactly once`,
-				);
-			}
-			assert.deepEqual(
-				older.map((t) => sandbox.store.listReplies(t.id).length),
-				olderReplies,
-				'tickets from before the first poll get no acknowledgement',
+			const [run, markerRun] = await Promise.all(
+				executions.map((e) => executionRun(rest, install, e.id)),
 			);
+			const ids = (tickets: Array<{ id?: unknown }>) => tickets.map((t) => t.id);
+			// Each new ticket acknowledged exactly once, oldest first (of two with the same created_at, the one created first),
+			// in one execution; the marker alone in a second (nothing acknowledged again); older tickets not at all.
 			assert.deepEqual(
-				executions.map((e) => [e.mode, e.status]),
-				[
-					['trigger', 'success'],
-					['trigger', 'success'],
-				],
-				`one execution for the new tickets, one for the marker: ${JSON.stringify(executions)}`,
-			);
-			const markerRun = await executionRun(rest, install, executions[1].id);
-			assert.deepEqual(
-				nodeOutput(markerRun, TRIGGER).map((t) => t.id),
-				[marker.id],
-				'the marker alone: nothing acknowledged again',
-			);
-			const run = await executionRun(rest, install, executions[0].id);
-			assert.deepEqual(
-				nodeOutput(run, TRIGGER).map((t) => t.id),
-				created.map((t) => t.id),
-				'oldest first; of two with the same created_at, the one created first',
-			);
-			assert.deepEqual(
-				nodeOutput(run, 'Acknowledge').map((r) => r.ticket_id),
-				created.map((t) => t.id),
+				{
+					replies: created.map((t) => sandbox.store.listReplies(t.id).map((r) => r.body)),
+					olderReplies: older.map((t) => sandbox.store.listReplies(t.id).length),
+					executions: executions.map((e) => `${e.mode} ${e.status}`),
+					polled: [ids(nodeOutput(run, TRIGGER)), ids(nodeOutput(markerRun, TRIGGER))],
+					acknowledged: nodeOutput(run, 'Acknowledge').map((r) => r.ticket_id),
+				},
+				{
+					replies: created.map((t) => [acknowledgement(t)]),
+					olderReplies,
+					executions: ['trigger success', 'trigger success'],
+					polled: [ids(created), [marker.id]],
+					acknowledged: ids(created),
+				},
 			);
 		},
 	);
