@@ -176,8 +176,8 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 			// The trigger's own answer, as JSON (without responseData n8n would send the text "firstEntryJson").
 			assert.deepEqual(accepted.body, { received: true, started: true });
 			const started = await newExecutions(ctx, known, 1);
-			assert.equal(started.length, 1, 'only the genuine delivery started the workflow');
-			assert.equal(await eventIdOf(ctx, started[0]), 'evt_e2e_1');
+			const eventIds = await Promise.all(started.map((e) => eventIdOf(ctx, e)));
+			assert.deepEqual(eventIds, ['evt_e2e_1'], 'only the genuine delivery started the workflow');
 		},
 	);
 
