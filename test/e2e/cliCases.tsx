@@ -34,15 +34,21 @@ export function addCliCases(
 	examples: WorkflowFile[],
 	context: () => CliContext,
 ): void {
+	/** `n8n execute` of `file` (examples/ or test/e2e/workflows/) that must succeed; the sandbox's log position before it. */
+	const execute = async (file: string) => {
+		const { folder, sandbox, examples, e2e } = context();
+		const before = lastSeq(sandbox);
+		return {
+			run: await executeOk(folder, findWorkflow([...examples, ...e2e], file)),
+			before,
+			sandbox,
+		};
+	};
+
 	suite.test(
 		'examples/import-all-tickets.json: Return All brings every ticket, page by page',
 		async () => {
-			const { folder, sandbox, examples } = context();
-			const before = lastSeq(sandbox);
-			const run = await executeOk(
-				folder,
-				findWorkflow(examples, 'examples/import-all-tickets.json'),
-			);
+			const { run, before, sandbox } = await execute('examples/import-all-tickets.json');
 			const items = nodeOutput(run, 'Get All Tickets');
 			assertEveryTicketPageByPage(
 				sandbox,
@@ -56,12 +62,7 @@ export function addCliCases(
 	suite.test(
 		'examples/create-reply-update.json: ticket created, replied to and solved in the service',
 		async () => {
-			const { folder, sandbox, examples } = context();
-			const before = lastSeq(sandbox);
-			const run = await executeOk(
-				folder,
-				findWorkflow(examples, 'examples/create-reply-update.json'),
-			);
+			const { run, before, sandbox } = await execute('examples/create-reply-update.json');
 			const ticket = sandbox.store.getTicket(String(onlyItem(run, 'Create Ticket').id));
 			assert.ok(ticket, 'the created ticket exists in the service');
 			assert.deepEqual(onlyItem(run, 'Mark Solved'), ticket);
@@ -82,11 +83,7 @@ export function addCliCases(
 	);
 
 	suite.test('every operation of the node (test/e2e/workflows/every-operation.json)', async () => {
-		const { folder, sandbox, e2e } = context();
-		const run = await executeOk(
-			folder,
-			findWorkflow(e2e, 'test/e2e/workflows/every-operation.json'),
-		);
+		const { run, sandbox } = await execute('test/e2e/workflows/every-operation.json');
 
 		const customer = onlyItem(run, 'Create Customer');
 		assert.equal(customer.email, 'e2e.customer@example.com');
@@ -152,12 +149,7 @@ export function addCliCases(
 	suite.test(
 		"n8n's HTTP Request node with the Support Ticket API credential: GET with query and POST with body are signed and accepted (test/e2e/workflows/http-request-node.json)",
 		async () => {
-			const { folder, sandbox, e2e } = context();
-			const before = lastSeq(sandbox);
-			const run = await executeOk(
-				folder,
-				findWorkflow(e2e, 'test/e2e/workflows/http-request-node.json'),
-			);
+			const { run, before, sandbox } = await execute('test/e2e/workflows/http-request-node.json');
 			const listed = onlyItem(run, 'List Open Tickets') as { data: Array<{ id: string }> };
 			assert.deepEqual(
 				listed.data.map((ticket) => ticket.id),
@@ -183,12 +175,7 @@ export function addCliCases(
 	suite.test(
 		'test/e2e/workflows/import-page-by-page.json: the If loop fetches every page once, writes every ticket, and writes each page before it fetches the next',
 		async () => {
-			const { folder, sandbox, e2e } = context();
-			const before = lastSeq(sandbox);
-			const run = await executeOk(
-				folder,
-				findWorkflow(e2e, 'test/e2e/workflows/import-page-by-page.json'),
-			);
+			const { run, before, sandbox } = await execute('test/e2e/workflows/import-page-by-page.json');
 			const pages = assertEveryTicketPageByPage(
 				sandbox,
 				nodeOutput(run, 'Write Page').map((item) => item.id),
