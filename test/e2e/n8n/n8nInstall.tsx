@@ -63,18 +63,11 @@ export interface N8nInstall {
 	env: NodeJS.ProcessEnv;
 }
 
-/** The caller's environment without npm's and n8n's own variables, which would leak into the child. */
-function cleanEnvironment(): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(npm_|N8N_|DB_|INIT_CWD$)/i.test(key)) continue;
-		env[key] = value;
-	}
-	return env;
-}
-
 function runtimeEnvironment(node: NodeRuntime): NodeJS.ProcessEnv {
-	const env = cleanEnvironment();
+	// The caller's environment without npm's and n8n's own variables, which would leak into the child.
+	const env = Object.fromEntries(
+		Object.entries(process.env).filter(([key]) => !/^(npm_|N8N_|DB_|INIT_CWD$)/i.test(key)),
+	);
 	env.PATH = `${node.binDir}${path.delimiter}${env.PATH ?? ''}`;
 	// node-gyp builds native modules for the Node that will run them.
 	if (node.headersDir) env.npm_config_nodedir = node.headersDir;
