@@ -50,6 +50,8 @@ async function newestExecutionId(context: QueueContext): Promise<number> {
 	return row?.id ?? 0;
 }
 
+const ids = (items: Array<{ id?: unknown }>) => items.map((item) => item.id);
+
 /** Rows of `workflowId`'s executions after execution `before`. */
 const after =
 	(before: number, workflowId: string) =>
@@ -136,41 +138,27 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		},
 	);
 
-	suite.test(
-		'examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker',
-		async () => {
+	// What the worker saved: every ticket, in the service's default order (newest first), a list call per page; the loop
+	// runs its reading node once per page.
+	const editorRuns = [
+		{ name: 'examples/import-all-tickets.json', key: 'importAll', output: 'Get All Tickets' },
+		{
+			name: 'test/e2e/workflows/import-page-by-page.json',
+			key: 'pageByPage',
+			output: 'Write Page',
+		},
+	] as const;
+	for (const { name, key, output } of editorRuns)
+		suite.test(`${name} run from the editor ("Execute workflow") runs on the worker`, async () => {
 			const { sandbox, examples } = context();
 			const since = lastSeq(sandbox);
-			const run = await runFromEditor(context(), examples.importAll);
-			// What the worker saved: every ticket, in the service's default order (newest first).
-			const tickets = nodeOutput(run, 'Get All Tickets');
-			assertEveryTicketPageByPage(
-				sandbox,
-				tickets.map((ticket) => ticket.id),
-				since,
-			);
+			const run = await runFromEditor(context(), examples[key]);
+			const tickets = nodeOutput(run, output);
+			const pages = assertEveryTicketPageByPage(sandbox, ids(tickets), since);
 			assert.deepEqual(tickets[0], sandbox.store.listTickets()[0]);
-		},
-	);
-
-	suite.test(
-		'test/e2e/workflows/import-page-by-page.json run from the editor loops page by page on the worker',
-		async () => {
-			const { sandbox, examples } = context();
-			const since = lastSeq(sandbox);
-			const run = await runFromEditor(context(), examples.pageByPage);
-			const pages = assertEveryTicketPageByPage(
-				sandbox,
-				nodeOutput(run, 'Write Page').map((ticket) => ticket.id),
-				since,
-			);
-			assert.equal(
-				run.data.resultData.runData['Get Page of Tickets']?.length,
-				pages,
-				'one run of Get Page of Tickets per page',
-			);
-		},
-	);
+			if (key === 'pageByPage')
+				assert.equal(run.data.resultData.runData['Get Page of Tickets']?.length, pages);
+		});
 
 	suite.test(
 		'main serves no production webhooks: the same URL on main is 404 and starts nothing',
@@ -296,10 +284,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 			const { sandbox, cluster } = context();
 			const warm = await importByWebhook(context());
 			// Every ticket, in the service's default order (newest first).
-			assert.deepEqual(
-				warm,
-				sandbox.store.listTickets().map((ticket) => ticket.id),
-			);
+			assert.deepEqual(warm, ids(sandbox.store.listTickets()));
 			await cluster.restart('worker');
 			const fresh = await importByWebhook(context());
 			assert.deepEqual(fresh, warm);
