@@ -94,10 +94,11 @@ function loadWorkflow(file: string, install: N8nInstall): StoredWorkflowJson {
 	const json = JSON.parse(
 		readFileSync(repoPath('test', 'e2e', 'ai', file), 'utf8'),
 	) as StoredWorkflowJson;
-	if (Number(install.version.split('.')[0]) >= 2) return json;
-	json.nodes = json.nodes.map((node) =>
-		NODE_VERSIONS_1X[node.type] ? { ...node, typeVersion: NODE_VERSIONS_1X[node.type] } : node,
-	);
+	if (Number(install.version.split('.')[0]) < 2)
+		json.nodes = json.nodes.map((node) => ({
+			...node,
+			typeVersion: NODE_VERSIONS_1X[node.type] ?? node.typeVersion,
+		}));
 	return json;
 }
 

@@ -35,11 +35,8 @@ async function newExecutions(
 	return fresh(await waitForExecutions(context.rest, workflowId(context), what, done, 60_000, 250));
 }
 
-async function eventIdOf(context: ServerContext, execution: ExecutionSummary): Promise<unknown> {
-	return nodeOutput(
-		await executionRun(context.rest, context.install, execution.id),
-		'On Ticket Event',
-	)[0].id;
+async function eventIdOf({ rest, install }: ServerContext, { id }: ExecutionSummary) {
+	return nodeOutput(await executionRun(rest, install, id), 'On Ticket Event')[0].id;
 }
 
 /** The example's production URL, and a delivery of `payload` to it signed as the service signs one (with its secret). */
