@@ -1,5 +1,4 @@
 import type { Sandbox } from '../../sandbox';
-import type { ActiveCopy } from './activeCopies';
 import type { WorkflowFile } from './fixtures';
 import type { CredentialImport } from './n8n/cli';
 import type { N8nInstall } from './n8n/n8nInstall';
@@ -17,8 +16,8 @@ export interface CliContext {
 	sandbox: Sandbox;
 	clock: PinnableClock;
 	credentials: CredentialImport[];
-	/** The active poll copy (activeCopies.tsx), on a sandbox of its own. */
-	polling: ActiveCopy;
+	/** The active poll copy (pollCases.tsx activePollCopy), on a sandbox of its own. */
+	polling: { workflow: WorkflowFile; credential: CredentialImport };
 	pollSandbox: Sandbox;
 	pollClock: PinnableClock;
 }

@@ -4,10 +4,10 @@ import { connect } from 'node:net';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import {
 	exampleWorkflows,
+	hasNode,
 	SANDBOX_CREDENTIAL_ID,
 	sandboxCredentials,
 	triggerWebhookPath,
-	usesPostgres,
 	type WorkflowFile,
 } from './fixtures';
 import { activateWorkflow, importCredentials, importWorkflows } from './n8n/cli';
@@ -125,7 +125,7 @@ export async function startDevEnvironment(
 		const webhookPaths: string[] = [];
 		for (const workflow of workflows) {
 			const path = triggerWebhookPath(workflow);
-			if (!path || usesPostgres(workflow)) continue;
+			if (!path || hasNode(workflow, 'postgres')) continue;
 			await activateWorkflow(folder, workflow.id);
 			webhookPaths.push(path);
 		}

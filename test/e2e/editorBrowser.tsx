@@ -101,8 +101,7 @@ export async function withBrowserPage(
 	}
 }
 
-/** JPEG, because `n8n-node build` copies every .png and .svg of the checkout into dist/ (it would ship them). */
-/** Saves the page as `folder/fileName` (default docs/); returns its path from the repo root. */
+/** Saves the page as `folder/fileName` (default docs/), a JPEG: `n8n-node build` would ship every .png of the checkout. */
 export async function saveDocsScreenshot(
 	page: Page,
 	fileName: string,

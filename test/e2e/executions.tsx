@@ -10,15 +10,7 @@ export function isFinished(execution: ExecutionSummary): boolean {
 	return !UNFINISHED.includes(execution.status);
 }
 
-/** Executions of a workflow in the order they started (n8n's ids count up). */
-export async function executionsInOrder(
-	rest: N8nRestClient,
-	workflowId: string,
-): Promise<ExecutionSummary[]> {
-	return (await rest.listExecutions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
-}
-
-/** Lists the workflow's executions (in start order) until `done` accepts them; bounded by `timeoutMs`. */
+/** Lists the workflow's executions in start order (n8n's ids count up) until `done` accepts them; bounded by `timeoutMs`. */
 export async function waitForExecutions(
 	rest: N8nRestClient,
 	workflowId: string,
@@ -31,7 +23,7 @@ export async function waitForExecutions(
 	return waitUntil(
 		what,
 		async () => {
-			last = await executionsInOrder(rest, workflowId);
+			last = (await rest.listExecutions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
 			return (await done(last)) ? last : undefined;
 		},
 		timeoutMs,
@@ -45,11 +37,8 @@ export async function executionRun(
 	install: N8nInstall,
 	id: string,
 ): Promise<PrintedRun> {
-	const execution = await rest.getExecution(id);
-	return {
-		status: execution.status,
-		data: parseExecutionData(install, execution.data) as PrintedRun['data'],
-	};
+	const { status, data } = await rest.getExecution(id);
+	return { status, data: parseExecutionData(install, data) as PrintedRun['data'] };
 }
 
 /** The editor's "Execute workflow" from `trigger`, awaited: the finished execution and its run data. */

@@ -86,7 +86,6 @@ export function exampleWorkflows(): WorkflowFile[] {
 	return loadFolder('examples');
 }
 
-/** Workflows that exist only for the end-to-end tests (test/e2e/workflows/*.json). */
 export function e2eWorkflows(): WorkflowFile[] {
 	return loadFolder('test/e2e/workflows');
 }
@@ -97,19 +96,9 @@ export function findWorkflow(workflows: WorkflowFile[], file: string): WorkflowF
 	return found;
 }
 
-/** A workflow that starts with a Manual Trigger can run headless with `n8n execute`. */
-export function isManuallyTriggered(workflow: WorkflowFile): boolean {
-	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
-}
-
-/** Data Table nodes run only under `n8n start` (disabled in `n8n execute`): `npm run test:sync` proves these. */
-export function usesDataTables(workflow: WorkflowFile): boolean {
-	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.dataTable');
-}
-
-/** The PostgreSQL examples need a database and its credential: `npm run test:sync` proves them in queue mode. */
-export function usesPostgres(workflow: WorkflowFile): boolean {
-	return workflow.json.nodes.some((node) => node.type === 'n8n-nodes-base.postgres');
+/** Whether the workflow has a node of n8n's `n8n-nodes-base.<type>`. */
+export function hasNode(workflow: WorkflowFile, type: string): boolean {
+	return workflow.json.nodes.some((node) => node.type === `n8n-nodes-base.${type}`);
 }
 
 // The trigger's webhook path (SupportTicketTrigger.node.ts); n8n's production URL of a trigger
@@ -117,7 +106,6 @@ export function usesPostgres(workflow: WorkflowFile): boolean {
 const TRIGGER_TYPE = 'n8n-nodes-support-ticket.supportTicketTrigger';
 const TRIGGER_PATH = 'support-ticket';
 
-/** The production webhook path of the workflow's Support Ticket Trigger, if it has one. */
 export function triggerWebhookPath(workflow: WorkflowFile): string | undefined {
 	const trigger = workflow.json.nodes.find((node) => node.type === TRIGGER_TYPE);
 	return trigger?.webhookId ? `/webhook/${trigger.webhookId}/${TRIGGER_PATH}` : undefined;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -27,10 +27,7 @@ export async function packPackage(): Promise<PackedPackage> {
 	if (!packed.files.some((file) => file.path.startsWith('dist/nodes/'))) {
 		throw new Error('the packed package has no dist/nodes: run `npm run build` first');
 	}
-	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-		version: string;
-	};
-	return { tarball: path.join(destination, packed.filename), version: manifest.version };
+	return { tarball: path.join(destination, packed.filename), version: packed.version };
 }
 
 export function removePackedPackage(packed: PackedPackage): void {

@@ -19,35 +19,32 @@ const PLAN_EXAMPLES = [
 ] as const;
 
 const FEB = '2026-02-01T00:00:00.000Z';
-const ticket = (id: string, subject = 'S') => ({
-	id,
-	subject,
+const FIELDS = {
 	description: 'd',
 	status: 'open',
 	priority: 'normal',
-	customer: { id: 'cus_1' },
 	created_at: '2026-01-01T00:00:00.000Z',
+};
+const ticket = (id: string, subject = 'S') => ({
+	id,
+	subject,
+	...FIELDS,
+	customer: { id: 'cus_1' },
 	updated_at: FEB,
 });
 const row = (rowId: number, ticketId: string, updatedAt: string, subject = 'S') => ({
 	id: rowId,
 	ticket_id: ticketId,
 	subject,
-	description: 'd',
-	status: 'open',
-	priority: 'normal',
+	...FIELDS,
 	customer_id: 'cus_1',
-	created_at: '2026-01-01T00:00:00.000Z',
 	updated_at: updatedAt,
 	updated_ms: Date.parse(updatedAt),
 });
 
 /** Every ticket read in February; what is stored for each decides. */
 const READ = [
-	ticket('tkt_1'),
-	ticket('tkt_2'),
-	ticket('tkt_3'),
-	ticket('tkt_4'),
+	...['tkt_1', 'tkt_2', 'tkt_3', 'tkt_4'].map((id) => ticket(id)),
 	ticket('tkt_5', 'read late'),
 	ticket('tkt_6', 'changed again'),
 ];

@@ -1,10 +1,12 @@
 // `npm run test:e2e [-- --n8n <version>]`: the packed package in real n8n, headless runs then `n8n start` (test/e2e/README.md);
 // `-- --queue` runs queue/run.tsx, `-- --ui` uiTest.tsx.
 
+import assert from 'node:assert/strict';
+import { parseArgs } from 'node:util';
+
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { ensureQueueServices, runVariant } from '../harness/variants';
 import { addAiCases } from './aiCases';
-import { activePollCopy } from './activeCopies';
 import { addCliCases } from './cliCases';
 import type { CliContext, ServerContext } from './context';
 import {
@@ -23,7 +25,7 @@ import { createUserFolder, installCommunityPackage, removeUserFolder } from './n
 import { packPackage, removePackedPackage, type PackedPackage } from './packPackage';
 import { PinnableClock } from './pinnableClock';
 import { addPlanCases, planWorkflows } from './planCases';
-import { addPollCases } from './pollCases';
+import { activePollCopy, addPollCases } from './pollCases';
 import { addServerCases } from './serverCases';
 import { reportTotals, runMain, Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
@@ -51,8 +53,8 @@ async function setUp(
 	console.log(`  n8n ${version} on Node ${install.node.version} ready (${seconds(started)})`);
 	started = Date.now();
 	const sandboxes: Sandbox[] = [];
-	const start = async (seed: number, clock?: PinnableClock): Promise<Sandbox> => {
-		sandboxes.push(await startSandbox({ seed, now: clock?.now }));
+	const start = async (seed: number, clock: PinnableClock): Promise<Sandbox> => {
+		sandboxes.push(await startSandbox({ seed, now: clock.now }));
 		return sandboxes[sandboxes.length - 1];
 	};
 	try {
@@ -97,19 +99,14 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	const examples = exampleWorkflows();
 	const e2e = e2eWorkflows();
 	let instance: CliContext | undefined;
-	const current = (): CliContext => {
-		if (!instance) throw new Error('no instance');
-		return instance;
-	};
+	const current = (): CliContext => instance ?? assert.fail('no instance');
 	const cli = new Suite(`n8n ${version}: headless runs (n8n execute)`);
 	addCliCases(cli, examples, current);
 	let rest: N8nRestClient | undefined;
 	let running: RunningN8n | undefined;
 	const server = new Suite(`n8n ${version}: server (n8n start)`);
-	const serverContext = (): ServerContext => {
-		if (!rest || !running) throw new Error('no server');
-		return { ...current(), rest, url: running.url };
-	};
+	const serverContext = (): ServerContext =>
+		rest && running ? { ...current(), rest, url: running.url } : assert.fail('no server');
 	addServerCases(server, serverContext);
 	addWebhookCases(server, version, serverContext);
 	addPollCases(server, serverContext);
@@ -149,22 +146,11 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 	}
 }
 
-function requestedVersions(argv: string[]): string[] {
-	const versions: string[] = [];
-	for (let i = 0; i < argv.length; i++) {
-		if (argv[i] === '--n8n' && argv[i + 1]) versions.push(argv[++i]);
-		else
-			throw new Error(
-				`usage: run.js [--n8n <version>]... (versions: ${Object.keys(N8N_TARGETS).join(', ')}) | ` +
-					'--queue | --ui [--url URL --sandbox URL] [--update-screenshots]',
-			);
-	}
-	return versions.length ? versions : Object.keys(N8N_TARGETS);
-}
-
 async function main(): Promise<void> {
 	const started = Date.now();
-	const versions = requestedVersions(process.argv.slice(2));
+	// `--n8n <version>` (repeatable; default every target): ensureN8n names the known ones for any other.
+	const { values } = parseArgs({ options: { n8n: { type: 'string', multiple: true } } });
+	const versions = values.n8n ?? Object.keys(N8N_TARGETS);
 	let totals: Totals = { passed: 0, failed: 0 };
 	let packed: PackedPackage | undefined;
 	try {

@@ -7,12 +7,7 @@ export interface PrintedRun {
 	data: {
 		resultData: {
 			lastNodeExecuted?: string;
-			error?: {
-				message?: string;
-				description?: string | null;
-				httpCode?: string | null;
-				node?: { name?: string };
-			};
+			error?: { message?: string; description?: string | null };
 			/** Per node, its runs; `executionIndex` numbers the node runs of the execution in the order they ran. */
 			runData: Record<
 				string,

@@ -39,15 +39,12 @@ export interface JsonSchema {
 	additionalProperties?: boolean;
 }
 
-export const SCRIPTED_MODEL_ID = 'scripted-model';
+const SCRIPTED_MODEL_ID = 'scripted-model';
 
-function readBody(req: IncomingMessage): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
+async function readBody(req: IncomingMessage): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString('utf8');
 }
 
 function completion(turn: ScriptedTurn, index: number): unknown {
@@ -80,16 +77,6 @@ export async function startScriptedModel(script: ScriptedTurn[]) {
 	const answer = (req: IncomingMessage, text: string, request: ModelRequest): [number, unknown] => {
 		const fail = (status: number, message: string, type = 'invalid_request_error') =>
 			[status, { error: { message, type } }] as [number, unknown];
-		if (req.method === 'GET' && request.path === '/v1/models')
-			return [
-				200,
-				{
-					object: 'list',
-					data: [
-						{ id: SCRIPTED_MODEL_ID, object: 'model', created: 1_700_000_000, owned_by: 'e2e' },
-					],
-				},
-			];
 		if (req.method !== 'POST' || request.path !== '/v1/chat/completions')
 			return fail(404, `the scripted model has no ${req.method} ${request.path}`);
 		request.body = JSON.parse(text) as ChatRequest;

@@ -5,11 +5,8 @@ import { SANDBOX_CREDENTIAL_ID, WRONG_SECRET_CREDENTIAL_ID } from './fixtures';
 import type { CredentialImport } from './n8n/cli';
 import type { Suite } from './suite';
 
-function credential(credentials: CredentialImport[], id: string): CredentialImport {
-	const found = credentials.find((c) => c.id === id);
-	if (!found) throw new Error(`no credential ${id}`);
-	return found;
-}
+const credential = (credentials: CredentialImport[], id: string) =>
+	credentials.find((c) => c.id === id) ?? assert.fail(`no credential ${id}`);
 
 /** What only `n8n start` does: the editor's credential test (and, with the trigger, webhooks). */
 export function addServerCases(suite: Suite, context: () => ServerContext): void {

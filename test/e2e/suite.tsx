@@ -19,10 +19,6 @@ export class Suite {
 		this.tests.push({ name, body });
 	}
 
-	get size(): number {
-		return this.tests.length;
-	}
-
 	async run(): Promise<Totals> {
 		const totals: Totals = { passed: 0, failed: 0 };
 		console.log(`\n${this.title}`);

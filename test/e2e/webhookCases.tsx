@@ -16,11 +16,10 @@ function productionUrl(context: ServerContext): string {
 	return `${context.url}${path}`;
 }
 
+const workflowId = (context: ServerContext) => findWorkflow(context.examples, WEBHOOK_EXAMPLE).id;
+
 async function executionIds(context: ServerContext): Promise<Set<string>> {
-	const executions = await context.rest.listExecutions(
-		findWorkflow(context.examples, WEBHOOK_EXAMPLE).id,
-	);
-	return new Set(executions.map((e) => e.id));
+	return new Set((await context.rest.listExecutions(workflowId(context))).map((e) => e.id));
 }
 
 /** Waits (bounded) for at least `count` executions besides `known`, all finished; returns them. */
@@ -32,34 +31,26 @@ async function newExecutions(
 	const fresh = (all: ExecutionSummary[]) => all.filter((e) => !known.has(e.id));
 	const done = (all: ExecutionSummary[]) =>
 		fresh(all).length >= count && fresh(all).every(isFinished);
-	return fresh(
-		await waitForExecutions(
-			context.rest,
-			findWorkflow(context.examples, WEBHOOK_EXAMPLE).id,
-			`${count} new executions`,
-			done,
-			60_000,
-			250,
-		),
-	);
+	const what = `${count} new executions`;
+	return fresh(await waitForExecutions(context.rest, workflowId(context), what, done, 60_000, 250));
 }
 
-async function eventIdOf(context: ServerContext, execution: ExecutionSummary): Promise<unknown> {
-	return nodeOutput(
-		await executionRun(context.rest, context.install, execution.id),
-		'On Ticket Event',
-	)[0].id;
+async function eventIdOf({ rest, install }: ServerContext, { id }: ExecutionSummary) {
+	return nodeOutput(await executionRun(rest, install, id), 'On Ticket Event')[0].id;
 }
 
-/** The example's production URL, and a delivery of `payload` to it signed as the service signs one. */
+/** The example's production URL, and a delivery of `payload` to it signed as the service signs one (with its secret). */
 function signedDelivery(
 	context: ServerContext,
 	payload: { id: string },
-	timestampSeconds?: number,
+	{
+		timestampSeconds,
+		secret = context.sandbox.apiSecret,
+	}: { timestampSeconds?: number; secret?: string } = {},
 ): { url: string; body: string; headers: Record<string, string> } {
 	const url = productionUrl(context);
 	const body = JSON.stringify(payload);
-	const keys = { apiKey: context.sandbox.apiKey, secret: context.sandbox.apiSecret };
+	const keys = { apiKey: context.sandbox.apiKey, secret };
 	return { url, body, headers: deliveryHeaders(url, body, payload.id, keys, timestampSeconds) };
 }
 
@@ -105,27 +96,27 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				);
 				const selected = deliveries.filter((d) => d.event !== 'customer.created');
 				const executions = await newExecutions(ctx, known, selected.length);
-				assert.equal(
-					executions.length,
-					selected.length,
-					'one execution per selected event, none for the others',
-				);
 				const runs = await Promise.all(
 					executions.map((e) => executionRun(ctx.rest, ctx.install, e.id)),
 				);
-				assert.ok(
-					executions.every((e) => e.status === 'success' && e.mode === 'webhook'),
-					JSON.stringify(executions),
-				);
-				const received = runs
-					.map((run) => nodeOutput(run, 'On Ticket Event')[0])
-					.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+				const byEventId = (x: unknown[], y: unknown[]) => String(x[0]).localeCompare(String(y[0]));
+				// One successful execution per selected event, none for the others; Get Ticket read the ticket each event was
+				// about (for the reply: its ticket).
 				assert.deepEqual(
-					received.map((item) => [item.id, item.event]),
-					selected.map((d) => [d.id, d.event]).sort((a, b) => a[0].localeCompare(b[0])),
+					{
+						executions: executions.map((e) => [e.mode, e.status]),
+						events: runs
+							.map((run) => {
+								const { id, event } = nodeOutput(run, 'On Ticket Event')[0];
+								return [id, event, nodeOutput(run, 'Get Ticket')[0].id];
+							})
+							.sort(byEventId),
+					},
+					{
+						executions: selected.map(() => ['webhook', 'success']),
+						events: selected.map((d) => [d.id, d.event, ticket.id]).sort(byEventId),
+					},
 				);
-				// Get Ticket read the ticket each event was about (for the reply: its ticket).
-				for (const run of runs) assert.equal(nodeOutput(run, 'Get Ticket')[0].id, ticket.id);
 			} finally {
 				sandbox.removeWebhook(hook);
 			}
@@ -136,28 +127,15 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 		'forged, tampered and stale deliveries are refused with 401 and start nothing',
 		async () => {
 			const ctx = context();
-			const { sandbox } = ctx;
-			const url = productionUrl(ctx);
 			const known = await executionIds(ctx);
-
-			// The service's own delivery, signed with a secret n8n does not have.
-			const forger = sandbox.addWebhook({ url, secret: 'not-the-shared-secret' });
-			sandbox.store.createTicket({
-				subject: 'Forged',
-				description: 'Signed with the wrong secret',
-				customer: { email: 'forger@example.com' },
-			});
-			await sandbox.webhooksIdle();
-			sandbox.removeWebhook(forger);
-			const forged = sandbox.deliveries.filter((d) => d.webhookId === forger);
-			assert.ok(
-				forged.length >= 1 && forged.every((d) => d.status === 401),
-				JSON.stringify(forged.map((d) => [d.event, d.status])),
-			);
-
 			const payload = ticketCreated(ctx, 'evt_e2e_1');
 			const genuine = signedDelivery(ctx, payload);
 			const refused: Array<[string, ReturnType<typeof signedDelivery>, string]> = [
+				[
+					'signed with a secret n8n does not have',
+					signedDelivery(ctx, payload, { secret: 'not-the-shared-secret' }),
+					'invalid_signature',
+				],
 				[
 					'body changed after signing',
 					{ ...genuine, body: genuine.body.replace('ticket.created', 'ticket.updated') },
@@ -175,7 +153,7 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 				],
 				[
 					'signed an hour ago',
-					signedDelivery(ctx, payload, Math.floor(Date.now() / 1000) - 3600),
+					signedDelivery(ctx, payload, { timestampSeconds: Math.floor(Date.now() / 1000) - 3600 }),
 					'timestamp_outside_window',
 				],
 			];
@@ -195,8 +173,8 @@ export function addWebhookCases(suite: Suite, version: string, context: () => Se
 			// The trigger's own answer, as JSON (without responseData n8n would send the text "firstEntryJson").
 			assert.deepEqual(accepted.body, { received: true, started: true });
 			const started = await newExecutions(ctx, known, 1);
-			assert.equal(started.length, 1, 'only the genuine delivery started the workflow');
-			assert.equal(await eventIdOf(ctx, started[0]), 'evt_e2e_1');
+			const eventIds = await Promise.all(started.map((e) => eventIdOf(ctx, e)));
+			assert.deepEqual(eventIds, ['evt_e2e_1'], 'only the genuine delivery started the workflow');
 		},
 	);
 

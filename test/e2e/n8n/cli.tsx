@@ -19,16 +19,15 @@ async function runN8n(
 	);
 }
 
-function withJsonFiles<T>(
-	folder: N8nUserFolder,
-	documents: object[],
-	use: (dir: string) => Promise<T>,
-): Promise<T> {
+/** `n8n import:<kind> --separate` of the documents, a file each. */
+function importFiles(folder: N8nUserFolder, kind: string, documents: object[]) {
 	const dir = mkdtempSync(path.join(folder.root, 'import-'));
 	documents.forEach((document, index) =>
 		writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(document)),
 	);
-	return use(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+	return runN8n(folder, [`import:${kind}`, '--separate', `--input=${dir}`]).finally(() =>
+		rmSync(dir, { recursive: true, force: true }),
+	);
 }
 
 /** A credential as `n8n import:credentials` takes it: plain `data`, encrypted on import. */
@@ -39,24 +38,12 @@ export interface CredentialImport {
 	data: Record<string, unknown>;
 }
 
-export function importCredentials(
-	folder: N8nUserFolder,
-	credentials: CredentialImport[],
-): Promise<CommandResult> {
-	return withJsonFiles(folder, credentials, (dir) =>
-		runN8n(folder, ['import:credentials', '--separate', `--input=${dir}`]),
-	);
-}
+export const importCredentials = (folder: N8nUserFolder, credentials: CredentialImport[]) =>
+	importFiles(folder, 'credentials', credentials);
 
 /** Workflows must carry an `id`: the tests execute them by it. */
-export function importWorkflows(
-	folder: N8nUserFolder,
-	workflows: Array<{ id: string }>,
-): Promise<CommandResult> {
-	return withJsonFiles(folder, workflows, (dir) =>
-		runN8n(folder, ['import:workflow', '--separate', `--input=${dir}`]),
-	);
-}
+export const importWorkflows = (folder: N8nUserFolder, workflows: Array<{ id: string }>) =>
+	importFiles(folder, 'workflow', workflows);
 
 // `n8n execute --rawOutput` mixes log lines into stdout: the result is the JSON from a line `{` alone to the first line
 // `}` alone after which it parses.

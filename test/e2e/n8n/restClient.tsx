@@ -1,4 +1,6 @@
 // The editor's REST API of a running `n8n start`, as the browser uses it (a session cookie bound to a browser-id header).
+import type { CredentialImport } from './cli';
+
 /** The owner the end-to-end tests and `npm run dev` create (password meets n8n's rules). */
 export const DEV_OWNER = {
 	email: 'owner@example.com',
@@ -19,10 +21,7 @@ export interface ExecutionSummary {
 	stoppedAt?: string | null;
 }
 
-export interface RestResponse<T = unknown> {
-	status: number;
-	body: T;
-}
+type RestResponse<T> = { status: number; body: T };
 
 export class N8nRestClient {
 	private cookie = '';
@@ -108,12 +107,7 @@ export class N8nRestClient {
 	}
 
 	/** The editor's "Test" button of a credential: the server runs the credential type's `test` request. */
-	testCredential(credential: {
-		id: string;
-		name: string;
-		type: string;
-		data: Record<string, unknown>;
-	}): Promise<{ status: string; message: string }> {
+	testCredential(credential: CredentialImport): Promise<{ status: string; message: string }> {
 		return this.expectOk('POST', '/credentials/test', { credentials: credential });
 	}
 

@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-
 import { freePort } from './ports';
-import { killGroup } from './run';
+import { startProcess } from './run';
 import type { N8nUserFolder } from './userFolder';
 
 /** A running `n8n start` (editor, REST API and production webhooks); `stop()` is idempotent. */
@@ -37,48 +35,19 @@ export async function startN8n(
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 	};
-	const child = spawn(folder.install.nodeBin, [folder.install.n8nBin, 'start'], {
+	const n8n = startProcess({
+		name: 'n8n start',
+		command: folder.install.nodeBin,
+		args: [folder.install.n8nBin, 'start'],
 		cwd: folder.root,
 		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
+		echo: options.echo,
 	});
-	let output = '';
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	let stopped = false;
 	// SIGTERM, then SIGKILL after a grace period; resolves once the process is gone.
-	const stop = async (): Promise<void> => {
-		if (!stopped && child.exitCode === null && child.signalCode === null && child.pid) {
-			stopped = true;
-			killGroup(child.pid, 'SIGTERM');
-			const timer = setTimeout(() => child.pid && killGroup(child.pid, 'SIGKILL'), 20_000);
-			await exited;
-			clearTimeout(timer);
-		}
-		await exited;
-	};
-	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(() => fail(new Error('n8n did not get ready within 180 s')), 180_000);
-		const onData = (chunk: Buffer): void => {
-			output += chunk.toString('utf8');
-			if (options.echo) process.stderr.write(chunk);
-			if (output.includes(READY_LINE)) {
-				clearTimeout(timer);
-				resolve();
-			}
-		};
-		const fail = (error: Error): void => {
-			clearTimeout(timer);
-			void stop().then(() =>
-				reject(new Error(`${error.message}\n${output.split('\n').slice(-40).join('\n')}`)),
-			);
-		};
-		child.stdout?.on('data', onData);
-		child.stderr?.on('data', onData);
-		child.once('exit', (code, signal) =>
-			fail(new Error(`n8n start exited early (${code ?? signal})`)),
-		);
-		child.once('error', fail);
+	const stop = () => n8n.stop('SIGTERM', 20_000);
+	await n8n.waitForOutput(READY_LINE, 180_000).catch(async (error: unknown) => {
+		await stop();
+		throw error;
 	});
 	return { url, stop };
 }

@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 
 import type { Sandbox, WebhookDelivery } from '../../../sandbox';
-import { assertEveryTicketPageByPage, lastSeq, type WorkflowFile } from '../fixtures';
+import {
+	assertEveryTicketPageByPage,
+	callsSince,
+	lastSeq,
+	triggerWebhookPath,
+	type WorkflowFile,
+} from '../fixtures';
 import type { N8nInstall } from '../n8n/n8nInstall';
 import type { N8nRestClient } from '../n8n/restClient';
 import { nodeOutput, onlyItem, type PrintedRun } from '../runData';
 import type { Suite } from '../suite';
 import type { ClusterProcess, QueueCluster } from './queueCluster';
-import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples, triggerUrl } from './queueWorkflows';
+import { IMPORT_BY_WEBHOOK, productionUrl, type QueueExamples } from './queueWorkflows';
 import {
 	type ExecutionRecord,
 	finishedExecution,
@@ -31,13 +37,11 @@ export interface QueueContext {
 	examples: QueueExamples;
 }
 
-const API = '/api/v1/external';
 const LOG_WAIT_MS = 10_000;
 
-/** The service's tickets in its default order (newest first). */
-function ticketIds(sandbox: Sandbox): string[] {
-	return sandbox.store.listTickets().map((ticket) => ticket.id);
-}
+/** examples/webhook-sync.json's production URL on the webhook process. */
+const webhookSyncUrl = ({ cluster, examples }: QueueContext) =>
+	`${cluster.webhook.url}${triggerWebhookPath(examples.webhookSync)}`;
 
 async function newestExecutionId(context: QueueContext): Promise<number> {
 	const [row] = await context.postgres.query<{ id: number | null }>(
@@ -46,26 +50,25 @@ async function newestExecutionId(context: QueueContext): Promise<number> {
 	return row?.id ?? 0;
 }
 
-/** The first execution of `workflowId` after execution `before`, once finished. */
-function executionAfter(
-	context: QueueContext,
-	before: number,
-	workflowId: string,
-): Promise<ExecutionRecord> {
-	return finishedExecution(
-		context.postgres,
-		(row) => Number(row.id) > before && row.workflowId === workflowId,
-	);
-}
+const ids = (items: Array<{ id?: unknown }>) => items.map((item) => item.id);
 
-// That `execution` ran on the worker: its Bull job finished by the registered worker, put on the queue by the process
-// that received the request alone, and logged by the worker.
-async function assertRanOnWorker(
+/** Rows of `workflowId`'s executions after execution `before`. */
+const after =
+	(before: number, workflowId: string) =>
+	(row: ExecutionRecord): boolean =>
+		Number(row.id) > before && row.workflowId === workflowId;
+
+// The wanted execution, finished, started as `mode` and successful, and run on the worker: its Bull job finished by the
+// registered worker, put on the queue by the process that received the request alone, and logged by the worker.
+async function ranOnWorker(
 	context: QueueContext,
-	execution: ExecutionRecord,
+	isWanted: (row: ExecutionRecord) => boolean,
+	mode: string,
 	receivedBy: ClusterProcess,
-): Promise<void> {
-	const { cluster, redis } = context;
+): Promise<ExecutionRecord> {
+	const { cluster, redis, postgres } = context;
+	const execution = await finishedExecution(postgres, isWanted);
+	assert.deepEqual({ mode: execution.mode, status: execution.status }, { mode, status: 'success' });
 	const job = await jobForExecution(redis, execution.id);
 	assert.ok(job, `no Bull job in Redis carried execution ${execution.id}`);
 	const instances = await registeredInstances(redis);
@@ -85,37 +88,26 @@ async function assertRanOnWorker(
 			`n8n ${other.role} enqueued ${tag} too`,
 		);
 	}
+	return execution;
 }
 
 /** "Execute workflow" from the Manual Trigger; with OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS main queues it, the worker runs it. */
 async function runFromEditor(context: QueueContext, workflow: WorkflowFile): Promise<PrintedRun> {
-	const { rest, postgres, install } = context;
+	const { rest, postgres, install, cluster } = context;
 	const trigger = workflow.json.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 	assert.ok(trigger, `${workflow.file} has no Manual Trigger`);
 	const executionId = await rest.runManually(workflow.id, trigger.name);
-	const execution = await finishedExecution(postgres, (row) => row.id === executionId);
-	assert.deepEqual(
-		{ mode: execution.mode, status: execution.status },
-		{ mode: 'manual', status: 'success' },
-	);
-	await assertRanOnWorker(context, execution, context.cluster.main);
+	await ranOnWorker(context, (row) => row.id === executionId, 'manual', cluster.main);
 	return storedRun(postgres, install, executionId);
 }
 
 /** import-all-tickets by its production webhook on the webhook process: run on the worker, the ticket ids it answered. */
 async function importByWebhook(context: QueueContext): Promise<string[]> {
+	const { webhook } = context.cluster;
 	const before = await newestExecutionId(context);
-	const response = await postJson(
-		productionUrl(context.cluster.webhook.url, IMPORT_BY_WEBHOOK.path),
-		{},
-	);
+	const response = await postJson(productionUrl(webhook.url, IMPORT_BY_WEBHOOK.path), {});
 	assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-	const execution = await executionAfter(context, before, IMPORT_BY_WEBHOOK.id);
-	assert.deepEqual(
-		{ mode: execution.mode, status: execution.status },
-		{ mode: 'webhook', status: 'success' },
-	);
-	await assertRanOnWorker(context, execution, context.cluster.webhook);
+	await ranOnWorker(context, after(before, IMPORT_BY_WEBHOOK.id), 'webhook', webhook);
 	// The webhook answers with the last node's items: the worker's result, relayed back.
 	return (response.body as Array<{ id: string }>).map((item) => item.id);
 }
@@ -146,48 +138,27 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 		},
 	);
 
-	suite.test(
-		'examples/import-all-tickets.json run from the editor ("Execute workflow") runs on the worker',
-		async () => {
+	// What the worker saved: every ticket, in the service's default order (newest first), a list call per page; the loop
+	// runs its reading node once per page.
+	const editorRuns = [
+		{ name: 'examples/import-all-tickets.json', key: 'importAll', output: 'Get All Tickets' },
+		{
+			name: 'test/e2e/workflows/import-page-by-page.json',
+			key: 'pageByPage',
+			output: 'Write Page',
+		},
+	] as const;
+	for (const { name, key, output } of editorRuns)
+		suite.test(`${name} run from the editor ("Execute workflow") runs on the worker`, async () => {
 			const { sandbox, examples } = context();
 			const since = lastSeq(sandbox);
-			const run = await runFromEditor(context(), examples.importAll);
-			// What the worker saved: every ticket, in the service's default order (newest first).
-			const tickets = nodeOutput(run, 'Get All Tickets');
-			assertEveryTicketPageByPage(
-				sandbox,
-				tickets.map((ticket) => ticket.id),
-				since,
-			);
+			const run = await runFromEditor(context(), examples[key]);
+			const tickets = nodeOutput(run, output);
+			const pages = assertEveryTicketPageByPage(sandbox, ids(tickets), since);
 			assert.deepEqual(tickets[0], sandbox.store.listTickets()[0]);
-		},
-	);
-
-	suite.test(
-		'test/e2e/workflows/import-page-by-page.json run from the editor loops page by page on the worker',
-		async () => {
-			const { sandbox, examples } = context();
-			const since = lastSeq(sandbox);
-			const run = await runFromEditor(context(), examples.pageByPage);
-			const pages = assertEveryTicketPageByPage(
-				sandbox,
-				nodeOutput(run, 'Write Page').map((ticket) => ticket.id),
-				since,
-			);
-			assert.equal(
-				run.data.resultData.runData['Get Page of Tickets']?.length,
-				pages,
-				'one run of Get Page of Tickets per page',
-			);
-		},
-	);
-
-	suite.test(
-		'the same import started by a production webhook: received by the webhook process, run by the worker',
-		async () => {
-			assert.deepEqual(await importByWebhook(context()), ticketIds(context().sandbox));
-		},
-	);
+			if (key === 'pageByPage')
+				assert.equal(run.data.resultData.runData['Get Page of Tickets']?.length, pages);
+		});
 
 	suite.test(
 		'main serves no production webhooks: the same URL on main is 404 and starts nothing',
@@ -206,7 +177,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 			const { sandbox, postgres, cluster, install, examples } = context();
 			const before = await newestExecutionId(context());
 			const hook = sandbox.addWebhook({
-				url: triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				url: webhookSyncUrl(context()),
 				events: ['ticket.created'],
 			});
 			try {
@@ -225,10 +196,11 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 				assert.ok(delivery, 'the sandbox sent no delivery for the new ticket');
 				assert.equal(delivery.status, 200, delivery.error);
 				acceptedDelivery = delivery;
-				const execution = await executionAfter(context(), before, examples.webhookSync.id);
-				assert.deepEqual(
-					{ mode: execution.mode, status: execution.status },
-					{ mode: 'webhook', status: 'success' },
+				const execution = await ranOnWorker(
+					context(),
+					after(before, examples.webhookSync.id),
+					'webhook',
+					cluster.webhook,
 				);
 				const run = await storedRun(postgres, install, execution.id);
 				assert.deepEqual(
@@ -239,11 +211,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 					onlyItem(run, 'Get Ticket'),
 					sandbox.store.getTicket(ticket.id) as unknown as Record<string, unknown>,
 				);
-				const calls = sandbox.log
-					.filter((entry) => entry.seq > since)
-					.map((entry) => `${entry.method} ${entry.pathname} ${entry.status}`);
-				assert.deepEqual(calls, [`GET ${API}/tickets/${ticket.id} 200`]);
-				await assertRanOnWorker(context(), execution, cluster.webhook);
+				assert.deepEqual(callsSince(sandbox, since), [`GET /tickets/${ticket.id} 200`]);
 			} finally {
 				sandbox.removeWebhook(hook);
 			}
@@ -253,7 +221,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	suite.test(
 		'a forged delivery is answered 401 by the trigger in the webhook process and starts nothing',
 		async () => {
-			const { sandbox, cluster, examples } = context();
+			const { sandbox, cluster } = context();
 			const before = await newestExecutionId(context());
 			const body = JSON.stringify({
 				id: 'evt_forged_1',
@@ -262,7 +230,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 				data: { id: 'tkt_1' },
 			});
 			const answer = await sendDelivery(
-				triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				webhookSyncUrl(context()),
 				{ body, eventId: 'evt_forged_1' },
 				{ apiKey: sandbox.apiKey, secret: 'not-the-secret' },
 			);
@@ -288,7 +256,7 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 			const before = await newestExecutionId(context());
 			const body = JSON.stringify(acceptedDelivery.payload);
 			const answer = await sendDelivery(
-				triggerUrl(cluster.webhook.url, examples.webhookSync.json),
+				webhookSyncUrl(context()),
 				{ body, eventId: acceptedDelivery.id },
 				{ apiKey: sandbox.apiKey, secret: sandbox.apiSecret },
 			);
@@ -311,13 +279,15 @@ export function addQueueCases(suite: Suite, context: () => QueueContext): void {
 	);
 
 	suite.test(
-		'a restarted worker (a fresh process) imports exactly what the first one did',
+		'the same import started by a production webhook: received by the webhook process, run by the worker; a restarted worker (a fresh process) imports exactly the same',
 		async () => {
+			const { sandbox, cluster } = context();
 			const warm = await importByWebhook(context());
-			await context().cluster.restart('worker');
+			// Every ticket, in the service's default order (newest first).
+			assert.deepEqual(warm, ids(sandbox.store.listTickets()));
+			await cluster.restart('worker');
 			const fresh = await importByWebhook(context());
 			assert.deepEqual(fresh, warm);
-			assert.deepEqual(fresh, ticketIds(context().sandbox));
 		},
 	);
 }

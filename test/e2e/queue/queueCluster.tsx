@@ -15,8 +15,7 @@ import { type PostgresServer, startPostgres } from './services/postgresServer';
 import { type RedisServer, startRedis } from './services/redisServer';
 import { startService } from './services/serviceProcess';
 
-/** The three kinds of n8n process in queue mode. */
-export type Role = 'main' | 'worker' | 'webhook';
+type Role = 'main' | 'worker' | 'webhook';
 
 /** One running n8n process of the cluster; `url`: the editor and REST API (main), production webhooks (webhook), health checks (worker). */
 export type ClusterProcess = Awaited<ReturnType<typeof startRole>>;
@@ -136,12 +135,10 @@ async function startRole(role: Role, folder: N8nUserFolder, spec: RoleSpec, work
 		env: { ...folder.env, ...spec.env },
 		logFile: path.join(workDir, `n8n-${role}.log`),
 	});
-	try {
-		await process.waitForOutput(spec.ready, START_TIMEOUT_MS);
-	} catch (error) {
+	await process.waitForOutput(spec.ready, START_TIMEOUT_MS).catch(async (error: unknown) => {
 		await process.stop();
 		throw error;
-	}
+	});
 	return { role, process, url: spec.url };
 }
 
@@ -163,11 +160,8 @@ export async function startCluster(
 	};
 	try {
 		for (const role of ['main', 'worker', 'webhook'] as const) {
-			const started = Date.now();
 			running[role] = await startRole(role, folders[role], specs[role], workDir);
-			log(
-				`n8n ${role} ready on ${specs[role].url} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-			);
+			log(`n8n ${role} ready on ${specs[role].url}`);
 		}
 	} catch (error) {
 		await stopAll();

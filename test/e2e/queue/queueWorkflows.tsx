@@ -84,13 +84,3 @@ export function startedByWebhook(
 export function productionUrl(baseUrl: string, path: string): string {
 	return `${baseUrl}/webhook/${path}`;
 }
-
-/** The Support Ticket Trigger's production URL: `<webhookId>/<path>` of its one webhook. */
-export function triggerUrl(baseUrl: string, workflow: StoredWorkflowJson): string {
-	const trigger = workflow.nodes.find(
-		(node) => node.type === 'n8n-nodes-support-ticket.supportTicketTrigger',
-	);
-	if (!trigger?.webhookId)
-		throw new Error(`${workflow.name} has no Support Ticket Trigger with a webhookId`);
-	return productionUrl(baseUrl, `${trigger.webhookId}/support-ticket`);
-}

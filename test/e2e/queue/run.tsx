@@ -1,5 +1,6 @@
 // `npm run test:e2e -- --queue`: PostgreSQL, Redis and n8n 2.41.1 as main, worker and webhook process, each with the packed
 // package; everything started is stopped at the end, also on failure or Ctrl+C (test/e2e/README.md).
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,13 +17,8 @@ import { stopEveryService, stopInReverse } from './services/serviceProcess';
 
 const SEEDED_TICKETS = 250;
 
-function log(line: string): void {
-	console.log(`  ${line}`);
-}
-
-function seconds(since: number): string {
-	return `${((Date.now() - since) / 1000).toFixed(1)} s`;
-}
+const log = (line: string) => console.log(`  ${line}`);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 async function setUp(stops: Array<() => Promise<void>>, workDir: string): Promise<QueueContext> {
 	const started = Date.now();
@@ -68,10 +64,7 @@ async function main(): Promise<void> {
 	const suite = new Suite(
 		`n8n ${PRIMARY_N8N_VERSION} in queue mode: main + worker + webhook process, Redis, PostgreSQL`,
 	);
-	addQueueCases(suite, () => {
-		if (!context) throw new Error('no cluster');
-		return context;
-	});
+	addQueueCases(suite, () => context ?? assert.fail('no cluster'));
 	let totals: Totals;
 	try {
 		console.log(`\n== queue mode (work folder ${workDir})`);

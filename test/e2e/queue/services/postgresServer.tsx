@@ -61,16 +61,12 @@ export async function startPostgres(workDir: string) {
 		if (owner) chownSync(clusterDir, owner.uid, owner.gid);
 		const dataDir = path.join(clusterDir, 'data');
 		// Trust on loopback only: a throwaway cluster that lives as long as the suite.
-		execFileSync(
-			path.join(bin, 'initdb'),
-			['-D', dataDir, '-U', USER, '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'],
-			{
-				stdio: 'pipe',
-				uid: owner?.uid,
-				gid: owner?.gid,
-				cwd: clusterDir,
-			},
-		);
+		const initdb = [
+			'-D',
+			dataDir,
+			...`-U ${USER} -A trust -E UTF8 --locale=C.UTF-8 --no-sync`.split(' '),
+		];
+		execFileSync(path.join(bin, 'initdb'), initdb, { stdio: 'pipe', ...owner, cwd: clusterDir });
 		server = startService({
 			name: 'postgres',
 			command: path.join(bin, 'postgres'),
@@ -79,19 +75,13 @@ export async function startPostgres(workDir: string) {
 			args: [
 				'-D',
 				dataDir,
-				'-p',
-				String(port),
 				'-k',
 				clusterDir,
-				'-c',
-				`listen_addresses=${host}`,
-				'-c',
-				'fsync=off',
+				...`-p ${port} -c listen_addresses=${host} -c fsync=off`.split(' '),
 			],
 			cwd: clusterDir,
 			logFile: path.join(workDir, 'postgres.log'),
-			uid: owner?.uid,
-			gid: owner?.gid,
+			...owner,
 			// PostgreSQL's "fast" shutdown: it does not wait for clients to disconnect.
 			stopSignal: 'SIGINT',
 		});

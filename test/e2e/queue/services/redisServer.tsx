@@ -18,20 +18,10 @@ export async function startRedis(workDir: string) {
 		command: 'redis-server',
 		// No config file: only what is given here. Nothing is written to disk.
 		args: [
-			'--port',
-			String(port),
-			'--bind',
-			host,
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--dir',
-			workDir,
-			'--daemonize',
-			'no',
-			'--protected-mode',
-			'yes',
+			...`--port ${port} --bind ${host} --appendonly no --daemonize no --protected-mode yes`.split(
+				' ',
+			),
+			...['--save', '', '--dir', workDir],
 		],
 		logFile: path.join(workDir, 'redis.log'),
 	});
