@@ -91,27 +91,6 @@ describe('a create that may have been processed', () => {
 			]);
 		},
 	);
-
-	it('identical creates in one run stay distinct: each item gets its own ticket, none is made twice', async () => {
-		const subject = 'same for every item';
-		const items = Array.from({ length: 12 }, () => ({}));
-		sandbox.setFaults({ rateProcessedDrop: 0.3, rateProcessed503: 0.2, seed: 4 });
-		const result = await runWorkflow(
-			itemsWorkflow(items, NODE, { ...newTicket(subject), options: { concurrentRequests: 4 } }),
-			{
-				supportTicketApi: credentialsFor(sandbox),
-			},
-		);
-		expect(result.error).toBeUndefined();
-		expect(
-			sandbox.log.filter((e) => e.fault === 'processed-drop' || e.fault === 'processed-503').length,
-		).toBeGreaterThan(1);
-		const made = ticketsWith(subject);
-		expect(made).toHaveLength(items.length);
-		const returned = result.output('Node').map((o) => o.json.id);
-		expect(new Set(returned).size).toBe(items.length);
-		expect(returned.sort()).toEqual(made.map((t) => t.id).sort());
-	});
 });
 
 describe('when the lookup fails too', () => {
@@ -136,20 +115,6 @@ describe('when the lookup fails too', () => {
 		expect(result.error?.description).toBe(
 			'The create failed (The service had an error (HTTP 502)), then reading the newest ticket records failed (The service had an error (HTTP 500)): check whether the ticket exists before running this item again.',
 		);
-	});
-});
-
-describe('a service whose clock is 90 s behind this machine’s', () => {
-	const { sandbox } = useSandbox({ seed: 2, now: () => Date.now() - 90_000 });
-
-	it('the record is found on the service’s clock (its Date header), not sent again', async () => {
-		sandbox.setFaults({ next: ['processed-drop'] });
-		const result = await run(sandbox, newTicket('clock behind'));
-		expect(result.error).toBeUndefined();
-		const made = sandbox.store.listTickets().filter((t) => t.subject === 'clock behind');
-		expect(made).toHaveLength(1);
-		expect(result.output('Node')[0].json.id).toBe(made[0].id);
-		expect(sandbox.countCalls({ method: 'POST' })).toBe(1);
 	});
 });
 
