@@ -142,14 +142,6 @@ describe('bad input is refused before any request', () => {
 
 // n8n hands a number parameter an expression's result as it is: "10" is text; n8n's nodes read 10.
 describe('numbers from expressions as text are read as numbers', () => {
-	it('Limit', async () => {
-		const parameters = { resource: 'ticket', operation: 'getAll', limit: '={{ "3" }}' };
-		const result = await runNode(parameters, credentials);
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node')).toHaveLength(3);
-		expect(sandbox.log.map((e) => e.query.per_page)).toEqual(['3']);
-	});
-
 	it('Timeout and Concurrent Requests', async () => {
 		// Two items, so that Concurrent Requests is read.
 		const options = { timeout: '={{ "5000" }}', concurrentRequests: '={{ "200" }}' };
