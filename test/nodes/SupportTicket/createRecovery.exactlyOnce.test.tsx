@@ -83,9 +83,7 @@ describe.each([
 	});
 });
 
-// The key is hash(instance id, workflow id, execution id, node id, request); the docs say "so two instances or a reset
-// database never share one". n8n's instance id derives from the encryption key, which a restored database backup
-// keeps, with its workflow ids; its execution ids then continue from the backup's sequence, so they come again.
+// The docs: "two instances or a reset database never share" an Idempotency-Key (a restored backup repeats ids).
 describe('the same example run twice with the same execution id', () => {
 	const { sandbox } = useSandbox({ seed: 6, idempotencyKeys: true });
 	const settings = Container.get(InstanceSettings);
@@ -181,8 +179,7 @@ describe('near-twins: the same customer, subject and description, another priori
 	});
 });
 
-// What one execution's creates claim is kept per execution: two executions at once (two webhook deliveries, two
-// queue-mode workers) whose answers are both lost look up the same list with nothing shared.
+// What one execution's creates claim is kept per execution: nothing is shared with another one.
 describe('two executions at once, each creating one ticket, both answers lost after processing', () => {
 	const clock = { ms: Date.parse('2026-11-02T09:00:00.000Z') };
 	const { sandbox } = useSandbox({ seed: 33, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });

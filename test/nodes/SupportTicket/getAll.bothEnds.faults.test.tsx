@@ -14,8 +14,7 @@ import {
 	useLoggedWarnings,
 } from './listRounds';
 
-// Read From Both Ends where the service or the Cursor is not as expected: each test failed before
-// its fix.
+// Read From Both Ends where the service or the Cursor is not as expected: each failed before its fix.
 const TICKETS = '/api/v1/external/tickets';
 const PAGINGS = ['Return All', 'One Page per Run'] as const;
 
@@ -24,8 +23,6 @@ describe('One Page per Run from both ends: a service that answers sort=asc with 
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 	const warnings = useLoggedWarnings();
 
-	// Return All calls an empty first oldest-first page "did not come back oldest first" and reads
-	// on as one chain; One Page per Run takes it for the end of the list (has_more false).
 	it('every ticket once, as Return All reads them (not has_more false after 2 runs)', async () => {
 		const all = ticketIds(fixture);
 		expect(all).toHaveLength(300);
@@ -47,9 +44,7 @@ describe('One Page per Run from both ends: one ticket whose created_at cannot be
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 	const warnings = useLoggedWarnings();
 
-	// The service honours sort=asc throughout; only one ticket in the middle has a created_at the
-	// node cannot read. The oldest end has output its first page in run 2; the newest end meets the
-	// ticket in run 3, the loop goes on from the newest end only and outputs those tickets again.
+	// The newest end meets the ticket in run 3, after the oldest end output its first page.
 	it('every ticket once across the runs (the oldest end output its first 100 already)', async () => {
 		const all = ticketIds(fixture);
 		const odd = fixture.sandbox.store.listTickets()[250].id;
@@ -81,8 +76,7 @@ describe('Both ends: a failure of a page that is not needed', () => {
 		});
 	}
 
-	// 150 tickets: the newest end's second page ends the list, so the oldest end's first page (asked
-	// at the same time) is not needed; one chain reads the list in 2 calls without it.
+	// 150 tickets: the newest end's second page ends the list; the oldest end's first is not needed.
 	it.each(PAGINGS)(
 		'%s (Pages per Run 2) of a list of two pages: the list, despite a 500 on the oldest end',
 		async (paging) => {
@@ -151,11 +145,7 @@ describe('Both ends: a failure of a page that is needed', () => {
 });
 
 describe('Both ends: a service that honours sort=asc, the oldest created_at shared by many', () => {
-	// 250 tickets created in one instant (an import; a service whose timestamps are whole seconds
-	// makes such ties common), then 30 one by one. The service lists them oldest first as asked, but
-	// the newest end's first page reaches down into the 250, so the first oldest-first page "is not
-	// older" than it: the node warns that the service did not come back oldest first and reads one
-	// chain (correct items, a false warning telling the user to turn the option off).
+	// 250 tickets in one instant, then 30: the newest end's first page reaches into the 250.
 	const fixture = useTies([250, ...singles(30)]);
 	const warnings = useLoggedWarnings();
 
@@ -177,8 +167,7 @@ function useTies(groups: number[]) {
 	return fixture;
 }
 
-// The example keeps positions as a Postgres key; a position holds the ids read at each end's last
-// created_at, so it grew with ties (~10 kB by run 10 with 1,000 tickets in one instant).
+// A position holds the ids read at each end's last created_at: it grew with ties (the example keys on it).
 describe('One Page per Run from both ends: 1,000 tickets in one instant', () => {
 	const fixture = useTies([1000]);
 	const warnings = useLoggedWarnings();
@@ -208,9 +197,7 @@ function useTiesWithLongIds(groups: number[]) {
 	return fixture;
 }
 
-// Past 500 ids kept at the ends' last created_at (both ends together, checked before a page is
-// taken) the loop reads on from the newest end only, skipping what the oldest end output. Each
-// failed before: the limit was per end and checked after the run (positions of about 47 kB).
+// Past 500 ids at the ends' last created_at the loop reads on from the newest end only.
 describe.each([
 	{ pagesPerRun: 1, groups: [600, ...singles(1000), 600], at: 'both ends' },
 	{ pagesPerRun: 10, groups: [1500, ...singles(1500)], at: 'the oldest end' },
@@ -233,7 +220,6 @@ describe.each([
 describe('One Page per Run from both ends: a position changed by hand', () => {
 	const fixture = useSandbox({ seed: 300 });
 
-	// The docs: a Cursor that starts so but is not one the node gave out is refused before any request.
 	/** The first run's position with its oldest end moved past the newest end. */
 	async function pastTheNewestEnd() {
 		const first = await runNode(
