@@ -245,16 +245,6 @@ describe('values that are not text', () => {
 		expect((await runWith({ ...ticketCreate, subject: date })).error).toBeUndefined();
 		expect((sandbox.log[3].body as IDataObject).subject).toBe('2025-06-01T12:00:00.000Z');
 	});
-
-	it('with Continue On Fail, the bad item becomes an error item and the others are sent', async () => {
-		const subject = mapped('obj', 'S');
-		const result = await runWith({ ...ticketCreate, subject }, { continueOnFail: true });
-		expect(result.error).toBeUndefined();
-		const out = result.output('Node').map((item) => item.json);
-		expect(out[0]).toMatchObject({ subject: 'S' });
-		expect(out[1]).toMatchObject({ error: 'Subject of item 1 is an object, not text' });
-		expect(sandbox.log).toHaveLength(1);
-	});
 });
 
 // A number in Custom Fields (JSON) that a JavaScript double cannot carry exactly is refused, not changed. Every

@@ -91,27 +91,6 @@ describe('a create that may have been processed', () => {
 			]);
 		},
 	);
-
-	it('identical creates in one run stay distinct: each item gets its own ticket, none is made twice', async () => {
-		const subject = 'same for every item';
-		const items = Array.from({ length: 12 }, () => ({}));
-		sandbox.setFaults({ rateProcessedDrop: 0.3, rateProcessed503: 0.2, seed: 4 });
-		const result = await runWorkflow(
-			itemsWorkflow(items, NODE, { ...newTicket(subject), options: { concurrentRequests: 4 } }),
-			{
-				supportTicketApi: credentialsFor(sandbox),
-			},
-		);
-		expect(result.error).toBeUndefined();
-		expect(
-			sandbox.log.filter((e) => e.fault === 'processed-drop' || e.fault === 'processed-503').length,
-		).toBeGreaterThan(1);
-		const made = ticketsWith(subject);
-		expect(made).toHaveLength(items.length);
-		const returned = result.output('Node').map((o) => o.json.id);
-		expect(new Set(returned).size).toBe(items.length);
-		expect(returned.sort()).toEqual(made.map((t) => t.id).sort());
-	});
 });
 
 describe('when the lookup fails too', () => {
