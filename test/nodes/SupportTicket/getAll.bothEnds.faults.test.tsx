@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { useSandbox } from '../../harness';
+import { useSandbox, type SandboxFixture } from '../../harness';
 import { runNode } from '../supportTicketNode';
 import {
 	BOTH_ENDS,
@@ -18,6 +18,28 @@ import {
 // its fix.
 const TICKETS = '/api/v1/external/tickets';
 const PAGINGS = ['Return All', 'One Page per Run'] as const;
+
+/** The `nth` list request of one end (1: its first) is answered 500, once; every other as usual. */
+function failOnce(fixture: SandboxFixture, end: 'newest' | 'oldest', nth: number) {
+	let seen = 0;
+	fixture.sandbox.setAnswerGate((entry, answer) => {
+		const mine = entry.method === 'GET' && (entry.query.sort === 'asc') === (end === 'oldest');
+		if (mine && ++seen === nth) {
+			answer.status = 500;
+			answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
+		}
+		return undefined;
+	});
+}
+
+/** Each ticket of every list answer goes through `edit` before it is sent. */
+function editListedTickets(fixture: SandboxFixture, edit: (ticket: IDataObject) => void) {
+	fixture.sandbox.setAnswerGate((entry, answer) => {
+		const data = (answer.body as { data?: IDataObject[] } | undefined)?.data;
+		if (entry.method === 'GET' && Array.isArray(data)) data.forEach(edit);
+		return undefined;
+	});
+}
 
 describe('One Page per Run from both ends: a service that answers sort=asc with an empty list', () => {
 	const fixture = useSandbox({ seed: 300 });
@@ -53,11 +75,8 @@ describe('One Page per Run from both ends: one ticket whose created_at cannot be
 	it('every ticket once across the runs (the oldest end output its first 100 already)', async () => {
 		const all = ticketIds(fixture);
 		const odd = fixture.sandbox.store.listTickets()[250].id;
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			const data = (answer.body as { data?: IDataObject[] } | undefined)?.data;
-			if (entry.method !== 'GET' || !Array.isArray(data)) return undefined;
-			for (const ticket of data) if (ticket.id === odd) ticket.created_at = 'soon';
-			return undefined;
+		editListedTickets(fixture, (ticket) => {
+			if (ticket.id === odd) ticket.created_at = 'soon';
 		});
 		const loop = await readInRuns(fixture, { resource: 'ticket', options: BOTH_ENDS });
 		expect(warnings).toEqual([expect.stringMatching(/created_at the node cannot read/)]);
@@ -69,24 +88,12 @@ describe('Both ends: a failure of a page that is not needed', () => {
 	const fixture = useSandbox({ seed: 150 });
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 
-	/** The first oldest-first request is answered 500 (once; every other request as usual). */
-	function failFirstOldestFirst() {
-		let failed = false;
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			if (entry.method !== 'GET' || entry.query.sort !== 'asc' || failed) return undefined;
-			failed = true;
-			answer.status = 500;
-			answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
-			return undefined;
-		});
-	}
-
 	// 150 tickets: the newest end's second page ends the list, so the oldest end's first page (asked
 	// at the same time) is not needed; one chain reads the list in 2 calls without it.
 	it.each(PAGINGS)(
 		'%s (Pages per Run 2) of a list of two pages: the list, despite a 500 on the oldest end',
 		async (paging) => {
-			failFirstOldestFirst();
+			failOnce(fixture, 'oldest', 1);
 			const { ids } = await readList(fixture, paging, { pagesPerRun: 2, options: BOTH_ENDS });
 			expect(oldestFirstCalls(fixture.sandbox)).toHaveLength(1);
 			expectEachOnce(ids, ticketIds(fixture));
@@ -98,23 +105,10 @@ describe('Both ends: a failure of a page that is needed', () => {
 	const fixture = useSandbox({ seed: 1050 });
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 
-	/** The `nth` list request of one end (1: its first) is answered 500, once. */
-	function failOnce(end: 'newest' | 'oldest', nth: number) {
-		let seen = 0;
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			const mine = entry.method === 'GET' && (entry.query.sort === 'asc') === (end === 'oldest');
-			if (mine && ++seen === nth) {
-				answer.status = 500;
-				answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
-			}
-			return undefined;
-		});
-	}
-
 	it.each(['newest', 'oldest'] as const)(
 		"Return All: a 500 on the %s end's second page fails the read with it",
 		async (end) => {
-			failOnce(end, 2);
+			failOnce(fixture, end, 2);
 			const result = await runNode(
 				{ resource: 'ticket', operation: 'getAll', returnAll: true, options: BOTH_ENDS },
 				fixture.credentials,
@@ -126,7 +120,7 @@ describe('Both ends: a failure of a page that is needed', () => {
 	it.each(['newest', 'oldest'] as const)(
 		'One Page per Run: a 500 on the %s end fails the run; the loop goes on from its Cursor',
 		async (end) => {
-			failOnce(end, 3);
+			failOnce(fixture, end, 3);
 			const parameters = { resource: 'ticket', pagesPerRun: 3, options: BOTH_ENDS };
 			const [ids, errors]: string[][] = [[], []];
 			let cursor = '';
@@ -198,12 +192,7 @@ const longId = (id: string) => `tkt_${id.slice(4).padStart(32, '0')}`;
 function useTiesWithLongIds(groups: number[]) {
 	const fixture = useTies(groups);
 	beforeAll(() =>
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			const data = (answer.body as { data?: IDataObject[] } | undefined)?.data;
-			if (entry.method !== 'GET' || !Array.isArray(data)) return undefined;
-			for (const ticket of data) ticket.id = longId(ticket.id as string);
-			return undefined;
-		}),
+		editListedTickets(fixture, (ticket) => (ticket.id = longId(ticket.id as string))),
 	);
 	return fixture;
 }
