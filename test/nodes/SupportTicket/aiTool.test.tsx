@@ -202,6 +202,13 @@ describe('exactly once, as a tool', () => {
 	])('against a service that %s', (_, idempotencyKeys) => {
 		const { sandbox: service } = useSandbox({ seed: 13, idempotencyKeys });
 		const gateway = useGateway(service);
+		/** The subjects of the tickets the service holds that start with `tag`, sorted. */
+		const subjectsFrom = (tag: string) =>
+			service.store
+				.listTickets()
+				.map((t) => t.subject)
+				.filter((subject) => subject.startsWith(tag))
+				.sort();
 
 		it('each tool call is its own request: two different and a repeated one make three tickets, each with its own key', async () => {
 			const subject = `agent ${String(idempotencyKeys)}`;
@@ -215,13 +222,7 @@ describe('exactly once, as a tool', () => {
 				.slice(1)
 				.map((item) => item.json);
 			expect(calls.map((call) => call.error)).toEqual([undefined, undefined, undefined]);
-			expect(
-				service.store
-					.listTickets()
-					.filter((t) => t.subject.startsWith(subject))
-					.map((t) => t.subject)
-					.sort(),
-			).toEqual([`${subject} A`, `${subject} A`, `${subject} B`]);
+			expect(subjectsFrom(subject)).toEqual([`${subject} A`, `${subject} A`, `${subject} B`]);
 			const keys = service.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
 			expect(new Set(keys).size).toBe(3);
 		});
@@ -271,13 +272,7 @@ describe('exactly once, as a tool', () => {
 			expect(result.error).toBeUndefined();
 			const outputs = result.output('Agent').map((o) => o.json);
 			expect(outputs.map((o) => o.subject ?? o.error)).toEqual([`${tag} A`, `${tag} B`]);
-			expect(
-				service.store
-					.listTickets()
-					.filter((t) => t.subject.startsWith(tag))
-					.map((t) => t.subject)
-					.sort(),
-			).toEqual([`${tag} A`, `${tag} B`]);
+			expect(subjectsFrom(tag)).toEqual([`${tag} A`, `${tag} B`]);
 		});
 	});
 });

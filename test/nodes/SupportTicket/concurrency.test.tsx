@@ -28,8 +28,6 @@ beforeAll(async () => (proxy = await startMisbehavingProxy(sandbox.baseUrl)));
 afterAll(async () => proxy.stop());
 beforeEach(() => proxy.setRules([]));
 
-const credentials = () => ({ supportTicketApi: credentialsFor(sandbox, proxy.baseUrl) });
-
 const create = {
 	resource: 'ticket',
 	operation: 'create',
@@ -41,9 +39,10 @@ function createTickets(
 	items: IDataObject[],
 	options: IDataObject,
 	settings: { continueOnFail?: boolean } = {},
+	supportTicketApi = credentialsFor(sandbox, proxy.baseUrl),
 ) {
 	const parameters = { ...create, description: 'Created by the concurrency test', options };
-	return runWorkflow(itemsWorkflow(items, NODE, parameters, settings), credentials());
+	return runWorkflow(itemsWorkflow(items, NODE, parameters, settings), { supportTicketApi });
 }
 
 /** `count` items, each with its own subject under a tag (returned) new to the sandbox, and `email(i)`. */
@@ -204,29 +203,15 @@ describe('Concurrent Requests above 100', () => {
 // on a service clock off from this machine's (read against the answer's Date header).
 const ITEMS = 60;
 
-async function createAgainstLimit(sandbox: Sandbox, rateLimit: IDataObject) {
-	const tag = `limit-${Date.now().toString(36)}`;
-	const items = Array.from({ length: ITEMS }, (_, i) => ({ subject: `${tag} #${i}` }));
-	sandbox.setFaults({ rateLimit: { perSecond: 10, ...rateLimit } });
-	const result = await runWorkflow(
-		itemsWorkflow(
-			items,
-			NODE,
-			{
-				resource: 'ticket',
-				operation: 'create',
-				subject: '={{ $json.subject }}',
-				description: 'D',
-				customerEmail: 'limit@example.com',
-			},
-			{ continueOnFail: true },
-		),
-		{ supportTicketApi: credentialsFor(sandbox) },
-	);
+async function createAgainstLimit(service: Sandbox, rateLimit: IDataObject) {
+	const { tag, items } = itemsOf('limit', ITEMS, () => 'limit@example.com');
+	service.setFaults({ rateLimit: { perSecond: 10, ...rateLimit } });
+	const settings = { continueOnFail: true };
+	const result = await createTickets(items, {}, settings, credentialsFor(service));
 	expect(result.error).toBeUndefined();
 	const output = result.output('Node');
 	const failed = output.filter((o) => o.json.error !== undefined).map((o) => String(o.json.error));
-	const created = sandbox.store.listTickets().filter((t) => t.subject.startsWith(tag)).length;
+	const created = service.store.listTickets().filter((t) => t.subject.startsWith(tag)).length;
 	return { failed, created };
 }
 

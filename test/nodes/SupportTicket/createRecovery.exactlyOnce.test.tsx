@@ -25,6 +25,14 @@ const ticket = (subject: string): IDataObject => ({
 	},
 });
 
+/** A create of `subject` for `customerEmail`, the priority the item's. */
+const prioritised = (subject: string, customerEmail: string): IDataObject => ({
+	...ticket(subject),
+	subject,
+	customerEmail,
+	additionalFields: { priority: '={{ $json.priority }}' },
+});
+
 describe.each([
 	['honours Idempotency-Key', true],
 	['ignores Idempotency-Key', false],
@@ -158,14 +166,7 @@ describe('near-twins: the same customer, subject and description, another priori
 		const workflow = itemsWorkflow(
 			[twin('high'), twin('low')],
 			NODE,
-			{
-				resource: 'ticket',
-				operation: 'create',
-				subject,
-				description: 'Printer on fire',
-				customerEmail: 'twins@example.com',
-				additionalFields: { priority: '={{ $json.priority }}' },
-			},
+			prioritised(subject, 'twins@example.com'),
 			{ onError: 'continueRegularOutput' },
 		);
 		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
@@ -210,19 +211,9 @@ describe('two executions at once, each creating one ticket, both answers lost af
 			});
 			const run = (priority: string) =>
 				runWorkflow(
-					itemsWorkflow(
-						[{ priority }],
-						NODE,
-						{
-							resource: 'ticket',
-							operation: 'create',
-							subject,
-							description: 'Disk full on db-1',
-							customerEmail: 'alerts@example.com',
-							additionalFields: { priority: '={{ $json.priority }}' },
-						},
-						{ onError: 'continueRegularOutput' },
-					),
+					itemsWorkflow([{ priority }], NODE, prioritised(subject, 'alerts@example.com'), {
+						onError: 'continueRegularOutput',
+					}),
 					{ supportTicketApi: credentials },
 				);
 			const results = await Promise.all(priorities.map(run));

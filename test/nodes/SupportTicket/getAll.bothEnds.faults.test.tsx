@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { useSandbox } from '../../harness';
+import { useSandbox, type SandboxFixture } from '../../harness';
 import { runNode } from '../supportTicketNode';
 import {
 	BOTH_ENDS,
@@ -14,15 +14,40 @@ import {
 	useLoggedWarnings,
 } from './listRounds';
 
-// Read From Both Ends where the service or the Cursor is not as expected: each failed before its fix.
+// Read From Both Ends where the service or the Cursor is not as expected: each test failed before
+// its fix.
 const TICKETS = '/api/v1/external/tickets';
 const PAGINGS = ['Return All', 'One Page per Run'] as const;
+
+/** The `nth` list request of one end (1: its first) is answered 500, once; every other as usual. */
+function failOnce(fixture: SandboxFixture, end: 'newest' | 'oldest', nth: number) {
+	let seen = 0;
+	fixture.sandbox.setAnswerGate((entry, answer) => {
+		const mine = entry.method === 'GET' && (entry.query.sort === 'asc') === (end === 'oldest');
+		if (mine && ++seen === nth) {
+			answer.status = 500;
+			answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
+		}
+		return undefined;
+	});
+}
+
+/** Each ticket of every list answer goes through `edit` before it is sent. */
+function editListedTickets(fixture: SandboxFixture, edit: (ticket: IDataObject) => void) {
+	fixture.sandbox.setAnswerGate((entry, answer) => {
+		const data = (answer.body as { data?: IDataObject[] } | undefined)?.data;
+		if (entry.method === 'GET' && Array.isArray(data)) data.forEach(edit);
+		return undefined;
+	});
+}
 
 describe('One Page per Run from both ends: a service that answers sort=asc with an empty list', () => {
 	const fixture = useSandbox({ seed: 300 });
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 	const warnings = useLoggedWarnings();
 
+	// Return All calls an empty first oldest-first page "did not come back oldest first" and reads
+	// on as one chain; One Page per Run takes it for the end of the list (has_more false).
 	it('every ticket once, as Return All reads them (not has_more false after 2 runs)', async () => {
 		const all = ticketIds(fixture);
 		expect(all).toHaveLength(300);
@@ -44,15 +69,14 @@ describe('One Page per Run from both ends: one ticket whose created_at cannot be
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 	const warnings = useLoggedWarnings();
 
-	// The newest end meets the ticket in run 3, after the oldest end output its first page.
+	// The service honours sort=asc throughout; only one ticket in the middle has a created_at the
+	// node cannot read. The oldest end has output its first page in run 2; the newest end meets the
+	// ticket in run 3, the loop goes on from the newest end only and outputs those tickets again.
 	it('every ticket once across the runs (the oldest end output its first 100 already)', async () => {
 		const all = ticketIds(fixture);
 		const odd = fixture.sandbox.store.listTickets()[250].id;
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			const data = (answer.body as { data?: IDataObject[] } | undefined)?.data;
-			if (entry.method !== 'GET' || !Array.isArray(data)) return undefined;
-			for (const ticket of data) if (ticket.id === odd) ticket.created_at = 'soon';
-			return undefined;
+		editListedTickets(fixture, (ticket) => {
+			if (ticket.id === odd) ticket.created_at = 'soon';
 		});
 		const loop = await readInRuns(fixture, { resource: 'ticket', options: BOTH_ENDS });
 		expect(warnings).toEqual([expect.stringMatching(/created_at the node cannot read/)]);
@@ -64,23 +88,12 @@ describe('Both ends: a failure of a page that is not needed', () => {
 	const fixture = useSandbox({ seed: 150 });
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 
-	/** The first oldest-first request is answered 500 (once; every other request as usual). */
-	function failFirstOldestFirst() {
-		let failed = false;
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			if (entry.method !== 'GET' || entry.query.sort !== 'asc' || failed) return undefined;
-			failed = true;
-			answer.status = 500;
-			answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
-			return undefined;
-		});
-	}
-
-	// 150 tickets: the newest end's second page ends the list; the oldest end's first is not needed.
+	// 150 tickets: the newest end's second page ends the list, so the oldest end's first page (asked
+	// at the same time) is not needed; one chain reads the list in 2 calls without it.
 	it.each(PAGINGS)(
 		'%s (Pages per Run 2) of a list of two pages: the list, despite a 500 on the oldest end',
 		async (paging) => {
-			failFirstOldestFirst();
+			failOnce(fixture, 'oldest', 1);
 			const { ids } = await readList(fixture, paging, { pagesPerRun: 2, options: BOTH_ENDS });
 			expect(oldestFirstCalls(fixture.sandbox)).toHaveLength(1);
 			expectEachOnce(ids, ticketIds(fixture));
@@ -92,23 +105,10 @@ describe('Both ends: a failure of a page that is needed', () => {
 	const fixture = useSandbox({ seed: 1050 });
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 
-	/** The `nth` list request of one end (1: its first) is answered 500, once. */
-	function failOnce(end: 'newest' | 'oldest', nth: number) {
-		let seen = 0;
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			const mine = entry.method === 'GET' && (entry.query.sort === 'asc') === (end === 'oldest');
-			if (mine && ++seen === nth) {
-				answer.status = 500;
-				answer.body = { error: { code: 'internal_error', message: 'Something broke' } };
-			}
-			return undefined;
-		});
-	}
-
 	it.each(['newest', 'oldest'] as const)(
 		"Return All: a 500 on the %s end's second page fails the read with it",
 		async (end) => {
-			failOnce(end, 2);
+			failOnce(fixture, end, 2);
 			const result = await runNode(
 				{ resource: 'ticket', operation: 'getAll', returnAll: true, options: BOTH_ENDS },
 				fixture.credentials,
@@ -120,7 +120,7 @@ describe('Both ends: a failure of a page that is needed', () => {
 	it.each(['newest', 'oldest'] as const)(
 		'One Page per Run: a 500 on the %s end fails the run; the loop goes on from its Cursor',
 		async (end) => {
-			failOnce(end, 3);
+			failOnce(fixture, end, 3);
 			const parameters = { resource: 'ticket', pagesPerRun: 3, options: BOTH_ENDS };
 			const [ids, errors]: string[][] = [[], []];
 			let cursor = '';
@@ -145,7 +145,11 @@ describe('Both ends: a failure of a page that is needed', () => {
 });
 
 describe('Both ends: a service that honours sort=asc, the oldest created_at shared by many', () => {
-	// 250 tickets in one instant, then 30: the newest end's first page reaches into the 250.
+	// 250 tickets created in one instant (an import; a service whose timestamps are whole seconds
+	// makes such ties common), then 30 one by one. The service lists them oldest first as asked, but
+	// the newest end's first page reaches down into the 250, so the first oldest-first page "is not
+	// older" than it: the node warns that the service did not come back oldest first and reads one
+	// chain (correct items, a false warning telling the user to turn the option off).
 	const fixture = useTies([250, ...singles(30)]);
 	const warnings = useLoggedWarnings();
 
@@ -167,7 +171,8 @@ function useTies(groups: number[]) {
 	return fixture;
 }
 
-// A position holds the ids read at each end's last created_at: it grew with ties (the example keys on it).
+// The example keeps positions as a Postgres key; a position holds the ids read at each end's last
+// created_at, so it grew with ties (~10 kB by run 10 with 1,000 tickets in one instant).
 describe('One Page per Run from both ends: 1,000 tickets in one instant', () => {
 	const fixture = useTies([1000]);
 	const warnings = useLoggedWarnings();
@@ -187,17 +192,14 @@ const longId = (id: string) => `tkt_${id.slice(4).padStart(32, '0')}`;
 function useTiesWithLongIds(groups: number[]) {
 	const fixture = useTies(groups);
 	beforeAll(() =>
-		fixture.sandbox.setAnswerGate((entry, answer) => {
-			const data = (answer.body as { data?: IDataObject[] } | undefined)?.data;
-			if (entry.method !== 'GET' || !Array.isArray(data)) return undefined;
-			for (const ticket of data) ticket.id = longId(ticket.id as string);
-			return undefined;
-		}),
+		editListedTickets(fixture, (ticket) => (ticket.id = longId(ticket.id as string))),
 	);
 	return fixture;
 }
 
-// Past 500 ids at the ends' last created_at the loop reads on from the newest end only.
+// Past 500 ids kept at the ends' last created_at (both ends together, checked before a page is
+// taken) the loop reads on from the newest end only, skipping what the oldest end output. Each
+// failed before: the limit was per end and checked after the run (positions of about 47 kB).
 describe.each([
 	{ pagesPerRun: 1, groups: [600, ...singles(1000), 600], at: 'both ends' },
 	{ pagesPerRun: 10, groups: [1500, ...singles(1500)], at: 'the oldest end' },
@@ -220,6 +222,7 @@ describe.each([
 describe('One Page per Run from both ends: a position changed by hand', () => {
 	const fixture = useSandbox({ seed: 300 });
 
+	// The docs: a Cursor that starts so but is not one the node gave out is refused before any request.
 	/** The first run's position with its oldest end moved past the newest end. */
 	async function pastTheNewestEnd() {
 		const first = await runNode(

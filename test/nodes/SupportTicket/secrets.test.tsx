@@ -67,12 +67,6 @@ const cases: Case[] = [
 		fails: true,
 	},
 	{
-		name: '404',
-		workflow: () =>
-			singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'get', ticketId: byId('tkt_404') }),
-		fails: true,
-	},
-	{
 		name: '422',
 		workflow: () =>
 			singleNodeWorkflow(NODE, { ...create, additionalFields: { customFieldsJson: '{"id":"x"}' } }),

@@ -45,6 +45,14 @@ async function environment(
 	};
 }
 
+/** GET requests of the tickets or customers list since the log was last cleared. */
+const listCalls = (list: 'tickets' | 'customers') =>
+	env.sandbox.countCalls({ method: 'GET', pathname: `/api/v1/external/${list}` });
+
+/** What the trigger keeps between polls. */
+const pollState = <T,>(poller: Poller) =>
+	(poller.staticData['node:On Change'] as { pollState: T }).pollState;
+
 type Items = Array<{ json: IDataObject }> | null;
 const ids = (items: Items) => (items ?? []).map((item) => String(item.json.id));
 const states = (items: Items, field: string) =>
@@ -251,9 +259,7 @@ describe('a backlog bigger than one poll', () => {
 			for (let poll = 0; poll < 40; poll++) {
 				env.sandbox.clearLog();
 				const outcome = await poller.poll();
-				expect(
-					env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' }),
-				).toBe(1);
+				expect(listCalls('tickets')).toBe(1);
 				for (const item of outcome.items ?? [])
 					emitted.push(`${String(item.json.id)} ${String(item.json.updated_at)}`);
 				// Keep changing: tickets already emitted and tickets not read yet.
@@ -283,12 +289,9 @@ describe('Updated Customer', () => {
 			[customers[110].id, 'Renamed'],
 			[created, null],
 		]);
-		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/customers' })).toBe(
-			2,
-		);
+		expect(listCalls('customers')).toBe(2);
 		expect((await poller.poll()).items).toBeNull();
-		const state = (poller.staticData['node:On Change'] as { pollState: { known: unknown[] } })
-			.pollState;
+		const state = pollState<{ known: unknown[] }>(poller);
 		expect(state.known).toHaveLength(env.sandbox.store.customerCount);
 		const bytes = JSON.stringify(state).length;
 		expect(bytes / state.known.length).toBeLessThan(36);
@@ -327,11 +330,8 @@ describe('bounded state and calls', () => {
 		expect((await poller.poll()).items).toHaveLength(1000);
 		env.sandbox.clearLog();
 		expect((await poller.poll()).items).toBeNull();
-		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(
-			11,
-		);
-		const state = (poller.staticData['node:On Change'] as { pollState: { window: unknown[] } })
-			.pollState;
+		expect(listCalls('tickets')).toBe(11);
+		const state = pollState<{ window: unknown[] }>(poller);
 		expect(state.window).toHaveLength(1000);
 		const bytes = JSON.stringify(state).length;
 		expect(bytes).toBeLessThan(1000 * 48);
@@ -342,11 +342,8 @@ describe('bounded state and calls', () => {
 		expect(ids((await poller.poll()).items)).toEqual([tickets[1100]]);
 		env.sandbox.clearLog();
 		expect((await poller.poll()).items).toBeNull();
-		expect(env.sandbox.countCalls({ method: 'GET', pathname: '/api/v1/external/tickets' })).toBe(1);
-		expect(
-			(poller.staticData['node:On Change'] as { pollState: { window: unknown[] } }).pollState
-				.window,
-		).toHaveLength(1);
+		expect(listCalls('tickets')).toBe(1);
+		expect(pollState<{ window: unknown[] }>(poller).window).toHaveLength(1);
 	});
 
 	it('the order is checked across pages too: a page that starts newer than the last one ended fails the poll', async () => {

@@ -20,29 +20,6 @@ async function atMaximum(maxConcurrency: number, clock: { now: number }): Promis
 }
 
 describe('RequestLimiter', () => {
-	it('lets at most maxConcurrency attempts run at once', async () => {
-		const limiter = new RequestLimiter(3);
-		let running = 0;
-		let peak = 0;
-		const gates = Array.from({ length: 10 }, deferred);
-		const runs = gates.map((gate) =>
-			limiter.run(async () => {
-				peak = Math.max(peak, ++running);
-				const answer = await gate.promise;
-				running--;
-				return answer;
-			}),
-		);
-		await tick();
-		expect(running).toBe(3);
-		for (const gate of gates) {
-			gate.resolve({ statusCode: 200 });
-			await tick();
-		}
-		await Promise.all(runs);
-		expect(peak).toBe(3);
-	});
-
 	it('starts with 16 at once, adds one per success (doubling per round trip) up to the maximum', async () => {
 		const limiter = new RequestLimiter(1000);
 		const active: Array<(answer: Answer) => void> = [];

@@ -98,30 +98,6 @@ it.each<[string, Answer, IDataObject]>([
 	},
 );
 
-it.each([502, 504])(
-	'a create answered %i by a gateway that did not pass it on is looked for, then sent again: one ticket (one path for every ambiguous create)',
-	async (status) => {
-		const before = sandbox.store.ticketCount;
-		proxy.setRules([
-			{
-				method: 'POST',
-				times: 1,
-				answer: {
-					kind: 'replace',
-					status,
-					headers: { 'content-type': 'text/html' },
-					body: '<html>Gateway</html>',
-				},
-			},
-		]);
-		const result = await run(create(`Gateway ${status}`));
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node').map((item) => item.json.subject)).toEqual([`Gateway ${status}`]);
-		expect(proxy.received.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'POST']);
-		expect(sandbox.store.ticketCount).toBe(before + 1);
-	},
-);
-
 it.each([0, -5, 1.5, 'soon'])('a Timeout of %p fails before any request', async (timeout) => {
 	const result = await run({
 		resource: 'ticket',

@@ -116,15 +116,6 @@ describe('a Base URL that points at a web app answering 200 with HTML to everyth
 	it.each([
 		['Get', { resource: 'ticket', operation: 'get', ticketId: byId('tkt_1') }],
 		[
-			'Update',
-			{
-				resource: 'ticket',
-				operation: 'update',
-				ticketId: byId('tkt_1'),
-				updateFields: { status: 'solved' },
-			},
-		],
-		[
 			'Create',
 			{
 				resource: 'ticket',

@@ -92,17 +92,6 @@ describe('Get Many, One Page per Run', () => {
 			/^Reading stopped after 40 items rather than return an incomplete list\./,
 		);
 	});
-
-	it('the last page still ends the loop cleanly', async () => {
-		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-		const result = await getMany({
-			pagination: 'onePage',
-			pageSize: 100,
-			filters: { priority: 'urgent' },
-		});
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node')[0].json).toMatchObject({ has_more: false, next_cursor: null });
-	});
 });
 
 describe('"From list" picker', () => {

@@ -92,7 +92,7 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 		expect(describeApiError(status, body, context).message).not.toBe(rejected);
 	});
 
-	it('what comes next: the next poll, Return All from the first page, a run from Cursor', () => {
+	it('what comes next: the next poll, Return All from the first page', () => {
 		const body = { error: { code: 'invalid_cursor', message: 'The cursor is not valid' } };
 		const poll = describeApiError(400, body, { poll: true }).description;
 		expect(poll).toMatch(/next poll reads these records again from the newest one/);
@@ -100,9 +100,5 @@ describe('describeApiError: which answers are a rejected cursor', () => {
 		expect(describeApiError(400, body).description).toMatch(
 			/Run the node again to start from the first page/,
 		);
-		const inRun = { cursorFrom: 'previousPage', onePagePerRun: true } as const;
-		const run = describeApiError(400, body, inRun).description;
-		expect(run).toMatch(/clear Cursor to start from the first page/);
-		expect(run).not.toMatch(/Run the node again to start from the first page/);
 	});
 });
