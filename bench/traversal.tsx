@@ -152,9 +152,10 @@ function traverse(side: Side, target: SignedTarget, limit: number | undefined): 
 export type TraversalJob = { side: Side; target: SignedTarget; limit?: number };
 
 /** Child side: 20 Limit 250 traversals to warm up (enough for the JIT, too few items to move the peak RSS), then one timed. */
-export function traversalTask(
-	job: TraversalJob,
-): ChildTask<{ side: Side; items: number; warnings?: number }> {
+/** What a traversal child reports besides its process figures; warnings for node sides only. */
+type TraversalFigures = { side: Side; items: number; warnings?: number };
+
+export function traversalTask(job: TraversalJob): ChildTask<TraversalFigures> {
 	return {
 		async warmUp() {
 			for (let run = 0; run < 20; run++) {
@@ -199,11 +200,10 @@ export type Measurement = ProcessFigures & {
 
 /** Parent side: one traversal in a fresh child, its calls counted from the sandbox's log. */
 async function measureTraversal(job: TraversalJob, round: number): Promise<Measurement> {
-	const { log, ...figures } = await measureInChild<{
-		side: Side;
-		items: number;
-		warnings?: number;
-	}>('traversal', job, { label: `measurement of the ${job.side} side`, timeoutMs: 300_000 });
+	const { log, ...figures } = await measureInChild<TraversalFigures>('traversal', job, {
+		label: `measurement of the ${job.side} side`,
+		timeoutMs: 300_000,
+	});
 	return {
 		...figures,
 		round,
