@@ -61,15 +61,13 @@ describe('a Base URL with the API path, or a resource path after it', () => {
 	});
 });
 
-describe('a Base URL as users type it', () => {
-	it('spaces around it are forgiven, in the node and in the credential Test', async () => {
-		const spaced = { ...credentials, baseUrl: `  ${sandbox.baseUrl}/ \n` };
-		const run = await runNode({ resource: 'ticket', operation: 'getAll', limit: 1 }, spaced);
-		expect(run.output('Node')).toHaveLength(1);
-		await expect(testCredential('supportTicketApi', spaced)).resolves.toMatchObject({
-			status: 'OK',
-		});
-		expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 200]);
+it('a Base URL as users type it: spaces around it are forgiven, in the node and in the credential Test', async () => {
+	const spaced = { ...credentials, baseUrl: `  ${sandbox.baseUrl}/ \n` };
+	const run = await runNode({ resource: 'ticket', operation: 'getAll', limit: 1 }, spaced);
+	expect(run.output('Node')).toHaveLength(1);
+	await expect(testCredential('supportTicketApi', spaced)).resolves.toMatchObject({
+		status: 'OK',
 	});
-	// The node's message for a missing scheme: actions/router.test.tsx.
+	expect(sandbox.log.map((entry) => entry.status)).toEqual([200, 200]);
 });
+// The node's message for a missing scheme: actions/router.test.tsx.

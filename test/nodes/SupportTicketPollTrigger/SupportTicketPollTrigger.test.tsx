@@ -125,14 +125,12 @@ describe('Support Ticket Poll Trigger: New Ticket', () => {
 	});
 });
 
-describe('Support Ticket Poll Trigger: New Customer', () => {
-	it('emits customers created between polls', async () => {
-		const poller = await startPoller({ event: 'newCustomer' });
-		await poller.poll();
-		env.clock.ms += 1000;
-		const c1 = env.sandbox.store.createCustomer({ email: 'c1@example.com' }).id;
-		const c2 = env.sandbox.store.createCustomer({ email: 'c2@example.com' }).id;
-		expect(ids((await poller.poll()).items)).toEqual([c1, c2]);
-		expect((await poller.poll()).items).toBeNull();
-	});
+it('Support Ticket Poll Trigger: New Customer: emits customers created between polls', async () => {
+	const poller = await startPoller({ event: 'newCustomer' });
+	await poller.poll();
+	env.clock.ms += 1000;
+	const c1 = env.sandbox.store.createCustomer({ email: 'c1@example.com' }).id;
+	const c2 = env.sandbox.store.createCustomer({ email: 'c2@example.com' }).id;
+	expect(ids((await poller.poll()).items)).toEqual([c1, c2]);
+	expect((await poller.poll()).items).toBeNull();
 });

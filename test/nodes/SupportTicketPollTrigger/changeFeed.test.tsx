@@ -80,21 +80,19 @@ function createTicket(n: number): string {
 	}).id;
 }
 
-describe('Updated Ticket: a change is identified by what changed, not only by when', () => {
-	it('a ticket changed many times within one second: each change polled comes out once, in the state it had', async () => {
-		const poller = await started({ event: 'updatedTicket' }, { timestampFormat: 'epoch-seconds' });
-		const ticket = env.sandbox.store.listTickets({})[3].id as string;
-		env.clock.n8n += 10_000;
-		const emitted: unknown[] = [];
-		for (let n = 0; n < 8; n++) {
-			env.clock.n8n += 100; // 8 changes within 0.8 s
-			env.sandbox.store.updateTicket(ticket, { subject: `take ${n}` });
-			if (n % 2 === 1) emitted.push(...states((await poller.poll()).items, 'subject'));
-		}
-		// Polled after every second change: four states, each once, the last one the ticket's own.
-		expect(emitted).toEqual([1, 3, 5, 7].map((n) => [ticket, `take ${n}`]));
-		expect((await poller.poll()).items).toBeNull();
-	});
+it('Updated Ticket: a change is identified by what changed, not only by when: a ticket changed many times within one second: each change polled comes out once, in the state it had', async () => {
+	const poller = await started({ event: 'updatedTicket' }, { timestampFormat: 'epoch-seconds' });
+	const ticket = env.sandbox.store.listTickets({})[3].id as string;
+	env.clock.n8n += 10_000;
+	const emitted: unknown[] = [];
+	for (let n = 0; n < 8; n++) {
+		env.clock.n8n += 100; // 8 changes within 0.8 s
+		env.sandbox.store.updateTicket(ticket, { subject: `take ${n}` });
+		if (n % 2 === 1) emitted.push(...states((await poller.poll()).items, 'subject'));
+	}
+	// Polled after every second change: four states, each once, the last one the ticket's own.
+	expect(emitted).toEqual([1, 3, 5, 7].map((n) => [ticket, `take ${n}`]));
+	expect((await poller.poll()).items).toBeNull();
 });
 
 // created_at in every form a service may send: ISO, with or without a zone (UTC), Unix seconds or milliseconds.
@@ -218,21 +216,19 @@ describe('records that become visible below the newest timestamp seen (overlap w
 	});
 });
 
-describe('the order of every page is checked', () => {
-	it('a service that ignores sort_by: Updated Ticket fails naming the problem, instead of missing updates; New Ticket works (it relies on the default order only)', async () => {
-		env = await environment({ seed: 150 });
-		env.sandbox.store.listQuirks.ignoreSortBy = true;
-		const updated = await env.poller({ event: 'updatedTicket' });
-		await expect(updated.poll()).rejects.toThrow(/The service does not sort tickets by updated_at/);
-		await expect(updated.poll()).rejects.toMatchObject({
-			description: expect.stringMatching(/Support Ticket Trigger \(webhooks\).*New Ticket/),
-		});
-		const created = await env.poller({ event: 'newTicket' });
-		await created.poll();
-		env.clock.n8n += MINUTE;
-		const id = createTicket(1);
-		expect(ids((await created.poll()).items)).toEqual([id]);
+it('the order of every page is checked: a service that ignores sort_by: Updated Ticket fails naming the problem, instead of missing updates; New Ticket works (it relies on the default order only)', async () => {
+	env = await environment({ seed: 150 });
+	env.sandbox.store.listQuirks.ignoreSortBy = true;
+	const updated = await env.poller({ event: 'updatedTicket' });
+	await expect(updated.poll()).rejects.toThrow(/The service does not sort tickets by updated_at/);
+	await expect(updated.poll()).rejects.toMatchObject({
+		description: expect.stringMatching(/Support Ticket Trigger \(webhooks\).*New Ticket/),
 	});
+	const created = await env.poller({ event: 'newTicket' });
+	await created.poll();
+	env.clock.n8n += MINUTE;
+	const id = createTicket(1);
+	expect(ids((await created.poll()).items)).toEqual([id]);
 });
 
 describe('a backlog bigger than one poll', () => {

@@ -83,70 +83,64 @@ describe('Get Many, Handled by the Node', () => {
 	});
 });
 
-describe('Get Many, One Page per Run', () => {
-	it('a page that says more without a cursor is an error, not has_more false', async () => {
-		sandbox.setResponseShape({ hasMoreWithoutCursor: 'missing' });
-		const result = await getMany({ pagination: 'onePage', pageSize: 40 });
-		expect(result.error?.message).toBe(MESSAGE);
-		expect(result.error?.description).toMatch(
-			/^Reading stopped after 40 items rather than return an incomplete list\./,
+it('Get Many, One Page per Run: a page that says more without a cursor is an error, not has_more false', async () => {
+	sandbox.setResponseShape({ hasMoreWithoutCursor: 'missing' });
+	const result = await getMany({ pagination: 'onePage', pageSize: 40 });
+	expect(result.error?.message).toBe(MESSAGE);
+	expect(result.error?.description).toMatch(
+		/^Reading stopped after 40 items rather than return an incomplete list\./,
+	);
+});
+
+it('"From list" picker: an error instead of a list that cannot be scrolled on', async () => {
+	sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
+	await expect(
+		listSearch(NODE, 'searchTickets', { supportTicketApi: credentials }),
+	).rejects.toThrow(MESSAGE);
+});
+
+it('Poll Trigger: fails the poll, saving nothing, when it needs the rest; a manual run, the first poll and a poll that reaches the watermark on that page work', async () => {
+	const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
+	const service = await startSandbox({ seed: 120, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
+	try {
+		const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
+		const poller = await createPoller(
+			chainWorkflow(trigger),
+			{ supportTicketApi: credentialsFor(service) },
+			'On New',
 		);
-	});
-});
+		const create = (count: number) =>
+			Array.from({ length: count }, (_, n) => {
+				clock.ms += 1000;
+				return service.store.createTicket({
+					subject: `New ${n}`,
+					description: 'd',
+					customer: { email: `new${n}@example.com` },
+				}).id;
+			});
+		service.setResponseShape({ hasMoreWithoutCursor: 'null' });
+		const manual = await runWorkflow(
+			chainWorkflow(trigger),
+			{ supportTicketApi: credentialsFor(service) },
+			{ nodeName: 'On New' },
+		);
+		expect(manual.error).toBeUndefined();
+		expect(manual.output('On New').map((item) => item.json.id)).toEqual([
+			service.store.listTickets()[0].id,
+		]);
+		expect((await poller.poll()).items).toBeNull();
 
-describe('"From list" picker', () => {
-	it('an error instead of a list that cannot be scrolled on', async () => {
-		sandbox.setResponseShape({ hasMoreWithoutCursor: 'null' });
-		await expect(
-			listSearch(NODE, 'searchTickets', { supportTicketApi: credentials }),
-		).rejects.toThrow(MESSAGE);
-	});
-});
+		const few = create(3);
+		expect((await poller.poll()).items?.map((item) => item.json.id)).toEqual(few);
 
-describe('Poll Trigger', () => {
-	it('fails the poll, saving nothing, when it needs the rest; a manual run, the first poll and a poll that reaches the watermark on that page work', async () => {
-		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
-		const service = await startSandbox({ seed: 120, now: () => clock.ms, maxSkewSeconds: 10 ** 9 });
-		try {
-			const trigger = workflowNode('On New', POLL_TRIGGER, { event: 'newTicket' });
-			const poller = await createPoller(
-				chainWorkflow(trigger),
-				{ supportTicketApi: credentialsFor(service) },
-				'On New',
-			);
-			const create = (count: number) =>
-				Array.from({ length: count }, (_, n) => {
-					clock.ms += 1000;
-					return service.store.createTicket({
-						subject: `New ${n}`,
-						description: 'd',
-						customer: { email: `new${n}@example.com` },
-					}).id;
-				});
-			service.setResponseShape({ hasMoreWithoutCursor: 'null' });
-			const manual = await runWorkflow(
-				chainWorkflow(trigger),
-				{ supportTicketApi: credentialsFor(service) },
-				{ nodeName: 'On New' },
-			);
-			expect(manual.error).toBeUndefined();
-			expect(manual.output('On New').map((item) => item.json.id)).toEqual([
-				service.store.listTickets()[0].id,
-			]);
-			expect((await poller.poll()).items).toBeNull();
+		const many = create(150);
+		const saved = JSON.stringify(poller.staticData);
+		await expect(poller.poll()).rejects.toThrow(MESSAGE);
+		expect(JSON.stringify(poller.staticData)).toBe(saved);
 
-			const few = create(3);
-			expect((await poller.poll()).items?.map((item) => item.json.id)).toEqual(few);
-
-			const many = create(150);
-			const saved = JSON.stringify(poller.staticData);
-			await expect(poller.poll()).rejects.toThrow(MESSAGE);
-			expect(JSON.stringify(poller.staticData)).toBe(saved);
-
-			service.setResponseShape({});
-			expect((await poller.poll()).items?.map((item) => item.json.id)).toEqual(many);
-		} finally {
-			await service.stop();
-		}
-	});
+		service.setResponseShape({});
+		expect((await poller.poll()).items?.map((item) => item.json.id)).toEqual(many);
+	} finally {
+		await service.stop();
+	}
 });

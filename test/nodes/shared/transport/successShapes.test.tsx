@@ -52,10 +52,8 @@ describe('204 No Content', () => {
 	});
 });
 
-describe('a success without the data envelope', () => {
-	it('Get gives the resource as the service sent it', async () => {
-		sandbox.setResponseShape({ single: 'bare' });
-		const items = await outputOf({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_3') });
-		expect(items.map((item) => item.json)).toEqual([sandbox.store.getTicket('tkt_3')]);
-	});
+it('a success without the data envelope: Get gives the resource as the service sent it', async () => {
+	sandbox.setResponseShape({ single: 'bare' });
+	const items = await outputOf({ resource: 'ticket', operation: 'get', ticketId: byId('tkt_3') });
+	expect(items.map((item) => item.json)).toEqual([sandbox.store.getTicket('tkt_3')]);
 });
