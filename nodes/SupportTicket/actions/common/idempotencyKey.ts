@@ -7,6 +7,17 @@ import type { ExecutionCreates } from './executionCreates';
 // n8n-core's tool caller gives a tool call no id, and an agent's batch may run two calls under one
 // run index; each try of a call gets the same input object, so the object stands for the call.
 const toolCalls = new WeakMap<IDataObject, string>();
+// A node run's index is the same for all its items; n8n builds a whole data proxy to tell it.
+const runIndexes = new WeakMap<IExecuteFunctions, number>();
+
+function runIndexOf(ctx: IExecuteFunctions): number {
+	let runIndex = runIndexes.get(ctx);
+	if (runIndex === undefined) {
+		runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
+		runIndexes.set(ctx, runIndex);
+	}
+	return runIndex;
+}
 
 /**
  * One key per request a user or an agent means, the same on every repeat of it: an item of a
@@ -20,7 +31,7 @@ export function idempotencyKeyFor(
 ): string {
 	const node = ctx.getNode();
 	const input = ctx.getInputData()[itemIndex]?.json ?? {};
-	const runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
+	const runIndex = runIndexOf(ctx);
 	let request: string;
 	if (typeof input.toolCallId === 'string' && input.toolCallId !== '') {
 		// n8n's engine runs each tool call as a run of its own;
