@@ -101,24 +101,22 @@ function operations(): Array<{ resource: string; option: INodePropertyOptions }>
 		);
 }
 
-describe('what an agent chooses from', () => {
-	it('the node is usable as a tool; every operation of every resource has its own action and description', () => {
-		expect(node.description.usableAsTool).toBe(true);
-		const all = operations();
-		// Every operation the router runs is offered, each once.
-		const routed = Object.entries(resources).flatMap(([resource, { operations }]) =>
-			Object.keys(operations).map((operation) => `${resource}.${operation}`),
-		);
-		expect(all.map(({ resource, option }) => `${resource}.${option.value}`).sort()).toEqual(
-			routed.sort(),
-		);
-		const actions = all.map(({ option }) => option.action);
-		const descriptions = all.map(({ option }) => option.description);
-		expect(actions.every((a) => typeof a === 'string' && a.length > 5)).toBe(true);
-		expect(descriptions.every((d) => typeof d === 'string' && d.length > 10)).toBe(true);
-		expect(new Set(actions).size).toBe(all.length);
-		expect(new Set(descriptions).size).toBe(all.length);
-	});
+it('the node is usable as a tool; every operation of every resource has its own action and description', () => {
+	expect(node.description.usableAsTool).toBe(true);
+	const all = operations();
+	// Every operation the router runs is offered, each once.
+	const routed = Object.entries(resources).flatMap(([resource, { operations }]) =>
+		Object.keys(operations).map((operation) => `${resource}.${operation}`),
+	);
+	expect(all.map(({ resource, option }) => `${resource}.${option.value}`).sort()).toEqual(
+		routed.sort(),
+	);
+	const actions = all.map(({ option }) => option.action);
+	const descriptions = all.map(({ option }) => option.description);
+	expect(actions.every((a) => typeof a === 'string' && a.length > 5)).toBe(true);
+	expect(descriptions.every((d) => typeof d === 'string' && d.length > 10)).toBe(true);
+	expect(new Set(actions).size).toBe(all.length);
+	expect(new Set(descriptions).size).toBe(all.length);
 });
 
 const TOOL = `${PACKAGE}.supportTicketTool`;
@@ -135,12 +133,9 @@ function agentWorkflow(
 		workflowNode('Agent', 'harness.toolCaller', { calls: JSON.stringify(calls) }, noCredentials),
 	);
 	const ticketId = "={{ $fromAI('ticketId', 'ID of the ticket, e.g. tkt_12', 'string') }}";
+	const getTicket = { resource: 'ticket', operation: 'get', ticketId: byId(ticketId) };
 	const tools = [
-		workflowNode('Get Ticket', TOOL, {
-			resource: 'ticket',
-			operation: 'get',
-			ticketId: byId(ticketId),
-		}),
+		workflowNode('Get Ticket', TOOL, getTicket),
 		workflowNode('Open Ticket', TOOL, OPEN_TICKET_TOOL, openTicket),
 	];
 	return {
@@ -149,45 +144,43 @@ function agentWorkflow(
 	};
 }
 
-describe('the tool variant runs in the engine', () => {
-	it('an agent sees both tools with their generated descriptions, opens a ticket and reads one; errors come back as text', async () => {
-		const existing = sandbox.store.listTickets()[4];
-		const result = await runWorkflow(
-			agentWorkflow([
-				{
-					tool: nodeNameToToolName('Open Ticket'),
-					args: { subject: 'Printer on fire', description: 'Smoke', email: 'ai@example.com' },
-				},
-				{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: existing.id } },
-				{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: 'tkt_404' } },
-			]),
-			{ supportTicketApi: credentialsFor(sandbox) },
-		);
-		expect(result.error).toBeUndefined();
-		const [listing, opened, read, missing] = result.output('Agent').map((item) => item.json);
+it('an agent sees both tools with their generated descriptions, opens a ticket and reads one; errors come back as text', async () => {
+	const existing = sandbox.store.listTickets()[4];
+	const result = await runWorkflow(
+		agentWorkflow([
+			{
+				tool: nodeNameToToolName('Open Ticket'),
+				args: { subject: 'Printer on fire', description: 'Smoke', email: 'ai@example.com' },
+			},
+			{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: existing.id } },
+			{ tool: nodeNameToToolName('Get Ticket'), args: { ticketId: 'tkt_404' } },
+		]),
+		{ supportTicketApi: credentialsFor(sandbox) },
+	);
+	expect(result.error).toBeUndefined();
+	const [listing, opened, read, missing] = result.output('Agent').map((item) => item.json);
 
-		expect(listing.tools).toEqual(
-			expect.arrayContaining([
-				{ name: 'Open_Ticket', description: 'Create a ticket in Support Ticket' },
-				{ name: 'Get_Ticket', description: 'Get a ticket in Support Ticket' },
-			]),
-		);
+	expect(listing.tools).toEqual(
+		expect.arrayContaining([
+			{ name: 'Open_Ticket', description: 'Create a ticket in Support Ticket' },
+			{ name: 'Get_Ticket', description: 'Get a ticket in Support Ticket' },
+		]),
+	);
 
-		const [created] = (opened.result as IDataObject[]) ?? [];
-		expect(created).toMatchObject({
-			subject: 'Printer on fire',
-			description: 'Smoke',
-			customer: { email: 'ai@example.com' },
-		});
-		expect(sandbox.store.getTicket(created.id as string)).toMatchObject({
-			subject: 'Printer on fire',
-		});
-
-		expect(read.result).toEqual([existing]);
-
-		expect(missing.error).toContain('The ticket with ID "tkt_404" was not found');
-		expect(missing.error).toContain('Check the ID, or pick the ticket from the list');
+	const [created] = (opened.result as IDataObject[]) ?? [];
+	expect(created).toMatchObject({
+		subject: 'Printer on fire',
+		description: 'Smoke',
+		customer: { email: 'ai@example.com' },
 	});
+	expect(sandbox.store.getTicket(created.id as string)).toMatchObject({
+		subject: 'Printer on fire',
+	});
+
+	expect(read.result).toEqual([existing]);
+
+	expect(missing.error).toContain('The ticket with ID "tkt_404" was not found');
+	expect(missing.error).toContain('Check the ID, or pick the ticket from the list');
 });
 
 describe('exactly once, as a tool', () => {
@@ -217,11 +210,8 @@ describe('exactly once, as a tool', () => {
 				{ supportTicketApi: credentialsFor(service) },
 			);
 			expect(result.error).toBeUndefined();
-			const calls = result
-				.output('Agent')
-				.slice(1)
-				.map((item) => item.json);
-			expect(calls.map((call) => call.error)).toEqual([undefined, undefined, undefined]);
+			const errors = result.output('Agent').map((item) => item.json.error);
+			expect(errors.slice(1)).toEqual([undefined, undefined, undefined]);
 			expect(subjectsFrom(subject)).toEqual([`${subject} A`, `${subject} A`, `${subject} B`]);
 			const keys = service.log.filter((e) => e.method === 'POST').map((e) => e.idempotencyKey);
 			expect(new Set(keys).size).toBe(3);

@@ -26,126 +26,72 @@ function expectRefused(result: WorkflowRun, message: string, itemIndex = 0, sent
 	expect(sandbox.log.length).toBeLessThanOrEqual(sent);
 }
 
-// n8n checks typed values before the run, the node values from expressions, per item.
-const rows: Array<[string, IDataObject, string]> = [
+// n8n checks typed values before the run (WorkflowHasIssuesError), the node values from expressions, per item.
+const getTicket = (ticketId: string) => ({ ...ticketGet, ticketId: byId(ticketId) });
+const getMany = { resource: 'ticket', operation: 'getAll' };
+const rows: Array<[string, IDataObject]> = [
 	[
-		'subject typed empty (n8n checks)',
-		{ ...ticketCreate, subject: '' },
 		'The \'Node\' node has issues:\n- Parameter "Subject" is required.',
+		{ ...ticketCreate, subject: '' },
 	],
+	['Subject is empty', { ...ticketCreate, subject: '={{ "  " }}' }],
+	['Description is empty', { ...ticketCreate, description: '={{ $json.nothing }}' }],
 	[
-		'subject from an expression, blank',
-		{ ...ticketCreate, subject: '={{ "  " }}' },
-		'Subject is empty',
-	],
-	[
-		'description from an expression, missing',
-		{ ...ticketCreate, description: '={{ $json.nothing }}' },
-		'Description is empty',
-	],
-	[
-		'malformed customer e-mail',
-		{ ...ticketCreate, customerEmail: 'not-an-email' },
 		'Customer Email "not-an-email" is not a valid e-mail address',
+		{ ...ticketCreate, customerEmail: 'not-an-email' },
 	],
 	[
-		'custom fields not JSON',
-		{ ...ticketCreate, additionalFields: { customFieldsJson: '{tags: [vip]}' } },
 		'Custom Fields (JSON) is not valid JSON',
+		{ ...ticketCreate, additionalFields: { customFieldsJson: '{tags: [vip]}' } },
 	],
 	[
-		'custom fields an array',
-		{ ...ticketCreate, additionalFields: { customFieldsJson: '[1,2]' } },
 		'Custom Fields (JSON) must be a JSON object',
+		{ ...ticketCreate, additionalFields: { customFieldsJson: '[1,2]' } },
 	],
+	['Custom Priority is empty', { ...ticketCreate, additionalFields: { priority: '__custom__' } }],
 	[
-		'custom priority left empty',
-		{ ...ticketCreate, additionalFields: { priority: '__custom__' } },
-		'Custom Priority is empty',
-	],
-	[
-		'limit 0',
-		{ resource: 'ticket', operation: 'getAll', returnAll: false, limit: 0 },
 		'Limit must be a whole number of at least 1 (got 0)',
+		{ ...getMany, returnAll: false, limit: 0 },
 	],
+	['Limit must be a whole number of at least 1 (got ten)', { ...getMany, limit: '={{ "ten" }}' }],
+	['No ticket was chosen', getTicket('={{ "" }}')],
+	// Missing, e.g. a payload without the field.
+	['No ticket was chosen', getTicket('={{ $json.data?.id }}')],
+	["The 'Node' node has issues:\n- Not a valid ticket ID", getTicket('a/b')],
+	['"a/b" is not a valid ticket ID', getTicket('={{ "a/b" }}')],
 	[
-		'limit from an expression, not a number',
-		{ resource: 'ticket', operation: 'getAll', limit: '={{ "ten" }}' },
-		'Limit must be a whole number of at least 1 (got ten)',
-	],
-	[
-		'no ticket from an expression',
-		{ resource: 'ticket', operation: 'get', ticketId: byId('={{ "" }}') },
-		'No ticket was chosen',
-	],
-	[
-		'no ticket from an expression, missing (e.g. a payload without the field)',
-		{ resource: 'ticket', operation: 'get', ticketId: byId('={{ $json.data?.id }}') },
-		'No ticket was chosen',
-	],
-	[
-		'ticket id typed with a slash (n8n checks)',
-		{ resource: 'ticket', operation: 'get', ticketId: byId('a/b') },
-		"The 'Node' node has issues:\n- Not a valid ticket ID",
-	],
-	[
-		'ticket id from an expression with a slash',
-		{ resource: 'ticket', operation: 'get', ticketId: byId('={{ "a/b" }}') },
-		'"a/b" is not a valid ticket ID',
-	],
-	[
-		'ticket id from an expression, ".."',
-		{ resource: 'reply', operation: 'create', ticketId: byId('={{ ".." }}'), body: 'x' },
 		'".." is not a valid ticket ID',
+		{ resource: 'reply', operation: 'create', ticketId: byId('={{ ".." }}'), body: 'x' },
 	],
 	[
-		'reply body from an expression, empty',
-		{ resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: '={{ "" }}' },
 		'Body is empty',
+		{ resource: 'reply', operation: 'create', ticketId: byId('tkt_1'), body: '={{ "" }}' },
 	],
+	['Nothing to update', { ...ticketUpdate, updateFields: {} }],
 	[
-		'update with nothing',
-		{ resource: 'ticket', operation: 'update', ticketId: byId('tkt_1'), updateFields: {} },
-		'Nothing to update',
-	],
-	[
-		'customer e-mail malformed',
-		{ resource: 'customer', operation: 'create', email: 'a@b' },
 		'Email "a@b" is not a valid e-mail address',
+		{ resource: 'customer', operation: 'create', email: 'a@b' },
 	],
-	[
-		'customer update e-mail malformed',
-		{
-			resource: 'customer',
-			operation: 'update',
-			customerId: byId('cus_1'),
-			updateFields: { email: 'x' },
-		},
-		'Email "x" is not a valid e-mail address',
-	],
+	['Email "x" is not a valid e-mail address', { ...customerUpdate, updateFields: { email: 'x' } }],
 ];
 
-describe('bad input is refused before any request', () => {
-	it.each(rows)('%s', async (_name, parameters, message) => {
-		const result = await runNode(parameters, credentials);
-		if (result.error?.name === 'WorkflowHasIssuesError') {
-			expect(result.error.message).toBe(message);
-			expect(sandbox.log).toHaveLength(0);
-		} else expectRefused(result, message);
-	});
+it.each(rows)('bad input is refused before any request: %s', async (message, parameters) => {
+	const result = await runNode(parameters, credentials);
+	if (result.error?.name === 'WorkflowHasIssuesError') {
+		expect(result.error.message).toBe(message);
+		expect(sandbox.log).toHaveLength(0);
+	} else expectRefused(result, message);
 });
 
 // n8n hands a number parameter an expression's result as it is: "10" is text; n8n's nodes read 10.
-describe('numbers from expressions as text are read as numbers', () => {
-	it('Timeout and Concurrent Requests', async () => {
-		// Two items, so that Concurrent Requests is read.
-		const options = { timeout: '={{ "5000" }}', concurrentRequests: '={{ "200" }}' };
-		const parameters = { ...ticketGet, ticketId: byId('={{ $json.id }}'), options };
-		const workflow = itemsWorkflow([{ id: 'tkt_1' }, { id: 'tkt_2' }], NODE, parameters);
-		const result = await runWorkflow(workflow, { supportTicketApi: credentials });
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node').map((i) => i.json.id)).toEqual(['tkt_1', 'tkt_2']);
-	});
+it('numbers from expressions as text are read as numbers: Timeout and Concurrent Requests', async () => {
+	// Two items, so that Concurrent Requests is read.
+	const options = { timeout: '={{ "5000" }}', concurrentRequests: '={{ "200" }}' };
+	const parameters = { ...ticketGet, ticketId: byId('={{ $json.id }}'), options };
+	const workflow = itemsWorkflow([{ id: 'tkt_1' }, { id: 'tkt_2' }], NODE, parameters);
+	const result = await runWorkflow(workflow, { supportTicketApi: credentials });
+	expect(result.error).toBeUndefined();
+	expect(result.output('Node').map((i) => i.json.id)).toEqual(['tkt_1', 'tkt_2']);
 });
 
 // An object or list mapped into a text field would reach the service as "[object Object]" or "a,b".
@@ -248,28 +194,14 @@ const operations: Array<[string, (json: string) => IDataObject]> = [
 
 describe.each(operations)('%s', (_name, parameters) => {
 	it.each([
-		[
-			'an integer above 2^53',
-			'{"external_id": 9007199254740993}',
-			'9007199254740993',
-			'9007199254740992',
-		],
-		[
-			'a negative one, nested in a list',
-			'{"refs": {"ids": [1, -9007199254740995]}}',
-			'-9007199254740995',
-			'-9007199254740996',
-		],
-		[
-			'a decimal with more digits than a double holds',
-			'{"amount": 0.12345678901234567890}',
-			'0.12345678901234567890',
-			'0.12345678901234568',
-		],
-		['a number too large for a double', '{"big": 1e400}', '1e400', 'null'],
+		['{"external_id": 9007199254740993}', '9007199254740993', '9007199254740992'], // above 2^53
+		['{"refs": {"ids": [1, -9007199254740995]}}', '-9007199254740995', '-9007199254740996'],
+		// More digits than a double holds; too large for a double.
+		['{"amount": 0.12345678901234567890}', '0.12345678901234567890', '0.12345678901234568'],
+		['{"big": 1e400}', '1e400', 'null'],
 	])(
-		'%s is refused before any request, naming the number and what it would become',
-		async (_case, json, written, becomes) => {
+		'Custom Fields %s is refused before any request, naming the number and what it would become',
+		async (json, written, becomes) => {
 			const result = await runNode(parameters(json), credentials);
 			const message = `Custom Fields (JSON) of item 0 has the number ${written}, which would be sent as ${becomes}`;
 			expectRefused(result, message);
@@ -310,34 +242,27 @@ const characters: Array<[string, string, string]> = [
 	['a lone surrogate', '\ud800', 'U+D800'],
 ];
 
+const expression = (id: string) => locator('id', `={{ ${JSON.stringify(id)} }}`);
 it.each(characters)(
 	'an ID with %s: refused before any request, the message shows the character',
 	async (_name, character, codePoint) => {
-		const expression = (id: string) => `={{ ${JSON.stringify(id)} }}`;
 		const ticket = await runNode(
-			{ ...ticketGet, ticketId: locator('id', expression(`tkt_${character}1`)) },
+			{ ...ticketGet, ticketId: expression(`tkt_${character}1`) },
 			credentials,
 		);
 		expectRefused(ticket, `"tkt_<${codePoint}>1" is not a valid ticket ID`);
 		expect(ticket.error?.description).toContain(`${codePoint}, an invisible or control character`);
 		// Chosen in a picker (list mode) by an expression.
+		const customerId = { ...expression(`cus_${character}1`), mode: 'list' };
 		const customer = await runNode(
-			{
-				resource: 'customer',
-				operation: 'get',
-				customerId: locator('list', expression(`cus_${character}1`)),
-			},
+			{ resource: 'customer', operation: 'get', customerId },
 			credentials,
 		);
 		expectRefused(customer, `"cus_<${codePoint}>1" is not a valid customer ID`);
 		// Typed By ID: n8n marks the field; a lone surrogate, which its pattern cannot single out, the node refuses.
+		const ticketId = locator('id', `tkt_${character}1`);
 		const typed = await runNode(
-			{
-				resource: 'reply',
-				operation: 'create',
-				ticketId: locator('id', `tkt_${character}1`),
-				body: 'x',
-			},
+			{ resource: 'reply', operation: 'create', ticketId, body: 'x' },
 			credentials,
 		);
 		expect(typed.error?.message).toBe(

@@ -115,88 +115,75 @@ describe('Concurrent Requests 8 under 30% 429/503 and dropped connections', () =
 	});
 });
 
-describe('Concurrent Requests under a rate limit', () => {
-	it('20 requests/s: every item succeeds, once, and the node slows down instead of flooding', async () => {
-		const { tag, items } = itemsOf('rate', 50, () => 'rate@example.com');
-		sandbox.setFaults({ rateLimit: { perSecond: 20 }, latencyMs: 5 });
+it('Concurrent Requests under a rate limit of 20 requests/s: every item succeeds, once, and the node slows down instead of flooding', async () => {
+	const { tag, items } = itemsOf('rate', 50, () => 'rate@example.com');
+	sandbox.setFaults({ rateLimit: { perSecond: 20 }, latencyMs: 5 });
 
-		const result = await createTickets(items, { concurrentRequests: 8 });
+	const result = await createTickets(items, { concurrentRequests: 8 });
 
-		expect(result.error).toBeUndefined();
-		expect(result.output('Node').map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
-		expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
-		// Each refusal holds back every request until Retry-After: far fewer refusals than items.
-		const refused = sandbox.log.filter((e) => e.fault === 429).length;
-		expect(refused).toBeLessThanOrEqual(items.length / 2);
-	});
+	expect(result.error).toBeUndefined();
+	expect(result.output('Node').map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
+	expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
+	// Each refusal holds back every request until Retry-After: far fewer refusals than items.
+	const refused = sandbox.log.filter((e) => e.fault === 429).length;
+	expect(refused).toBeLessThanOrEqual(items.length / 2);
 });
 
-describe('Concurrent Requests when the service asks for a longer wait than the node waits', () => {
-	it('Retry-After of 2 hours: every item ends at once with the wait in its error, none held back for hours', async () => {
-		const { tag, items } = itemsOf('long-wait', 12, () => 'wait@example.com');
-		sandbox.setFaults({ rate429: 1, retryAfter: 7200 });
+it('Concurrent Requests, Retry-After of 2 hours (longer than the node waits): every item ends at once with the wait in its error, none held back for hours', async () => {
+	const { tag, items } = itemsOf('long-wait', 12, () => 'wait@example.com');
+	sandbox.setFaults({ rate429: 1, retryAfter: 7200 });
 
-		const started = Date.now();
-		const result = await createTickets(items, { concurrentRequests: 4 }, { continueOnFail: true });
+	const started = Date.now();
+	const result = await createTickets(items, { concurrentRequests: 4 }, { continueOnFail: true });
 
-		expect(Date.now() - started).toBeLessThan(20_000);
-		const output = result.output('Node');
-		expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual(
-			items.map((_, i) => i),
-		);
-		for (const o of output) expect(String(o.json.error)).toMatch(/asked to wait 7200 s/);
-		expect(subjectCounts(tag).size).toBe(0);
-	}, 30_000);
-});
-
-describe('Concurrent Requests out of range', () => {
-	it.each([
-		[0, '0'],
-		[1001, '1001'],
-		['={{ "many" }}', '"many"'],
-	])(
-		'Concurrent Requests %p is refused before any request, naming the range',
-		async (concurrentRequests, shown) => {
-			const result = await createTickets(
-				[
-					{ subject: 'a', email: 'a@example.com' },
-					{ subject: 'b', email: 'b@example.com' },
-				],
-				{ concurrentRequests },
-			);
-			expect(result.error?.message).toBe(
-				`Concurrent Requests must be a whole number from 1 to 1,000, not ${shown}`,
-			);
-			expect(sandbox.log).toHaveLength(0);
-		},
+	expect(Date.now() - started).toBeLessThan(20_000);
+	const output = result.output('Node');
+	expect(output.map((o) => (o.pairedItem as { item: number }).item)).toEqual(
+		items.map((_, i) => i),
 	);
-});
+	for (const o of output) expect(String(o.json.error)).toMatch(/asked to wait 7200 s/);
+	expect(subjectCounts(tag).size).toBe(0);
+}, 30_000);
 
-describe('Concurrent Requests above 100', () => {
-	it('300 items at 300: starts at 16, widens past 100, output in input order', async () => {
-		const { tag, items } = itemsOf('wide', 300, (i) => `w${i % 7}@example.com`);
-		// Long enough to handle a round of answers within it (client and sandbox share one process).
-		sandbox.setFaults({ latencyMs: 500 });
-		// At the sandbox, as each answer is about to go out: requests arrived and not yet answered.
-		const inFlight: number[] = [];
-		sandbox.setAnswerGate(() => {
-			inFlight.push(sandbox.log.filter((e) => e.status === 0).length);
-			return undefined;
-		});
-		const result = await createTickets(items, { concurrentRequests: 300 }).finally(() =>
-			sandbox.setAnswerGate(undefined),
+it.each([
+	[0, '0'],
+	[1001, '1001'],
+	['={{ "many" }}', '"many"'],
+])(
+	'Concurrent Requests %p is refused before any request, naming the range',
+	async (concurrentRequests, shown) => {
+		const { items } = itemsOf('range', 2, (i) => `${i}@example.com`);
+		const result = await createTickets(items, { concurrentRequests });
+		expect(result.error?.message).toBe(
+			`Concurrent Requests must be a whole number from 1 to 1,000, not ${shown}`,
 		);
+		expect(sandbox.log).toHaveLength(0);
+	},
+);
 
-		expect(result.error).toBeUndefined();
-		const output = result.output('Node');
-		expect(output.map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
-		expect(output.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
-		expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
-		// The slow start is the same as at 100: 16 at first, then one more per success.
-		expect(inFlight[0]).toBeLessThanOrEqual(16);
-		expect(Math.max(...inFlight)).toBeGreaterThan(100);
-		expect(Math.max(...inFlight)).toBeLessThanOrEqual(300);
+it('Concurrent Requests above 100, 300 items at 300: starts at 16, widens past 100, output in input order', async () => {
+	const { tag, items } = itemsOf('wide', 300, (i) => `w${i % 7}@example.com`);
+	// Long enough to handle a round of answers within it (client and sandbox share one process).
+	sandbox.setFaults({ latencyMs: 500 });
+	// At the sandbox, as each answer is about to go out: requests arrived and not yet answered.
+	const inFlight: number[] = [];
+	sandbox.setAnswerGate(() => {
+		inFlight.push(sandbox.log.filter((e) => e.status === 0).length);
+		return undefined;
 	});
+	const result = await createTickets(items, { concurrentRequests: 300 }).finally(() =>
+		sandbox.setAnswerGate(undefined),
+	);
+
+	expect(result.error).toBeUndefined();
+	const output = result.output('Node');
+	expect(output.map((o) => o.json.subject)).toEqual(items.map((i) => i.subject));
+	expect(output.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	expect([...subjectCounts(tag).values()]).toEqual(items.map(() => 1));
+	// The slow start is the same as at 100: 16 at first, then one more per success.
+	expect(inFlight[0]).toBeLessThanOrEqual(16);
+	expect(Math.max(...inFlight)).toBeGreaterThan(100);
+	expect(Math.max(...inFlight)).toBeLessThanOrEqual(300);
 });
 
 // No item fails for being rate-limited, whatever form Retry-After takes: 0 (no wait below the backoff), or an HTTP date
@@ -255,9 +242,8 @@ async function getMany(
 ) {
 	sandbox.clearLog();
 	const options = { ...(parameters.options as IDataObject | undefined), concurrentRequests };
-	const result = await runWorkflow(itemsWorkflow(items, NODE, { ...parameters, options }), {
-		supportTicketApi: credentials,
-	});
+	const workflow = itemsWorkflow(items, NODE, { ...parameters, options });
+	const result = await runWorkflow(workflow, { supportTicketApi: credentials });
 	if (result.error) throw result.error;
 	const listed = result
 		.output('Node')
@@ -287,14 +273,10 @@ describe('Get Many with several input items at Concurrent Requests 4', () => {
 		'$name: the output of one item after another, at most 4 requests at once',
 		async ({ name, items, parameters }) => {
 			sandbox.setFaults({ latencyMs: [2, 10] });
-			const oneByOne = await getMany(sandbox, credentials, items, parameters, 1);
-			const concurrent = await getMany(
-				sandbox,
-				credentials,
-				items,
-				parameters,
-				CONCURRENT_REQUESTS,
-			);
+			const run = (concurrentRequests: number) =>
+				getMany(sandbox, credentials, items, parameters, concurrentRequests);
+			const oneByOne = await run(1);
+			const concurrent = await run(CONCURRENT_REQUESTS);
 
 			expect(concurrent.listed).toEqual(oneByOne.listed);
 			// Every item listed something, in input order, over more than one page each (a cursor chain per item).

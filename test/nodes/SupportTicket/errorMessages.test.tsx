@@ -32,33 +32,28 @@ describe('401: names the causes in the order to check them', () => {
 		expect(error.description).toContain('that the Base URL is the address the service signs');
 	};
 
+	const skewed = useSandbox({ now: () => Date.now() + 600_000 });
 	it.each([
 		[
 			'wrong secret',
-			{ apiSecret: 'not-the-secret' },
-			'The service said: "x-api-signature does not match.',
+			() => ({ ...credentials, apiSecret: 'not-the-secret' }),
+			/x-api-signature does not match\./,
 		],
 		[
 			'unknown key',
-			{ apiKey: 'unknown-key' },
-			'The service said: "The x-api-key is not known to this service."',
+			() => ({ ...credentials, apiKey: 'unknown-key' }),
+			/The x-api-key is not known to this service\."/,
 		],
-	])('%s', async (_name, change, said) => {
-		const error = await failure(listTickets, { ...credentials, ...change });
+		// The service says how far off; the node says to check the clock.
+		[
+			'clock ten minutes off',
+			() => skewed.credentials,
+			/x-api-timestamp is 60\d seconds behind the server clock/,
+		],
+	])('%s', async (_name, creds, said) => {
+		const error = await failure(listTickets, creds());
 		expect401(error);
-		expect(error.description).toContain(said);
-	});
-
-	describe('clock ten minutes off', () => {
-		const skewed = useSandbox({ now: () => Date.now() + 600_000 });
-
-		it('the service says how far off; the node says to check the clock', async () => {
-			const error = await failure(listTickets, skewed.credentials);
-			expect401(error);
-			expect(error.description).toMatch(
-				/The service said: "x-api-timestamp is 60\d seconds behind the server clock/,
-			);
-		});
+		expect(error.description).toMatch(new RegExp(`The service said: "${said.source}`));
 	});
 });
 

@@ -41,14 +41,14 @@ function editListedTickets(fixture: SandboxFixture, edit: (ticket: IDataObject) 
 	});
 }
 
-describe('One Page per Run from both ends: a service that answers sort=asc with an empty list', () => {
+describe('One Page per Run from both ends, 300 tickets', () => {
 	const fixture = useSandbox({ seed: 300 });
 	afterEach(() => fixture.sandbox.setAnswerGate(undefined));
 	const warnings = useLoggedWarnings();
 
 	// Return All calls an empty first oldest-first page "did not come back oldest first" and reads
 	// on as one chain; One Page per Run takes it for the end of the list (has_more false).
-	it('every ticket once, as Return All reads them (not has_more false after 2 runs)', async () => {
+	it('a service that answers sort=asc with an empty list: every ticket once, as Return All reads them (not has_more false after 2 runs)', async () => {
 		const all = ticketIds(fixture);
 		expect(all).toHaveLength(300);
 		fixture.sandbox.setAnswerGate((entry, answer) => {
@@ -61,6 +61,36 @@ describe('One Page per Run from both ends: a service that answers sort=asc with 
 			expectEachOnce((await readList(fixture, paging, { options: BOTH_ENDS })).ids, all);
 			expect(warnings).toEqual([expect.stringMatching(/did not come back oldest first/)]);
 		}
+	});
+
+	// A position changed by hand. The docs: a Cursor that starts so but is not one the node gave
+	// out is refused before any request.
+	const onePage = {
+		resource: 'ticket',
+		operation: 'getAll',
+		pagination: 'onePage',
+		options: BOTH_ENDS,
+	};
+	/** The first run's position with its oldest end moved past the newest end. */
+	async function pastTheNewestEnd() {
+		const first = await runNode(onePage, fixture.credentials);
+		const cursor = first.output('Node')[0].json.next_cursor as string;
+		const position = JSON.parse(
+			Buffer.from(cursor.slice('both-ends:'.length), 'base64url').toString(),
+		) as { oldest: { last: number | null } };
+		position.oldest.last = Date.parse('2100-01-01T00:00:00Z');
+		return `both-ends:${Buffer.from(JSON.stringify(position)).toString('base64url')}`;
+	}
+
+	it.each([
+		['not a position at all', async () => 'both-ends:xyz'],
+		['its oldest end past its newest end', pastTheNewestEnd],
+	])('a position changed by hand, %s: refused before any request', async (_name, tamper) => {
+		const cursor = await tamper();
+		fixture.sandbox.clearLog();
+		const result = await runNode({ ...onePage, cursor }, fixture.credentials);
+		expect(result.error?.message).toBe('The Cursor is not a position this node gave out');
+		expect(fixture.sandbox.countCalls({ pathname: TICKETS })).toBe(0);
 	});
 });
 
@@ -216,44 +246,5 @@ describe.each([
 		expectEachOnce(ids, ticketIds(fixture).map(longId));
 		expect(Math.max(...positions.map((p) => p.length))).toBeLessThan(30 * 1024);
 		expect(warnings).toEqual([expect.stringMatching(/has over 500 items with one created_at/)]);
-	});
-});
-
-describe('One Page per Run from both ends: a position changed by hand', () => {
-	const fixture = useSandbox({ seed: 300 });
-
-	// The docs: a Cursor that starts so but is not one the node gave out is refused before any request.
-	/** The first run's position with its oldest end moved past the newest end. */
-	async function pastTheNewestEnd() {
-		const first = await runNode(
-			{ resource: 'ticket', operation: 'getAll', pagination: 'onePage', options: BOTH_ENDS },
-			fixture.credentials,
-		);
-		const cursor = first.output('Node')[0].json.next_cursor as string;
-		const position = JSON.parse(
-			Buffer.from(cursor.slice('both-ends:'.length), 'base64url').toString(),
-		) as { oldest: { last: number | null } };
-		position.oldest.last = Date.parse('2100-01-01T00:00:00Z');
-		return `both-ends:${Buffer.from(JSON.stringify(position)).toString('base64url')}`;
-	}
-
-	it.each([
-		['not a position at all', async () => 'both-ends:xyz'],
-		['its oldest end past its newest end', pastTheNewestEnd],
-	])('%s: refused before any request', async (_name, tamper) => {
-		const cursor = await tamper();
-		fixture.sandbox.clearLog();
-		const result = await runNode(
-			{
-				resource: 'ticket',
-				operation: 'getAll',
-				pagination: 'onePage',
-				cursor,
-				options: BOTH_ENDS,
-			},
-			fixture.credentials,
-		);
-		expect(result.error?.message).toBe('The Cursor is not a position this node gave out');
-		expect(fixture.sandbox.countCalls({ pathname: TICKETS })).toBe(0);
 	});
 });

@@ -198,21 +198,19 @@ describe('ticket Get Many: Return All by cursor over 1,050 tickets', () => {
 	});
 });
 
-describe('under 30% injected 429/503', () => {
-	it('Return All still returns each ticket exactly once, repeating only the failed pages', async () => {
-		sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, seed: 7 });
-		const items = await getManyItems({ returnAll: true });
-		sandbox.setFaults({});
-		const ids = items.map((t) => t.id);
-		expect(ids).toEqual(expectedIds(() => true, 'created_at', 'desc'));
-		expect(listCalls()).toBe(Math.ceil(TICKETS / 100));
-		const faulted = sandbox.log.filter((e) => e.fault !== undefined).length;
-		expect(faulted).toBeGreaterThan(0);
-		expect(sandbox.log).toHaveLength(Math.ceil(TICKETS / 100) + faulted);
-		// No page was fetched twice successfully, so no traversal restarted from page 1.
-		const firstPages = sandbox.log.filter((e) => e.status === 200 && !e.query.cursor).length;
-		expect(firstPages).toBe(1);
-	});
+it('under 30% injected 429/503, Return All still returns each ticket exactly once, repeating only the failed pages', async () => {
+	sandbox.setFaults({ rate429: 0.15, rate503: 0.15, retryAfter: 0, seed: 7 });
+	const items = await getManyItems({ returnAll: true });
+	sandbox.setFaults({});
+	const ids = items.map((t) => t.id);
+	expect(ids).toEqual(expectedIds(() => true, 'created_at', 'desc'));
+	expect(listCalls()).toBe(Math.ceil(TICKETS / 100));
+	const faulted = sandbox.log.filter((e) => e.fault !== undefined).length;
+	expect(faulted).toBeGreaterThan(0);
+	expect(sandbox.log).toHaveLength(Math.ceil(TICKETS / 100) + faulted);
+	// No page was fetched twice successfully, so no traversal restarted from page 1.
+	const firstPages = sandbox.log.filter((e) => e.status === 200 && !e.query.cursor).length;
+	expect(firstPages).toBe(1);
 });
 
 describe('Created After', () => {
@@ -239,22 +237,15 @@ describe('Created After', () => {
 	it('with a Limit, and with filters: stops at whichever comes first; the newer tickets that match', async () => {
 		const after = newestFirst()[500].created_at;
 		const limited = await getMany({ limit: 10, options: { createdAfter: after } });
-		expect(ids(limited)).toEqual(
-			atOrAfter(after)
-				.slice(0, 10)
-				.map((t) => t.id),
-		);
+		const newer = atOrAfter(after);
+		expect(ids(limited)).toEqual(newer.slice(0, 10).map((t) => t.id));
 		expect(listCalls()).toBe(1);
 		const open = await getMany({
 			returnAll: true,
 			filters: { status: 'open' },
 			options: { createdAfter: after },
 		});
-		expect(ids(open)).toEqual(
-			atOrAfter(after)
-				.filter((t) => t.status === 'open')
-				.map((t) => t.id),
-		);
+		expect(ids(open)).toEqual(newer.filter((t) => t.status === 'open').map((t) => t.id));
 	});
 
 	it.each([
@@ -291,19 +282,30 @@ describe('Created After', () => {
 });
 
 describe('refused before any request', () => {
+	const order = [
+		'Created After needs the newest-first order',
+		'Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.',
+	];
 	it.each([
-		['oldest first', { sortOrder: 'asc' }],
-		['by updated_at', { sortBy: 'updated_at' }],
-		['by updated_at, newest first', { sortBy: 'updated_at', sortOrder: 'desc' }],
-	])('Created After with another order: %s', async (_name, sort) => {
+		['with another order: oldest first', { sortOrder: 'asc' }, order],
+		['with another order: by updated_at', { sortBy: 'updated_at' }, order],
+		[
+			'with another order: by updated_at, newest first',
+			{ sortBy: 'updated_at', sortOrder: 'desc' },
+			order,
+		],
+		[
+			'a text that is not a date',
+			{ createdAfter: '={{ "last tuesday" }}' },
+			['Created After "last tuesday" is not a date and time', 'ISO 8601'],
+		],
+	])('Created After %s', async (_name, options, [message, description]) => {
 		const result = await getMany({
 			returnAll: true,
-			options: { createdAfter: '2025-01-01T00:00:00Z', ...sort },
+			options: { createdAfter: '2025-01-01T00:00:00Z', ...options },
 		});
-		expect(result.error?.message).toBe('Created After needs the newest-first order');
-		expect(result.error?.description).toBe(
-			'Reading stops at the first older ticket: remove Sort By and Sort Order (or set Created At, Descending), or remove Created After.',
-		);
+		expect(result.error?.message).toBe(message);
+		expect(result.error?.description).toContain(description);
 		expect(sandbox.log).toHaveLength(0);
 	});
 
@@ -314,16 +316,6 @@ describe('refused before any request', () => {
 			options: { createdAfter: after, sortBy: 'created_at', sortOrder: 'desc' },
 		});
 		expect(result.output('Node').map((i) => i.json.id)).toEqual(atOrAfter(after).map((t) => t.id));
-	});
-
-	it('a text that is not a date', async () => {
-		const result = await getMany({
-			returnAll: true,
-			options: { createdAfter: '={{ "last tuesday" }}' },
-		});
-		expect(result.error?.message).toBe('Created After "last tuesday" is not a date and time');
-		expect(result.error?.description).toContain('ISO 8601');
-		expect(sandbox.log).toHaveLength(0);
 	});
 });
 
@@ -357,47 +349,41 @@ async function pinnedSandbox(seed: number, timestampFormat?: TimestampFormat) {
 	};
 }
 
-describe('feeding back the newest created_at seen, as an incremental import does', () => {
-	it('a ticket created later within the same timestamp as that watermark is imported by the next run; after upserts by id, every ticket is in the copy exactly once', async () => {
-		const env = await pinnedSandbox(120);
-		const copy = new Map<string, IDataObject>(); // the destination: upsert by id
-		const importRun = async (createdAfter?: string) => {
-			const items = await env.run(createdAfter);
-			for (const ticket of items) copy.set(String(ticket.id), ticket);
-			return items;
-		};
-		try {
-			const first = await importRun();
-			expect(first).toHaveLength(120);
-			const watermark = String(first[0].created_at); // newest first
-			// After the run: one more ticket in the very millisecond of the watermark, one later.
-			env.pin(Date.parse(watermark));
-			const sameInstant = env.newTicket(1);
-			env.pin(Date.parse(watermark) + 1000);
-			const later = env.newTicket(2);
-			env.pin(undefined);
-			expect(sameInstant.created_at).toBe(watermark);
+it('feeding back the newest created_at seen, as an incremental import does: a ticket created later within the same timestamp as that watermark is imported by the next run; after upserts by id, every ticket is in the copy exactly once', async () => {
+	const env = await pinnedSandbox(120);
+	const copy = new Map<string, IDataObject>(); // the destination: upsert by id
+	const importRun = async (createdAfter?: string) => {
+		const items = await env.run(createdAfter);
+		for (const ticket of items) copy.set(String(ticket.id), ticket);
+		return items;
+	};
+	try {
+		const first = await importRun();
+		expect(first).toHaveLength(120);
+		const watermark = String(first[0].created_at); // newest first
+		// After the run: one more ticket in the very millisecond of the watermark, one later.
+		env.pin(Date.parse(watermark));
+		const sameInstant = env.newTicket(1);
+		env.pin(Date.parse(watermark) + 1000);
+		const later = env.newTicket(2);
+		env.pin(undefined);
+		expect(sameInstant.created_at).toBe(watermark);
 
-			const second = await importRun(watermark);
-			expect(second.map((t) => t.id)).toEqual(expect.arrayContaining([sameInstant.id, later.id]));
-			expect(second.every((t) => Date.parse(String(t.created_at)) >= Date.parse(watermark))).toBe(
-				true,
-			);
-			expect([...copy.keys()].sort()).toEqual(
-				env.sandbox.store
-					.listTickets()
-					.map((t) => t.id)
-					.sort(),
-			);
+		const second = await importRun(watermark);
+		expect(second.map((t) => t.id)).toEqual(expect.arrayContaining([sameInstant.id, later.id]));
+		expect(second.every((t) => Date.parse(String(t.created_at)) >= Date.parse(watermark))).toBe(
+			true,
+		);
+		const all = env.sandbox.store.listTickets().map((t) => t.id);
+		expect([...copy.keys()].sort()).toEqual(all.sort());
 
-			// Nothing new: only the boundary ticket comes again, and the copy does not change.
-			const third = await importRun(String(second[0].created_at));
-			expect(third.map((t) => t.id)).toEqual([later.id]);
-			expect(copy.size).toBe(122);
-		} finally {
-			await env.sandbox.stop();
-		}
-	});
+		// Nothing new: only the boundary ticket comes again, and the copy does not change.
+		const third = await importRun(String(second[0].created_at));
+		expect(third.map((t) => t.id)).toEqual([later.id]);
+		expect(copy.size).toBe(122);
+	} finally {
+		await env.sandbox.stop();
+	}
 });
 
 describe.each([
@@ -412,13 +398,11 @@ describe.each([
 		'Created After %s: the tickets at or after it, none lost and no older one (both read as UTC)',
 		async (_name, createdAfter) => {
 			// A child process, since TZ cannot change inside a jest test (see createdAfterInZone.tsx).
-			const { stdout } = await promisify(execFile)(
-				process.execPath,
-				[path.join(__dirname, 'createdAfterInZone.tsx'), createdAfter],
-				{
-					env: { ...process.env, TZ: zone },
-				},
-			);
+			const script = path.join(__dirname, 'createdAfterInZone.tsx');
+			const env = { ...process.env, TZ: zone };
+			const { stdout } = await promisify(execFile)(process.execPath, [script, createdAfter], {
+				env,
+			});
 			const run = JSON.parse(stdout) as ZoneRun;
 			expect(run.offsetInJune).toBe(offsetInJune); // the zone was in force, else this proves nothing
 			expect(run.sentCreatedAt).toContain('2025-06-01T12:00:00.000'); // the service sent no zone

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	itemsWorkflow,
 	runWorkflow,
@@ -47,47 +49,40 @@ interface Case {
 	fails: boolean;
 }
 
+const node = (parameters: IDataObject) => () => singleNodeWorkflow(NODE, parameters);
+const ticketList = { resource: 'ticket', operation: 'getAll', limit: 1 };
+const listTickets = node(ticketList);
+
 const cases: Case[] = [
-	{
-		name: 'get many succeeds',
-		workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 5 }),
-		fails: false,
-	},
+	{ name: 'get many succeeds', workflow: node({ ...ticketList, limit: 5 }), fails: false },
 	{
 		name: 'create with a Unicode API Secret succeeds',
-		workflow: () => singleNodeWorkflow(NODE, create),
+		workflow: node(create),
 		key: `${API_KEY}-unicode`,
 		secret: UNICODE_SECRET,
 		fails: false,
 	},
-	{
-		name: '401, wrong secret',
-		workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 1 }),
-		secret: WRONG_SECRET,
-		fails: true,
-	},
+	{ name: '401, wrong secret', workflow: listTickets, secret: WRONG_SECRET, fails: true },
 	{
 		name: '422',
-		workflow: () =>
-			singleNodeWorkflow(NODE, { ...create, additionalFields: { customFieldsJson: '{"id":"x"}' } }),
+		workflow: node({ ...create, additionalFields: { customFieldsJson: '{"id":"x"}' } }),
 		fails: true,
 	},
 	{
 		name: '429 with a wait too long',
-		workflow: () =>
-			singleNodeWorkflow(NODE, { resource: 'customer', operation: 'getAll', returnAll: true }),
+		workflow: node({ resource: 'customer', operation: 'getAll', returnAll: true }),
 		setup: () => sandbox.setFaults({ next: [429], retryAfter: 600 }),
 		fails: true,
 	},
 	{
 		name: 'connection refused',
-		workflow: () => singleNodeWorkflow(NODE, { resource: 'ticket', operation: 'getAll', limit: 1 }),
+		workflow: listTickets,
 		baseUrl: () => 'http://127.0.0.1:9',
 		fails: true,
 	},
 	{
 		name: 'connection reset on a create and on every attempt of the lookup: the ticket may exist',
-		workflow: () => singleNodeWorkflow(NODE, create),
+		workflow: node(create),
 		baseUrl: () => proxy.baseUrl,
 		setup: () =>
 			proxy.setRules([
@@ -98,7 +93,7 @@ const cases: Case[] = [
 	},
 	{
 		name: 'bad input (no request)',
-		workflow: () => singleNodeWorkflow(NODE, { ...create, customerEmail: 'not-an-email' }),
+		workflow: node({ ...create, customerEmail: 'not-an-email' }),
 		fails: true,
 	},
 	{
