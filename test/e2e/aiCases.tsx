@@ -37,6 +37,11 @@ const NOT_FOUND = `The ticket with ID "${MISSING_ID}" was not found`;
 const MCP_PATH = 'support-ticket-e2e';
 type Credential = { id: string; name: string };
 type CreateArgs = { subject: string; description: string; customerEmail: string };
+const createArgs = (subject: string, description: string, customerEmail = 'ana@example.com') => ({
+	subject,
+	description,
+	customerEmail,
+});
 
 /** What both ways offer: n8n's tool names (node name, spaces as `_`), descriptions (Set Automatically), `$fromAI` fields. */
 const EXPECTED_TOOLS = {
@@ -58,30 +63,23 @@ const EXPECTED_TOOLS = {
 	},
 };
 
-/** The tools offered, each with its description, input schema type, required fields, and only its `$fromAI` fields. */
-function assertToolSchemas(
-	offered: Array<{ name: string; description?: string; schema?: JsonSchema }>,
-	where: string,
-): void {
-	const shapes = offered.map(({ name, description, schema }) => [
-		name,
-		{
-			description,
-			type: schema?.type,
-			required: schema?.required?.slice().sort(),
-			fields: Object.fromEntries(
-				Object.entries(schema?.properties ?? {}).map(([f, p]) => [
-					f,
-					`${p.type}: ${p.description}`,
-				]),
-			),
-		},
-	]);
-	assert.deepEqual(
-		Object.fromEntries(shapes),
-		EXPECTED_TOOLS,
-		`${where}: ${JSON.stringify(offered)}`,
-	);
+type OfferedTool = {
+	name: string;
+	description?: string;
+	parameters?: JsonSchema;
+	inputSchema?: JsonSchema;
+};
+
+/** The tools offered (to the model: `parameters`, over MCP: `inputSchema`), each with its description, input schema type, required fields, and only its `$fromAI` fields. */
+function assertToolSchemas(offered: OfferedTool[], where: string): void {
+	const shapes = offered.map(({ name, description, parameters, inputSchema }) => {
+		const { type, required, properties = {} } = parameters ?? inputSchema ?? {};
+		const fields = Object.entries(properties).map(([f, p]) => [f, `${p.type}: ${p.description}`]);
+		const shape = { description, type, required: required?.slice().sort() };
+		return [name, { ...shape, fields: Object.fromEntries(fields) }];
+	});
+	const message = `${where}: ${JSON.stringify(offered)}`;
+	assert.deepEqual(Object.fromEntries(shapes), EXPECTED_TOOLS, message);
 }
 
 // test/e2e/ai/*.json use the newest versions of n8n 2.41.1's nodes; n8n 1.123.81 has the ones before.
@@ -91,9 +89,8 @@ const NODE_VERSIONS_1X: Record<string, number> = {
 };
 
 function loadWorkflow(file: string, install: N8nInstall): StoredWorkflowJson {
-	const json = JSON.parse(
-		readFileSync(repoPath('test', 'e2e', 'ai', file), 'utf8'),
-	) as StoredWorkflowJson;
+	const text = readFileSync(repoPath('test', 'e2e', 'ai', file), 'utf8');
+	const json = JSON.parse(text) as StoredWorkflowJson;
 	if (Number(install.version.split('.')[0]) < 2)
 		json.nodes = json.nodes.map((node) => ({
 			...node,
@@ -109,28 +106,18 @@ async function saveWorkflow(rest: N8nRestClient, id: string, json: StoredWorkflo
 		await rest.request('POST', `/workflows/${id}/archive`, {});
 		await rest.request('DELETE', `/workflows/${id}`);
 	}
-	return rest.expectOk<{ id: string; versionId: string }>('POST', '/workflows', {
-		...json,
-		id,
-		active: false,
-	});
+	const body = { ...json, id, active: false };
+	return rest.expectOk<{ id: string; versionId: string }>('POST', '/workflows', body);
 }
 
 /** A tool's result: n8n hands the node's output items (or `[{ error }]`) to the caller as a JSON string. */
 function records(text: string): Array<Record<string, unknown>> {
-	let value: unknown;
 	try {
-		value = JSON.parse(text);
+		const value = JSON.parse(text) as unknown;
+		return (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
 	} catch {
 		throw new Error(`not a JSON tool result: ${text.slice(0, 300)}`);
 	}
-	return (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
-}
-
-function newTicket(sandbox: Sandbox, subject: string): Ticket {
-	const found = sandbox.store.listTickets().filter((t) => t.subject === subject);
-	assert.equal(found.length, 1, `exactly one ticket "${subject}" in the service`);
-	return found[0];
 }
 
 // Publishes a copy of mcp-server-tools.json (optionally at a path and webhook id of its own, on another credential) and
@@ -139,21 +126,18 @@ function newTicket(sandbox: Sandbox, subject: string): Ticket {
 async function withMcpServer(
 	context: ServerContext,
 	workflowId: string,
+	copy: { path: string; webhookId: string; credential: Credential } | undefined,
 	use: (endpoint: string) => Promise<void>,
-	copy?: { path: string; webhookId: string; credential: Credential },
 ): Promise<void> {
 	const { rest, url, install } = context;
 	const json = loadWorkflow('mcp-server-tools.json', install);
 	if (copy) {
 		json.name = `${json.name} (${workflowId})`;
+		const { path, webhookId, credential } = copy;
 		json.nodes = json.nodes.map((node) =>
 			node.type === TOOL_TYPE
-				? { ...node, credentials: { supportTicketApi: copy.credential } }
-				: {
-						...node,
-						webhookId: copy.webhookId,
-						parameters: { ...node.parameters, path: copy.path },
-					},
+				? { ...node, credentials: { supportTicketApi: credential } }
+				: { ...node, webhookId, parameters: { ...node.parameters, path } },
 		);
 	}
 	const workflow = await saveWorkflow(rest, workflowId, json);
@@ -162,22 +146,22 @@ async function withMcpServer(
 	});
 	try {
 		const endpoint = `${url}/mcp/${copy?.path ?? MCP_PATH}`;
+		const headers = { origin: url, 'access-control-request-method': 'POST' };
 		let last = 0;
-		await waitUntil(
-			`${endpoint} registered`,
-			async () => {
-				const response = await fetch(endpoint, {
-					method: 'OPTIONS',
-					headers: { origin: url, 'access-control-request-method': 'POST' },
-					signal: AbortSignal.timeout(10_000),
-				});
-				await response.arrayBuffer();
-				last = response.status;
-				return response.status === 204 ? true : undefined;
-			},
-			60_000,
-			{ intervalMs: 200, seen: () => last },
-		);
+		const registered = async () => {
+			const response = await fetch(endpoint, {
+				method: 'OPTIONS',
+				headers,
+				signal: AbortSignal.timeout(10_000),
+			});
+			await response.arrayBuffer();
+			last = response.status;
+			return last === 204 ? true : undefined;
+		};
+		await waitUntil(`${endpoint} registered`, registered, 60_000, {
+			intervalMs: 200,
+			seen: () => last,
+		});
 		await use(endpoint);
 	} finally {
 		if (copy) await rest.request('POST', `/workflows/${workflow.id}/deactivate`, {});
@@ -190,15 +174,13 @@ async function saveCredential(rest: N8nRestClient, name: string, type: string, d
 	return { id, name };
 }
 
-interface AgentSetup {
-	/** The tools' On Error → Continue. */
+/** The tools' On Error → Continue, the AI Agent's typeVersion (default the file's), the tools' credential (default the seeded sandbox's). */
+type AgentSetup = {
 	continueOnToolError?: boolean;
-	/** The AI Agent's typeVersion (default the file's, 3.1 on 2.x). */
 	agentVersion?: number;
-	/** The Support Ticket credential of the tools (default the seeded sandbox's). */
 	supportTicket?: Credential;
 	workflowId?: string;
-}
+};
 
 // Saves agent-tools.json on a scripted model and runs it as "Execute workflow" does.
 async function runAgent(context: ServerContext, script: ScriptedTurn[], setup: AgentSetup = {}) {
@@ -226,10 +208,8 @@ async function runAgent(context: ServerContext, script: ScriptedTurn[], setup: A
 		const { execution, run } = await runFromEditor(rest, install, workflow.id, 'Start', {
 			timeoutMs: 120_000,
 		});
-		assert.ok(
-			model.requests.every((r) => r.authorization === 'Bearer sk-e2e-scripted'),
-			'every request to the model carries the credential',
-		);
+		const auth = model.requests.every((r) => r.authorization === 'Bearer sk-e2e-scripted');
+		assert.ok(auth, 'every request to the model carries the credential');
 		const chats = model.chats();
 		return { status: execution.status, run, chats, calls: callsSince(sandbox, before) };
 	} finally {
@@ -318,16 +298,11 @@ const AGENT_PATHS = [
 ];
 
 function toolCallers(run: PrintedRun, nodeName: string): string[] {
-	const runs = (run.data.resultData.runData[nodeName] ?? []) as Array<{
-		metadata?: { preserveSourceOverwrite?: boolean; subRun?: unknown[] };
-	}>;
-	return runs.map(({ metadata }) =>
-		metadata?.preserveSourceOverwrite
-			? 'engine'
-			: metadata?.subRun
-				? 'tool caller'
-				: JSON.stringify(metadata),
-	);
+	type Metadata = { preserveSourceOverwrite?: boolean; subRun?: unknown[] };
+	const runs = (run.data.resultData.runData[nodeName] ?? []) as Array<{ metadata?: Metadata }>;
+	const caller = (m?: Metadata) =>
+		m?.preserveSourceOverwrite ? 'engine' : m?.subRun && 'tool caller';
+	return runs.map(({ metadata }) => caller(metadata) || JSON.stringify(metadata));
 }
 
 const create = (args: CreateArgs) => ({ name: 'Create_a_ticket', arguments: args });
@@ -341,11 +316,8 @@ const CREATE_SCENARIOS = [
 function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): void {
 	/** Two creates with different data, a and b, for a ticket each (subjects unique to this run). */
 	const twoCreates = (who: string, via: string): Record<'a' | 'b', CreateArgs> => {
-		const args = (letter: string, stamp = Date.now()) => ({
-			subject: `${who} ticket ${letter} ${stamp}`,
-			description: `Opened ${via}: ${who} ticket ${letter} ${stamp}`,
-			customerEmail: 'ana@example.com',
-		});
+		const args = (letter: string, subject = `${who} ticket ${letter} ${Date.now()}`) =>
+			createArgs(subject, `Opened ${via}: ${subject}`);
 		return { a: args('A'), b: args('B') };
 	};
 	for (const { agentVersion, path, caller } of AGENT_PATHS)
@@ -361,11 +333,8 @@ function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): voi
 						];
 						const asked = scenario.turns.flat().map((x) => args[x]);
 						await withCreateSandbox(context().rest, handling, async (sandbox, supportTicket) => {
-							const { status, run, chats } = await runAgent(context(), script, {
-								agentVersion,
-								supportTicket,
-								workflowId: 'e2eAiAgentCreate',
-							});
+							const setup = { agentVersion, supportTicket, workflowId: 'e2eAiAgentCreate' };
+							const { status, run, chats } = await runAgent(context(), script, setup);
 							assert.deepEqual(
 								toolCallers(run, 'Create a ticket'),
 								asked.map(() => caller),
@@ -389,27 +358,19 @@ function addIdempotencyKeyCases(suite: Suite, context: () => ServerContext): voi
 			`Idempotency-Key per tool call, MCP Server Trigger: one client session (Streamable HTTP) calls Create twice with different data and once more as the first, service ${handling.service} the key → three tickets`,
 			async () => {
 				await withCreateSandbox(context().rest, handling, async (sandbox, credential) => {
-					const copy = {
-						path: `${MCP_PATH}-keys-${handling.keys}`,
-						webhookId: `e2e00000-0000-4000-8a00-0000000000${handling.webhookId}`,
-						credential,
-					};
+					const path = `${MCP_PATH}-keys-${handling.keys}`;
+					const webhookId = `e2e00000-0000-4000-8a00-0000000000${handling.webhookId}`;
 					const id = handling.idempotencyKeys ? 'e2eMcpKeysHonour' : 'e2eMcpKeysIgnore';
-					await withMcpServer(
-						context(),
-						id,
-						async (endpoint) => {
-							const { a, b } = twoCreates('MCP', 'over MCP');
-							const asked = [a, b, a];
-							const results: string[] = [];
-							await withMcpClient(endpoint, 'streamable-http', async (client) => {
-								for (const call of asked)
-									results.push(toolResultText(await client.callTool(create(call))));
-							});
-							assertEachCreateIsATicket(sandbox, asked, results, 'MCP calls');
-						},
-						copy,
-					);
+					await withMcpServer(context(), id, { path, webhookId, credential }, async (endpoint) => {
+						const { a, b } = twoCreates('MCP', 'over MCP');
+						const asked = [a, b, a];
+						const results: string[] = [];
+						await withMcpClient(endpoint, 'streamable-http', async (client) => {
+							for (const call of asked)
+								results.push(toolResultText(await client.callTool(create(call))));
+						});
+						assertEachCreateIsATicket(sandbox, asked, results, 'MCP calls');
+					});
 				});
 			},
 		);
@@ -433,7 +394,9 @@ function assertThreeResults(
 ): void {
 	assert.deepEqual(records(read), [sandbox.store.getTicket(existing.id)], `${where}: the record`);
 	assert.ok(missing.includes(NOT_FOUND), `${where}: the not-found error is readable: ${missing}`);
-	const ticket = newTicket(sandbox, opened.subject);
+	const found = sandbox.store.listTickets().filter((t) => t.subject === opened.subject);
+	assert.equal(found.length, 1, `exactly one ticket "${opened.subject}" in the service`);
+	const [ticket] = found;
 	assert.equal(ticket.customer.email, opened.customerEmail);
 	assert.deepEqual(records(created), [ticket], `${where}: the created record`);
 	assert.deepEqual(
@@ -451,11 +414,7 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 		async () => {
 			const { sandbox } = context();
 			const existing = sandbox.store.listTickets()[3];
-			const opened = {
-				subject: `AI agent e2e ${Date.now()}`,
-				description: 'Login page shows an error',
-				customerEmail: 'ana@example.com',
-			};
+			const opened = createArgs(`AI agent e2e ${Date.now()}`, 'Login page shows an error');
 			const final = 'Read the ticket, the other ID does not exist, opened a new ticket.';
 			const { status, run, chats, calls } = await runAgent(
 				context(),
@@ -466,23 +425,17 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 				// n8n 1.x stops an AI Agent's run at a failing tool unless its On Error is "Continue"; 2.x hands the error to the model.
 				{ continueOnToolError: major < 2 },
 			);
-			assert.equal(
-				status,
-				'success',
-				`the run: ${JSON.stringify(run.data.resultData.error ?? run.data.resultData.runData).slice(0, 2000)}`,
-			);
+			const { error, runData } = run.data.resultData;
+			const theRun = `the run: ${JSON.stringify(error ?? runData).slice(0, 2000)}`;
+			assert.equal(status, 'success', theRun);
 			assert.deepEqual(
-				nodeOutput(run, 'AI Agent').map((item) => item.output),
+				nodeOutput(run, 'AI Agent').map((i) => i.output),
 				[final],
 			);
 			assert.equal(chats.length, 4, 'the model was asked 4 times');
-			for (const [n, chat] of chats.entries())
+			for (const [n, { tools = [] }] of chats.entries())
 				assertToolSchemas(
-					(chat.tools ?? []).map(({ function: f }) => ({
-						name: f.name,
-						description: f.description,
-						schema: f.parameters,
-					})),
+					tools.map((t) => t.function),
 					`chat request ${n + 1}`,
 				);
 			// Request n+1 carries the answer to the call of turn n.
@@ -500,14 +453,12 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 			'n8n 1.x (known limitation): with the tools as added, a ticket that does not exist stops the agent run with the readable error; the model never sees it',
 			async () => {
 				const { status, run, chats, calls } = await runAgent(context(), [
-					{ toolCalls: [{ name: 'Get_a_ticket', arguments: { ticketId: MISSING_ID } }] },
+					{ toolCalls: [getTicket(MISSING_ID)] },
 					{ content: 'not reached' },
 				]);
 				assert.equal(status, 'error');
-				assert.ok(
-					String(run.data.resultData.error?.message).includes(NOT_FOUND),
-					JSON.stringify(run.data.resultData.error),
-				);
+				const { error } = run.data.resultData;
+				assert.ok(String(error?.message).includes(NOT_FOUND), JSON.stringify(error));
 				assert.equal(chats.length, 1, 'the model was asked once');
 				assert.deepEqual(calls, [`GET /tickets/${MISSING_ID} 404`]);
 			},
@@ -518,20 +469,14 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 		async () => {
 			const { sandbox } = context();
 			const existing = sandbox.store.listTickets()[5];
-			await withMcpServer(context(), 'e2eMcpServerTool', async (endpoint) => {
+			await withMcpServer(context(), 'e2eMcpServerTool', undefined, async (endpoint) => {
 				for (const kind of ['streamable-http', 'sse'] as McpTransportKind[]) {
-					const opened = {
-						subject: `MCP e2e ${kind} ${Date.now()}`,
-						description: 'Opened over MCP',
-						customerEmail: 'mcp@example.com',
-					};
+					const subject = `MCP e2e ${kind} ${Date.now()}`;
+					const opened = createArgs(subject, 'Opened over MCP', 'mcp@example.com');
 					const before = lastSeq(sandbox);
 					await withMcpClient(endpoint, kind, async (client) => {
 						const { tools } = await client.listTools();
-						assertToolSchemas(
-							tools.map((t) => ({ ...t, schema: t.inputSchema as JsonSchema })),
-							`${kind} tools/list`,
-						);
+						assertToolSchemas(tools as OfferedTool[], `${kind} tools/list`);
 						const results = [];
 						for (const call of threeCalls(existing, opened))
 							results.push(await client.callTool(call));
@@ -541,14 +486,8 @@ export function addAiCases(suite: Suite, version: string, context: () => ServerC
 							[false, true, false],
 							JSON.stringify(results),
 						);
-						const texts = results.map(toolResultText);
-						assertThreeResults(
-							sandbox,
-							[existing, opened],
-							texts,
-							callsSince(sandbox, before),
-							kind,
-						);
+						const [texts, calls] = [results.map(toolResultText), callsSince(sandbox, before)];
+						assertThreeResults(sandbox, [existing, opened], texts, calls, kind);
 						assert.ok(texts[1].includes('Check the ID'), texts[1]);
 					});
 				}

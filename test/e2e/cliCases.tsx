@@ -14,8 +14,7 @@ import type { N8nUserFolder } from './n8n/userFolder';
 import { asRun, nodeOutput, nodeOutputIfRan, onlyItem, type PrintedRun } from './runData';
 import type { Suite } from './suite';
 
-function explain(execution: CliExecution): string {
-	const { command } = execution;
+function explain({ command }: CliExecution): string {
 	return `exit ${command.code}\n${(command.stdout + command.stderr).split('\n').slice(-40).join('\n')}`;
 }
 
@@ -38,11 +37,8 @@ export function addCliCases(
 	const execute = async (file: string) => {
 		const { folder, sandbox, examples, e2e } = context();
 		const before = lastSeq(sandbox);
-		return {
-			run: await executeOk(folder, findWorkflow([...examples, ...e2e], file)),
-			before,
-			sandbox,
-		};
+		const run = await executeOk(folder, findWorkflow([...examples, ...e2e], file));
+		return { run, before, sandbox };
 	};
 
 	suite.test(
@@ -84,43 +80,35 @@ export function addCliCases(
 
 	suite.test('every operation of the node (test/e2e/workflows/every-operation.json)', async () => {
 		const { run, sandbox } = await execute('test/e2e/workflows/every-operation.json');
-
-		const customer = onlyItem(run, 'Create Customer');
-		assert.equal(customer.email, 'e2e.customer@example.com');
-		assert.equal(customer.plan, 'gold');
-		assert.deepEqual(onlyItem(run, 'Get Customer'), customer);
-		const renamed = onlyItem(run, 'Update Customer');
-		assert.equal(renamed.name, 'E2E Customer Renamed');
-		assert.equal(sandbox.store.getCustomer(String(customer.id))?.name, 'E2E Customer Renamed');
-
-		const ticket = onlyItem(run, 'Create Ticket');
-		assert.equal(ticket.priority, 'high');
-		assert.deepEqual((ticket.customer as Record<string, unknown>).id, customer.id);
-		assert.deepEqual(onlyItem(run, 'Get Ticket'), ticket);
-
-		const reply = onlyItem(run, 'Create Reply');
-		assert.equal(reply.body, 'Hello E2E Customer Renamed, the invoice is attached.');
-		assert.deepEqual(
-			nodeOutput(run, 'Get Many Replies'),
-			sandbox.store.listReplies(String(ticket.id)) as unknown as Array<Record<string, unknown>>,
-		);
-
-		assert.deepEqual(
-			nodeOutput(run, 'Get Many Customers').map((c) => c.id),
-			sandbox.store
-				.listCustomers()
-				.slice(0, 3)
-				.map((c) => c.id),
-		);
+		const { store } = sandbox;
+		const [customer, ticket] = [onlyItem(run, 'Create Customer'), onlyItem(run, 'Create Ticket')];
+		const ids = (items: Array<{ id?: unknown }>) => items.map((item) => item.id);
 		const open = nodeOutput(run, 'Get Many Open Tickets');
+		const ticketCustomer = ticket.customer as { id?: unknown };
+		const storedCustomer = store.getCustomer(String(customer.id));
+		const oldestOpen = store.listTickets({ status: 'open', sortBy: 'updated_at', sort: 'asc' });
 		assert.deepEqual(
-			open.map((t) => t.id),
-			sandbox.store
-				.listTickets({ status: 'open', sortBy: 'updated_at', sort: 'asc' })
-				.slice(0, 7)
-				.map((t) => t.id),
+			{
+				created: [customer.email, customer.plan, ticket.priority, ticketCustomer.id],
+				got: [onlyItem(run, 'Get Customer'), onlyItem(run, 'Get Ticket')],
+				renamed: [onlyItem(run, 'Update Customer').name, storedCustomer?.name],
+				reply: onlyItem(run, 'Create Reply').body,
+				replies: nodeOutput(run, 'Get Many Replies'),
+				customers: ids(nodeOutput(run, 'Get Many Customers')),
+				openTickets: ids(open),
+				allOpen: open.every((t) => t.status === 'open'),
+			},
+			{
+				created: ['e2e.customer@example.com', 'gold', 'high', customer.id],
+				got: [customer, ticket],
+				renamed: ['E2E Customer Renamed', 'E2E Customer Renamed'],
+				reply: 'Hello E2E Customer Renamed, the invoice is attached.',
+				replies: store.listReplies(String(ticket.id)),
+				customers: ids(store.listCustomers().slice(0, 3)),
+				openTickets: ids(oldestOpen.slice(0, 7)),
+				allOpen: true,
+			},
 		);
-		assert.ok(open.every((t) => t.status === 'open'));
 	});
 
 	suite.test(
@@ -128,10 +116,8 @@ export function addCliCases(
 		async () => {
 			const { folder, sandbox, e2e } = context();
 			const before = lastSeq(sandbox);
-			const execution = await executeWorkflow(
-				folder,
-				findWorkflow(e2e, 'test/e2e/workflows/wrong-secret.json').id,
-			);
+			const { id } = findWorkflow(e2e, 'test/e2e/workflows/wrong-secret.json');
+			const execution = await executeWorkflow(folder, id);
 			assert.equal(execution.exitCode, 1, `n8n execute must fail: ${explain(execution)}`);
 			const error = asRun(execution.run).data.resultData.error;
 			assert.ok(error, 'the run result carries the error');
@@ -151,12 +137,10 @@ export function addCliCases(
 		async () => {
 			const { run, before, sandbox } = await execute('test/e2e/workflows/http-request-node.json');
 			const listed = onlyItem(run, 'List Open Tickets') as { data: Array<{ id: string }> };
+			const open = sandbox.store.listTickets({ status: 'open' }).slice(0, 2);
 			assert.deepEqual(
-				listed.data.map((ticket) => ticket.id),
-				sandbox.store
-					.listTickets({ status: 'open' })
-					.slice(0, 2)
-					.map((ticket) => ticket.id),
+				listed.data.map((t) => t.id),
+				open.map((t) => t.id),
 			);
 			const created = (onlyItem(run, 'Create Customer') as { data: { id: string; name: string } })
 				.data;
@@ -176,15 +160,9 @@ export function addCliCases(
 		'test/e2e/workflows/import-page-by-page.json: the If loop fetches every page once, writes every ticket, and writes each page before it fetches the next',
 		async () => {
 			const { run, before, sandbox } = await execute('test/e2e/workflows/import-page-by-page.json');
-			const pages = assertEveryTicketPageByPage(
-				sandbox,
-				nodeOutput(run, 'Write Page').map((item) => item.id),
-				before,
-			);
-			// The reading node ran once per page and held one page each time.
-			const { runData } = run.data.resultData;
-			const reads = runData['Get Page of Tickets'];
-			const writes = runData['Write Page'];
+			const written = nodeOutput(run, 'Write Page').map((item) => item.id);
+			const pages = assertEveryTicketPageByPage(sandbox, written, before);
+			const { 'Get Page of Tickets': reads, 'Write Page': writes } = run.data.resultData.runData;
 			assert.deepEqual(
 				[reads.length, writes.length],
 				[pages, pages],
@@ -221,12 +199,9 @@ export function addCliCases(
 				'the first run imports everything',
 			);
 			const watermark = String(onlyItem(first, 'Save Watermark').newestCreatedAt);
+			const customer = { email: 'later@example.com' };
 			const create = (subject: string) =>
-				sandbox.store.createTicket({
-					subject,
-					description: 'e2e',
-					customer: { email: 'later@example.com' },
-				});
+				sandbox.store.createTicket({ subject, description: 'e2e', customer });
 			// A ticket the service records later but within the watermark's millisecond, as a busy service does.
 			clock.pin(Date.parse(watermark));
 			const boundary = create('Same millisecond as the watermark');
@@ -237,12 +212,10 @@ export function addCliCases(
 			const before = lastSeq(sandbox);
 			const second = await executeOk(folder, workflow);
 			const createdIds = new Set(created.map((ticket) => ticket.id));
+			const newestFirst = sandbox.store.listTickets().filter((t) => createdIds.has(t.id));
 			assert.deepEqual(
 				imported(second),
-				sandbox.store
-					.listTickets()
-					.filter((ticket) => createdIds.has(ticket.id))
-					.map((ticket) => ticket.id),
+				newestFirst.map((t) => t.id),
 				`second run: watermark ${JSON.stringify(nodeOutput(second, 'Read Watermark'))}, ${imported(second).length} tickets`,
 			);
 			// Created After stops at the first older ticket: the new ones fit on one page.

@@ -60,7 +60,7 @@ function portInUse(port: number): Promise<boolean> {
 }
 
 /** On 4010, the address the README's steps show, or on a free port when 4010 is taken (binding tells, a probe first would race). */
-export async function startSeededSandbox(seed: number): Promise<Sandbox> {
+async function startSeededSandbox(seed: number): Promise<Sandbox> {
 	return startSandbox({ port: 4010, seed }).catch((error: NodeJS.ErrnoException) => {
 		if (error.code !== 'EADDRINUSE') throw error;
 		return startSandbox({ seed });
@@ -111,15 +111,11 @@ export async function startDevEnvironment(
 			`${isNewFolder ? 'new' : 'existing'} n8n user folder ${folder.root}; importing the credential and examples …`,
 		);
 		// Re-imported on every start: the sandbox's port may differ, and the examples are the repository's.
-		await importCredentials(
-			folder,
-			sandboxCredentials(sandbox).filter((credential) => credential.id === SANDBOX_CREDENTIAL_ID),
-		);
+		const credentials = sandboxCredentials(sandbox).filter((c) => c.id === SANDBOX_CREDENTIAL_ID);
+		await importCredentials(folder, credentials);
 		const workflows = exampleWorkflows();
-		await importWorkflows(
-			folder,
-			workflows.map((workflow) => workflow.json),
-		);
+		const documents = workflows.map((workflow) => workflow.json);
+		await importWorkflows(folder, documents);
 		// The sandbox delivers to the activated webhook examples, so a ticket created in the editor shows up as an execution;
 		// the PostgreSQL editions stay inactive (they need the user's own database credential).
 		const webhookPaths: string[] = [];

@@ -29,7 +29,7 @@ export function chromiumMissing(): string | undefined {
 		: `No Chromium at ${CHROMIUM}. Install Debian's package first: apt-get install -y chromium`;
 }
 
-export async function answers(url: string): Promise<boolean> {
+async function answers(url: string): Promise<boolean> {
 	try {
 		const response = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(3000) });
 		return response.ok;

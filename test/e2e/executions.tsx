@@ -52,15 +52,9 @@ export async function runFromEditor(
 	const id = await rest.runManually(workflowId, trigger, options.pinData);
 	// n8n 1.x may list a just-finished execution twice (running in memory, finished in the database).
 	const finished = (all: ExecutionSummary[]) => all.find((e) => e.id === id && isFinished(e));
-	const executions = await waitForExecutions(
-		rest,
-		workflowId,
-		`the run from ${trigger}`,
-		(all) => finished(all) !== undefined,
-		options.timeoutMs ?? 60_000,
-	);
-	return {
-		execution: finished(executions) as ExecutionSummary,
-		run: await executionRun(rest, install, id),
-	};
+	const [what, timeoutMs] = [`the run from ${trigger}`, options.timeoutMs ?? 60_000];
+	const done = (all: ExecutionSummary[]) => finished(all) !== undefined;
+	const executions = await waitForExecutions(rest, workflowId, what, done, timeoutMs);
+	const run = await executionRun(rest, install, id);
+	return { execution: finished(executions) as ExecutionSummary, run };
 }

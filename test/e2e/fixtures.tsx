@@ -82,13 +82,8 @@ function loadFolder(folder: string): WorkflowFile[] {
 		});
 }
 
-export function exampleWorkflows(): WorkflowFile[] {
-	return loadFolder('examples');
-}
-
-export function e2eWorkflows(): WorkflowFile[] {
-	return loadFolder('test/e2e/workflows');
-}
+export const exampleWorkflows = () => loadFolder('examples');
+export const e2eWorkflows = () => loadFolder('test/e2e/workflows');
 
 export function findWorkflow(workflows: WorkflowFile[], file: string): WorkflowFile {
 	const found = workflows.find((workflow) => workflow.file === file);
@@ -112,7 +107,7 @@ export function triggerWebhookPath(workflow: WorkflowFile): string | undefined {
 }
 
 /** Stands for the sandbox's address in test/e2e/workflows/*.json (a node's URL has no credential to read it from). */
-export const SANDBOX_URL_PLACEHOLDER = 'http://sandbox.e2e.invalid';
+const SANDBOX_URL_PLACEHOLDER = 'http://sandbox.e2e.invalid';
 
 export function pointAtSandbox(workflow: WorkflowFile, baseUrl: string): WorkflowFile {
 	const json = JSON.stringify(workflow.json).replaceAll(SANDBOX_URL_PLACEHOLDER, baseUrl);
@@ -125,10 +120,8 @@ export function assertEveryTicketPageByPage(
 	ids: unknown[],
 	before: number,
 ): number {
-	assert.deepEqual(
-		ids,
-		sandbox.store.listTickets().map((ticket) => ticket.id),
-	);
+	const all = sandbox.store.listTickets().map((ticket) => ticket.id);
+	assert.deepEqual(ids, all);
 	const pages = Math.ceil(sandbox.store.ticketCount / 100);
 	assert.deepEqual(callsSince(sandbox, before), Array(pages).fill('GET /tickets 200'));
 	const queries = sandbox.log.filter((e) => e.seq > before).map((e) => e.query);

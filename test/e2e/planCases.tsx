@@ -98,50 +98,33 @@ export function planWorkflows(examples: WorkflowFile[]): WorkflowFile[] {
 			throw new Error(
 				`${file}: ${PLAN} reads ${unknown.join(', ')}, which planCases.tsx does not pin`,
 			);
-		const node = (name: string, type: string, at: number) =>
-			workflowNode(
-				name,
-				type,
-				{},
-				{ id: `${id}-${at}`, position: [220 * at, 0], credentials: undefined },
-			);
+		const node = (name: string, type: string, at: number) => {
+			const position: [number, number] = [220 * at, 0];
+			return workflowNode(name, type, {}, { id: `${id}-${at}`, position, credentials: undefined });
+		};
 		const { nodes, connections } = chainWorkflow(
 			node(START, 'n8n-nodes-base.manualTrigger', 0),
 			...names.map((name, i) => node(name, 'n8n-nodes-base.noOp', i + 1)),
 			{ ...plan, position: [220 * (names.length + 1), 0] },
 		);
-		return {
-			file: `${file} (${PLAN} alone, ${id})`,
-			id,
-			json: {
-				id,
-				name: `${example.json.name} (e2e, ${PLAN} alone)`,
-				nodes,
-				connections,
-				settings: { executionOrder: 'v1' },
-			},
-		};
+		const name = `${example.json.name} (e2e, ${PLAN} alone)`;
+		const json = { id, name, nodes, connections, settings: { executionOrder: 'v1' as const } };
+		return { file: `${file} (${PLAN} alone, ${id})`, id, json };
 	});
 }
 
 export function addPlanCases(suite: Suite, context: () => ServerContext): void {
-	for (const [file] of PLAN_EXAMPLES) {
+	for (const [file, id] of PLAN_EXAMPLES) {
 		suite.test(
 			`${file}: "${PLAN}" in n8n's Code node inserts what is missing, updates what is older or of the same updated_at with other fields, leaves equal or newer rows, and merges a second row (the newest state into the first row)`,
 			async () => {
 				const { rest, install, examples } = context();
-				const workflow = planWorkflows(examples).find((w) =>
-					w.file.startsWith(file),
-				) as WorkflowFile;
-				const names = workflow.json.nodes
-					.filter((node) => PINNED[node.name])
-					.map((node) => node.name);
+				const workflow = planWorkflows(examples).find((w) => w.id === id) as WorkflowFile;
+				const pinned = workflow.json.nodes.map(({ name }) => name).filter((name) => PINNED[name]);
 				const pinData = Object.fromEntries(
-					names.map((name) => [name, PINNED[name].map((json) => ({ json }))]),
+					pinned.map((n) => [n, PINNED[n].map((json) => ({ json }))]),
 				);
-				const { execution, run } = await runFromEditor(rest, install, workflow.id, START, {
-					pinData,
-				});
+				const { execution, run } = await runFromEditor(rest, install, id, START, { pinData });
 				assert.equal(execution.status, 'success', `${workflow.file}: ${JSON.stringify(execution)}`);
 				assert.deepEqual(
 					nodeOutput(run, PLAN).filter((d) => d.action !== 'summary'),

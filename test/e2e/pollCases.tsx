@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-import type { Sandbox, Ticket } from '../../sandbox';
+import type { Ticket } from '../../sandbox';
 import type { CliContext, ServerContext } from './context';
 import { executionRun, isFinished, runFromEditor, waitForExecutions } from './executions';
 import {
@@ -11,8 +11,8 @@ import {
 	type SandboxAccess,
 	type WorkflowFile,
 } from './fixtures';
-import type { CredentialImport } from './n8n/cli';
 import { nodeOutput, onlyItem } from './runData';
+import type { ExecutionSummary } from './n8n/restClient';
 import type { Suite } from './suite';
 import { waitUntil } from '../harness/wait';
 
@@ -26,26 +26,20 @@ export function activePollCopy(
 ): CliContext['polling'] {
 	const example = findWorkflow(examples, POLL_EXAMPLE);
 	const id = 'e2ePollActive';
-	const credential: CredentialImport = {
-		id: 'supportTicketPolling',
-		name: 'Support Ticket (polling sandbox)',
+	const [credentialId, name] = ['supportTicketPolling', 'Support Ticket (polling sandbox)'];
+	const credential = {
+		id: credentialId,
+		name,
 		type: CREDENTIAL_TYPE,
 		data: credentialData(sandbox),
 	};
-	const { id: credentialId, name } = credential;
-	const json = {
-		...example.json,
-		id,
-		name: `${example.json.name} (e2e, polling)`,
-		nodes: example.json.nodes.map((node) =>
-			node.credentials?.[CREDENTIAL_TYPE]
-				? {
-						...node,
-						credentials: { ...node.credentials, [CREDENTIAL_TYPE]: { id: credentialId, name } },
-					}
-				: node,
-		),
-	};
+	const credentials = { [CREDENTIAL_TYPE]: { id: credentialId, name } };
+	const nodes = example.json.nodes.map((node) =>
+		node.credentials?.[CREDENTIAL_TYPE]
+			? { ...node, credentials: { ...node.credentials, ...credentials } }
+			: node,
+	);
+	const json = { ...example.json, id, name: `${example.json.name} (e2e, polling)`, nodes };
 	return { workflow: { file: `${POLL_EXAMPLE} (copy ${id})`, id, json }, credential };
 }
 
@@ -55,10 +49,6 @@ const TRIGGER = 'On New Ticket';
 /** The reply the example's Acknowledge node writes. */
 function acknowledgement(ticket: Pick<Ticket, 'subject' | 'customer'>): string {
 	return `Hi ${ticket.customer.name || 'there'}, thanks for your message about "${ticket.subject}". We will get back to you soon.`;
-}
-
-function isPoll(entry: Sandbox['log'][number]): boolean {
-	return entry.method === 'GET' && entry.pathname === `${API}/tickets`;
 }
 
 /** The poll example: run from the editor (manual mode), and active under `n8n start`. */
@@ -82,10 +72,9 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 			assert.equal(reply.ticket_id, newest.id);
 			assert.equal(reply.body, acknowledgement(newest));
 			assert.equal(sandbox.store.listReplies(newest.id)[0].id, reply.id);
+			const calls = sandbox.log.filter((e) => e.seq > before);
 			assert.deepEqual(
-				sandbox.log
-					.filter((e) => e.seq > before)
-					.map((e) => [e.method, e.pathname.replace(API, ''), e.query, e.status]),
+				calls.map((e) => [e.method, e.pathname.replace(API, ''), e.query, e.status]),
 				[
 					['GET', '/tickets', { per_page: '1' }, 200],
 					['POST', `/tickets/${newest.id}/replies`, {}, 201],
@@ -98,15 +87,13 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 		`${POLL_EXAMPLE} active (polls every minute): each ticket created after the first poll is acknowledged exactly once, oldest first, two with the same created_at included; older tickets are not`,
 		async () => {
 			const { rest, install, polling, pollSandbox: sandbox, pollClock } = context();
-			const workflowId = polling.workflow.id;
 			// n8n runs the first poll as it activates the workflow (it notes where to start and emits nothing).
-			await waitUntil(
-				'the first poll',
-				() => (sandbox.log.some(isPoll) ? true : undefined),
-				75_000,
-			);
+			const polled = () =>
+				sandbox.log.some((e) => e.method === 'GET' && e.pathname === `${API}/tickets`);
+			await waitUntil('the first poll', () => (polled() ? true : undefined), 75_000);
 			const older = sandbox.store.listTickets();
-			const olderReplies = older.map((t) => sandbox.store.listReplies(t.id).length);
+			const replies = (t: Ticket) => sandbox.store.listReplies(t.id);
+			const olderReplies = older.map((t) => replies(t).length);
 
 			// Created in one go (no poll can read between them); the first two share a created_at.
 			const at = Date.now();
@@ -125,26 +112,16 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 
 			// A poll acknowledges them (the next is at most a minute away). A marker created after that is
 			// the next poll's only output: an execution of any poll between would show as a third one.
-			await waitUntil(
-				'a reply on each new ticket',
-				() => (created.every((t) => sandbox.store.listReplies(t.id).length > 0) ? true : undefined),
-				75_000,
-				{ seen: () => created.map((t) => sandbox.store.listReplies(t.id).length) },
-			);
+			const seen = () => created.map((t) => replies(t).length);
+			const allReplied = () => seen().every(Boolean) || undefined;
+			await waitUntil('a reply on each new ticket', allReplied, 75_000, { seen });
 			const marker = create('Polled after the acknowledgements', Math.max(Date.now(), at + 2000));
 			pollClock.release();
-			await waitUntil(
-				'a reply on the marker',
-				() => (sandbox.store.listReplies(marker.id).length > 0 ? true : undefined),
-				150_000 - (Date.now() - createdAt),
-			);
-			const executions = await waitForExecutions(
-				rest,
-				workflowId,
-				'both executions ended',
-				(list) => list.length >= 2 && list.every(isFinished),
-				30_000,
-			);
+			const markerReplied = () => replies(marker).length > 0 || undefined;
+			await waitUntil('a reply on the marker', markerReplied, 150_000 - (Date.now() - createdAt));
+			const ended = (list: ExecutionSummary[]) => list.length >= 2 && list.every(isFinished);
+			const what = 'both executions ended';
+			const executions = await waitForExecutions(rest, polling.workflow.id, what, ended, 30_000);
 
 			const [run, markerRun] = await Promise.all(
 				executions.map((e) => executionRun(rest, install, e.id)),
@@ -154,8 +131,8 @@ export function addPollCases(suite: Suite, context: () => ServerContext): void {
 			// in one execution; the marker alone in a second (nothing acknowledged again); older tickets not at all.
 			assert.deepEqual(
 				{
-					replies: created.map((t) => sandbox.store.listReplies(t.id).map((r) => r.body)),
-					olderReplies: older.map((t) => sandbox.store.listReplies(t.id).length),
+					replies: created.map((t) => replies(t).map((r) => r.body)),
+					olderReplies: older.map((t) => replies(t).length),
 					executions: executions.map((e) => `${e.mode} ${e.status}`),
 					polled: [ids(nodeOutput(run, TRIGGER)), ids(nodeOutput(markerRun, TRIGGER))],
 					acknowledged: nodeOutput(run, 'Acknowledge').map((r) => r.ticket_id),

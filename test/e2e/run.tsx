@@ -27,16 +27,12 @@ import { PinnableClock } from './pinnableClock';
 import { addPlanCases, planWorkflows } from './planCases';
 import { activePollCopy, addPollCases } from './pollCases';
 import { addServerCases } from './serverCases';
-import { reportTotals, runMain, Suite, type Totals } from './suite';
+import { reportTotals, runMain, seconds, Suite, type Totals } from './suite';
 import { addWebhookCases, WEBHOOK_EXAMPLE } from './webhookCases';
 
 const SEEDED_TICKETS = 250;
 // The active poll copy's sandbox: a few pages' worth is enough.
 const ACTIVE_COPY_TICKETS = 30;
-
-function seconds(since: number): string {
-	return `${((Date.now() - since) / 1000).toFixed(1)} s`;
-}
 
 function add(a: Totals, b: Totals): Totals {
 	return { passed: a.passed + b.passed, failed: a.failed + b.failed };
@@ -77,18 +73,8 @@ async function setUp(
 		console.log(
 			`  user folder ${folder.root}: package installed, credentials and ${workflows.length} workflows imported (${seconds(started)})`,
 		);
-		return {
-			folder,
-			install,
-			examples,
-			e2e,
-			sandbox,
-			clock,
-			credentials,
-			polling,
-			pollSandbox,
-			pollClock,
-		};
+		const onSandboxes = { sandbox, clock, pollSandbox, pollClock };
+		return { folder, install, examples, e2e, credentials, polling, ...onSandboxes };
 	} catch (error) {
 		await Promise.all(sandboxes.map((s) => s.stop()));
 		throw error;
@@ -96,8 +82,7 @@ async function setUp(
 }
 
 async function runVersion(version: string, packed: PackedPackage): Promise<Totals> {
-	const examples = exampleWorkflows();
-	const e2e = e2eWorkflows();
+	const [examples, e2e] = [exampleWorkflows(), e2eWorkflows()];
 	let instance: CliContext | undefined;
 	const current = (): CliContext => instance ?? assert.fail('no instance');
 	const cli = new Suite(`n8n ${version}: headless runs (n8n execute)`);
@@ -120,14 +105,13 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		return add(cli.failAll(error), server.failAll(error));
 	}
 	try {
-		let totals = await cli.run();
+		const totals = await cli.run();
 		try {
 			const started = Date.now();
 			// Active before the start: n8n registers the trigger's production webhook and the poll (whose first run notes
 			// where to start) as it starts.
-			for (const id of [findWorkflow(examples, WEBHOOK_EXAMPLE).id, instance.polling.workflow.id]) {
+			for (const id of [findWorkflow(examples, WEBHOOK_EXAMPLE).id, instance.polling.workflow.id])
 				await activateWorkflow(instance.folder, id);
-			}
 			running = await startN8n(instance.folder);
 			rest = new N8nRestClient(running.url);
 			await rest.setupOwner(DEV_OWNER);
@@ -137,8 +121,7 @@ async function runVersion(version: string, packed: PackedPackage): Promise<Total
 		} catch (error) {
 			return add(totals, server.failAll(error));
 		}
-		totals = add(totals, await server.run());
-		return totals;
+		return add(totals, await server.run());
 	} finally {
 		await running?.stop();
 		await Promise.all([instance.sandbox.stop(), instance.pollSandbox.stop()]);

@@ -82,14 +82,9 @@ export async function startScriptedModel(script: ScriptedTurn[]) {
 		request.body = JSON.parse(text) as ChatRequest;
 		if (request.body.stream) return fail(400, 'the scripted model does not stream');
 		const index = turns++;
-		const turn = script[index];
-		if (!turn)
-			return fail(
-				500,
-				`the script has ${script.length} turns; request ${index + 1} is one too many`,
-				'server_error',
-			);
-		return [200, completion(turn, index)];
+		const tooMany = `the script has ${script.length} turns; request ${index + 1} is one too many`;
+		if (!script[index]) return fail(500, tooMany, 'server_error');
+		return [200, completion(script[index], index)];
 	};
 	const server = createServer((req, res) => {
 		void readBody(req).then((text) => {

@@ -1,4 +1,5 @@
 import { hmacSha256Hex, sha256Hex, signedMessage } from '../../sandbox/auth';
+import { jsonOrText } from './n8n/restClient';
 
 /** A POST of `body` (sent as given when a string); the answer's body parsed as JSON where it is JSON. */
 export async function postJson(
@@ -12,12 +13,7 @@ export async function postJson(
 		body: typeof body === 'string' ? body : JSON.stringify(body),
 		signal: AbortSignal.timeout(120_000),
 	});
-	const text = await response.text();
-	try {
-		return { status: response.status, body: JSON.parse(text) as unknown };
-	} catch {
-		return { status: response.status, body: text };
-	}
+	return { status: response.status, body: jsonOrText(await response.text()) };
 }
 
 /** The headers the service signs a delivery of `body` (the exact bytes) to `url` with. */

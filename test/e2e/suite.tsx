@@ -8,6 +8,8 @@ export interface Totals {
 
 type TestBody = () => Promise<void>;
 
+export const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
 export class Suite {
 	private readonly tests: Array<{ name: string; body: TestBody }> = [];
 
@@ -27,12 +29,10 @@ export class Suite {
 			try {
 				await body();
 				totals.passed++;
-				console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+				console.log(`  ✓ ${name} (${seconds(started)})`);
 			} catch (error) {
 				totals.failed++;
-				console.log(
-					`  ✗ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)\n${indent(describe(error))}`,
-				);
+				console.log(`  ✗ ${name} (${seconds(started)})\n${indent(describe(error))}`);
 			}
 		}
 		return totals;
@@ -50,12 +50,7 @@ function describe(error: unknown): string {
 	return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
-function indent(text: string): string {
-	return text
-		.split('\n')
-		.map((line) => `      ${line}`)
-		.join('\n');
-}
+const indent = (text: string) => text.replace(/^/gm, '      ');
 
 /** Totals to $TEST_SUMMARY_FILE (as jest does in .ci/run), the "N passed, N failed" line, the exit code. */
 export function reportTotals(totals: Totals, what: string): void {

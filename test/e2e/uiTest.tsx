@@ -118,15 +118,9 @@ async function getTicketFromList(page: Page, url: string): Promise<string[]> {
 	await clickItem(page, 'Get a ticket');
 	const ndv = page.getByTestId('ndv');
 	await ndv.getByTestId('resource-locator-ticketId').waitFor({ timeout: STEP_TIMEOUT });
-	for (const [name, value] of [
-		['resource', /^Ticket$/],
-		['operation', /^Get$/],
-	] as const)
-		expectText(
-			await ndv.getByTestId(`parameter-input-${name}`).locator('input').inputValue(),
-			value,
-			name,
-		);
+	const valueOf = (name: string) => ndv.getByTestId(`parameter-input-${name}`).locator('input');
+	expectText(await valueOf('resource').inputValue(), /^Ticket$/, 'resource');
+	expectText(await valueOf('operation').inputValue(), /^Get$/, 'operation');
 
 	await ndv.getByTestId('rlc-input').click();
 	const items = page.getByTestId('rlc-item');
@@ -180,7 +174,9 @@ async function hintUnderOutput(page: Page, sandbox: Sandbox): Promise<string[]> 
 		.getByText(/Waited [\d.]+ s in all for the service's rate limit/)
 		.first()
 		.waitFor({ timeout: STEP_TIMEOUT });
-	return [await saveScreenshot(page, 'ui-hint-rate-limit.jpg')];
+	const shots = [await saveScreenshot(page, 'ui-hint-rate-limit.jpg')];
+	await page.keyboard.press('Escape');
+	return shots;
 }
 
 /** Steps 5 and 6: the triggers' panels. */
@@ -254,12 +250,9 @@ async function main(): Promise<void> {
 			await step('node panel → Ticket → Get, ticket from list, execute', () =>
 				getTicketFromList(page, url),
 			);
-			await step('a run that waited for the rate limit: the hint under the output', async () => {
-				if (!env) return;
-				const shots = await hintUnderOutput(page, env.sandbox);
-				await page.keyboard.press('Escape');
-				return shots;
-			});
+			await step('a run that waited for the rate limit: the hint under the output', async () =>
+				env ? hintUnderOutput(page, env.sandbox) : undefined,
+			);
 			for (const trigger of TRIGGERS)
 				await step(trigger.step, () => openTrigger(page, url, trigger));
 		});

@@ -85,11 +85,10 @@ export async function executeWorkflow(
 
 /** Makes a stored workflow active (its triggers start with the next `n8n start`). */
 export function activateWorkflow(folder: N8nUserFolder, id: string): Promise<CommandResult> {
-	const major = Number(folder.install.version.split('.')[0]);
 	// 2.x publishes a version of the workflow; 1.x flips its active flag.
-	const args =
-		major >= 2
-			? ['publish:workflow', `--id=${id}`]
-			: ['update:workflow', `--id=${id}`, '--active=true'];
+	const v2 = Number(folder.install.version.split('.')[0]) >= 2;
+	const args = v2
+		? ['publish:workflow', `--id=${id}`]
+		: ['update:workflow', `--id=${id}`, '--active=true'];
 	return runN8n(folder, args);
 }

@@ -23,6 +23,15 @@ export interface ExecutionSummary {
 
 type RestResponse<T> = { status: number; body: T };
 
+/** `text` parsed where it is JSON, else the text as it is. */
+export function jsonOrText(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
 export class N8nRestClient {
 	private cookie = '';
 	/** Who logged in, to log in again if n8n drops the session (a 401 clears its cookie; seen once in queue mode). */
@@ -59,14 +68,7 @@ export class N8nRestClient {
 		const auth = response.headers.getSetCookie().find((line) => line.startsWith('n8n-auth='));
 		if (auth && auth !== 'n8n-auth=' && !auth.startsWith('n8n-auth=;'))
 			this.cookie = auth.split(';')[0];
-		const text = await response.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// Not JSON: keep the text.
-		}
-		return { status: response.status, body: parsed as T };
+		return { status: response.status, body: jsonOrText(await response.text()) as T };
 	}
 
 	/** A request that must answer 200; returns the answer's `data`. */

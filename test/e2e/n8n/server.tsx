@@ -43,7 +43,6 @@ export async function startN8n(
 		env,
 		echo: options.echo,
 	});
-	// SIGTERM, then SIGKILL after a grace period; resolves once the process is gone.
 	const stop = () => n8n.stop('SIGTERM', 20_000);
 	await n8n.waitForOutput(READY_LINE, 180_000).catch(async (error: unknown) => {
 		await stop();

@@ -48,7 +48,7 @@ export async function installCommunityPackage(
 	folder: N8nUserFolder,
 	tarball: string,
 	version: string,
-): Promise<string> {
+): Promise<void> {
 	const nodesDir = path.join(folder.root, '.n8n', 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });
@@ -58,7 +58,6 @@ export async function installCommunityPackage(
 		path.join(nodesDir, 'package.json'),
 		`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }, null, 2)}\n`,
 	);
-	return target;
 }
 
 export function removeUserFolder(folder: N8nUserFolder): void {
