@@ -37,30 +37,8 @@ describe('credential test request', () => {
 });
 
 describe('signed requests through the n8n engine', () => {
-	// GET, POST and PATCH signed for the node's own requests: every node test against the sandbox.
-	it("signs the older requestWithAuthentication options (address in uri) that n8n's HTTP Request node sends", async () => {
-		const created = await request({
-			legacy: true,
-			method: 'post',
-			url: '/api/v1/external/customers',
-			body: JSON.stringify({ email: 'legacy@example.com', name: 'Zoë' }),
-		});
-		expect(created.error).toBeUndefined();
-		expect(created.output('Node')[0].json.statusCode).toBe(201);
-		const listed = await request({
-			legacy: true,
-			method: 'GET',
-			url: '/api/v1/external/tickets',
-			qs: '{"status":"open","per_page":2}',
-		});
-		expect(listed.error).toBeUndefined();
-		expect(sandbox.log.map((entry) => [entry.method, entry.path, entry.status])).toEqual([
-			['POST', '/api/v1/external/customers', 201],
-			['GET', '/api/v1/external/tickets?status=open&per_page=2', 200],
-		]);
-		expect(sandbox.store.findCustomerByEmail('legacy@example.com')?.name).toBe('Zoë');
-	});
-
+	// GET, POST and PATCH: every node test against the sandbox. The legacy options n8n's HTTP Request node
+	// sends: signRequestOptions.test.tsx, and in real n8n test/e2e/workflows/http-request-node.json.
 	// The HTTP Request node's Form Urlencoded / Form-Data bodies: the client sends bytes the signature cannot cover.
 	it.each(['form', 'formData'])(
 		'refuses a legacy request whose body is in %s, saying the service takes JSON, and sends nothing',
