@@ -1,10 +1,8 @@
-// examples/sync-by-polling.json and its PostgreSQL edition without n8n's Data Table and Postgres nodes: the triggers run
-// against the sandbox, the rows their records map to. Whole flows in real n8n: `npm run test:sync -- --proof polling`
+// examples/sync-by-polling.json and its PostgreSQL edition without n8n's Data Table and Postgres nodes: the rows their
+// records map to. Whole flows in real n8n: `npm run test:sync -- --proof polling`
 // (and `--proof polling-postgres`).
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { createPoller, credentialsFor } from '../harness';
-import { startSandbox, type Sandbox } from '../../sandbox';
 import { READABLE_TIMESTAMPS } from '../nodes/shared/parameters/timestampFormats';
 import {
 	CUSTOMER_ROW,
@@ -124,57 +122,5 @@ describe('sync-by-polling, Data Tables and PostgreSQL', () => {
 			postgresRow(customers, { ...SERVICE_CUSTOMER, name: 'NUL \u0000, lone \uD800' }).name,
 		).toBe('NUL \uFFFD, lone \uFFFD');
 	});
-
-	describe('the triggers as the examples have them, against the sandbox', () => {
-		let sandbox: Sandbox;
-		const clock = { ms: Date.parse('2026-11-01T09:00:00.000Z') };
-		beforeAll(
-			async () =>
-				(sandbox = await startSandbox({ seed: 130, now: () => clock.ms, maxSkewSeconds: 10 ** 9 })),
-		);
-		afterAll(async () => sandbox.stop());
-
-		it('first poll: every existing record (the initial import), then each change once, as the row of both editions', async () => {
-			// The trigger alone: the Data Table and Postgres nodes run only in real n8n.
-			const poller = (trigger: string) =>
-				createPoller(
-					{ ...dataTables, nodes: [named(dataTables, trigger)], connections: {} },
-					{ supportTicketApi: credentialsFor(sandbox) },
-					trigger,
-				);
-			const [tickets, customers] = await Promise.all(LANES.map((lane) => poller(lane.trigger)));
-			const ids = async (p: typeof tickets) =>
-				new Set((await p.poll()).items?.map((item) => item.json.id)).size;
-			expect([await ids(tickets), await ids(customers)]).toEqual([
-				sandbox.store.ticketCount,
-				sandbox.store.customerCount,
-			]);
-			expect([(await tickets.poll()).items, (await customers.poll()).items]).toEqual([null, null]);
-
-			clock.ms += 60_000;
-			const changed = sandbox.store.updateTicket(sandbox.store.listTickets({})[50].id, {
-				status: 'solved',
-			});
-			const renamed = sandbox.store.updateCustomer(sandbox.store.listCustomers()[3].id, {
-				name: 'Renamed',
-			});
-			// Each change once, as the same row in both editions (every column: the test above).
-			for (const [lane, poller, record, key, changedValue] of [
-				[LANES[0], tickets, changed, 'status', 'solved'],
-				[LANES[1], customers, renamed, 'name', 'Renamed'],
-			] as const) {
-				const rows = ((await poller.poll()).items ?? []).map((item) => [
-					dataTableRow(lane.noun, item.json),
-					postgresRow(lane, item.json),
-				]);
-				const row = expect.objectContaining({
-					[lane.table.key]: record.id,
-					[key]: changedValue,
-					updated_ms: Date.parse(record.updated_at),
-				});
-				expect(rows).toEqual([[row, row]]);
-				expect(rows[0][0]).toEqual(rows[0][1]);
-			}
-		});
-	});
+	// The triggers as the examples have them, first poll and each change after: the polling proofs in real n8n.
 });
