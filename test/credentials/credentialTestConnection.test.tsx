@@ -12,9 +12,8 @@ async function closedPortBaseUrl(): Promise<{ baseUrl: string; hostPort: string 
 }
 
 describe('a refused connection', () => {
-	// n8n's CredentialsTester shows only `error.cause.code` for a declarative `test`; a `testedBy` function could say more,
-	// but its only HTTP helper, `helpers.request`, fails n8n's verification scan.
-	it.todo('the credential Test says what a refused connection means (blocked: see above)');
+	// The credential Test shows only n8n's `error.cause.code`: a `testedBy` function could say more, but its only HTTP
+	// helper, `helpers.request`, fails n8n's verification scan.
 
 	// A create that was refused is tried again like a read: nothing was sent.
 	it.each([

@@ -116,7 +116,14 @@ describe('a create whose answer may be lost', () => {
 	const listed = (edit: (answer: lossy.HeldAnswer) => lossy.HeldAnswer) =>
 		fates(['lost'], [edit, edit]);
 
-	type Found = [string, IDataObject | (() => IDataObject), Fate, (() => void)?];
+	/** Row: name, parameters, fate, set-up, the output expected from the stored record (default: that record). */
+	type Found = [
+		string,
+		IDataObject | (() => IDataObject),
+		Fate,
+		(() => void)?,
+		((stored: IDataObject) => IDataObject)?,
+	];
 	it.each<Found>([
 		['ticket, processed-503', ticket('found 503'), 'processed-503'],
 		['ticket, processed-drop', ticket('found drop'), 'processed-drop'],
@@ -135,6 +142,8 @@ describe('a create whose answer may be lost', () => {
 			fates([
 				lostAfter((id) => void sandbox.store.updateTicket(id, { priority: 'low', tags: ['vip'] })),
 			]),
+			undefined,
+			(stored) => ({ ...stored, priority: 'low', tags: ['vip'] }),
 		],
 		[
 			'ticket for an existing customer, the service keeping that customer’s own name',
@@ -144,6 +153,10 @@ describe('a create whose answer may be lost', () => {
 			}),
 			fates(['lost']),
 			() => void sandbox.store.createCustomer({ email: 'known@example.com', name: 'Known Name' }),
+			(stored) => ({
+				...stored,
+				customer: { ...(stored.customer as IDataObject), name: 'Known Name' },
+			}),
 		],
 		[
 			'ticket, a list that leaves out the description',
@@ -153,6 +166,9 @@ describe('a create whose answer may be lost', () => {
 				for (const record of list.data) delete record.description;
 				return { ...answer, body: JSON.stringify(list) };
 			}),
+			undefined,
+			// The record as listed: toEqual takes an undefined field for a missing one.
+			(stored) => ({ ...stored, description: undefined }),
 		],
 		[
 			'ticket, a Date header 5 s ahead of the clock that stamps created_at',
@@ -169,6 +185,8 @@ describe('a create whose answer may be lost', () => {
 				[lostAfter((id) => void sandbox.store.updateCustomer(id, { name: 'Lou Smith' }))],
 				['lagging', 'lagging'],
 			),
+			undefined,
+			(stored) => ({ ...stored, name: 'Lou Smith' }),
 		],
 		[
 			'reply on a ticket with 150 older replies listed oldest first (found on the last page)',
@@ -186,14 +204,21 @@ describe('a create whose answer may be lost', () => {
 	])(
 		'%s: the record the service made is returned, none is made twice',
 		// A rest parameter: jest takes a function of more parameters than a row has values for one that takes `done`.
-		async (...[, p, fate, setUp]: Found) => {
+		async (...[, p, fate, setUp, expected = (stored) => stored]: Found) => {
 			setUp?.();
 			const parameters = typeof p === 'function' ? p() : p;
 			const result = await run(parameters, fate);
 			expect(result.error).toBeUndefined();
 			const [record, ...more] = madeBy(parameters);
 			expect(more).toEqual([]);
-			expect(result.output('Node').map((o) => o.json.id)).toEqual([record.id]);
+			expect(result.output('Node').map((o) => o.json)).toEqual([expected(record as IDataObject)]);
+			if (typeof fate === 'string') {
+				const path = sandbox.log[0]?.pathname;
+				expect(sandbox.log.map((e) => `${e.method} ${e.pathname} ${e.status}`)).toEqual([
+					`POST ${path} ${fate === 'processed-503' ? 503 : 0}`,
+					`GET ${path} 200`,
+				]);
+			}
 			expect(warnings.at(-1)).toMatch(
 				`but had been processed: found ${String(parameters.resource)} ${String(record.id)} and returned it`,
 			);
