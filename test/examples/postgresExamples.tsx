@@ -91,7 +91,7 @@ export function selector(runs: Runs) {
 /** `$execution.id` in evaluated expressions. */
 export const EXECUTION_ID = '4711';
 
-/** One `={{ … }}` expression of a parameter, evaluated on `$json` and the given node outputs (each one run) or runs. */
+/** One `={{ … }}` expression of a parameter, evaluated on `$json` (the only input item) and the given node outputs (each one run) or runs. */
 export function evaluate(
 	expression: unknown,
 	json: IDataObject,
@@ -103,13 +103,25 @@ export function evaluate(
 		outputs instanceof Map
 			? outputs
 			: new Map(Object.entries(outputs).map(([name, items]) => [name, [[items]]]));
-	const run = new Function('$json', '$', '$workflow', '$execution', `return (${body});`) as (
+	const run = new Function(
+		'$json',
+		'$input',
+		'$itemIndex',
+		'$',
+		'$workflow',
+		'$execution',
+		`return (${body});`,
+	) as (
 		j: IDataObject,
+		i: { all: () => Array<{ json: IDataObject }> },
+		index: number,
 		s: Selector,
 		w: IDataObject,
 		e: IDataObject,
 	) => unknown;
-	return run(json, selector(runs), { id: 'wf' }, { id: EXECUTION_ID });
+	// The item evaluated is the node's only input item.
+	const input = { all: () => [{ json }] };
+	return run(json, input, 0, selector(runs), { id: 'wf' }, { id: EXECUTION_ID });
 }
 
 /** The values the Postgres node binds to $1, $2, … for one input item. */
