@@ -24,12 +24,14 @@ export function parseServiceTimestamp(value: unknown): number | undefined {
 		const [, date, time, zone] = iso;
 		if (!isCalendarDate(date)) return undefined;
 		if (time === undefined) return zone === undefined ? finite(Date.parse(date)) : undefined;
-		// The service's usual form (e.g. 2024-05-01T10:00:00.000Z) as it is: a list reads 100 per page.
+		// The service's usual form (e.g. 2024-05-01T10:00:00.000Z) as it is: Read From Both Ends reads every item's.
 		const usual = text[10] === 'T' && zone === 'Z';
 		return finite(Date.parse(usual ? text : `${date}T${time}${normalizeZone(zone)}`));
 	}
 	return NAMES_A_ZONE.test(text) ? finite(Date.parse(text)) : undefined;
 }
+
+const THIRTY_DAY_MONTHS = [4, 6, 9, 11];
 
 /** Date.parse accepts any day up to 31 (30 February becomes 1 March). */
 function isCalendarDate(date: string): boolean {
@@ -37,7 +39,7 @@ function isCalendarDate(date: string): boolean {
 	const month = Number(date.slice(5, 7));
 	const day = Number(date.slice(8, 10));
 	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-	const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+	const days = month === 2 ? (leap ? 29 : 28) : THIRTY_DAY_MONTHS.includes(month) ? 30 : 31;
 	return month >= 1 && month <= 12 && day >= 1 && day <= days;
 }
 
