@@ -3,6 +3,8 @@
  * GC and reads its memory, clears the sandbox log (and switches the job's faults on), times the
  * measured part, runs a full GC, reads the heap, and answers once with its figures and the log.
  */
+import { performance } from 'node:perf_hooks';
+
 import { isolateUserFolder } from '../test/harness/isolateUserFolder';
 import { type Answer, type ChildTask, fullGc, type Job, type TaskKind } from './measure';
 import { sandboxAdmin } from './sandboxProcess';
@@ -36,10 +38,12 @@ async function childMain(): Promise<void> {
 	if (faults) await sandbox.setFaults(faults);
 
 	const cpuStart = process.cpuUsage();
+	const loopStart = performance.eventLoopUtilization();
 	const started = process.hrtime.bigint();
 	const own = await task.run();
 	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 	const cpu = process.cpuUsage(cpuStart);
+	const loop = performance.eventLoopUtilization(loopStart);
 	fullGc();
 	const [heapAfterBytes, maxRssBytes] = [
 		process.memoryUsage().heapUsed,
@@ -50,6 +54,7 @@ async function childMain(): Promise<void> {
 	const figures = {
 		wallMs,
 		cpuMs: (cpu.user + cpu.system) / 1000,
+		busyMs: loop.active,
 		maxRssBytes,
 		rssBeforeBytes,
 		maxRssBeforeBytes,

@@ -18,11 +18,13 @@ export type TaskKind = 'traversal' | 'items' | 'import';
 
 /**
  * Bytes: peak RSS of the child's whole life; RSS, peak RSS and heap before the measured part (after
- * the warm-up); heap after it and a full GC, its result still held.
+ * the warm-up); heap after it and a full GC, its result still held. `busyMs`: how long the main
+ * thread was not waiting for I/O during the measured part (event-loop utilisation).
  */
 export type ProcessFigures = Record<
 	| 'wallMs'
 	| 'cpuMs'
+	| 'busyMs'
 	| 'maxRssBytes'
 	| 'rssBeforeBytes'
 	| 'maxRssBeforeBytes'

@@ -262,6 +262,13 @@ function fastestHttpRequestRows(c: ItemComparison, nodeSides: ItemSide[]): Row[]
 		}),
 		[`${label}: HTTP Request node, median wall ms per batching`, walls, 'for reference'],
 		[
+			`${label}: main thread busy ÷ wall time, ${nodeSides[0]} / ${fastest}`,
+			[nodeSides[0], fastest]
+				.map((side) => f2(median(ofSide(c, side).map((m) => ratio(m.busyMs, m.wallMs)))))
+				.join(' / '),
+			'for reference',
+		],
+		[
 			`${label}: client CPU ${nodeSides[0]} ÷ ${fastest}`,
 			spread(roundRatios(c, cpu, fastest, nodeSides[0])),
 			'for reference',
@@ -440,6 +447,11 @@ function traversalSummaryRows(
 								spread(bothEnds),
 								`≤ ${TARGETS.bothEndsOverN8nHttp}`,
 								median(bothEnds) <= TARGETS.bothEndsOverN8nHttp,
+							],
+							[
+								`${c.title}: main thread busy ÷ wall time, n8n's HTTP helper alone: no reading order on one thread goes below it`,
+								spread(ofSide(c, 'n8n-http').map((m) => ratio(m.busyMs, m.wallMs))),
+								'for reference',
 							],
 							[
 								`${c.title}: calls from both ends (every round)`,
