@@ -24,7 +24,8 @@ export function parseServiceTimestamp(value: unknown): number | undefined {
 		const [, date, time, zone] = iso;
 		if (!isCalendarDate(date)) return undefined;
 		if (time === undefined) return zone === undefined ? finite(Date.parse(date)) : undefined;
-		// The service's usual form (e.g. 2024-05-01T10:00:00.000Z) as it is: Read From Both Ends reads every item's.
+		// The service's usual form (e.g. 2024-05-01T10:00:00.000Z) as it is:
+		// Read From Both Ends reads every item's.
 		const usual = text[10] === 'T' && zone === 'Z';
 		return finite(Date.parse(usual ? text : `${date}T${time}${normalizeZone(zone)}`));
 	}
